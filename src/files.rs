@@ -1,0 +1,151 @@
+//! Reading the files a person writes (maps and campaigns) from disk.
+//!
+//! The I/O edge for `model::check`: this module reads bytes, the model checks
+//! them. Unreadable files become diagnostics like any other problem, so a
+//! caller reports everything in one place.
+
+use crate::model::check::{self, Checked, FileKind, Source};
+use crate::model::{Campaign, Diagnostic, Location, Map, Severity};
+use std::path::Path;
+
+/// A file `umpire check` understood.
+#[derive(Debug, Clone)]
+pub enum Checkable {
+    Map(Map),
+    Campaign(Box<Campaign>),
+}
+
+/// How a path is named in messages.
+fn display_name(path: &Path) -> String {
+    path.display().to_string()
+}
+
+fn read_text(path: &Path) -> Result<String, Diagnostic> {
+    let problem = |message: String| Diagnostic {
+        file: display_name(path),
+        location: Location { line: 1, column: 1 },
+        severity: Severity::Error,
+        message,
+    };
+    let bytes = std::fs::read(path).map_err(|e| problem(format!("cannot read the file: {e}")))?;
+    String::from_utf8(bytes).map_err(|e| {
+        problem(format!(
+            "the file is not UTF-8 text (bad byte at offset {}): save it as UTF-8",
+            e.utf8_error().valid_up_to()
+        ))
+    })
+}
+
+/// Reads and checks a map file.
+pub fn load_map(path: &Path) -> Checked<Map> {
+    match read_text(path) {
+        Ok(text) => check::check_map(Source {
+            name: &display_name(path),
+            text: &text,
+        }),
+        Err(problem) => Checked {
+            value: None,
+            diagnostics: vec![problem],
+        },
+    }
+}
+
+/// Reads and checks a campaign file and the map it names (relative to the
+/// campaign file's folder). Diagnostics of both files come back together.
+pub fn load_campaign(path: &Path) -> Checked<Campaign> {
+    let text = match read_text(path) {
+        Ok(text) => text,
+        Err(problem) => {
+            return Checked {
+                value: None,
+                diagnostics: vec![problem],
+            };
+        }
+    };
+    campaign_from_text(path, &text)
+}
+
+fn campaign_from_text(path: &Path, text: &str) -> Checked<Campaign> {
+    let name = display_name(path);
+    let draft = match check::read_campaign(Source { name: &name, text }) {
+        Ok(draft) => draft,
+        Err(diagnostics) => {
+            return Checked {
+                value: None,
+                diagnostics,
+            };
+        }
+    };
+    let map_path = path.parent().unwrap_or(Path::new("")).join(draft.map_path());
+    let mut diagnostics = Vec::new();
+    let map = if draft.map_path().trim().is_empty() {
+        None
+    } else if !map_path.is_file() {
+        diagnostics.push(draft.map_error(format!(
+            "map file `{}` not found (looked for {}): the path is relative to this campaign file",
+            draft.map_path(),
+            map_path.display()
+        )));
+        None
+    } else {
+        let loaded = load_map(&map_path);
+        if loaded.value.is_none() {
+            diagnostics.push(draft.map_error(format!(
+                "the map `{}` has errors (listed with its own file name); fix them first",
+                draft.map_path()
+            )));
+        }
+        diagnostics.extend(loaded.diagnostics);
+        loaded.value
+    };
+    let mut checked = draft.check(map.as_ref());
+    diagnostics.append(&mut checked.diagnostics);
+    if diagnostics.iter().any(Diagnostic::is_error) {
+        checked.value = None;
+    }
+    Checked {
+        value: checked.value,
+        diagnostics,
+    }
+}
+
+/// Checks a map or campaign file, telling which by its contents.
+pub fn check_file(path: &Path) -> Checked<Checkable> {
+    let text = match read_text(path) {
+        Ok(text) => text,
+        Err(problem) => {
+            return Checked {
+                value: None,
+                diagnostics: vec![problem],
+            };
+        }
+    };
+    match check::file_kind(&text) {
+        Some(FileKind::Map) => {
+            let checked = check::check_map(Source {
+                name: &display_name(path),
+                text: &text,
+            });
+            Checked {
+                value: checked.value.map(Checkable::Map),
+                diagnostics: checked.diagnostics,
+            }
+        }
+        Some(FileKind::Campaign) => {
+            let checked = campaign_from_text(path, &text);
+            Checked {
+                value: checked.value.map(|c| Checkable::Campaign(Box::new(c))),
+                diagnostics: checked.diagnostics,
+            }
+        }
+        // Not TOML, or neither kind: read it as a campaign so the reader
+        // reports the syntax error or the missing keys in its own words.
+        None => {
+            let checked = campaign_from_text(path, &text);
+            Checked {
+                value: checked.value.map(|c| Checkable::Campaign(Box::new(c))),
+                diagnostics: checked.diagnostics,
+            }
+        }
+    }
+}

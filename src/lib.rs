@@ -1,0 +1,9 @@
+//! umpire: the campaign umpire for model-soldier wargames.
+//!
+//! See `ARCHITECTURE.md` for the bird's-eye view. The layers, one way only:
+//! `model` (pure) <- `store` (the only SQLite code) and `files` (the only
+//! code that reads campaign and map files) <- the binary's `cli`.
+
+pub mod files;
+pub mod model;
+pub mod store;

@@ -1,0 +1,183 @@
+//! The campaign: its map, sides, HQs and forces.
+
+use super::date::Date;
+use super::ids::{ForceId, RegionId, SideId, StandId};
+use super::map::Map;
+use super::rng::RngState;
+use super::stand::Stand;
+use super::vocabulary;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::fmt;
+
+vocabulary! {
+    /// The army kinds the 1965 rules distinguish (`scruby-1965-unbalanced-equality.txt`):
+    /// trained regulars, and natives who dice for morale under fire.
+    pub enum ArmyKind {
+        Regular = "regular",
+        Native = "native",
+    }
+}
+
+vocabulary! {
+    /// An HQ's wing. Strategic Rules 1 (`scruby-basic-war-game-rules.txt`):
+    /// "Each side has one HQ for left, center and right flanks."
+    pub enum Wing {
+        Left = "left",
+        Centre = "centre",
+        Right = "right",
+    }
+}
+
+vocabulary! {
+    /// The battle rule sets, one per seed text.
+    pub enum RuleSetId {
+        Scruby1961 = "scruby-1961",
+        ScrubyBasic = "scruby-basic",
+        Harman2021 = "harman-2021",
+        Scruby1965 = "scruby-1965",
+        Cordery2009 = "cordery-2009",
+    }
+}
+
+/// A side's colour on the map, `#rrggbb` in files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Colour(pub [u8; 3]);
+
+impl Colour {
+    /// Reads `#rrggbb`; `None` for anything else.
+    pub fn parse(text: &str) -> Option<Colour> {
+        let hex = text.strip_prefix('#')?;
+        if hex.len() != 6 || !hex.is_ascii() {
+            return None;
+        }
+        let byte = |i: usize| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok();
+        Some(Colour([byte(0)?, byte(2)?, byte(4)?]))
+    }
+}
+
+impl fmt::Display for Colour {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let [r, g, b] = self.0;
+        write!(f, "#{r:02x}{g:02x}{b:02x}")
+    }
+}
+
+impl Serialize for Colour {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Colour {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        Colour::parse(&text)
+            .ok_or_else(|| serde::de::Error::custom(format!("`{text}` is not a #rrggbb colour")))
+    }
+}
+
+/// One of the campaign's armies.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Side {
+    pub id: SideId,
+    pub name: String,
+    pub colour: Colour,
+    pub army: ArmyKind,
+}
+
+/// A headquarters: one of a side's three objectives.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Hq {
+    /// The side whose HQ it is.
+    pub side: SideId,
+    pub wing: Wing,
+    pub region: RegionId,
+    pub name: Option<String>,
+    /// The side holding it now: its own side, or the enemy who took it.
+    pub held_by: SideId,
+}
+
+impl Hq {
+    /// "British left HQ" style label when the file gives no name.
+    pub fn label(&self) -> String {
+        match &self.name {
+            Some(name) => name.clone(),
+            None => format!("{} {} HQ", self.side, self.wing),
+        }
+    }
+}
+
+/// A named column of one side in one region.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Force {
+    pub id: ForceId,
+    pub name: String,
+    pub side: SideId,
+    pub region: RegionId,
+    pub stands: Vec<Stand>,
+}
+
+impl Force {
+    /// Current strength in roster points.
+    pub fn points(&self) -> u64 {
+        self.stands.iter().map(|s| u64::from(s.strength)).sum()
+    }
+
+    /// Full strength in roster points.
+    pub fn full_points(&self) -> u64 {
+        self.stands.iter().map(|s| u64::from(s.full)).sum()
+    }
+}
+
+/// The whole campaign state at one game move.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Campaign {
+    pub title: String,
+    pub description: Option<String>,
+    pub map: Map,
+    /// The game move now being played (the first is `start_turn`).
+    pub turn: u32,
+    pub start_turn: u32,
+    pub start_date: Date,
+    pub days_per_turn: u32,
+    /// The default battle rule set.
+    pub rules: RuleSetId,
+    pub rng: RngState,
+    pub sides: Vec<Side>,
+    pub hqs: Vec<Hq>,
+    pub forces: Vec<Force>,
+}
+
+impl Campaign {
+    pub fn side(&self, id: &SideId) -> Option<&Side> {
+        self.sides.iter().find(|s| &s.id == id)
+    }
+
+    pub fn force(&self, id: &ForceId) -> Option<&Force> {
+        self.forces.iter().find(|f| &f.id == id)
+    }
+
+    /// The stand and the force it belongs to.
+    pub fn stand(&self, id: StandId) -> Option<(&Force, &Stand)> {
+        self.forces
+            .iter()
+            .find_map(|f| f.stands.iter().find(|s| s.id == id).map(|s| (f, s)))
+    }
+
+    pub fn forces_of<'a>(&'a self, side: &'a SideId) -> impl Iterator<Item = &'a Force> + 'a {
+        self.forces.iter().filter(move |f| &f.side == side)
+    }
+
+    /// HQs (its own or captured) that `side` holds now.
+    pub fn hqs_held_by<'a>(&'a self, side: &'a SideId) -> impl Iterator<Item = &'a Hq> + 'a {
+        self.hqs.iter().filter(move |h| &h.held_by == side)
+    }
+
+    /// The date of the current game move: the start date plus
+    /// `days_per_turn` for every move since the start. `None` past the calendar's end.
+    pub fn date(&self) -> Option<Date> {
+        let moves = i64::from(self.turn) - i64::from(self.start_turn);
+        self.start_date
+            .plus_days(moves.saturating_mul(i64::from(self.days_per_turn)))
+    }
+}

@@ -1,0 +1,853 @@
+//! Reading and checking the files a person writes: maps and campaigns.
+//!
+//! Every problem is reported, not just the first, each with its file, line and
+//! column. A syntax error stops the reading of that file (nothing after it can
+//! be trusted), but every other check runs to the end. Nothing here panics,
+//! whatever the text.
+
+use super::campaign::{ArmyKind, Campaign, Colour, Force, Hq, RuleSetId, Side, Wing};
+use super::date::Date;
+use super::diag::{Diagnostic, Location, Severity};
+use super::ids::{ForceId, RegionId, SideId, StandId, is_valid_key};
+use super::map::{Feature, Map, Region, RiverCrossing, Road, RoadKind, Terrain};
+use super::rng::RngState;
+use super::stand::{Quality, Stand, StandKind};
+use serde::Deserialize;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::ops::Range;
+use toml::Spanned;
+
+/// A text file to check, with the name to report it by.
+#[derive(Debug, Clone, Copy)]
+pub struct Source<'a> {
+    pub name: &'a str,
+    pub text: &'a str,
+}
+
+/// What a check produced: the value when there were no errors, and every
+/// diagnostic (warnings come with a value too).
+#[derive(Debug, Clone)]
+pub struct Checked<T> {
+    pub value: Option<T>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Which kind of file a text is, judged by its top-level keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileKind {
+    Map,
+    Campaign,
+}
+
+/// Largest full strength of one stand; no seed has a stand near it.
+const MAX_STAND_POINTS: i64 = 100_000;
+/// Longest game move, in days.
+const MAX_DAYS_PER_TURN: i64 = 366;
+
+/// Tells maps from campaigns: a campaign names its `map`, a map has `regions`.
+/// `None` when the text is not TOML or is neither.
+pub fn file_kind(text: &str) -> Option<FileKind> {
+    let table: toml::Table = toml::from_str(text).ok()?;
+    if table.contains_key("map") || table.contains_key("sides") || table.contains_key("forces") {
+        Some(FileKind::Campaign)
+    } else if table.contains_key("regions") || table.contains_key("roads") {
+        Some(FileKind::Map)
+    } else {
+        None
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The files as written: every value keeps its place in the text.
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawMap {
+    name: Spanned<String>,
+    description: Option<String>,
+    #[serde(default)]
+    regions: Vec<RawRegion>,
+    #[serde(default)]
+    roads: Vec<RawRoad>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRegion {
+    id: Spanned<String>,
+    name: Spanned<String>,
+    terrain: Spanned<String>,
+    x: Spanned<f64>,
+    y: Spanned<f64>,
+    #[serde(default)]
+    features: Vec<Spanned<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRoad {
+    from: Spanned<String>,
+    to: Spanned<String>,
+    kind: Spanned<String>,
+    miles: Spanned<f64>,
+    river: Option<Spanned<String>>,
+    name: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCampaign {
+    title: Spanned<String>,
+    description: Option<String>,
+    map: Spanned<String>,
+    start_turn: Option<Spanned<i64>>,
+    start_date: Spanned<toml::value::Datetime>,
+    days_per_turn: Option<Spanned<i64>>,
+    seed: Spanned<i64>,
+    rules: Spanned<String>,
+    #[serde(default)]
+    sides: Vec<RawSide>,
+    #[serde(default)]
+    hqs: Vec<RawHq>,
+    #[serde(default)]
+    forces: Vec<RawForce>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSide {
+    id: Spanned<String>,
+    name: Spanned<String>,
+    colour: Spanned<String>,
+    army: Spanned<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawHq {
+    side: Spanned<String>,
+    wing: Spanned<String>,
+    region: Spanned<String>,
+    name: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawForce {
+    id: Spanned<String>,
+    name: Spanned<String>,
+    side: Spanned<String>,
+    region: Spanned<String>,
+    #[serde(default)]
+    stands: Vec<RawStand>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawStand {
+    id: Spanned<i64>,
+    name: Spanned<String>,
+    kind: Spanned<String>,
+    quality: Option<Spanned<String>>,
+    strength: Option<Spanned<i64>>,
+    full: Option<Spanned<i64>>,
+}
+
+// ---------------------------------------------------------------------------
+// Collecting diagnostics.
+
+struct Sink<'a> {
+    source: Source<'a>,
+    out: Vec<Diagnostic>,
+}
+
+impl<'a> Sink<'a> {
+    fn new(source: Source<'a>) -> Self {
+        Sink {
+            source,
+            out: Vec::new(),
+        }
+    }
+
+    fn at(&self, span: &Range<usize>) -> Location {
+        Location::of_offset(self.source.text, span.start)
+    }
+
+    fn push(&mut self, severity: Severity, span: &Range<usize>, message: String) {
+        let location = self.at(span);
+        self.out.push(Diagnostic {
+            file: self.source.name.to_owned(),
+            location,
+            severity,
+            message,
+        });
+    }
+
+    fn error(&mut self, span: &Range<usize>, message: impl Into<String>) {
+        self.push(Severity::Error, span, message.into());
+    }
+
+    fn warning(&mut self, span: &Range<usize>, message: impl Into<String>) {
+        self.push(Severity::Warning, span, message.into());
+    }
+
+    fn has_errors(&self) -> bool {
+        self.out.iter().any(Diagnostic::is_error)
+    }
+
+    /// Ends the check: the value is built only when no error was found.
+    fn finish<T>(mut self, value: impl FnOnce() -> Option<T>) -> Checked<T> {
+        self.out.sort_by_key(|d| d.location);
+        let value = if self.has_errors() { None } else { value() };
+        Checked {
+            value,
+            diagnostics: self.out,
+        }
+    }
+
+    /// Reads a closed vocabulary word, reporting anything else with the choices.
+    fn word<T>(
+        &mut self,
+        value: &Spanned<String>,
+        what: &str,
+        parse: fn(&str) -> Option<T>,
+        choices: fn() -> String,
+    ) -> Option<T> {
+        let parsed = parse(value.get_ref());
+        if parsed.is_none() {
+            self.error(
+                &value.span(),
+                format!("unknown {what} `{}`: use one of {}", value.get_ref(), choices()),
+            );
+        }
+        parsed
+    }
+
+    /// Checks a key (region, side or force id) is well formed.
+    fn key(&mut self, value: &Spanned<String>, what: &str) {
+        if !is_valid_key(value.get_ref()) {
+            self.error(
+                &value.span(),
+                format!(
+                    "{what} id `{}` must start with a lowercase letter and hold only lowercase letters, digits, `-` and `_` (at most 64)",
+                    value.get_ref()
+                ),
+            );
+        }
+    }
+
+    /// Checks a display name is not blank.
+    fn name(&mut self, value: &Spanned<String>, what: &str) {
+        if value.get_ref().trim().is_empty() {
+            self.error(
+                &value.span(),
+                format!("{what} name is empty: give it a name people will read"),
+            );
+        }
+    }
+
+    /// Reports a syntax or shape error from the TOML reader.
+    fn toml_error(&mut self, error: &toml::de::Error) {
+        let span = error.span().unwrap_or(0..0);
+        let message = error.message().trim().replace('\n', " ");
+        self.error(
+            &span,
+            format!("{message} (the file could not be read past this point)"),
+        );
+    }
+}
+
+/// Remembers the first place each name was used, to report duplicates.
+struct Seen<'t, K> {
+    what: &'static str,
+    first: HashMap<K, Location>,
+    text: &'t str,
+}
+
+impl<'t, K: std::hash::Hash + Eq + std::fmt::Display + Clone> Seen<'t, K> {
+    fn new(what: &'static str, text: &'t str) -> Self {
+        Seen {
+            what,
+            first: HashMap::new(),
+            text,
+        }
+    }
+
+    /// Records `key`; reports it when it was seen before. True when new.
+    fn add(&mut self, sink: &mut Sink<'_>, key: K, span: &Range<usize>) -> bool {
+        if let Some(first) = self.first.get(&key) {
+            sink.error(
+                span,
+                format!(
+                    "duplicate {} `{key}`: it is already used at line {}",
+                    self.what, first.line
+                ),
+            );
+            false
+        } else {
+            self.first.insert(key, Location::of_offset(self.text, span.start));
+            true
+        }
+    }
+}
+
+/// "did you mean `cairo`?" for a misspelt id, when one is close.
+fn suggestion<'k>(wrong: &str, known: impl Iterator<Item = &'k str>) -> String {
+    known
+        .map(|k| (strsim::levenshtein(wrong, k), k))
+        .filter(|(distance, k)| *distance <= 2.max(k.len() / 4))
+        .min()
+        .map(|(_, k)| format!(" (did you mean `{k}`?)"))
+        .unwrap_or_default()
+}
+
+// ---------------------------------------------------------------------------
+// Maps.
+
+/// Reads and checks a map file.
+pub fn check_map(source: Source<'_>) -> Checked<Map> {
+    let mut sink = Sink::new(source);
+    let raw: RawMap = match toml::from_str(source.text) {
+        Ok(raw) => raw,
+        Err(error) => {
+            sink.toml_error(&error);
+            return sink.finish(|| None);
+        }
+    };
+
+    sink.name(&raw.name, "map");
+    if raw.regions.is_empty() {
+        sink.error(&raw.name.span(), "the map has no regions: add [[regions]] tables");
+    }
+
+    let mut ids = Seen::new("region id", source.text);
+    let mut names = Seen::new("region name", source.text);
+    let mut regions = Vec::with_capacity(raw.regions.len());
+    for region in &raw.regions {
+        sink.key(&region.id, "region");
+        ids.add(&mut sink, region.id.get_ref().clone(), &region.id.span());
+        sink.name(&region.name, "region");
+        names.add(&mut sink, region.name.get_ref().clone(), &region.name.span());
+        let terrain = sink.word(&region.terrain, "terrain", Terrain::parse, Terrain::choices);
+        for (axis, value) in [("x", &region.x), ("y", &region.y)] {
+            if !value.get_ref().is_finite() {
+                sink.error(
+                    &value.span(),
+                    format!("position {axis} must be a number of miles"),
+                );
+            }
+        }
+        let mut features = Vec::new();
+        for feature in &region.features {
+            if let Some(f) = sink.word(feature, "feature", Feature::parse, Feature::choices) {
+                if features.contains(&f) {
+                    sink.warning(&feature.span(), format!("feature `{f}` is listed twice"));
+                } else {
+                    features.push(f);
+                }
+            }
+        }
+        regions.push(Region {
+            id: RegionId::new(region.id.get_ref()),
+            name: region.name.get_ref().clone(),
+            terrain: terrain.unwrap_or(Terrain::Open),
+            x: *region.x.get_ref(),
+            y: *region.y.get_ref(),
+            features,
+        });
+    }
+
+    let by_id: HashMap<&str, &Region> = regions.iter().map(|r| (r.id.as_str(), r)).collect();
+    let mut pairs: HashMap<(String, String, RoadKind), Location> = HashMap::new();
+    let mut roads = Vec::with_capacity(raw.roads.len());
+    for road in &raw.roads {
+        let mut ends_known = true;
+        for end in [&road.from, &road.to] {
+            if !by_id.contains_key(end.get_ref().as_str()) {
+                ends_known = false;
+                sink.error(
+                    &end.span(),
+                    format!(
+                        "unknown region `{}`: no region has that id on this map{}",
+                        end.get_ref(),
+                        suggestion(end.get_ref(), by_id.keys().copied())
+                    ),
+                );
+            }
+        }
+        if road.from.get_ref() == road.to.get_ref() {
+            sink.error(
+                &road.to.span(),
+                format!(
+                    "road from `{}` to itself: a road joins two different regions",
+                    road.from.get_ref()
+                ),
+            );
+        }
+        let kind = sink.word(&road.kind, "road kind", RoadKind::parse, RoadKind::choices);
+        let miles = *road.miles.get_ref();
+        if !(miles.is_finite() && miles > 0.0) {
+            sink.error(
+                &road.miles.span(),
+                format!("road length {miles} must be more than 0 miles"),
+            );
+        }
+        let river = road.river.as_ref().and_then(|r| {
+            sink.word(r, "river crossing", RiverCrossing::parse, RiverCrossing::choices)
+                .map(|c| (c, r.span()))
+        });
+        if let (Some((crossing, span)), true) = (&river, ends_known) {
+            let needed = match crossing {
+                RiverCrossing::Bridge => Some(Feature::Bridge),
+                RiverCrossing::Ford => Some(Feature::Ford),
+                RiverCrossing::None => None,
+            };
+            let ends = [road.from.get_ref().as_str(), road.to.get_ref().as_str()];
+            if let Some(feature) = needed {
+                if !ends.iter().any(|e| by_id.get(e).is_some_and(|r| r.has(feature))) {
+                    sink.error(
+                        span,
+                        format!(
+                            "the road crosses by {crossing} but neither `{}` nor `{}` has the `{feature}` feature: add it to the region that holds the {crossing}",
+                            ends[0], ends[1]
+                        ),
+                    );
+                }
+            }
+        }
+        if let Some(kind) = kind {
+            let (a, b) = (road.from.get_ref().clone(), road.to.get_ref().clone());
+            let key = if a <= b { (a, b, kind) } else { (b, a, kind) };
+            let here = Location::of_offset(source.text, road.from.span().start);
+            if let Some(first) = pairs.get(&key) {
+                sink.error(
+                    &road.from.span(),
+                    format!(
+                        "duplicate {kind} between `{}` and `{}`: the first is at line {}",
+                        key.0, key.1, first.line
+                    ),
+                );
+            } else {
+                pairs.insert(key, here);
+            }
+        }
+        roads.push(Road {
+            from: RegionId::new(road.from.get_ref()),
+            to: RegionId::new(road.to.get_ref()),
+            kind: kind.unwrap_or(RoadKind::Track),
+            miles,
+            river: river.map(|(c, _)| c),
+            name: road.name.clone(),
+        });
+    }
+
+    let map = Map {
+        name: raw.name.get_ref().clone(),
+        description: raw.description.clone(),
+        regions,
+        roads,
+    };
+    let parts = map.connected_parts();
+    if parts.len() > 1 {
+        // Name the regions cut off from the largest part, each at its own line.
+        let largest = parts.iter().map(Vec::len).max().unwrap_or(0);
+        let main = parts.iter().position(|p| p.len() == largest).unwrap_or(0);
+        for (i, part) in parts.iter().enumerate().filter(|(i, _)| *i != main) {
+            let names: Vec<&str> = part
+                .iter()
+                .filter_map(|r| map.regions.get(*r).map(|r| r.id.as_str()))
+                .collect();
+            if let Some(first) = part.first().and_then(|r| raw.regions.get(*r)) {
+                sink.warning(
+                    &first.id.span(),
+                    format!(
+                        "the map is not connected: {} cannot be reached by road from the other {} regions (part {} of {})",
+                        names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", "),
+                        largest,
+                        i + 1,
+                        parts.len()
+                    ),
+                );
+            }
+        }
+    }
+    sink.finish(|| Some(map))
+}
+
+// ---------------------------------------------------------------------------
+// Campaigns.
+
+/// A campaign file read but not yet checked against its map.
+pub struct CampaignDraft<'a> {
+    source: Source<'a>,
+    raw: RawCampaign,
+}
+
+impl std::fmt::Debug for CampaignDraft<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CampaignDraft")
+            .field("source", &self.source.name)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Reads a campaign file. The syntax error, if any, comes back as the one diagnostic.
+pub fn read_campaign(source: Source<'_>) -> Result<CampaignDraft<'_>, Vec<Diagnostic>> {
+    match toml::from_str::<RawCampaign>(source.text) {
+        Ok(raw) => Ok(CampaignDraft { source, raw }),
+        Err(error) => {
+            let mut sink = Sink::new(source);
+            sink.toml_error(&error);
+            Err(sink.out)
+        }
+    }
+}
+
+impl<'a> CampaignDraft<'a> {
+    /// The map file the campaign names, as written (relative to the campaign file).
+    pub fn map_path(&self) -> &str {
+        self.raw.map.get_ref()
+    }
+
+    /// An error placed at the campaign's `map = ...` line.
+    pub fn map_error(&self, message: impl Into<String>) -> Diagnostic {
+        let mut sink = Sink::new(self.source);
+        sink.error(&self.raw.map.span(), message);
+        sink.out.remove(0)
+    }
+
+    /// Checks the campaign against its map. With `map` absent (the map could
+    /// not be read) every check that needs no map still runs.
+    pub fn check(self, map: Option<&Map>) -> Checked<Campaign> {
+        let CampaignDraft { source, raw } = self;
+        let mut sink = Sink::new(source);
+        sink.name(&raw.title, "campaign");
+        if raw.map.get_ref().trim().is_empty() {
+            sink.error(
+                &raw.map.span(),
+                "map path is empty: name the map file, e.g. \"../maps/egypt_1895.toml\"",
+            );
+        }
+        let start_turn = match &raw.start_turn {
+            None => 1,
+            Some(t) => match u32::try_from(*t.get_ref()) {
+                Ok(turn) if turn >= 1 => turn,
+                _ => {
+                    sink.error(&t.span(), format!("start_turn {} must be 1 or more", t.get_ref()));
+                    1
+                }
+            },
+        };
+        let days_per_turn = match &raw.days_per_turn {
+            None => 1,
+            Some(d) => match u32::try_from(*d.get_ref()) {
+                Ok(days) if (1..=MAX_DAYS_PER_TURN).contains(&i64::from(days)) => days,
+                _ => {
+                    sink.error(
+                        &d.span(),
+                        format!(
+                            "days_per_turn {} must be between 1 and {MAX_DAYS_PER_TURN}",
+                            d.get_ref()
+                        ),
+                    );
+                    1
+                }
+            },
+        };
+        let start_date = date_of(&mut sink, &raw.start_date);
+        let seed = u64::try_from(*raw.seed.get_ref()).unwrap_or_else(|_| {
+            sink.error(
+                &raw.seed.span(),
+                format!("seed {} must be 0 or more", raw.seed.get_ref()),
+            );
+            0
+        });
+        let rules = sink.word(&raw.rules, "rule set", RuleSetId::parse, RuleSetId::choices);
+
+        let regions: HashSet<&str> = map
+            .map(|m| m.regions.iter().map(|r| r.id.as_str()).collect())
+            .unwrap_or_default();
+        let check_region = |sink: &mut Sink<'_>, region: &Spanned<String>| {
+            if map.is_some() && !regions.contains(region.get_ref().as_str()) {
+                sink.error(
+                    &region.span(),
+                    format!(
+                        "unknown region `{}`: the map has no region with that id{}",
+                        region.get_ref(),
+                        suggestion(region.get_ref(), regions.iter().copied())
+                    ),
+                );
+            }
+        };
+
+        // Sides.
+        if raw.sides.len() < 2 {
+            sink.error(
+                &raw.title.span(),
+                format!(
+                    "a campaign needs at least two sides; this one has {}",
+                    raw.sides.len()
+                ),
+            );
+        }
+        let mut side_ids = Seen::new("side id", source.text);
+        let mut side_names = Seen::new("side name", source.text);
+        let mut sides = Vec::new();
+        for side in &raw.sides {
+            sink.key(&side.id, "side");
+            side_ids.add(&mut sink, side.id.get_ref().clone(), &side.id.span());
+            sink.name(&side.name, "side");
+            side_names.add(&mut sink, side.name.get_ref().clone(), &side.name.span());
+            let colour = Colour::parse(side.colour.get_ref());
+            if colour.is_none() {
+                sink.error(
+                    &side.colour.span(),
+                    format!(
+                        "colour `{}` must be written #rrggbb, e.g. \"#b22222\"",
+                        side.colour.get_ref()
+                    ),
+                );
+            }
+            let army = sink.word(&side.army, "army kind", ArmyKind::parse, ArmyKind::choices);
+            sides.push(Side {
+                id: SideId::new(side.id.get_ref()),
+                name: side.name.get_ref().clone(),
+                colour: colour.unwrap_or(Colour([0, 0, 0])),
+                army: army.unwrap_or(ArmyKind::Regular),
+            });
+        }
+        let side_keys: HashSet<&str> = raw.sides.iter().map(|s| s.id.get_ref().as_str()).collect();
+        let check_side = |sink: &mut Sink<'_>, side: &Spanned<String>| -> bool {
+            let known = side_keys.contains(side.get_ref().as_str());
+            if !known {
+                sink.error(
+                    &side.span(),
+                    format!(
+                        "unknown side `{}`: the campaign's sides are {}{}",
+                        side.get_ref(),
+                        side_keys
+                            .iter()
+                            .map(|s| format!("`{s}`"))
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                        suggestion(side.get_ref(), side_keys.iter().copied())
+                    ),
+                );
+            }
+            known
+        };
+
+        // HQs: exactly one per side per wing.
+        let mut wings: HashMap<(String, Wing), Location> = HashMap::new();
+        let mut hqs = Vec::new();
+        for hq in &raw.hqs {
+            let side_known = check_side(&mut sink, &hq.side);
+            let wing = sink.word(&hq.wing, "wing", Wing::parse, Wing::choices);
+            check_region(&mut sink, &hq.region);
+            if let (Some(wing), true) = (wing, side_known) {
+                let key = (hq.side.get_ref().clone(), wing);
+                if let Some(first) = wings.get(&key) {
+                    sink.error(
+                        &hq.wing.span(),
+                        format!("side `{}` has a second {wing} HQ: the first is at line {}; each side has exactly one left, one centre and one right HQ", key.0, first.line),
+                    );
+                } else {
+                    wings.insert(key, Location::of_offset(source.text, hq.wing.span().start));
+                }
+            }
+            hqs.push(Hq {
+                side: SideId::new(hq.side.get_ref()),
+                wing: wing.unwrap_or(Wing::Centre),
+                region: RegionId::new(hq.region.get_ref()),
+                name: hq.name.clone(),
+                held_by: SideId::new(hq.side.get_ref()),
+            });
+        }
+        for side in &raw.sides {
+            for wing in Wing::ALL {
+                if !wings.contains_key(&(side.id.get_ref().clone(), *wing)) {
+                    sink.error(
+                        &side.id.span(),
+                        format!(
+                            "side `{}` has no {wing} HQ: add [[hqs]] with side = \"{}\", wing = \"{wing}\" and its region",
+                            side.id.get_ref(),
+                            side.id.get_ref()
+                        ),
+                    );
+                }
+            }
+        }
+
+        // Forces and stands.
+        let mut force_ids = Seen::new("force id", source.text);
+        let mut force_names = Seen::new("force name", source.text);
+        let mut stand_ids = Seen::new("stand id", source.text);
+        let mut stand_names = Seen::new("stand name", source.text);
+        let mut forces = Vec::new();
+        for force in &raw.forces {
+            sink.key(&force.id, "force");
+            force_ids.add(&mut sink, force.id.get_ref().clone(), &force.id.span());
+            sink.name(&force.name, "force");
+            force_names.add(&mut sink, force.name.get_ref().clone(), &force.name.span());
+            check_side(&mut sink, &force.side);
+            check_region(&mut sink, &force.region);
+            if force.stands.is_empty() {
+                sink.error(
+                    &force.id.span(),
+                    format!(
+                        "force `{}` has no stands: add [[forces.stands]] tables under it",
+                        force.id.get_ref()
+                    ),
+                );
+            }
+            let stands = force
+                .stands
+                .iter()
+                .filter_map(|stand| check_stand(&mut sink, &mut stand_ids, &mut stand_names, stand))
+                .collect();
+            forces.push(Force {
+                id: ForceId::new(force.id.get_ref()),
+                name: force.name.get_ref().clone(),
+                side: SideId::new(force.side.get_ref()),
+                region: RegionId::new(force.region.get_ref()),
+                stands,
+            });
+        }
+
+        // Enemies that start in one region will fight at once: say so.
+        let mut first_in_region: BTreeMap<(&str, &str), &RawForce> = BTreeMap::new();
+        for force in &raw.forces {
+            first_in_region
+                .entry((force.region.get_ref(), force.side.get_ref()))
+                .or_insert(force);
+        }
+        for force in &raw.forces {
+            if let Some(enemy) = first_in_region
+                .iter()
+                .find(|((region, side), _)| {
+                    *region == force.region.get_ref() && *side != force.side.get_ref()
+                })
+                .map(|(_, f)| f)
+            {
+                if force.side.get_ref() < enemy.side.get_ref() {
+                    sink.warning(
+                        &force.region.span(),
+                        format!(
+                            "force `{}` starts in `{}` with enemy force `{}`: they will fight in the first game move",
+                            force.id.get_ref(),
+                            force.region.get_ref(),
+                            enemy.id.get_ref()
+                        ),
+                    );
+                }
+            }
+        }
+
+        let title = raw.title.get_ref().clone();
+        sink.finish(|| {
+            Some(Campaign {
+                title,
+                description: raw.description.clone(),
+                map: map?.clone(),
+                turn: start_turn,
+                start_turn,
+                start_date: start_date?,
+                days_per_turn,
+                rules: rules?,
+                rng: RngState::new(seed),
+                sides,
+                hqs,
+                forces,
+            })
+        })
+    }
+}
+
+fn date_of(sink: &mut Sink<'_>, value: &Spanned<toml::value::Datetime>) -> Option<Date> {
+    let datetime = value.get_ref();
+    let date = match (datetime.date, datetime.time) {
+        (Some(date), None) => Date::from_ymd(i32::from(date.year), date.month, date.day),
+        _ => None,
+    };
+    if date.is_none() {
+        sink.error(
+            &value.span(),
+            format!("start_date `{datetime}` must be a plain date such as 1895-03-01 (no quotes, no time)"),
+        );
+    }
+    date
+}
+
+fn check_stand(
+    sink: &mut Sink<'_>,
+    ids: &mut Seen<'_, i64>,
+    names: &mut Seen<'_, String>,
+    stand: &RawStand,
+) -> Option<Stand> {
+    let id = *stand.id.get_ref();
+    let id_ok = match u32::try_from(id) {
+        Ok(_) => ids.add(sink, id, &stand.id.span()),
+        Err(_) => {
+            sink.error(
+                &stand.id.span(),
+                format!("stand id {id} must be a whole number from 0 to {}", u32::MAX),
+            );
+            false
+        }
+    };
+    sink.name(&stand.name, "stand");
+    names.add(sink, stand.name.get_ref().clone(), &stand.name.span());
+    let kind = sink.word(&stand.kind, "stand kind", StandKind::parse, StandKind::choices);
+    let quality = match &stand.quality {
+        None => Some(Quality::Trained),
+        Some(q) => sink.word(q, "quality", Quality::parse, Quality::choices),
+    };
+    let full = match (&stand.full, kind) {
+        (Some(full), _) => {
+            let value = *full.get_ref();
+            if !(1..=MAX_STAND_POINTS).contains(&value) {
+                sink.error(
+                    &full.span(),
+                    format!("full strength {value} must be between 1 and {MAX_STAND_POINTS} points"),
+                );
+                None
+            } else {
+                u32::try_from(value).ok()
+            }
+        }
+        (None, Some(kind)) => Some(kind.roster_points()),
+        (None, None) => None,
+    };
+    let strength = match (&stand.strength, full) {
+        (None, full) => full,
+        (Some(s), full) => {
+            let value = *s.get_ref();
+            if value < 0 {
+                sink.error(
+                    &s.span(),
+                    format!("strength {value} is below zero: a stand has 0 points or more"),
+                );
+                None
+            } else if let Some(full) = full.filter(|f| value > i64::from(*f)) {
+                sink.error(
+                    &s.span(),
+                    format!("strength {value} is above full strength {full}: lower it, or raise `full` if the stand really is stronger"),
+                );
+                None
+            } else {
+                u32::try_from(value).ok()
+            }
+        }
+    };
+    match (id_ok, kind, quality, strength, full) {
+        (true, Some(kind), Some(quality), Some(strength), Some(full)) => Some(Stand {
+            id: StandId(u32::try_from(id).ok()?),
+            name: stand.name.get_ref().clone(),
+            kind,
+            quality,
+            strength,
+            full,
+        }),
+        _ => None,
+    }
+}

@@ -1,0 +1,165 @@
+//! The strategic map: regions joined by roads.
+
+use super::ids::RegionId;
+use super::vocabulary;
+use petgraph::graph::{NodeIndex, UnGraph};
+use serde::{Deserialize, Serialize};
+
+vocabulary! {
+    /// The ground that covers most of a region.
+    pub enum Terrain {
+        Open = "open",
+        Desert = "desert",
+        Cultivated = "cultivated",
+        Hills = "hills",
+        Mountains = "mountains",
+        Forest = "forest",
+        Marsh = "marsh",
+        Urban = "urban",
+    }
+}
+
+vocabulary! {
+    /// A named feature in a region, which the battle generator puts on the table.
+    pub enum Feature {
+        Town = "town",
+        Village = "village",
+        Bridge = "bridge",
+        Ford = "ford",
+        Wells = "wells",
+        Fort = "fort",
+        Port = "port",
+        Farm = "farm",
+        Station = "station",
+    }
+}
+
+vocabulary! {
+    /// What joins two regions.
+    pub enum RoadKind {
+        Road = "road",
+        Track = "track",
+        Railway = "railway",
+    }
+}
+
+vocabulary! {
+    /// How a road crosses a river or canal on its way.
+    pub enum RiverCrossing {
+        Bridge = "bridge",
+        Ford = "ford",
+        /// The road meets the water with no bridge or ford: no way over.
+        None = "none",
+    }
+}
+
+/// An area of the map.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Region {
+    pub id: RegionId,
+    pub name: String,
+    pub terrain: Terrain,
+    /// Miles east of the map's left edge.
+    pub x: f64,
+    /// Miles south of the map's top edge.
+    pub y: f64,
+    pub features: Vec<Feature>,
+}
+
+impl Region {
+    pub fn has(&self, feature: Feature) -> bool {
+        self.features.contains(&feature)
+    }
+}
+
+/// A way between two regions.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Road {
+    pub from: RegionId,
+    pub to: RegionId,
+    pub kind: RoadKind,
+    pub miles: f64,
+    /// `Some` when the road crosses a river or canal.
+    pub river: Option<RiverCrossing>,
+    pub name: Option<String>,
+}
+
+impl Road {
+    /// The other end of the road seen from `region`, if the road touches it.
+    pub fn other_end(&self, region: &RegionId) -> Option<&RegionId> {
+        if &self.from == region {
+            Some(&self.to)
+        } else if &self.to == region {
+            Some(&self.from)
+        } else {
+            None
+        }
+    }
+}
+
+/// The map graph. Regions and roads keep the order of the map file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Map {
+    pub name: String,
+    pub description: Option<String>,
+    pub regions: Vec<Region>,
+    pub roads: Vec<Road>,
+}
+
+impl Map {
+    pub fn region(&self, id: &RegionId) -> Option<&Region> {
+        self.regions.iter().find(|r| &r.id == id)
+    }
+
+    /// The region's display name, or its id when it is not on the map.
+    pub fn region_name<'a>(&'a self, id: &'a RegionId) -> &'a str {
+        self.region(id).map_or(id.as_str(), |r| r.name.as_str())
+    }
+
+    /// Roads touching `region`, in map-file order.
+    pub fn roads_from<'a>(&'a self, region: &'a RegionId) -> impl Iterator<Item = &'a Road> + 'a {
+        self.roads.iter().filter(move |r| r.other_end(region).is_some())
+    }
+
+    /// The map as a petgraph graph: node weights are indexes into `regions`,
+    /// edge weights indexes into `roads`. Roads naming unknown regions are left out.
+    pub fn graph(&self) -> UnGraph<usize, usize> {
+        let mut graph = UnGraph::with_capacity(self.regions.len(), self.roads.len());
+        let nodes: Vec<NodeIndex> = (0..self.regions.len()).map(|i| graph.add_node(i)).collect();
+        let node_of = |id: &RegionId| {
+            self.regions
+                .iter()
+                .position(|r| &r.id == id)
+                .and_then(|i| nodes.get(i).copied())
+        };
+        for (i, road) in self.roads.iter().enumerate() {
+            if let (Some(a), Some(b)) = (node_of(&road.from), node_of(&road.to)) {
+                graph.add_edge(a, b, i);
+            }
+        }
+        graph
+    }
+
+    /// The regions grouped into sets joined by roads; one set when the map is
+    /// connected. Each set lists region indexes in map-file order.
+    pub fn connected_parts(&self) -> Vec<Vec<usize>> {
+        let graph = self.graph();
+        let mut sets = petgraph::unionfind::UnionFind::<usize>::new(self.regions.len());
+        for edge in graph.raw_edges() {
+            sets.union(edge.source().index(), edge.target().index());
+        }
+        let mut parts: Vec<Vec<usize>> = Vec::new();
+        let mut part_of_root: std::collections::HashMap<usize, usize> = Default::default();
+        for region in 0..self.regions.len() {
+            let root = sets.find(region);
+            let part = *part_of_root.entry(root).or_insert_with(|| {
+                parts.push(Vec::new());
+                parts.len() - 1
+            });
+            if let Some(p) = parts.get_mut(part) {
+                p.push(region);
+            }
+        }
+        parts
+    }
+}

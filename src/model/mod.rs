@@ -1,0 +1,65 @@
+//! The campaign model: the map graph, sides, HQs, forces and stands, and the
+//! checked reading of the TOML files a person writes.
+//!
+//! Pure: no file, network or database I/O, no egui. Every function here takes
+//! values and returns values, and none panics on any input.
+
+mod campaign;
+pub mod check;
+mod date;
+mod diag;
+mod event;
+mod ids;
+mod map;
+mod rng;
+mod stand;
+pub mod status;
+
+pub use campaign::{ArmyKind, Campaign, Colour, Force, Hq, RuleSetId, Side, Wing};
+pub use date::Date;
+pub use diag::{Diagnostic, Location, Severity};
+pub use event::Event;
+pub use ids::{ForceId, RegionId, SideId, StandId};
+pub use map::{Feature, Map, Region, RiverCrossing, Road, RoadKind, Terrain};
+pub use rng::RngState;
+pub use stand::{Arm, Quality, Stand, StandKind};
+
+/// Declares a closed vocabulary of domain words: an enum whose variants are
+/// written in files, the database and JSON as fixed lowercase names.
+macro_rules! vocabulary {
+    (
+        $(#[$meta:meta])*
+        pub enum $name:ident { $( $(#[$vmeta:meta])* $variant:ident = $text:literal ),+ $(,)? }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+        pub enum $name { $( $(#[$vmeta])* #[serde(rename = $text)] $variant ),+ }
+
+        impl $name {
+            /// Every value, in declaration order.
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+
+            /// The name written in files, the database and JSON.
+            pub fn as_str(self) -> &'static str {
+                match self { $($name::$variant => $text),+ }
+            }
+
+            /// Reads the name written in files; `None` for anything else.
+            pub fn parse(text: &str) -> Option<Self> {
+                match text { $($text => Some($name::$variant),)+ _ => None }
+            }
+
+            /// The accepted names, for error messages: `a | b | c`.
+            pub fn choices() -> String {
+                Self::ALL.iter().map(|v| v.as_str()).collect::<Vec<_>>().join(" | ")
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}
+pub(crate) use vocabulary;

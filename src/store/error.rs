@@ -1,0 +1,59 @@
+//! What can go wrong with a save file, in words that say what to do.
+
+use std::path::Path;
+
+/// A problem opening, reading or writing a campaign save.
+///
+/// Every variant names the file; none leaves a half-written save behind.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("{path}: no such save file; create one with `umpire new CAMPAIGN.toml {path}`")]
+    NotFound { path: String },
+
+    #[error("{path}: a file already exists there; pass --force to replace it, or choose another name")]
+    AlreadyExists { path: String },
+
+    #[error("{path}: not an umpire campaign save ({reason}); the file was left untouched")]
+    NotACampaign { path: String, reason: String },
+
+    #[error(
+        "{path}: this save was written by a newer umpire (save schema {found}; this umpire reads up to {known}); \
+         upgrade umpire to open it. The file was left untouched"
+    )]
+    NewerSchema { path: String, found: i64, known: i64 },
+
+    #[error(
+        "{path}: the save is damaged ({detail}); the file was left untouched: restore it from a backup or an earlier copy"
+    )]
+    Corrupt { path: String, detail: String },
+
+    #[error(
+        "{path}: table `{table}`, row `{key}`: {detail}; the save was written by something other than umpire or has been edited by hand"
+    )]
+    BadRow {
+        path: String,
+        table: &'static str,
+        key: String,
+        detail: String,
+    },
+
+    #[error("{path}: cannot {action}: {source}")]
+    Io {
+        path: String,
+        action: &'static str,
+        #[source]
+        source: std::io::Error,
+    },
+
+    #[error("{path}: database error while {action}: {source}")]
+    Sqlite {
+        path: String,
+        action: &'static str,
+        #[source]
+        source: rusqlite::Error,
+    },
+}
+
+pub(crate) fn path_text(path: &Path) -> String {
+    path.display().to_string()
+}

@@ -1,0 +1,379 @@
+//! The campaign save: one SQLite file per campaign. **The only code that
+//! touches SQLite.**
+//!
+//! A save holds the current state (tables `campaign`, `regions`, `roads`,
+//! `sides`, `hqs`, `forces`, `stands`) and the append-only `events` log that
+//! produced it. Schema changes are the numbered files in `migrations/`,
+//! applied in order inside one transaction; the file's `user_version` is the
+//! number of migrations applied, and its `application_id` marks it as ours.
+//! Every change is one transaction, so a crash leaves the last change whole
+//! or not there at all.
+
+mod error;
+mod rows;
+
+pub use error::StoreError;
+
+use crate::model::{Campaign, Event};
+use error::path_text;
+use rusqlite::{Connection, OpenFlags, TransactionBehavior};
+use std::path::{Path, PathBuf};
+
+/// The schema migrations, in order: migration `i` takes a save from schema
+/// `i` to schema `i + 1`.
+const MIGRATIONS: &[&str] = &[
+    include_str!("../../migrations/0001_campaign_state.sql"),
+    include_str!("../../migrations/0002_event_log.sql"),
+];
+
+/// The schema this build writes: the number of migrations.
+pub const SCHEMA_VERSION: i64 = 2;
+
+/// SQLite `application_id` of an umpire save: "UMPR".
+pub const APPLICATION_ID: i32 = 0x554D_5052;
+
+/// The first 16 bytes of every SQLite database file.
+const SQLITE_MAGIC: &[u8; 16] = b"SQLite format 3\0";
+
+/// Whether creating a save may replace a file already at its path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Overwrite {
+    Refuse,
+    Replace,
+}
+
+/// An open campaign save.
+#[derive(Debug)]
+pub struct Store {
+    conn: Connection,
+    path: PathBuf,
+}
+
+impl Store {
+    /// Creates a save at `path` holding `campaign` at its start, with the
+    /// `campaign_created` event. The save is built beside `path` and moved
+    /// into place only when whole, so a failure leaves nothing (or the old
+    /// file, with `Overwrite::Replace`) behind.
+    pub fn create(path: &Path, campaign: &Campaign, overwrite: Overwrite) -> Result<Store, StoreError> {
+        let name = path_text(path);
+        if overwrite == Overwrite::Refuse && path.exists() {
+            return Err(StoreError::AlreadyExists { path: name });
+        }
+        let file_name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let temp = path.with_file_name(format!(".{file_name}.{}.creating", std::process::id()));
+        let built = build_new_save(&temp, campaign);
+        if let Err(error) = built {
+            remove_with_sidecars(&temp);
+            return Err(relabel(error, &name));
+        }
+        // A stale write-ahead log of the file being replaced must not be
+        // replayed into the new save.
+        if overwrite == Overwrite::Replace {
+            for sidecar in sidecars(path) {
+                if let Err(source) = remove_if_present(&sidecar) {
+                    remove_with_sidecars(&temp);
+                    return Err(StoreError::Io {
+                        path: path_text(&sidecar),
+                        action: "remove the old save's log",
+                        source,
+                    });
+                }
+            }
+        }
+        if let Err(source) = std::fs::rename(&temp, path) {
+            remove_with_sidecars(&temp);
+            return Err(StoreError::Io {
+                path: name,
+                action: "move the new save into place",
+                source,
+            });
+        }
+        Store::open(path)
+    }
+
+    /// Opens an existing save, migrating an older schema. A file that is not
+    /// an umpire save, is damaged, or comes from a newer umpire is refused
+    /// before anything is written to it.
+    pub fn open(path: &Path) -> Result<Store, StoreError> {
+        let name = path_text(path);
+        let header = read_header(path)?;
+        if header.application_id != APPLICATION_ID {
+            return Err(StoreError::NotACampaign {
+                path: name,
+                reason: "a SQLite database of another program".to_owned(),
+            });
+        }
+        let sqlite = |action: &'static str| {
+            let name = name.clone();
+            move |source: rusqlite::Error| classify(name, action, source)
+        };
+        let mut conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE)
+            .map_err(sqlite("opening the save"))?;
+        // Checks that only read, before anything may write.
+        let verdict: String = conn
+            .query_row("PRAGMA quick_check", [], |r| r.get(0))
+            .map_err(sqlite("checking the save"))?;
+        if verdict != "ok" {
+            return Err(StoreError::Corrupt {
+                path: name,
+                detail: verdict,
+            });
+        }
+        let application_id: i32 = conn
+            .pragma_query_value(None, "application_id", |r| r.get(0))
+            .map_err(sqlite("reading the save's header"))?;
+        let version: i64 = conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))
+            .map_err(sqlite("reading the save's header"))?;
+        if application_id != APPLICATION_ID {
+            return Err(StoreError::NotACampaign {
+                path: name,
+                reason: "a SQLite database of another program".to_owned(),
+            });
+        }
+        if version > SCHEMA_VERSION {
+            return Err(StoreError::NewerSchema {
+                path: name,
+                found: version,
+                known: SCHEMA_VERSION,
+            });
+        }
+        if version < 1 {
+            return Err(StoreError::NotACampaign {
+                path: name,
+                reason: "it holds no campaign".to_owned(),
+            });
+        }
+        configure(&conn).map_err(sqlite("setting up the save"))?;
+        migrate(&mut conn).map_err(sqlite("upgrading the save to the current schema"))?;
+        Ok(Store {
+            conn,
+            path: path.to_owned(),
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The schema version of the open save (always current once opened).
+    pub fn schema_version(&self) -> Result<i64, StoreError> {
+        self.conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))
+            .map_err(|source| self.sqlite_error("reading the schema version", source))
+    }
+
+    /// The campaign's current state.
+    pub fn load(&self) -> Result<Campaign, StoreError> {
+        rows::read_campaign(&self.conn, &self.path)
+    }
+
+    /// The whole event log, oldest first.
+    pub fn events(&self) -> Result<Vec<Event>, StoreError> {
+        rows::read_events(&self.conn, &self.path)
+    }
+
+    fn sqlite_error(&self, action: &'static str, source: rusqlite::Error) -> StoreError {
+        classify(path_text(&self.path), action, source)
+    }
+}
+
+/// Writes a whole new save at `temp`: schema, state and first event, in one transaction.
+fn build_new_save(temp: &Path, campaign: &Campaign) -> Result<(), StoreError> {
+    let name = path_text(temp);
+    let sqlite = |action: &'static str| {
+        let name = name.clone();
+        move |source: rusqlite::Error| StoreError::Sqlite {
+            path: name,
+            action,
+            source,
+        }
+    };
+    remove_with_sidecars(temp);
+    let mut conn = Connection::open_with_flags(
+        temp,
+        OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE,
+    )
+    .map_err(sqlite("creating the save"))?;
+    configure(&conn).map_err(sqlite("setting up the save"))?;
+    conn.pragma_update(None, "application_id", APPLICATION_ID)
+        .map_err(sqlite("marking the file as an umpire save"))?;
+    migrate(&mut conn).map_err(sqlite("creating the tables"))?;
+    let tx = conn.transaction().map_err(sqlite("starting to write"))?;
+    rows::write_campaign(&tx, campaign).map_err(sqlite("writing the campaign"))?;
+    let event = Event {
+        turn: campaign.turn,
+        seq: 0,
+        kind: "campaign_created".to_owned(),
+        payload: serde_json::to_value(campaign).unwrap_or(serde_json::Value::Null),
+        sentence: created_sentence(campaign),
+    };
+    rows::append_event(&tx, &event).map_err(sqlite("writing the first event"))?;
+    tx.commit().map_err(sqlite("saving"))?;
+    // Fold the write-ahead log into the file, so the save is one file.
+    conn.pragma_update(None, "wal_checkpoint", "TRUNCATE")
+        .map_err(sqlite("finishing the save"))?;
+    conn.close().map_err(|(_, source)| StoreError::Sqlite {
+        path: name.clone(),
+        action: "closing the save",
+        source,
+    })
+}
+
+fn created_sentence(campaign: &Campaign) -> String {
+    let stands: usize = campaign.forces.iter().map(|f| f.stands.len()).sum();
+    format!(
+        "{} begins on {} (game move {}): {} sides, {} forces, {} stands on {}.",
+        campaign.title,
+        campaign.start_date,
+        campaign.turn,
+        campaign.sides.len(),
+        campaign.forces.len(),
+        stands,
+        campaign.map.name
+    )
+}
+
+fn configure(conn: &Connection) -> rusqlite::Result<()> {
+    conn.pragma_update(None, "foreign_keys", true)?;
+    let mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))?;
+    if !mode.eq_ignore_ascii_case("wal") {
+        // Some file systems cannot hold a write-ahead log; the rollback
+        // journal is as safe, only slower.
+        conn.query_row("PRAGMA journal_mode = DELETE", [], |r| r.get::<_, String>(0))?;
+    }
+    Ok(())
+}
+
+/// Applies the migrations the save lacks, in order, in one transaction.
+fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let version: i64 = tx.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    let applied = usize::try_from(version).unwrap_or(0);
+    if applied < MIGRATIONS.len() {
+        for sql in MIGRATIONS.iter().skip(applied) {
+            tx.execute_batch(sql)?;
+        }
+        tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+    }
+    tx.commit()
+}
+
+struct Header {
+    application_id: i32,
+}
+
+/// Reads the SQLite header without opening the file as a database, so that
+/// a file that is not ours is never touched by SQLite.
+fn read_header(path: &Path) -> Result<Header, StoreError> {
+    use std::io::Read;
+    let name = path_text(path);
+    let mut file = match std::fs::File::open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(StoreError::NotFound { path: name });
+        }
+        Err(source) => {
+            return Err(StoreError::Io {
+                path: name,
+                action: "open the save",
+                source,
+            });
+        }
+    };
+    let mut header = [0u8; 100];
+    let mut filled = 0;
+    while filled < header.len() {
+        let rest = header.get_mut(filled..).unwrap_or_default();
+        match file.read(rest) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(source) => {
+                return Err(StoreError::Io {
+                    path: name,
+                    action: "read the save",
+                    source,
+                });
+            }
+        }
+    }
+    if filled == 0 {
+        return Err(StoreError::NotACampaign {
+            path: name,
+            reason: "the file is empty".to_owned(),
+        });
+    }
+    if filled < header.len() || header.get(..16) != Some(SQLITE_MAGIC.as_slice()) {
+        return Err(StoreError::NotACampaign {
+            path: name,
+            reason: "not a SQLite database".to_owned(),
+        });
+    }
+    let word = |at: usize| -> [u8; 4] {
+        let mut bytes = [0u8; 4];
+        if let Some(src) = header.get(at..at + 4) {
+            bytes.copy_from_slice(src);
+        }
+        bytes
+    };
+    // SQLite file format, "The Database Header": application id at offset 68.
+    Ok(Header {
+        application_id: i32::from_be_bytes(word(68)),
+    })
+}
+
+/// Sorts SQLite's complaints about a file into "damaged" and everything else.
+fn classify(path: String, action: &'static str, source: rusqlite::Error) -> StoreError {
+    use rusqlite::ErrorCode::{DatabaseCorrupt, NotADatabase};
+    match source.sqlite_error_code() {
+        Some(DatabaseCorrupt | NotADatabase) => StoreError::Corrupt {
+            path,
+            detail: source.to_string(),
+        },
+        _ => StoreError::Sqlite { path, action, source },
+    }
+}
+
+fn relabel(error: StoreError, path: &str) -> StoreError {
+    match error {
+        StoreError::Sqlite { action, source, .. } => StoreError::Sqlite {
+            path: path.to_owned(),
+            action,
+            source,
+        },
+        StoreError::Io { action, source, .. } => StoreError::Io {
+            path: path.to_owned(),
+            action,
+            source,
+        },
+        other => other,
+    }
+}
+
+fn sidecars(path: &Path) -> [PathBuf; 3] {
+    let with = |suffix: &str| {
+        let mut name = path.as_os_str().to_owned();
+        name.push(suffix);
+        PathBuf::from(name)
+    };
+    [with("-wal"), with("-shm"), with("-journal")]
+}
+
+fn remove_if_present(path: &Path) -> std::io::Result<()> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
+        _ => Ok(()),
+    }
+}
+
+/// Best-effort clean-up of a half-built save; the real error is reported by the caller.
+fn remove_with_sidecars(path: &Path) {
+    let _ = remove_if_present(path);
+    for sidecar in sidecars(path) {
+        let _ = remove_if_present(&sidecar);
+    }
+}

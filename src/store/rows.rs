@@ -1,0 +1,363 @@
+//! Mapping between the model and the save's tables.
+
+use super::StoreError;
+use super::error::path_text;
+use crate::model::{
+    ArmyKind, Campaign, Colour, Date, Event, Feature, Force, ForceId, Hq, Map, Quality, Region, RegionId,
+    RiverCrossing, RngState, Road, RoadKind, RuleSetId, Side, SideId, Stand, StandId, StandKind, Terrain,
+    Wing,
+};
+use rusqlite::{Connection, Row, Transaction, params};
+use std::path::Path;
+
+/// Replaces the state tables with `campaign`. Call inside a transaction.
+pub(super) fn write_campaign(tx: &Transaction<'_>, campaign: &Campaign) -> rusqlite::Result<()> {
+    for table in ["stands", "forces", "hqs", "sides", "roads", "regions", "campaign"] {
+        tx.execute(&format!("DELETE FROM {table}"), [])?;
+    }
+    let map = &campaign.map;
+    tx.execute(
+        "INSERT INTO campaign (id, title, description, turn, start_turn, start_date, days_per_turn, rules,
+                               rng_seed, rng_word_pos, map_name, map_description)
+         VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+        params![
+            campaign.title,
+            campaign.description,
+            campaign.turn,
+            campaign.start_turn,
+            campaign.start_date.to_string(),
+            campaign.days_per_turn,
+            campaign.rules.as_str(),
+            campaign.rng.seed.to_string(),
+            campaign.rng.word_pos.to_string(),
+            map.name,
+            map.description,
+        ],
+    )?;
+    let mut insert = tx.prepare(
+        "INSERT INTO regions (id, ord, name, terrain, x, y, features) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    )?;
+    for (ord, r) in map.regions.iter().enumerate() {
+        let features: Vec<&str> = r.features.iter().map(|f| f.as_str()).collect();
+        insert.execute(params![
+            r.id.as_str(),
+            ord_sql(ord),
+            r.name,
+            r.terrain.as_str(),
+            r.x,
+            r.y,
+            features.join(" ")
+        ])?;
+    }
+    let mut insert = tx.prepare(
+        "INSERT INTO roads (ord, from_region, to_region, kind, miles, river, name) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    )?;
+    for (ord, r) in map.roads.iter().enumerate() {
+        insert.execute(params![
+            ord_sql(ord),
+            r.from.as_str(),
+            r.to.as_str(),
+            r.kind.as_str(),
+            r.miles,
+            r.river.map(|c| c.as_str()),
+            r.name
+        ])?;
+    }
+    let mut insert =
+        tx.prepare("INSERT INTO sides (id, ord, name, colour, army) VALUES (?1, ?2, ?3, ?4, ?5)")?;
+    for (ord, s) in campaign.sides.iter().enumerate() {
+        insert.execute(params![
+            s.id.as_str(),
+            ord_sql(ord),
+            s.name,
+            s.colour.to_string(),
+            s.army.as_str()
+        ])?;
+    }
+    let mut insert =
+        tx.prepare("INSERT INTO hqs (side, wing, region, name, held_by) VALUES (?1, ?2, ?3, ?4, ?5)")?;
+    for h in &campaign.hqs {
+        insert.execute(params![
+            h.side.as_str(),
+            h.wing.as_str(),
+            h.region.as_str(),
+            h.name,
+            h.held_by.as_str()
+        ])?;
+    }
+    let mut insert_force =
+        tx.prepare("INSERT INTO forces (id, ord, name, side, region) VALUES (?1, ?2, ?3, ?4, ?5)")?;
+    let mut insert_stand = tx.prepare(
+        "INSERT INTO stands (id, force, ord, name, kind, quality, strength, full) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+    )?;
+    for (ord, f) in campaign.forces.iter().enumerate() {
+        insert_force.execute(params![
+            f.id.as_str(),
+            ord_sql(ord),
+            f.name,
+            f.side.as_str(),
+            f.region.as_str()
+        ])?;
+        for (ord, s) in f.stands.iter().enumerate() {
+            insert_stand.execute(params![
+                s.id.0,
+                f.id.as_str(),
+                ord_sql(ord),
+                s.name,
+                s.kind.as_str(),
+                s.quality.as_str(),
+                s.strength,
+                s.full
+            ])?;
+        }
+    }
+    Ok(())
+}
+
+/// A position in a list, as SQLite stores it.
+fn ord_sql(ord: usize) -> i64 {
+    i64::try_from(ord).unwrap_or(i64::MAX)
+}
+
+/// Appends one event to the log. Call inside a transaction.
+pub(super) fn append_event(tx: &Transaction<'_>, event: &Event) -> rusqlite::Result<()> {
+    tx.execute(
+        "INSERT INTO events (turn, seq, kind, payload, sentence) VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![
+            event.turn,
+            event.seq,
+            event.kind,
+            event.payload.to_string(),
+            event.sentence
+        ],
+    )?;
+    Ok(())
+}
+
+/// Reads rows of one table, turning each into a value or a precise error.
+struct Reader<'a> {
+    conn: &'a Connection,
+    path: &'a Path,
+}
+
+impl Reader<'_> {
+    fn rows<T>(
+        &self,
+        table: &'static str,
+        sql: &str,
+        key_of: impl Fn(&Row<'_>) -> String,
+        mut read: impl FnMut(&Row<'_>) -> Result<T, String>,
+    ) -> Result<Vec<T>, StoreError> {
+        let sqlite = |source| StoreError::Sqlite {
+            path: path_text(self.path),
+            action: "reading the save",
+            source,
+        };
+        let mut statement = self.conn.prepare(sql).map_err(sqlite)?;
+        let mut rows = statement.query([]).map_err(sqlite)?;
+        let mut out = Vec::new();
+        while let Some(row) = rows.next().map_err(sqlite)? {
+            let value = read(row).map_err(|detail| StoreError::BadRow {
+                path: path_text(self.path),
+                table,
+                key: key_of(row),
+                detail,
+            })?;
+            out.push(value);
+        }
+        Ok(out)
+    }
+}
+
+fn text(row: &Row<'_>, i: usize) -> Result<String, String> {
+    row.get::<_, String>(i).map_err(|e| format!("column {i}: {e}"))
+}
+
+fn opt_text(row: &Row<'_>, i: usize) -> Result<Option<String>, String> {
+    row.get::<_, Option<String>>(i)
+        .map_err(|e| format!("column {i}: {e}"))
+}
+
+fn number<T: rusqlite::types::FromSql>(row: &Row<'_>, i: usize) -> Result<T, String> {
+    row.get::<_, T>(i).map_err(|e| format!("column {i}: {e}"))
+}
+
+fn word<T>(row: &Row<'_>, i: usize, what: &str, parse: fn(&str) -> Option<T>) -> Result<T, String> {
+    let value = text(row, i)?;
+    parse(&value).ok_or_else(|| format!("unknown {what} `{value}`"))
+}
+
+fn first_text(row: &Row<'_>) -> String {
+    row.get::<_, String>(0).unwrap_or_else(|_| "?".to_owned())
+}
+
+pub(super) fn read_campaign(conn: &Connection, path: &Path) -> Result<Campaign, StoreError> {
+    let reader = Reader { conn, path };
+    let regions = reader.rows(
+        "regions",
+        "SELECT id, name, terrain, x, y, features FROM regions ORDER BY ord",
+        first_text,
+        |row| {
+            let features = text(row, 5)?
+                .split_whitespace()
+                .map(|f| Feature::parse(f).ok_or_else(|| format!("unknown feature `{f}`")))
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(Region {
+                id: RegionId::new(text(row, 0)?),
+                name: text(row, 1)?,
+                terrain: word(row, 2, "terrain", Terrain::parse)?,
+                x: number(row, 3)?,
+                y: number(row, 4)?,
+                features,
+            })
+        },
+    )?;
+    let roads = reader.rows(
+        "roads",
+        "SELECT from_region, to_region, kind, miles, river, name, ord FROM roads ORDER BY ord",
+        |row| {
+            row.get::<_, i64>(6)
+                .map_or_else(|_| "?".to_owned(), |o| o.to_string())
+        },
+        |row| {
+            Ok(Road {
+                from: RegionId::new(text(row, 0)?),
+                to: RegionId::new(text(row, 1)?),
+                kind: word(row, 2, "road kind", RoadKind::parse)?,
+                miles: number(row, 3)?,
+                river: match opt_text(row, 4)? {
+                    None => None,
+                    Some(r) => Some(
+                        RiverCrossing::parse(&r).ok_or_else(|| format!("unknown river crossing `{r}`"))?,
+                    ),
+                },
+                name: opt_text(row, 5)?,
+            })
+        },
+    )?;
+    let sides = reader.rows(
+        "sides",
+        "SELECT id, name, colour, army FROM sides ORDER BY ord",
+        first_text,
+        |row| {
+            Ok(Side {
+                id: SideId::new(text(row, 0)?),
+                name: text(row, 1)?,
+                colour: word(row, 2, "colour", Colour::parse)?,
+                army: word(row, 3, "army kind", ArmyKind::parse)?,
+            })
+        },
+    )?;
+    let hqs = reader.rows(
+        "hqs",
+        "SELECT side, wing, region, name, held_by FROM hqs ORDER BY side, CASE wing WHEN 'left' THEN 0 WHEN 'centre' THEN 1 ELSE 2 END",
+        |row| format!("{} {}", first_text(row), row.get::<_, String>(1).unwrap_or_default()),
+        |row| {
+            Ok(Hq {
+                side: SideId::new(text(row, 0)?),
+                wing: word(row, 1, "wing", Wing::parse)?,
+                region: RegionId::new(text(row, 2)?),
+                name: opt_text(row, 3)?,
+                held_by: SideId::new(text(row, 4)?),
+            })
+        },
+    )?;
+    let mut forces = reader.rows(
+        "forces",
+        "SELECT id, name, side, region FROM forces ORDER BY ord",
+        first_text,
+        |row| {
+            Ok(Force {
+                id: ForceId::new(text(row, 0)?),
+                name: text(row, 1)?,
+                side: SideId::new(text(row, 2)?),
+                region: RegionId::new(text(row, 3)?),
+                stands: Vec::new(),
+            })
+        },
+    )?;
+    let stands = reader.rows(
+        "stands",
+        "SELECT force, id, name, kind, quality, strength, full FROM stands ORDER BY force, ord",
+        |row| {
+            row.get::<_, i64>(1)
+                .map_or_else(|_| "?".to_owned(), |id| id.to_string())
+        },
+        |row| {
+            let stand = Stand {
+                id: StandId(number(row, 1)?),
+                name: text(row, 2)?,
+                kind: word(row, 3, "stand kind", StandKind::parse)?,
+                quality: word(row, 4, "quality", Quality::parse)?,
+                strength: number(row, 5)?,
+                full: number(row, 6)?,
+            };
+            Ok((ForceId::new(text(row, 0)?), stand))
+        },
+    )?;
+    for (force, stand) in stands {
+        if let Some(f) = forces.iter_mut().find(|f| f.id == force) {
+            f.stands.push(stand);
+        }
+    }
+    let mut campaign = reader.rows(
+        "campaign",
+        "SELECT title, description, turn, start_turn, start_date, days_per_turn, rules, rng_seed, rng_word_pos,
+                map_name, map_description FROM campaign WHERE id = 1",
+        |_| "1".to_owned(),
+        |row| {
+            Ok(Campaign {
+                title: text(row, 0)?,
+                description: opt_text(row, 1)?,
+                turn: number(row, 2)?,
+                start_turn: number(row, 3)?,
+                start_date: word(row, 4, "date", Date::parse)?,
+                days_per_turn: number(row, 5)?,
+                rules: word(row, 6, "rule set", RuleSetId::parse)?,
+                rng: RngState {
+                    seed: text(row, 7)?.parse().map_err(|e| format!("rng_seed: {e}"))?,
+                    word_pos: text(row, 8)?.parse().map_err(|e| format!("rng_word_pos: {e}"))?,
+                },
+                map: Map { name: text(row, 9)?, description: opt_text(row, 10)?, regions: Vec::new(), roads: Vec::new() },
+                sides: Vec::new(),
+                hqs: Vec::new(),
+                forces: Vec::new(),
+            })
+        },
+    )?;
+    let Some(mut campaign) = campaign.pop() else {
+        return Err(StoreError::NotACampaign {
+            path: path_text(path),
+            reason: "it holds no campaign".to_owned(),
+        });
+    };
+    campaign.map.regions = regions;
+    campaign.map.roads = roads;
+    campaign.sides = sides;
+    campaign.hqs = hqs;
+    campaign.forces = forces;
+    Ok(campaign)
+}
+
+pub(super) fn read_events(conn: &Connection, path: &Path) -> Result<Vec<Event>, StoreError> {
+    Reader { conn, path }.rows(
+        "events",
+        "SELECT turn, seq, kind, payload, sentence FROM events ORDER BY turn, seq",
+        |row| {
+            format!(
+                "{}/{}",
+                row.get::<_, i64>(0).unwrap_or(-1),
+                row.get::<_, i64>(1).unwrap_or(-1)
+            )
+        },
+        |row| {
+            Ok(Event {
+                turn: number(row, 0)?,
+                seq: number(row, 1)?,
+                kind: text(row, 2)?,
+                payload: serde_json::from_str(&text(row, 3)?).map_err(|e| format!("payload: {e}"))?,
+                sentence: text(row, 4)?,
+            })
+        },
+    )
+}
