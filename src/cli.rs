@@ -3,7 +3,7 @@
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use umpire::files::{self, Checkable};
 use umpire::model::status::Status;
@@ -121,7 +121,7 @@ fn check(paths: &[PathBuf]) -> Result<ExitCode> {
     })
 }
 
-fn new(campaign_path: &PathBuf, save: &PathBuf, force: bool) -> Result<ExitCode> {
+fn new(campaign_path: &Path, save: &Path, force: bool) -> Result<ExitCode> {
     let checked = files::load_campaign(campaign_path);
     let mut err = std::io::stderr().lock();
     print_diagnostics(&mut err, &checked.diagnostics)?;
@@ -151,7 +151,7 @@ fn new(campaign_path: &PathBuf, save: &PathBuf, force: bool) -> Result<ExitCode>
     Ok(ExitCode::SUCCESS)
 }
 
-fn status(save: &PathBuf, json: bool) -> Result<ExitCode> {
+fn status(save: &Path, json: bool) -> Result<ExitCode> {
     let store = Store::open(save)?;
     let campaign = store.load()?;
     let status = Status::of(&campaign);

@@ -89,13 +89,13 @@ fn campaign_from_text(path: &Path, text: &str) -> Checked<Campaign> {
         None
     } else {
         let loaded = load_map(&map_path);
+        diagnostics.extend(loaded.diagnostics);
         if loaded.value.is_none() {
             diagnostics.push(draft.map_error(format!(
-                "the map `{}` has errors (listed with its own file name); fix them first",
+                "the map `{}` has errors (listed above under its own file name); fix them first",
                 draft.map_path()
             )));
         }
-        diagnostics.extend(loaded.diagnostics);
         loaded.value
     };
     let mut checked = draft.check(map.as_ref());

@@ -13,7 +13,7 @@ use super::map::{Feature, Map, Region, RiverCrossing, Road, RoadKind, Terrain};
 use super::rng::RngState;
 use super::stand::{Quality, Stand, StandKind};
 use serde::Deserialize;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use toml::Spanned;
 
@@ -403,16 +403,16 @@ pub fn check_map(source: Source<'_>) -> Checked<Map> {
                 RiverCrossing::None => None,
             };
             let ends = [road.from.get_ref().as_str(), road.to.get_ref().as_str()];
-            if let Some(feature) = needed {
-                if !ends.iter().any(|e| by_id.get(e).is_some_and(|r| r.has(feature))) {
-                    sink.error(
+            if let Some(feature) = needed
+                && !ends.iter().any(|e| by_id.get(e).is_some_and(|r| r.has(feature)))
+            {
+                sink.error(
                         span,
                         format!(
                             "the road crosses by {crossing} but neither `{}` nor `{}` has the `{feature}` feature: add it to the region that holds the {crossing}",
                             ends[0], ends[1]
                         ),
-                    );
-                }
+                );
             }
         }
         if let Some(kind) = kind {
@@ -447,7 +447,8 @@ pub fn check_map(source: Source<'_>) -> Checked<Map> {
         regions,
         roads,
     };
-    let parts = map.connected_parts();
+    // Connectivity means something only once regions and roads are right.
+    let parts = if sink.has_errors() { Vec::new() } else { map.connected_parts() };
     if parts.len() > 1 {
         // Name the regions cut off from the largest part, each at its own line.
         let largest = parts.iter().map(Vec::len).max().unwrap_or(0);
@@ -714,32 +715,26 @@ impl<'a> CampaignDraft<'a> {
             });
         }
 
-        // Enemies that start in one region will fight at once: say so.
-        let mut first_in_region: BTreeMap<(&str, &str), &RawForce> = BTreeMap::new();
-        for force in &raw.forces {
-            first_in_region
-                .entry((force.region.get_ref(), force.side.get_ref()))
-                .or_insert(force);
-        }
-        for force in &raw.forces {
-            if let Some(enemy) = first_in_region
+        // Enemies that start in one region will fight at once: say so, once per region.
+        let mut contested: HashSet<&str> = HashSet::new();
+        for (i, force) in raw.forces.iter().enumerate() {
+            let region = force.region.get_ref().as_str();
+            let enemy = raw
+                .forces
                 .iter()
-                .find(|((region, side), _)| {
-                    *region == force.region.get_ref() && *side != force.side.get_ref()
-                })
-                .map(|(_, f)| f)
+                .take(i)
+                .find(|f| f.region.get_ref() == region && f.side.get_ref() != force.side.get_ref());
+            if let Some(enemy) = enemy
+                && contested.insert(region)
             {
-                if force.side.get_ref() < enemy.side.get_ref() {
-                    sink.warning(
-                        &force.region.span(),
-                        format!(
-                            "force `{}` starts in `{}` with enemy force `{}`: they will fight in the first game move",
-                            force.id.get_ref(),
-                            force.region.get_ref(),
-                            enemy.id.get_ref()
-                        ),
-                    );
-                }
+                sink.warning(
+                    &force.region.span(),
+                    format!(
+                        "force `{}` starts in `{region}` with enemy force `{}`: they will fight in the first game move",
+                        force.id.get_ref(),
+                        enemy.id.get_ref()
+                    ),
+                );
             }
         }
 

@@ -49,7 +49,7 @@ mod tests {
         let mut straight = RngState::new(1895).generator();
         let all: Vec<u32> = (0..10).map(|_| straight.next_u32()).collect();
         let next: Vec<u32> = (0..5).map(|_| resumed.next_u32()).collect();
-        assert_eq!(all[..5], first[..]);
-        assert_eq!(all[5..], next[..]);
+        assert_eq!(all[..5], first[..], "the first draws are the stream's start");
+        assert_eq!(all[5..], next[..], "a resumed stream goes on where it stopped");
     }
 }
