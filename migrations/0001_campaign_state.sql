@@ -46,6 +46,7 @@ CREATE TABLE sides (
 );
 
 CREATE TABLE hqs (
+    ord     INTEGER NOT NULL UNIQUE,
     side    TEXT NOT NULL REFERENCES sides(id),
     wing    TEXT NOT NULL CHECK (wing IN ('left', 'centre', 'right')),
     region  TEXT NOT NULL REFERENCES regions(id),

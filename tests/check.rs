@@ -1,5 +1,10 @@
 //! `umpire check`: every bad input reported with its file, line and column.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
 
 mod common;
 use common::*;
@@ -10,8 +15,16 @@ fn the_fixtures_are_clean() {
     let out = umpire(dir.path(), &["check", "campaign.toml", "map.toml"]);
     assert!(out.status.success(), "{}", stdout(&out));
     let text = stdout(&out);
-    assert!(text.contains("campaign.toml: 0 errors, 0 warnings; campaign \"Test campaign\": 2 sides, 2 forces, 4 stands"), "{text}");
-    assert!(text.contains("map.toml: 0 errors, 0 warnings; map \"Test valley\": 4 regions, 3 roads"), "{text}");
+    assert!(
+        text.contains(
+            "campaign.toml: 0 errors, 0 warnings; campaign \"Test campaign\": 2 sides, 2 forces, 4 stands"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("map.toml: 0 errors, 0 warnings; map \"Test valley\": 4 regions, 3 roads"),
+        "{text}"
+    );
 }
 
 /// Which file a case breaks.
@@ -282,7 +295,9 @@ const CASES: &[Case] = &[
 
 /// 1-based line and column of the first `needle` in `text`.
 fn line_col(text: &str, needle: &str) -> (usize, usize) {
-    let at = text.find(needle).unwrap_or_else(|| panic!("`{needle}` is in the broken file"));
+    let at = text
+        .find(needle)
+        .unwrap_or_else(|| panic!("`{needle}` is in the broken file"));
     let before = &text[..at];
     let line = before.matches('\n').count() + 1;
     let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
@@ -297,7 +312,12 @@ fn every_bad_input_is_named_at_its_line_and_column() {
             In::Map => (&mut map, "map.toml"),
             In::Campaign => (&mut campaign, "campaign.toml"),
         };
-        assert!(text.contains(case.find), "case `{}`: fixture holds `{}`", case.name, case.find);
+        assert!(
+            text.contains(case.find),
+            "case `{}`: fixture holds `{}`",
+            case.name,
+            case.find
+        );
         *text = text.replacen(case.find, case.replace, 1);
         let (line, column) = line_col(text, case.at);
         let dir = campaign_dir(&map, &campaign);
@@ -329,7 +349,10 @@ fn all_problems_are_reported_not_just_the_first() {
     let out = umpire(dir.path(), &["check", "campaign.toml"]);
     let report = stdout(&out);
     assert_eq!(report.matches(": error: ").count(), 3, "{report}");
-    assert!(report.contains("campaign.toml: 3 errors, 0 warnings; not usable until the errors are fixed"), "{report}");
+    assert!(
+        report.contains("campaign.toml: 3 errors, 0 warnings; not usable until the errors are fixed"),
+        "{report}"
+    );
     // Reported in file order.
     let lines: Vec<usize> = report
         .lines()
@@ -346,8 +369,14 @@ fn a_broken_map_is_reported_under_its_own_name_when_checking_the_campaign() {
     let dir = campaign_dir(&map, CAMPAIGN);
     let out = umpire(dir.path(), &["check", "campaign.toml"]);
     let report = stdout(&out);
-    assert!(report.contains("map.toml:43:6: error: unknown region `souht`"), "{report}");
-    assert!(report.contains("campaign.toml:2:7: error: the map `map.toml` has errors"), "{report}");
+    assert!(
+        report.contains("map.toml:43:6: error: unknown region `souht`"),
+        "{report}"
+    );
+    assert!(
+        report.contains("campaign.toml:2:7: error: the map `map.toml` has errors"),
+        "{report}"
+    );
     assert_eq!(out.status.code(), Some(1));
 }
 
@@ -357,7 +386,10 @@ fn a_missing_map_file_is_named_at_the_map_line() {
     let dir = campaign_dir(MAP, &campaign);
     let out = umpire(dir.path(), &["check", "campaign.toml"]);
     let report = stdout(&out);
-    assert!(report.contains("campaign.toml:2:7: error: map file `nowhere.toml` not found"), "{report}");
+    assert!(
+        report.contains("campaign.toml:2:7: error: map file `nowhere.toml` not found"),
+        "{report}"
+    );
     assert_eq!(out.status.code(), Some(1));
 }
 
@@ -367,8 +399,14 @@ fn files_that_cannot_be_read_are_errors_not_crashes() {
     std::fs::write(dir.path().join("binary.toml"), [0xff, 0xfe, 0x00, 0x41]).unwrap();
     let out = umpire(dir.path(), &["check", "binary.toml", "absent.toml"]);
     let report = stdout(&out);
-    assert!(report.contains("binary.toml:1:1: error: the file is not UTF-8 text"), "{report}");
-    assert!(report.contains("absent.toml:1:1: error: cannot read the file"), "{report}");
+    assert!(
+        report.contains("binary.toml:1:1: error: the file is not UTF-8 text"),
+        "{report}"
+    );
+    assert!(
+        report.contains("absent.toml:1:1: error: cannot read the file"),
+        "{report}"
+    );
     assert_eq!(out.status.code(), Some(1));
 }
 
@@ -379,9 +417,19 @@ fn new_refuses_a_campaign_with_errors_and_creates_nothing() {
     let out = umpire(dir.path(), &["new", "campaign.toml", "test.umpire"]);
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
-    assert!(err.contains("campaign.toml:65:14: error: strength -5 is below zero"), "{err}");
+    assert!(
+        err.contains("campaign.toml:65:14: error: strength -5 is below zero"),
+        "{err}"
+    );
     assert!(err.contains("nothing was created"), "{err}");
     assert!(!dir.path().join("test.umpire").exists());
-    let leftovers: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
-    assert_eq!(leftovers.len(), 2, "only the two input files remain: {leftovers:?}");
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(
+        leftovers.len(),
+        2,
+        "only the two input files remain: {leftovers:?}"
+    );
 }

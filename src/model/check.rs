@@ -448,7 +448,11 @@ pub fn check_map(source: Source<'_>) -> Checked<Map> {
         roads,
     };
     // Connectivity means something only once regions and roads are right.
-    let parts = if sink.has_errors() { Vec::new() } else { map.connected_parts() };
+    let parts = if sink.has_errors() {
+        Vec::new()
+    } else {
+        map.connected_parts()
+    };
     if parts.len() > 1 {
         // Name the regions cut off from the largest part, each at its own line.
         let largest = parts.iter().map(Vec::len).max().unwrap_or(0);

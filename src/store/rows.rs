@@ -74,10 +74,12 @@ pub(super) fn write_campaign(tx: &Transaction<'_>, campaign: &Campaign) -> rusql
             s.army.as_str()
         ])?;
     }
-    let mut insert =
-        tx.prepare("INSERT INTO hqs (side, wing, region, name, held_by) VALUES (?1, ?2, ?3, ?4, ?5)")?;
-    for h in &campaign.hqs {
+    let mut insert = tx.prepare(
+        "INSERT INTO hqs (ord, side, wing, region, name, held_by) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?;
+    for (ord, h) in campaign.hqs.iter().enumerate() {
         insert.execute(params![
+            ord_sql(ord),
             h.side.as_str(),
             h.wing.as_str(),
             h.region.as_str(),
@@ -250,8 +252,14 @@ pub(super) fn read_campaign(conn: &Connection, path: &Path) -> Result<Campaign, 
     )?;
     let hqs = reader.rows(
         "hqs",
-        "SELECT side, wing, region, name, held_by FROM hqs ORDER BY side, CASE wing WHEN 'left' THEN 0 WHEN 'centre' THEN 1 ELSE 2 END",
-        |row| format!("{} {}", first_text(row), row.get::<_, String>(1).unwrap_or_default()),
+        "SELECT side, wing, region, name, held_by FROM hqs ORDER BY ord",
+        |row| {
+            format!(
+                "{} {}",
+                first_text(row),
+                row.get::<_, String>(1).unwrap_or_default()
+            )
+        },
         |row| {
             Ok(Hq {
                 side: SideId::new(text(row, 0)?),

@@ -1,6 +1,12 @@
 //! Shared fixtures for the integration tests: a small valid map and campaign,
 //! and a way to run the real `umpire` binary.
-#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+#![allow(
+    dead_code,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
 
 use std::path::{Path, PathBuf};
 use std::process::Output;

@@ -1,0 +1,288 @@
+//! The save file: created whole, reopened unchanged, migrated from older
+//! schemas, and foreign or damaged files refused and left untouched.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
+mod common;
+use common::*;
+use rusqlite::Connection;
+use std::path::{Path, PathBuf};
+use umpire::files;
+use umpire::model::Campaign;
+use umpire::store::{APPLICATION_ID, Overwrite, SCHEMA_VERSION, Store, StoreError};
+
+fn fixture_campaign(dir: &Path) -> Campaign {
+    std::fs::write(dir.join("map.toml"), MAP).unwrap();
+    std::fs::write(dir.join("campaign.toml"), CAMPAIGN).unwrap();
+    let checked = files::load_campaign(&dir.join("campaign.toml"));
+    checked
+        .value
+        .unwrap_or_else(|| panic!("fixture is valid: {:?}", checked.diagnostics))
+}
+
+fn new_save(dir: &Path) -> (PathBuf, Campaign) {
+    let campaign = fixture_campaign(dir);
+    let path = dir.join("test.umpire");
+    Store::create(&path, &campaign, Overwrite::Refuse).unwrap();
+    (path, campaign)
+}
+
+/// Every file in `dir` with its bytes, to prove nothing was written.
+fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn a_save_survives_close_and_reopen_unchanged() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, campaign) = new_save(dir.path());
+    let before = snapshot(dir.path());
+    {
+        let store = Store::open(&path).unwrap();
+        assert_eq!(store.load().unwrap(), campaign);
+        assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+    }
+    // Opening and reading wrote nothing, and the save is one file.
+    assert_eq!(snapshot(dir.path()), before);
+    let store = Store::open(&path).unwrap();
+    assert_eq!(store.load().unwrap(), campaign);
+}
+
+#[test]
+fn the_first_event_holds_the_whole_starting_state() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, campaign) = new_save(dir.path());
+    let events = Store::open(&path).unwrap().events().unwrap();
+    assert_eq!(events.len(), 1);
+    let created = &events[0];
+    assert_eq!(
+        (created.turn, created.seq, created.kind.as_str()),
+        (1, 0, "campaign_created")
+    );
+    assert_eq!(
+        created.sentence,
+        "Test campaign begins on 1895-03-01 (game move 1): 2 sides, 2 forces, 4 stands on Test valley."
+    );
+    let rebuilt: Campaign = serde_json::from_value(created.payload.clone()).unwrap();
+    assert_eq!(rebuilt, campaign);
+}
+
+#[test]
+fn the_event_log_is_append_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, _) = new_save(dir.path());
+    let conn = Connection::open(&path).unwrap();
+    let update = conn.execute("UPDATE events SET sentence = 'rewritten'", []);
+    assert!(update.unwrap_err().to_string().contains("append-only"));
+    let delete = conn.execute("DELETE FROM events", []);
+    assert!(delete.unwrap_err().to_string().contains("append-only"));
+}
+
+#[test]
+fn a_save_made_with_schema_1_is_migrated_on_open() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.umpire");
+    {
+        // What an umpire of schema 1 wrote: the state tables, no event log.
+        let conn = Connection::open(&path).unwrap();
+        conn.execute_batch(include_str!("../migrations/0001_campaign_state.sql"))
+            .unwrap();
+        conn.execute_batch(
+            "INSERT INTO campaign VALUES (1, 'Old war', NULL, 4, 1, '1895-03-01', 2, 'cordery-2009', '42', '128', 'Old map', NULL);
+             INSERT INTO regions VALUES ('a', 0, 'Alpha', 'open', 0, 0, 'town bridge');
+             INSERT INTO regions VALUES ('b', 1, 'Beta', 'desert', 3, 4, '');
+             INSERT INTO roads VALUES (0, 'a', 'b', 'track', 5.5, 'bridge', NULL);
+             INSERT INTO sides VALUES ('red', 0, 'Red', '#ff0000', 'regular');
+             INSERT INTO sides VALUES ('blue', 1, 'Blue', '#0000ff', 'native');
+             INSERT INTO hqs VALUES (0, 'red', 'left', 'a', NULL, 'blue');
+             INSERT INTO forces VALUES ('f', 0, 'First', 'red', 'b');
+             INSERT INTO stands VALUES (7, 'f', 0, 'Seventh', 'light_cavalry', 'raw', 12, 30);",
+        )
+        .unwrap();
+        conn.pragma_update(None, "application_id", APPLICATION_ID)
+            .unwrap();
+        conn.pragma_update(None, "user_version", 1).unwrap();
+    }
+    let store = Store::open(&path).unwrap();
+    assert_eq!(store.schema_version().unwrap(), 2);
+    let campaign = store.load().unwrap();
+    assert_eq!(campaign.title, "Old war");
+    assert_eq!(campaign.turn, 4);
+    assert_eq!(campaign.date().unwrap().to_string(), "1895-03-07");
+    assert_eq!(campaign.rng.word_pos, 128);
+    assert_eq!(campaign.hqs[0].held_by.as_str(), "blue");
+    assert_eq!(campaign.forces[0].stands[0].strength, 12);
+    let events = store.events().unwrap();
+    assert_eq!(events.len(), 1);
+    assert_eq!(events[0].kind, "log_started");
+    assert_eq!(events[0].turn, 4);
+}
+
+/// Opening `path` fails with the error `check` expects, and changes no byte
+/// of any file in its folder.
+fn refused_untouched(path: &Path, check: impl Fn(&StoreError) -> bool) -> String {
+    let dir = path.parent().unwrap();
+    let before = snapshot(dir);
+    let error = Store::open(path).unwrap_err();
+    assert!(check(&error), "unexpected error: {error:?}");
+    assert_eq!(
+        snapshot(dir),
+        before,
+        "the refused file and its folder are unchanged"
+    );
+    error.to_string()
+}
+
+#[test]
+fn a_foreign_sqlite_file_is_refused_and_left_unchanged() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("addresses.umpire");
+    {
+        let conn = Connection::open(&path).unwrap();
+        conn.execute_batch("CREATE TABLE people (name TEXT); INSERT INTO people VALUES ('Jack Scruby');")
+            .unwrap();
+    }
+    let message = refused_untouched(&path, |e| matches!(e, StoreError::NotACampaign { .. }));
+    assert!(message.ends_with(
+        "addresses.umpire: not an umpire campaign save (a SQLite database of another program); the file was left untouched"
+    ));
+}
+
+#[test]
+fn a_text_file_renamed_to_a_save_is_refused_and_left_unchanged() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("notes.umpire");
+    std::fs::write(&path, "Orders for turn 3: the Black Watch holds the bridge.\n").unwrap();
+    let message = refused_untouched(&path, |e| matches!(e, StoreError::NotACampaign { .. }));
+    assert!(
+        message.contains("not an umpire campaign save (not a SQLite database)"),
+        "{message}"
+    );
+
+    std::fs::write(&path, "").unwrap();
+    let message = refused_untouched(&path, |e| matches!(e, StoreError::NotACampaign { .. }));
+    assert!(message.contains("(the file is empty)"), "{message}");
+}
+
+#[test]
+fn a_damaged_save_is_refused_and_left_unchanged() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, _) = new_save(dir.path());
+    let mut bytes = std::fs::read(&path).unwrap();
+    let page = 4096;
+    assert!(bytes.len() > 3 * page);
+    // Scribble over the second and third pages: table b-trees.
+    for (i, b) in bytes[page..3 * page].iter_mut().enumerate() {
+        *b = (i * 7 % 251) as u8;
+    }
+    std::fs::write(&path, &bytes).unwrap();
+    let message = refused_untouched(&path, |e| matches!(e, StoreError::Corrupt { .. }));
+    assert!(message.contains("the save is damaged"), "{message}");
+    assert!(message.contains("restore it from a backup"), "{message}");
+}
+
+#[test]
+fn a_truncated_save_is_refused_and_left_unchanged() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, _) = new_save(dir.path());
+    let bytes = std::fs::read(&path).unwrap();
+    std::fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
+    refused_untouched(&path, |e| matches!(e, StoreError::Corrupt { .. }));
+}
+
+#[test]
+fn a_save_from_a_newer_umpire_is_refused_and_left_unchanged() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, _) = new_save(dir.path());
+    {
+        let conn = Connection::open(&path).unwrap();
+        conn.pragma_update(None, "user_version", SCHEMA_VERSION + 1)
+            .unwrap();
+        conn.pragma_update(None, "journal_mode", "DELETE").unwrap();
+    }
+    let message = refused_untouched(&path, |e| matches!(e, StoreError::NewerSchema { .. }));
+    assert!(
+        message.contains("written by a newer umpire (save schema 3; this umpire reads up to 2)"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_missing_save_says_how_to_make_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let error = Store::open(&dir.path().join("nowhere.umpire")).unwrap_err();
+    assert!(matches!(error, StoreError::NotFound { .. }));
+    assert!(
+        error
+            .to_string()
+            .contains("create one with `umpire new CAMPAIGN.toml")
+    );
+    assert!(
+        !dir.path().join("nowhere.umpire").exists(),
+        "opening does not create"
+    );
+}
+
+#[test]
+fn creating_refuses_to_overwrite_unless_told() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, campaign) = new_save(dir.path());
+    let before = snapshot(dir.path());
+    let error = Store::create(&path, &campaign, Overwrite::Refuse).unwrap_err();
+    assert!(matches!(error, StoreError::AlreadyExists { .. }));
+    assert_eq!(snapshot(dir.path()), before);
+
+    let mut changed = campaign.clone();
+    changed.title = "Second attempt".to_owned();
+    Store::create(&path, &changed, Overwrite::Replace).unwrap();
+    assert_eq!(
+        Store::open(&path).unwrap().load().unwrap().title,
+        "Second attempt"
+    );
+    let names: Vec<String> = snapshot(dir.path()).into_iter().map(|(n, _)| n).collect();
+    assert_eq!(
+        names,
+        ["campaign.toml", "map.toml", "test.umpire"],
+        "no temporary files left"
+    );
+}
+
+#[test]
+fn the_cli_refuses_to_overwrite_without_force() {
+    let dir = campaign_dir(MAP, CAMPAIGN);
+    let first = umpire(dir.path(), &["new", "campaign.toml", "war.umpire"]);
+    assert!(first.status.success(), "{}", stderr(&first));
+    assert!(stdout(&first).contains("Created war.umpire: \"Test campaign\", game move 1 (1895-03-01)"));
+    let again = umpire(dir.path(), &["new", "campaign.toml", "war.umpire"]);
+    assert_eq!(again.status.code(), Some(1));
+    assert!(stderr(&again).contains("war.umpire: a file already exists there; pass --force to replace it"));
+    let forced = umpire(dir.path(), &["new", "campaign.toml", "war.umpire", "--force"]);
+    assert!(forced.status.success(), "{}", stderr(&forced));
+}
+
+#[test]
+fn the_cli_names_a_file_that_is_not_a_save() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("notes.umpire"), "not a save").unwrap();
+    let out = umpire(dir.path(), &["status", "notes.umpire"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out).trim(),
+        "error: notes.umpire: not an umpire campaign save (not a SQLite database); the file was left untouched"
+    );
+}
