@@ -79,26 +79,24 @@ fn campaign_from_text(path: &Path, text: &str) -> Checked<Campaign> {
     let map_path = path.parent().unwrap_or(Path::new("")).join(draft.map_path());
     let mut diagnostics = Vec::new();
     let map = if draft.map_path().trim().is_empty() {
-        None
+        Err(r#"map path is empty: name the map file, e.g. "../maps/egypt_1895.toml""#.to_owned())
     } else if !map_path.is_file() {
-        diagnostics.push(draft.map_error(format!(
+        Err(format!(
             "map file `{}` not found (looked for {}): the path is relative to this campaign file",
             draft.map_path(),
             map_path.display()
-        )));
-        None
+        ))
     } else {
         let loaded = load_map(&map_path);
         diagnostics.extend(loaded.diagnostics);
-        if loaded.value.is_none() {
-            diagnostics.push(draft.map_error(format!(
+        loaded.value.ok_or_else(|| {
+            format!(
                 "the map `{}` has errors (listed above under its own file name); fix them first",
                 draft.map_path()
-            )));
-        }
-        loaded.value
+            )
+        })
     };
-    let mut checked = draft.check(map.as_ref());
+    let mut checked = draft.check(map.as_ref().map_err(String::clone));
     diagnostics.append(&mut checked.diagnostics);
     if diagnostics.iter().any(Diagnostic::is_error) {
         checked.value = None;

@@ -98,11 +98,12 @@ pub struct Hq {
 }
 
 impl Hq {
-    /// "British left HQ" style label when the file gives no name.
-    pub fn label(&self) -> String {
+    /// Its name from the campaign file, or "British Field Force left HQ"
+    /// from its side's name when the file gives none.
+    pub fn label(&self, side_name: &str) -> String {
         match &self.name {
             Some(name) => name.clone(),
-            None => format!("{} {} HQ", self.side, self.wing),
+            None => format!("{side_name} {} HQ", self.wing),
         }
     }
 }

@@ -514,25 +514,20 @@ impl<'a> CampaignDraft<'a> {
         self.raw.map.get_ref()
     }
 
-    /// An error placed at the campaign's `map = ...` line.
-    pub fn map_error(&self, message: impl Into<String>) -> Diagnostic {
-        let mut sink = Sink::new(self.source);
-        sink.error(&self.raw.map.span(), message);
-        sink.out.remove(0)
-    }
-
-    /// Checks the campaign against its map. With `map` absent (the map could
-    /// not be read) every check that needs no map still runs.
-    pub fn check(self, map: Option<&Map>) -> Checked<Campaign> {
+    /// Checks the campaign against its map. When the map cannot be used,
+    /// `map` says why; that is reported at the campaign's `map = ...` line and
+    /// every check that needs no map still runs.
+    pub fn check(self, map: Result<&Map, String>) -> Checked<Campaign> {
         let CampaignDraft { source, raw } = self;
         let mut sink = Sink::new(source);
         sink.name(&raw.title, "campaign");
-        if raw.map.get_ref().trim().is_empty() {
-            sink.error(
-                &raw.map.span(),
-                "map path is empty: name the map file, e.g. \"../maps/egypt_1895.toml\"",
-            );
-        }
+        let map = match map {
+            Ok(map) => Some(map),
+            Err(why) => {
+                sink.error(&raw.map.span(), why);
+                None
+            }
+        };
         let start_turn = match &raw.start_turn {
             None => 1,
             Some(t) => match u32::try_from(*t.get_ref()) {

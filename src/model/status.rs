@@ -107,7 +107,11 @@ impl Status {
                         .map(|hq| HqStatus {
                             side: hq.side.to_string(),
                             wing: hq.wing,
-                            name: hq.label(),
+                            name: hq.label(
+                                campaign
+                                    .side(&hq.side)
+                                    .map_or(hq.side.as_str(), |s| s.name.as_str()),
+                            ),
                             region: hq.region.to_string(),
                             region_name: map.region_name(&hq.region).to_owned(),
                         })
