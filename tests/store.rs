@@ -188,7 +188,7 @@ fn a_damaged_save_is_refused_and_left_unchanged() {
     assert!(bytes.len() > 3 * page);
     // Scribble over the second and third pages: table b-trees.
     for (i, b) in bytes[page..3 * page].iter_mut().enumerate() {
-        *b = (i * 7 % 251) as u8;
+        *b = u8::try_from(i * 7 % 251).unwrap();
     }
     std::fs::write(&path, &bytes).unwrap();
     let message = refused_untouched(&path, |e| matches!(e, StoreError::Corrupt { .. }));
