@@ -119,7 +119,7 @@ fn a_save_made_with_schema_1_is_migrated_on_open() {
         conn.pragma_update(None, "user_version", 1).unwrap();
     }
     let store = Store::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 2);
+    assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
     let campaign = store.load().unwrap();
     assert_eq!(campaign.title, "Old war");
     assert_eq!(campaign.turn, 4);
@@ -217,7 +217,7 @@ fn a_save_from_a_newer_umpire_is_refused_and_left_unchanged() {
     }
     let message = refused_untouched(&path, |e| matches!(e, StoreError::NewerSchema { .. }));
     assert!(
-        message.contains("written by a newer umpire (save schema 3; this umpire reads up to 2)"),
+        message.contains("written by a newer umpire (save schema 4; this umpire reads up to 3)"),
         "{message}"
     );
 }

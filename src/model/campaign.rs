@@ -95,6 +95,9 @@ pub struct Hq {
     pub name: Option<String>,
     /// The side holding it now: its own side, or the enemy who took it.
     pub held_by: SideId,
+    /// The game move in which its own side lost it, while an enemy holds it.
+    #[serde(default)]
+    pub captured_turn: Option<u32>,
 }
 
 impl Hq {
@@ -114,8 +117,81 @@ pub struct Force {
     pub id: ForceId,
     pub name: String,
     pub side: SideId,
+    /// The region it is in, or, while `en_route`, the region it last left.
     pub region: RegionId,
     pub stands: Vec<Stand>,
+    /// Part-way along a road out of `region`, when a game move ended on the march.
+    #[serde(default)]
+    pub en_route: Option<EnRoute>,
+    /// What it does each game move until told otherwise.
+    #[serde(default)]
+    pub order: StandingOrder,
+    #[serde(default)]
+    pub fatigue: Fatigue,
+    #[serde(default)]
+    pub supply: Supply,
+}
+
+/// Where a force is on a road between two regions.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EnRoute {
+    /// The region at the road's other end, which it is marching to.
+    pub toward: RegionId,
+    /// Miles marched from `region` so far.
+    pub miles: f64,
+}
+
+/// A force's standing order, kept from game move to game move.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(tag = "order", rename_all = "snake_case")]
+pub enum StandingOrder {
+    #[default]
+    Hold,
+    /// March through `path` (the regions still ahead, in order).
+    March { path: Vec<RegionId>, forced: bool },
+}
+
+/// Forced-march fatigue: Strategic Rules 3 of `scruby-basic-war-game-rules.txt`.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Fatigue {
+    /// Forced marches made in a row, up to the last game move.
+    pub forced_in_row: u32,
+    /// Must rest this game move: no movement.
+    pub must_rest: bool,
+}
+
+/// A force's supply counters: Strategic Rules 2 of `scruby-basic-war-game-rules.txt`.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Supply {
+    /// Game moves in a row it has been cut off from every HQ of its side; 0 when supplied.
+    pub cut_moves: u32,
+    /// The arm whose stand goes next when cut-off losses are taken (they alternate).
+    #[serde(default)]
+    pub next_loss: Option<super::stand::Arm>,
+}
+
+/// Whether a battle still waits to be fought.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BattleStatus {
+    Pending,
+}
+
+/// A battle made by a contact on the map.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Battle {
+    pub id: u32,
+    /// The game move in which the forces met.
+    pub turn: u32,
+    pub region: RegionId,
+    /// The side that moved in.
+    pub attacker: SideId,
+    pub defender: SideId,
+    /// The forces in the region, of both sides.
+    pub forces: Vec<ForceId>,
+    /// Forces of either side within one move, which may join.
+    pub reserves: Vec<ForceId>,
+    pub status: BattleStatus,
 }
 
 impl Force {
@@ -144,9 +220,26 @@ pub struct Campaign {
     /// The default battle rule set.
     pub rules: RuleSetId,
     pub rng: RngState,
+    /// Map miles that one inch of the seeds' movement tables covers in a
+    /// game move: the scale between the tabletop and the campaign map.
+    #[serde(default = "default_miles_per_inch")]
+    pub miles_per_inch: f64,
     pub sides: Vec<Side>,
     pub hqs: Vec<Hq>,
     pub forces: Vec<Force>,
+    #[serde(default)]
+    pub battles: Vec<Battle>,
+}
+
+/// Map miles per inch of the movement tables, unless the campaign file says.
+///
+/// This program's own scale, not a seed's: the infantry road move of the
+/// movement chart (`scruby-basic-war-game-rules.txt`, Movement: 6 inches)
+/// becomes a 15-mile day's march, 2.5 miles an inch.
+pub const DEFAULT_MILES_PER_INCH: f64 = 2.5;
+
+fn default_miles_per_inch() -> f64 {
+    DEFAULT_MILES_PER_INCH
 }
 
 impl Campaign {
@@ -156,6 +249,13 @@ impl Campaign {
 
     pub fn force(&self, id: &ForceId) -> Option<&Force> {
         self.forces.iter().find(|f| &f.id == id)
+    }
+
+    /// The pending battle in `region`, if any.
+    pub fn battle_in(&self, region: &RegionId) -> Option<&Battle> {
+        self.battles
+            .iter()
+            .find(|b| &b.region == region && b.status == BattleStatus::Pending)
     }
 
     /// The stand and the force it belongs to.

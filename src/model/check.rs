@@ -5,7 +5,10 @@
 //! be trusted), but every other check runs to the end. Nothing here panics,
 //! whatever the text.
 
-use super::campaign::{ArmyKind, Campaign, Colour, Force, Hq, RuleSetId, Side, Wing};
+use super::campaign::{
+    ArmyKind, Campaign, Colour, DEFAULT_MILES_PER_INCH, Fatigue, Force, Hq, RuleSetId, Side, StandingOrder,
+    Supply, Wing,
+};
 use super::date::Date;
 use super::diag::{Diagnostic, Location, Severity};
 use super::ids::{ForceId, RegionId, SideId, StandId, is_valid_key};
@@ -41,6 +44,8 @@ pub enum FileKind {
 
 /// Largest full strength of one stand; no seed has a stand near it.
 const MAX_STAND_POINTS: i64 = 100_000;
+/// Largest movement scale: a game move of an inch of table per 1000 miles is no campaign.
+const MAX_MILES_PER_INCH: f64 = 1000.0;
 /// Longest game move, in days.
 const MAX_DAYS_PER_TURN: i64 = 366;
 
@@ -105,6 +110,7 @@ struct RawCampaign {
     days_per_turn: Option<Spanned<i64>>,
     seed: Spanned<i64>,
     rules: Spanned<String>,
+    miles_per_inch: Option<Spanned<f64>>,
     #[serde(default)]
     sides: Vec<RawSide>,
     #[serde(default)]
@@ -563,6 +569,24 @@ impl<'a> CampaignDraft<'a> {
             0
         });
         let rules = sink.word(&raw.rules, "rule set", RuleSetId::parse, RuleSetId::choices);
+        let miles_per_inch = match &raw.miles_per_inch {
+            None => DEFAULT_MILES_PER_INCH,
+            Some(m)
+                if m.get_ref().is_finite() && *m.get_ref() > 0.0 && *m.get_ref() <= MAX_MILES_PER_INCH =>
+            {
+                *m.get_ref()
+            }
+            Some(m) => {
+                sink.error(
+                    &m.span(),
+                    format!(
+                        "miles_per_inch {} must be more than 0 and at most {MAX_MILES_PER_INCH}",
+                        m.get_ref()
+                    ),
+                );
+                DEFAULT_MILES_PER_INCH
+            }
+        };
 
         let regions: HashSet<&str> = map
             .map(|m| m.regions.iter().map(|r| r.id.as_str()).collect())
@@ -661,6 +685,7 @@ impl<'a> CampaignDraft<'a> {
                 region: RegionId::new(hq.region.get_ref()),
                 name: hq.name.clone(),
                 held_by: SideId::new(hq.side.get_ref()),
+                captured_turn: None,
             });
         }
         for side in &raw.sides {
@@ -711,6 +736,10 @@ impl<'a> CampaignDraft<'a> {
                 side: SideId::new(force.side.get_ref()),
                 region: RegionId::new(force.region.get_ref()),
                 stands,
+                en_route: None,
+                order: StandingOrder::Hold,
+                fatigue: Fatigue::default(),
+                supply: Supply::default(),
             });
         }
 
@@ -749,9 +778,11 @@ impl<'a> CampaignDraft<'a> {
                 days_per_turn,
                 rules: rules?,
                 rng: RngState::new(seed),
+                miles_per_inch,
                 sides,
                 hqs,
                 forces,
+                battles: Vec::new(),
             })
         })
     }

@@ -125,13 +125,13 @@ impl Map {
     /// edge weights indexes into `roads`. Roads naming unknown regions are left out.
     pub fn graph(&self) -> UnGraph<usize, usize> {
         let mut graph = UnGraph::with_capacity(self.regions.len(), self.roads.len());
-        let nodes: Vec<NodeIndex> = (0..self.regions.len()).map(|i| graph.add_node(i)).collect();
-        let node_of = |id: &RegionId| {
-            self.regions
-                .iter()
-                .position(|r| &r.id == id)
-                .and_then(|i| nodes.get(i).copied())
-        };
+        let nodes: std::collections::HashMap<&RegionId, NodeIndex> = self
+            .regions
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (&r.id, graph.add_node(i)))
+            .collect();
+        let node_of = |id: &RegionId| nodes.get(id).copied();
         for (i, road) in self.roads.iter().enumerate() {
             if let (Some(a), Some(b)) = (node_of(&road.from), node_of(&road.to)) {
                 graph.add_edge(a, b, i);

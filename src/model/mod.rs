@@ -15,7 +15,10 @@ mod rng;
 mod stand;
 pub mod status;
 
-pub use campaign::{ArmyKind, Campaign, Colour, Force, Hq, RuleSetId, Side, Wing};
+pub use campaign::{
+    ArmyKind, Battle, BattleStatus, Campaign, Colour, DEFAULT_MILES_PER_INCH, EnRoute, Fatigue, Force, Hq,
+    RuleSetId, Side, StandingOrder, Supply, Wing,
+};
 pub use date::Date;
 pub use diag::{Diagnostic, Location, Severity};
 pub use event::Event;

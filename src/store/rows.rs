@@ -3,23 +3,25 @@
 use super::StoreError;
 use super::error::path_text;
 use crate::model::{
-    ArmyKind, Campaign, Colour, Date, Event, Feature, Force, ForceId, Hq, Map, Quality, Region, RegionId,
-    RiverCrossing, RngState, Road, RoadKind, RuleSetId, Side, SideId, Stand, StandId, StandKind, Terrain,
-    Wing,
+    Arm, ArmyKind, Battle, Campaign, Colour, Date, EnRoute, Event, Fatigue, Feature, Force, ForceId, Hq, Map,
+    Quality, Region, RegionId, RiverCrossing, RngState, Road, RoadKind, RuleSetId, Side, SideId, Stand,
+    StandId, StandKind, Supply, Terrain, Wing,
 };
 use rusqlite::{Connection, Row, Transaction, params};
 use std::path::Path;
 
 /// Replaces the state tables with `campaign`. Call inside a transaction.
 pub(super) fn write_campaign(tx: &Transaction<'_>, campaign: &Campaign) -> rusqlite::Result<()> {
-    for table in ["stands", "forces", "hqs", "sides", "roads", "regions", "campaign"] {
+    for table in [
+        "battles", "stands", "forces", "hqs", "sides", "roads", "regions", "campaign",
+    ] {
         tx.execute(&format!("DELETE FROM {table}"), [])?;
     }
     let map = &campaign.map;
     tx.execute(
         "INSERT INTO campaign (id, title, description, turn, start_turn, start_date, days_per_turn, rules,
-                               rng_seed, rng_word_pos, map_name, map_description)
-         VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                               rng_seed, rng_word_pos, map_name, map_description, miles_per_inch)
+         VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
         params![
             campaign.title,
             campaign.description,
@@ -32,6 +34,7 @@ pub(super) fn write_campaign(tx: &Transaction<'_>, campaign: &Campaign) -> rusql
             campaign.rng.word_pos.to_string(),
             map.name,
             map.description,
+            campaign.miles_per_inch,
         ],
     )?;
     let mut insert = tx.prepare(
@@ -75,7 +78,7 @@ pub(super) fn write_campaign(tx: &Transaction<'_>, campaign: &Campaign) -> rusql
         ])?;
     }
     let mut insert = tx.prepare(
-        "INSERT INTO hqs (ord, side, wing, region, name, held_by) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        "INSERT INTO hqs (ord, side, wing, region, name, held_by, captured_turn) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
     )?;
     for (ord, h) in campaign.hqs.iter().enumerate() {
         insert.execute(params![
@@ -84,11 +87,15 @@ pub(super) fn write_campaign(tx: &Transaction<'_>, campaign: &Campaign) -> rusql
             h.wing.as_str(),
             h.region.as_str(),
             h.name,
-            h.held_by.as_str()
+            h.held_by.as_str(),
+            h.captured_turn,
         ])?;
     }
-    let mut insert_force =
-        tx.prepare("INSERT INTO forces (id, ord, name, side, region) VALUES (?1, ?2, ?3, ?4, ?5)")?;
+    let mut insert_force = tx.prepare(
+        "INSERT INTO forces (id, ord, name, side, region, en_route_to, en_route_miles, standing_order,
+                             forced_in_row, must_rest, supply_cut_moves, supply_next_loss)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+    )?;
     let mut insert_stand = tx.prepare(
         "INSERT INTO stands (id, force, ord, name, kind, quality, strength, full) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
     )?;
@@ -98,7 +105,14 @@ pub(super) fn write_campaign(tx: &Transaction<'_>, campaign: &Campaign) -> rusql
             ord_sql(ord),
             f.name,
             f.side.as_str(),
-            f.region.as_str()
+            f.region.as_str(),
+            f.en_route.as_ref().map(|e| e.toward.as_str()),
+            f.en_route.as_ref().map_or(0.0, |e| e.miles),
+            json(&f.order),
+            f.fatigue.forced_in_row,
+            f.fatigue.must_rest,
+            f.supply.cut_moves,
+            f.supply.next_loss.map(|a| a.as_str()),
         ])?;
         for (ord, s) in f.stands.iter().enumerate() {
             insert_stand.execute(params![
@@ -113,7 +127,32 @@ pub(super) fn write_campaign(tx: &Transaction<'_>, campaign: &Campaign) -> rusql
             ])?;
         }
     }
+    let mut insert = tx.prepare(
+        "INSERT INTO battles (id, turn, region, attacker, defender, forces, reserves, status)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+    )?;
+    for b in &campaign.battles {
+        insert.execute(params![
+            b.id,
+            b.turn,
+            b.region.as_str(),
+            b.attacker.as_str(),
+            b.defender.as_str(),
+            json(&b.forces),
+            json(&b.reserves),
+            json(&b.status).trim_matches('"'),
+        ])?;
+    }
     Ok(())
+}
+
+/// A value as JSON text; the model's types always serialize.
+fn json<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_string(value).unwrap_or_else(|_| "null".to_owned())
+}
+
+fn from_json<T: serde::de::DeserializeOwned>(row: &Row<'_>, i: usize, what: &str) -> Result<T, String> {
+    serde_json::from_str(&text(row, i)?).map_err(|e| format!("{what}: {e}"))
 }
 
 /// A position in a list, as SQLite stores it.
@@ -252,7 +291,7 @@ pub(super) fn read_campaign(conn: &Connection, path: &Path) -> Result<Campaign, 
     )?;
     let hqs = reader.rows(
         "hqs",
-        "SELECT side, wing, region, name, held_by FROM hqs ORDER BY ord",
+        "SELECT side, wing, region, name, held_by, captured_turn FROM hqs ORDER BY ord",
         |row| {
             format!(
                 "{} {}",
@@ -267,12 +306,14 @@ pub(super) fn read_campaign(conn: &Connection, path: &Path) -> Result<Campaign, 
                 region: RegionId::new(text(row, 2)?),
                 name: opt_text(row, 3)?,
                 held_by: SideId::new(text(row, 4)?),
+                captured_turn: number(row, 5)?,
             })
         },
     )?;
     let mut forces = reader.rows(
         "forces",
-        "SELECT id, name, side, region FROM forces ORDER BY ord",
+        "SELECT id, name, side, region, en_route_to, en_route_miles, standing_order, forced_in_row, must_rest,
+                supply_cut_moves, supply_next_loss FROM forces ORDER BY ord",
         first_text,
         |row| {
             Ok(Force {
@@ -281,6 +322,17 @@ pub(super) fn read_campaign(conn: &Connection, path: &Path) -> Result<Campaign, 
                 side: SideId::new(text(row, 2)?),
                 region: RegionId::new(text(row, 3)?),
                 stands: Vec::new(),
+                en_route: opt_text(row, 4)?
+                    .map(|toward| Ok::<_, String>(EnRoute { toward: RegionId::new(toward), miles: number(row, 5)? }))
+                    .transpose()?,
+                order: from_json(row, 6, "standing_order")?,
+                fatigue: Fatigue { forced_in_row: number(row, 7)?, must_rest: number(row, 8)? },
+                supply: Supply {
+                    cut_moves: number(row, 9)?,
+                    next_loss: opt_text(row, 10)?
+                        .map(|a| Arm::parse(&a).ok_or_else(|| format!("unknown arm `{a}`")))
+                        .transpose()?,
+                },
             })
         },
     )?;
@@ -303,15 +355,41 @@ pub(super) fn read_campaign(conn: &Connection, path: &Path) -> Result<Campaign, 
             Ok((ForceId::new(text(row, 0)?), stand))
         },
     )?;
+    let force_at: std::collections::HashMap<ForceId, usize> = forces
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (f.id.clone(), i))
+        .collect();
     for (force, stand) in stands {
-        if let Some(f) = forces.iter_mut().find(|f| f.id == force) {
+        if let Some(f) = force_at.get(&force).and_then(|&i| forces.get_mut(i)) {
             f.stands.push(stand);
         }
     }
+    let battles = reader.rows(
+        "battles",
+        "SELECT id, turn, region, attacker, defender, forces, reserves, status FROM battles ORDER BY id",
+        |row| {
+            row.get::<_, i64>(0)
+                .map_or_else(|_| "?".to_owned(), |id| id.to_string())
+        },
+        |row| {
+            Ok(Battle {
+                id: number(row, 0)?,
+                turn: number(row, 1)?,
+                region: RegionId::new(text(row, 2)?),
+                attacker: SideId::new(text(row, 3)?),
+                defender: SideId::new(text(row, 4)?),
+                forces: from_json(row, 5, "forces")?,
+                reserves: from_json(row, 6, "reserves")?,
+                status: serde_json::from_value(serde_json::Value::String(text(row, 7)?))
+                    .map_err(|e| format!("status: {e}"))?,
+            })
+        },
+    )?;
     let mut campaign = reader.rows(
         "campaign",
         "SELECT title, description, turn, start_turn, start_date, days_per_turn, rules, rng_seed, rng_word_pos,
-                map_name, map_description FROM campaign WHERE id = 1",
+                map_name, map_description, miles_per_inch FROM campaign WHERE id = 1",
         |_| "1".to_owned(),
         |row| {
             Ok(Campaign {
@@ -327,9 +405,11 @@ pub(super) fn read_campaign(conn: &Connection, path: &Path) -> Result<Campaign, 
                     word_pos: text(row, 8)?.parse().map_err(|e| format!("rng_word_pos: {e}"))?,
                 },
                 map: Map { name: text(row, 9)?, description: opt_text(row, 10)?, regions: Vec::new(), roads: Vec::new() },
+                miles_per_inch: number(row, 11)?,
                 sides: Vec::new(),
                 hqs: Vec::new(),
                 forces: Vec::new(),
+                battles: Vec::new(),
             })
         },
     )?;
@@ -344,6 +424,7 @@ pub(super) fn read_campaign(conn: &Connection, path: &Path) -> Result<Campaign, 
     campaign.sides = sides;
     campaign.hqs = hqs;
     campaign.forces = forces;
+    campaign.battles = battles;
     Ok(campaign)
 }
 
