@@ -7,3 +7,4 @@
 pub mod files;
 pub mod model;
 pub mod store;
+pub mod strategy;

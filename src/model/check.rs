@@ -162,24 +162,24 @@ struct RawStand {
 // ---------------------------------------------------------------------------
 // Collecting diagnostics.
 
-struct Sink<'a> {
+pub(crate) struct Sink<'a> {
     source: Source<'a>,
     out: Vec<Diagnostic>,
 }
 
 impl<'a> Sink<'a> {
-    fn new(source: Source<'a>) -> Self {
+    pub(crate) fn new(source: Source<'a>) -> Self {
         Sink {
             source,
             out: Vec::new(),
         }
     }
 
-    fn at(&self, span: &Range<usize>) -> Location {
+    pub(crate) fn at(&self, span: &Range<usize>) -> Location {
         Location::of_offset(self.source.text, span.start)
     }
 
-    fn push(&mut self, severity: Severity, span: &Range<usize>, message: String) {
+    pub(crate) fn push(&mut self, severity: Severity, span: &Range<usize>, message: String) {
         let location = self.at(span);
         self.out.push(Diagnostic {
             file: self.source.name.to_owned(),
@@ -189,20 +189,20 @@ impl<'a> Sink<'a> {
         });
     }
 
-    fn error(&mut self, span: &Range<usize>, message: impl Into<String>) {
+    pub(crate) fn error(&mut self, span: &Range<usize>, message: impl Into<String>) {
         self.push(Severity::Error, span, message.into());
     }
 
-    fn warning(&mut self, span: &Range<usize>, message: impl Into<String>) {
+    pub(crate) fn warning(&mut self, span: &Range<usize>, message: impl Into<String>) {
         self.push(Severity::Warning, span, message.into());
     }
 
-    fn has_errors(&self) -> bool {
+    pub(crate) fn has_errors(&self) -> bool {
         self.out.iter().any(Diagnostic::is_error)
     }
 
     /// Ends the check: the value is built only when no error was found.
-    fn finish<T>(mut self, value: impl FnOnce() -> Option<T>) -> Checked<T> {
+    pub(crate) fn finish<T>(mut self, value: impl FnOnce() -> Option<T>) -> Checked<T> {
         self.out.sort_by_key(|d| d.location);
         let value = if self.has_errors() { None } else { value() };
         Checked {
@@ -212,7 +212,7 @@ impl<'a> Sink<'a> {
     }
 
     /// Reads a closed vocabulary word, reporting anything else with the choices.
-    fn word<T>(
+    pub(crate) fn word<T>(
         &mut self,
         value: &Spanned<String>,
         what: &str,
@@ -230,7 +230,7 @@ impl<'a> Sink<'a> {
     }
 
     /// Checks a key (region, side or force id) is well formed.
-    fn key(&mut self, value: &Spanned<String>, what: &str) {
+    pub(crate) fn key(&mut self, value: &Spanned<String>, what: &str) {
         if !is_valid_key(value.get_ref()) {
             self.error(
                 &value.span(),
@@ -243,7 +243,7 @@ impl<'a> Sink<'a> {
     }
 
     /// Checks a display name is not blank.
-    fn name(&mut self, value: &Spanned<String>, what: &str) {
+    pub(crate) fn name(&mut self, value: &Spanned<String>, what: &str) {
         if value.get_ref().trim().is_empty() {
             self.error(
                 &value.span(),
@@ -253,7 +253,7 @@ impl<'a> Sink<'a> {
     }
 
     /// Reports a syntax or shape error from the TOML reader.
-    fn toml_error(&mut self, error: &toml::de::Error) {
+    pub(crate) fn toml_error(&mut self, error: &toml::de::Error) {
         let span = error.span().unwrap_or(0..0);
         let message = error.message().trim().replace('\n', " ");
         self.error(
@@ -264,14 +264,14 @@ impl<'a> Sink<'a> {
 }
 
 /// Remembers the first place each name was used, to report duplicates.
-struct Seen<'t, K> {
+pub(crate) struct Seen<'t, K> {
     what: &'static str,
     first: HashMap<K, Location>,
     text: &'t str,
 }
 
 impl<'t, K: std::hash::Hash + Eq + std::fmt::Display + Clone> Seen<'t, K> {
-    fn new(what: &'static str, text: &'t str) -> Self {
+    pub(crate) fn new(what: &'static str, text: &'t str) -> Self {
         Seen {
             what,
             first: HashMap::new(),
@@ -280,7 +280,7 @@ impl<'t, K: std::hash::Hash + Eq + std::fmt::Display + Clone> Seen<'t, K> {
     }
 
     /// Records `key`; reports it when it was seen before. True when new.
-    fn add(&mut self, sink: &mut Sink<'_>, key: K, span: &Range<usize>) -> bool {
+    pub(crate) fn add(&mut self, sink: &mut Sink<'_>, key: K, span: &Range<usize>) -> bool {
         if let Some(first) = self.first.get(&key) {
             sink.error(
                 span,
@@ -298,7 +298,7 @@ impl<'t, K: std::hash::Hash + Eq + std::fmt::Display + Clone> Seen<'t, K> {
 }
 
 /// "did you mean `cairo`?" for a misspelt id, when one is close.
-fn suggestion<'k>(wrong: &str, known: impl Iterator<Item = &'k str>) -> String {
+pub(crate) fn suggestion<'k>(wrong: &str, known: impl Iterator<Item = &'k str>) -> String {
     known
         .map(|k| (strsim::levenshtein(wrong, k), k))
         .filter(|(distance, k)| *distance <= 2.max(k.len() / 4))

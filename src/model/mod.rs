@@ -23,6 +23,7 @@ pub use date::Date;
 pub use diag::{Diagnostic, Location, Severity};
 pub use event::Event;
 pub use ids::{ForceId, RegionId, SideId, StandId};
+pub(crate) use ids::is_valid_key;
 pub use map::{Feature, Map, Region, RiverCrossing, Road, RoadKind, Terrain};
 pub use rng::RngState;
 pub use stand::{Arm, Quality, Stand, StandKind};

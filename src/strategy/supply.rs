@@ -1,0 +1,150 @@
+//! Supply lines: which forces a chain of roads joins to a held HQ of their side.
+//!
+//! Source: `scruby-basic-war-game-rules.txt`, Strategic Rules 2: "as long as
+//! you hold your HQ and the roads that lead from your troops fighting in the
+//! field to it, then you have no supply worry." A road is cut where the enemy
+//! holds a region on it. One breadth-first search per side, from all of its
+//! held HQs at once, finds every region its supply reaches.
+
+use super::index::MapIndex;
+use crate::model::{Campaign, SideId};
+use std::collections::{HashMap, VecDeque};
+
+/// Who holds what on the map at one moment.
+#[derive(Debug)]
+pub struct Holding {
+    /// For each region with forces in it: the sides there (by index into `campaign.sides`).
+    occupants: HashMap<usize, Vec<usize>>,
+    /// For each region with an HQ and no forces: the sides holding HQs there.
+    hq_holders: HashMap<usize, Vec<usize>>,
+}
+
+impl Holding {
+    pub fn of(campaign: &Campaign, index: &MapIndex<'_>) -> Holding {
+        let side_at = |id: &SideId| campaign.sides.iter().position(|s| &s.id == id);
+        let mut occupants: HashMap<usize, Vec<usize>> = HashMap::new();
+        for force in campaign.forces.iter().filter(|f| f.en_route.is_none() && !f.stands.is_empty()) {
+            if let (Some(region), Some(side)) = (index.at(&force.region), side_at(&force.side)) {
+                let sides = occupants.entry(region).or_default();
+                if !sides.contains(&side) {
+                    sides.push(side);
+                }
+            }
+        }
+        let mut hq_holders: HashMap<usize, Vec<usize>> = HashMap::new();
+        for hq in &campaign.hqs {
+            if let (Some(region), Some(side)) = (index.at(&hq.region), side_at(&hq.held_by)) {
+                if !occupants.contains_key(&region) {
+                    hq_holders.entry(region).or_default().push(side);
+                }
+            }
+        }
+        Holding { occupants, hq_holders }
+    }
+
+    /// Whether the enemies of side `side` hold `region`: their forces are
+    /// there and none of `side`'s, or, with no forces there, they hold an HQ there.
+    pub fn enemy_holds(&self, region: usize, side: usize) -> bool {
+        let held_against = |sides: &Vec<usize>| !sides.is_empty() && !sides.contains(&side);
+        match self.occupants.get(&region) {
+            Some(sides) => held_against(sides),
+            None => self.hq_holders.get(&region).is_some_and(held_against),
+        }
+    }
+
+    /// The sides with forces in `region`.
+    pub fn sides_in(&self, region: usize) -> &[usize] {
+        self.occupants.get(&region).map_or(&[], Vec::as_slice)
+    }
+}
+
+/// Where one side's supply reaches.
+#[derive(Debug)]
+pub struct SupplyNet {
+    /// Regions joined to a held HQ by roads through regions the enemy does not hold.
+    pub reached: Vec<bool>,
+    /// The HQ regions it starts from.
+    pub sources: Vec<usize>,
+}
+
+/// The HQ regions side `side` supplies from: its own HQs that it still holds.
+pub fn sources(campaign: &Campaign, index: &MapIndex<'_>, side: &SideId) -> Vec<usize> {
+    campaign
+        .hqs
+        .iter()
+        .filter(|hq| &hq.side == side && &hq.held_by == side)
+        .filter_map(|hq| index.at(&hq.region))
+        .collect()
+}
+
+/// Breadth-first search from `sources` over usable roads; `blocked` regions
+/// are not entered. Returns, for each region, the region it was reached
+/// from (itself for a source), or `None` when not reached.
+pub fn search(index: &MapIndex<'_>, sources: &[usize], blocked: impl Fn(usize) -> bool) -> Vec<Option<usize>> {
+    let mut came_from: Vec<Option<usize>> = vec![None; index.len()];
+    let mut queue = VecDeque::new();
+    for &source in sources {
+        if let Some(slot) = came_from.get_mut(source) {
+            if slot.is_none() {
+                *slot = Some(source);
+                queue.push_back(source);
+            }
+        }
+    }
+    while let Some(region) = queue.pop_front() {
+        for (next, _) in index.passable_from(region) {
+            if blocked(next) {
+                continue;
+            }
+            if let Some(slot) = came_from.get_mut(next) {
+                if slot.is_none() {
+                    *slot = Some(region);
+                    queue.push_back(next);
+                }
+            }
+        }
+    }
+    came_from
+}
+
+/// Traces the supply of side number `side`.
+pub fn trace(campaign: &Campaign, index: &MapIndex<'_>, holding: &Holding, side: usize) -> SupplyNet {
+    let Some(side_id) = campaign.sides.get(side).map(|s| &s.id) else {
+        return SupplyNet { reached: vec![false; index.len()], sources: Vec::new() };
+    };
+    let sources = sources(campaign, index, side_id);
+    let came_from = search(index, &sources, |r| holding.enemy_holds(r, side));
+    SupplyNet { reached: came_from.iter().map(Option::is_some).collect(), sources }
+}
+
+/// Why a force at `region` is cut off: the enemy-held regions on the
+/// shortest road to a held HQ, found by searching as if nothing were held.
+/// Empty when no road at all leads to a held HQ.
+pub fn cuts(
+    index: &MapIndex<'_>,
+    holding: &Holding,
+    side: usize,
+    open_routes: &[Option<usize>],
+    region: usize,
+) -> Vec<usize> {
+    let mut cuts = Vec::new();
+    let mut at = region;
+    for _ in 0..index.len() {
+        match open_routes.get(at).copied().flatten() {
+            Some(previous) if previous != at => {
+                if holding.enemy_holds(at, side) && at != region {
+                    cuts.push(at);
+                }
+                at = previous;
+            }
+            Some(_) => {
+                if holding.enemy_holds(at, side) {
+                    cuts.push(at);
+                }
+                break;
+            }
+            None => return Vec::new(),
+        }
+    }
+    cuts
+}

@@ -1,0 +1,1004 @@
+//! One game move, for every side at once.
+//!
+//! The order of work: orders take effect (splits, merges, standing orders);
+//! resting forces rest; forces march in hourly steps, all together, halting
+//! where they meet the enemy; forced marches cost their stands; contacts
+//! become pending battles; HQs change hands; supply is traced and cut-off
+//! forces lose stands; a side whose HQ is lost loses stands. Every change is
+//! an event with a sentence, and every random draw comes from the campaign's
+//! stream, so the same state and orders give the same events, byte for byte.
+
+use super::index::MapIndex;
+use super::movement::{FORCED_MARCH_MOVES, MARCH_HOURS_PER_DAY, miles_per_move};
+use super::orders::{Order, OrderSet};
+use super::supply::{self, Holding};
+use crate::model::{
+    Arm, Battle, BattleStatus, Campaign, EnRoute, Event, Force, ForceId, RegionId, SideId, Stand, StandingOrder,
+};
+use rand::RngExt;
+use rand_chacha::ChaCha8Rng;
+use serde_json::json;
+use std::collections::{BTreeMap, HashMap, VecDeque};
+
+/// Game moves a force may be cut off before it loses stands.
+/// Source: `scruby-basic-war-game-rules.txt`, Strategic Rules 2.2: "after 4
+/// game moves you must remove one stand of troops from the field until the
+/// road is reopened".
+pub const CUT_OFF_GRACE_MOVES: u32 = 4;
+
+/// Game moves after an HQ's loss before its side loses stands: "on the second
+/// game move thereafter" (Strategic Rules 2.1).
+pub const HQ_LOSS_DELAY_MOVES: u32 = 2;
+
+/// Forced marches in a row before a rest: "Troops making three successive
+/// forced marches must stop and 'rest' one game move thereafter" (Strategic Rules 3.2).
+pub const FORCED_MARCHES_BEFORE_REST: u32 = 3;
+
+/// Stands marching for each stand lost on a forced march: "For every 10 (or
+/// less) stands making the march, you remove one stand on each game move the
+/// forced march is made" (Strategic Rules 3.1).
+pub const STANDS_PER_FORCED_MARCH_LOSS: usize = 10;
+
+/// The result of a game move: the new state and what happened.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TurnOutcome {
+    pub campaign: Campaign,
+    /// Events of the game move, numbered from 0.
+    pub events: Vec<Event>,
+}
+
+/// Resolves the campaign's current game move with every side's orders.
+/// Orders are applied in the order given; a later order for a force replaces
+/// an earlier one.
+pub fn resolve(campaign: &Campaign, orders: &[OrderSet]) -> TurnOutcome {
+    let mut turn = Turn::new(campaign);
+    for set in orders {
+        turn.apply_orders(set);
+    }
+    turn.march();
+    turn.make_battles();
+    turn.change_hq_hands();
+    turn.trace_supply();
+    turn.hq_loss_attrition();
+    turn.strike_empty_forces();
+    turn.finish()
+}
+
+/// A force on the march during the game move.
+#[derive(Debug)]
+struct Marcher {
+    force: usize,
+    path: VecDeque<usize>,
+    road: Option<OnRoad>,
+    hours_left: f64,
+    forced: bool,
+    start: usize,
+    miles: f64,
+    halted: Option<String>,
+    /// Where the road-meeting check saw it at the start of this hour.
+    last: Option<(usize, f64)>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct OnRoad {
+    road: usize,
+    from: usize,
+    to: usize,
+    done: f64,
+    length: f64,
+    mph: f64,
+}
+
+impl OnRoad {
+    /// Distance from the road's `from` end as the map writes it.
+    fn position(&self, index: &MapIndex<'_>) -> f64 {
+        let forward = index.road(self.road).is_some_and(|r| index.at(&r.from) == Some(self.from));
+        if forward { self.done } else { self.length - self.done }
+    }
+}
+
+struct Turn<'c> {
+    state: Campaign,
+    index: MapIndex<'c>,
+    rng: ChaCha8Rng,
+    turn: u32,
+    events: Vec<Event>,
+    /// Forces in each region (not on a road), by index into `state.forces`.
+    present: Vec<Vec<usize>>,
+    /// Forces that entered a region this move: when (hour, order of arrival).
+    arrivals: HashMap<usize, (usize, usize)>,
+}
+
+impl<'c> Turn<'c> {
+    fn new(campaign: &'c Campaign) -> Turn<'c> {
+        Turn {
+            state: campaign.clone(),
+            index: MapIndex::new(&campaign.map),
+            rng: campaign.rng.generator(),
+            turn: campaign.turn,
+            events: Vec::new(),
+            present: Vec::new(),
+            arrivals: HashMap::new(),
+        }
+    }
+
+    fn emit(&mut self, kind: &str, payload: serde_json::Value, sentence: String) {
+        let seq = u32::try_from(self.events.len()).unwrap_or(u32::MAX);
+        self.events.push(Event { turn: self.turn, seq, kind: kind.to_owned(), payload, sentence });
+    }
+
+    fn find(&self, id: &ForceId) -> Option<usize> {
+        self.state.forces.iter().position(|f| &f.id == id)
+    }
+
+    fn side_name(&self, id: &SideId) -> String {
+        self.state.side(id).map_or_else(|| id.to_string(), |s| s.name.clone())
+    }
+
+    fn region_name(&self, id: &RegionId) -> String {
+        self.state.map.region_name(id).to_owned()
+    }
+
+    // -- Orders --------------------------------------------------------------
+
+    fn apply_orders(&mut self, set: &OrderSet) {
+        for order in &set.orders {
+            match order {
+                Order::March { force, path, forced } => {
+                    if let Some(i) = self.find(force) {
+                        if let Some(f) = self.state.forces.get_mut(i) {
+                            f.order = StandingOrder::March { path: path.clone(), forced: *forced };
+                        }
+                    } else {
+                        self.lapsed(force, "it no longer exists");
+                    }
+                }
+                Order::Hold { force } => match self.find(force).and_then(|i| self.state.forces.get_mut(i)) {
+                    Some(f) => f.order = StandingOrder::Hold,
+                    None => self.lapsed(force, "it no longer exists"),
+                },
+                Order::Split { force, stands, new_force, name } => self.split(force, stands, new_force, name),
+                Order::Merge { force, into } => self.merge(force, into),
+            }
+        }
+    }
+
+    fn lapsed(&mut self, force: &ForceId, why: &str) {
+        self.emit(
+            "order_lapsed",
+            json!({ "force": force, "why": why }),
+            format!("The order for {force} was not carried out: {why}."),
+        );
+    }
+
+    fn split(&mut self, force: &ForceId, stands: &[crate::model::StandId], new_force: &ForceId, name: &str) {
+        let Some(i) = self.find(force) else { return self.lapsed(force, "it no longer exists") };
+        if self.find(new_force).is_some() {
+            return self.lapsed(force, "the new force's id is taken");
+        }
+        let Some(parent) = self.state.forces.get_mut(i) else { return };
+        if parent.en_route.is_some() {
+            return self.lapsed(force, "it is on the march between two regions");
+        }
+        let (leaving, staying): (Vec<Stand>, Vec<Stand>) =
+            std::mem::take(&mut parent.stands).into_iter().partition(|s| stands.contains(&s.id));
+        if leaving.is_empty() || staying.is_empty() {
+            parent.stands = leaving.into_iter().chain(staying).collect();
+            return self.lapsed(force, "the split would leave one force empty");
+        }
+        parent.stands = staying;
+        let child = Force {
+            id: new_force.clone(),
+            name: name.to_owned(),
+            side: parent.side.clone(),
+            region: parent.region.clone(),
+            stands: leaving,
+            en_route: None,
+            order: StandingOrder::Hold,
+            fatigue: parent.fatigue.clone(),
+            supply: parent.supply.clone(),
+        };
+        let parent_name = parent.name.clone();
+        let region = self.region_name(&child.region);
+        let names: Vec<&str> = child.stands.iter().map(|s| s.name.as_str()).collect();
+        let sentence = format!("{parent_name} splits at {region}: {} form {name}.", names.join(", "));
+        let payload = json!({
+            "force": force, "new_force": new_force, "name": name,
+            "stands": child.stands.iter().map(|s| s.id).collect::<Vec<_>>(),
+        });
+        self.state.forces.insert(i + 1, child);
+        self.emit("force_split", payload, sentence);
+    }
+
+    fn merge(&mut self, force: &ForceId, into: &ForceId) {
+        let (Some(from), Some(to)) = (self.find(force), self.find(into)) else {
+            return self.lapsed(force, "one of the two forces no longer exists");
+        };
+        let same_place = match (self.state.forces.get(from), self.state.forces.get(to)) {
+            (Some(a), Some(b)) => {
+                a.region == b.region && a.en_route.is_none() && b.en_route.is_none() && a.side == b.side
+            }
+            _ => false,
+        };
+        if !same_place {
+            return self.lapsed(force, "the two forces are not together in one region");
+        }
+        let merged = self.state.forces.remove(from);
+        let to = if to > from { to - 1 } else { to };
+        let Some(target) = self.state.forces.get_mut(to) else { return };
+        let count = merged.stands.len();
+        target.stands.extend(merged.stands);
+        let sentence = format!("{} joins {} at {} ({count} stands).", merged.name, target.name, merged.region);
+        let target_name = target.name.clone();
+        for battle in &mut self.state.battles {
+            for list in [&mut battle.forces, &mut battle.reserves] {
+                if let Some(at) = list.iter().position(|f| f == force) {
+                    list.remove(at);
+                    if !list.contains(into) {
+                        list.insert(at, into.clone());
+                    }
+                }
+            }
+        }
+        let sentence = sentence.replacen(merged.region.as_str(), &self.region_name(&merged.region), 1);
+        self.emit("forces_merged", json!({ "force": force, "into": into, "stands": count }), sentence);
+        let _ = target_name;
+    }
+
+    // -- Movement ------------------------------------------------------------
+
+    /// Miles per hour of force `force` on `road` from region `from` to `to`.
+    fn mph(&self, force: usize, road: usize, from: usize, to: usize) -> f64 {
+        let (Some(f), Some(r), Some(a), Some(b)) = (
+            self.state.forces.get(force),
+            self.index.road(road),
+            self.state.map.regions.get(from),
+            self.state.map.regions.get(to),
+        ) else {
+            return 0.0;
+        };
+        miles_per_move(&self.state, f, r, a.terrain, b.terrain) / f64::from(MARCH_HOURS_PER_DAY)
+    }
+
+    /// The quickest usable road from `from` to `to` for this force.
+    fn best_road(&self, force: usize, from: usize, to: usize) -> Option<OnRoad> {
+        self.index
+            .roads_between(from, to)
+            .filter(|r| self.index.is_passable(*r))
+            .filter_map(|road| {
+                let length = self.index.road(road)?.miles;
+                let mph = self.mph(force, road, from, to);
+                (mph > 0.0).then_some(OnRoad { road, from, to, done: 0.0, length, mph })
+            })
+            .min_by(|a, b| (a.length / a.mph).total_cmp(&(b.length / b.mph)))
+    }
+
+    fn enemy_present(&self, region: usize, force: usize) -> bool {
+        let Some(side) = self.state.forces.get(force).map(|f| &f.side) else { return false };
+        self.present
+            .get(region)
+            .is_some_and(|list| list.iter().any(|&o| self.state.forces.get(o).is_some_and(|f| &f.side != side)))
+    }
+
+    fn march(&mut self) {
+        self.present = vec![Vec::new(); self.index.len()];
+        let mut marchers = Vec::new();
+        let mut sitting_on_roads = Vec::new();
+        let day_hours = f64::from(MARCH_HOURS_PER_DAY * self.state.days_per_turn.max(1));
+        for i in 0..self.state.forces.len() {
+            let Some(force) = self.state.forces.get(i) else { continue };
+            let Some(region) = self.index.at(&force.region) else { continue };
+            let in_battle = force.en_route.is_none() && self.state.battle_in(&force.region).is_some();
+            if force.fatigue.must_rest {
+                let sentence = format!("{} rests at {} after three forced marches.", force.name, self.index.name(region));
+                let payload = json!({ "force": force.id, "rule": "Strategic Rules 3.2" });
+                if let Some(f) = self.state.forces.get_mut(i) {
+                    f.fatigue.must_rest = false;
+                    f.fatigue.forced_in_row = 0;
+                }
+                self.emit("rested", payload, sentence);
+            } else if let (StandingOrder::March { path, forced }, false) = (&force.order, in_battle) {
+                let mut path: VecDeque<usize> = path.iter().filter_map(|r| self.index.at(r)).collect();
+                let mut road = None;
+                if let Some(en_route) = &force.en_route {
+                    let toward = self.index.at(&en_route.toward);
+                    let back = path.front() == Some(&region);
+                    let (from, to) = match (toward, back) {
+                        (Some(t), true) => (t, region),
+                        (Some(t), false) => (region, t),
+                        (None, _) => (region, region),
+                    };
+                    if path.front() == Some(&to) {
+                        path.pop_front();
+                    }
+                    road = self.best_road(i, from, to).map(|mut r| {
+                        r.done = if back { (r.length - en_route.miles).max(0.0) } else { en_route.miles };
+                        r
+                    });
+                }
+                let hours = day_hours * if *forced { f64::from(FORCED_MARCH_MOVES) } else { 1.0 };
+                marchers.push(Marcher {
+                    force: i,
+                    path,
+                    road,
+                    hours_left: hours,
+                    forced: *forced,
+                    start: region,
+                    miles: 0.0,
+                    halted: None,
+                    last: None,
+                });
+            } else if let Some(f) = self.state.forces.get_mut(i) {
+                f.fatigue.forced_in_row = 0;
+            }
+            let Some(force) = self.state.forces.get(i) else { continue };
+            if force.en_route.is_none() {
+                if let Some(list) = self.present.get_mut(region) {
+                    list.push(i);
+                }
+            } else if !marchers.last().is_some_and(|m| m.force == i) {
+                // A force left on a road by the last move, holding there.
+                let toward = force.en_route.as_ref().and_then(|e| self.index.at(&e.toward));
+                let done = force.en_route.as_ref().map_or(0.0, |e| e.miles);
+                if let Some(mut road) = toward.and_then(|t| self.best_road(i, region, t)) {
+                    road.done = done;
+                    sitting_on_roads.push((i, road));
+                }
+            }
+        }
+        // Marchers that start on a road are not in a region.
+        for m in &marchers {
+            if m.road.is_some() {
+                if let Some(list) = self.present.get_mut(m.start) {
+                    list.retain(|&f| f != m.force);
+                }
+            }
+        }
+
+        let steps = marchers.iter().map(|m| m.hours_left.ceil() as usize).max().unwrap_or(0);
+        let mut arrival_order = 0;
+        for hour in 0..steps {
+            for m in marchers.iter_mut() {
+                m.last = m.road.map(|r| (r.road, r.position(&self.index)));
+            }
+            for k in 0..marchers.len() {
+                let Some(mut m) = marchers.get_mut(k).map(|m| std::mem::replace(m, Marcher::placeholder())) else {
+                    continue;
+                };
+                self.advance(&mut m, hour, &mut arrival_order);
+                if let Some(slot) = marchers.get_mut(k) {
+                    *slot = m;
+                }
+            }
+            self.meet_on_roads(&mut marchers, &sitting_on_roads, hour, &mut arrival_order);
+        }
+        for m in marchers {
+            self.finish_march(m);
+        }
+    }
+
+    /// One hour of marching for one force.
+    fn advance(&mut self, m: &mut Marcher, hour: usize, arrival_order: &mut usize) {
+        let mut time = m.hours_left.min(1.0);
+        m.hours_left -= time;
+        while time > 1e-9 && m.halted.is_none() {
+            let mut road = match m.road {
+                Some(road) => road,
+                None => {
+                    let here = self.index.at(&self.state.forces.get(m.force).map_or_else(
+                        || RegionId::new(""),
+                        |f| f.region.clone(),
+                    ));
+                    let (Some(here), Some(&next)) = (here, m.path.front()) else { break };
+                    let Some(road) = self.best_road(m.force, here, next) else {
+                        m.halted = Some(format!("no usable road leads on to {}", self.index.name(next)));
+                        break;
+                    };
+                    if let Some(list) = self.present.get_mut(here) {
+                        list.retain(|&f| f != m.force);
+                    }
+                    road
+                }
+            };
+            let needed = (road.length - road.done) / road.mph;
+            if needed <= time {
+                time -= needed;
+                m.miles += road.length - road.done;
+                m.road = None;
+                m.path.pop_front();
+                let Some(to_id) = self.index.id(road.to).cloned() else { break };
+                if let Some(f) = self.state.forces.get_mut(m.force) {
+                    f.region = to_id.clone();
+                    f.en_route = None;
+                }
+                if let Some(list) = self.present.get_mut(road.to) {
+                    list.push(m.force);
+                }
+                self.arrivals.insert(m.force, (hour, *arrival_order));
+                *arrival_order += 1;
+                if self.enemy_present(road.to, m.force) {
+                    m.halted = Some(format!("met the enemy at {}", self.index.name(road.to)));
+                } else if self.state.battle_in(&to_id).is_some() {
+                    m.halted = Some(format!("reached the battle at {}", self.index.name(road.to)));
+                }
+            } else {
+                road.done += road.mph * time;
+                m.miles += road.mph * time;
+                time = 0.0;
+                m.road = Some(road);
+            }
+        }
+    }
+
+    /// Opposing forces that pass each other on one road meet there: both halt
+    /// in the region at the nearer end.
+    fn meet_on_roads(
+        &mut self,
+        marchers: &mut [Marcher],
+        sitting: &[(usize, OnRoad)],
+        hour: usize,
+        arrival_order: &mut usize,
+    ) {
+        // (road, force, position before, position now, heading to, marcher index)
+        let mut on_road: BTreeMap<usize, Vec<(usize, f64, f64, usize, Option<usize>)>> = BTreeMap::new();
+        for (k, m) in marchers.iter().enumerate() {
+            if let (Some(road), None) = (m.road, &m.halted) {
+                let now = road.position(&self.index);
+                let before = match m.last {
+                    Some((r, p)) if r == road.road => p,
+                    _ => {
+                        if self.index.road(road.road).is_some_and(|r| self.index.at(&r.from) == Some(road.from)) {
+                            0.0
+                        } else {
+                            road.length
+                        }
+                    }
+                };
+                on_road.entry(road.road).or_default().push((m.force, before, now, road.to, Some(k)));
+            }
+        }
+        if on_road.is_empty() {
+            return;
+        }
+        for (force, road) in sitting {
+            if let Some(list) = on_road.get_mut(&road.road) {
+                let at = road.position(&self.index);
+                list.push((*force, at, at, road.to, None));
+            }
+        }
+        for (road, list) in on_road {
+            let Some(r) = self.index.road(road) else { continue };
+            let (Some(from), Some(to)) = (self.index.at(&r.from), self.index.at(&r.to)) else { continue };
+            for a in 0..list.len() {
+                for b in a + 1..list.len() {
+                    let (Some(x), Some(y)) = (list.get(a), list.get(b)) else { continue };
+                    let (sa, sb) = (
+                        self.state.forces.get(x.0).map(|f| f.side.clone()),
+                        self.state.forces.get(y.0).map(|f| f.side.clone()),
+                    );
+                    if sa == sb {
+                        continue;
+                    }
+                    let crossed = (x.1 - y.1) * (x.2 - y.2) <= 0.0 && (x.1 != x.2 || y.1 != y.2);
+                    let still_marching = |m: Option<usize>| m.is_none_or(|k| marchers.get(k).is_some_and(|m| m.halted.is_none()));
+                    if !crossed || !still_marching(x.4) || !still_marching(y.4) {
+                        continue;
+                    }
+                    let meeting = (x.2 + y.2) / 2.0;
+                    let region = if meeting <= r.miles / 2.0 { from } else { to };
+                    let why = format!("met the enemy on the road and fell back on {}", self.index.name(region));
+                    for (force, heading, marcher) in [(x.0, x.3, x.4), (y.0, y.3, y.4)] {
+                        self.halt_at(force, region);
+                        if heading == region {
+                            self.arrivals.insert(force, (hour, *arrival_order));
+                            *arrival_order += 1;
+                        }
+                        if let Some(m) = marcher.and_then(|k| marchers.get_mut(k)) {
+                            m.road = None;
+                            m.halted = Some(why.clone());
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn halt_at(&mut self, force: usize, region: usize) {
+        let Some(id) = self.index.id(region).cloned() else { return };
+        if let Some(f) = self.state.forces.get_mut(force) {
+            f.region = id;
+            f.en_route = None;
+        }
+        for list in self.present.iter_mut() {
+            list.retain(|&f| f != force);
+        }
+        if let Some(list) = self.present.get_mut(region) {
+            list.push(force);
+        }
+    }
+
+    fn finish_march(&mut self, m: Marcher) {
+        let Some(force) = self.state.forces.get_mut(m.force) else { return };
+        let mut ahead: Vec<RegionId> = Vec::new();
+        if let Some(road) = m.road {
+            if let (Some(from), Some(to)) = (self.index.id(road.from), self.index.id(road.to)) {
+                force.region = from.clone();
+                force.en_route = Some(EnRoute { toward: to.clone(), miles: road.done });
+                ahead.push(to.clone());
+            }
+        }
+        if m.halted.is_some() {
+            ahead.clear();
+        } else {
+            ahead.extend(m.path.iter().filter_map(|r| self.index.id(*r).cloned()));
+        }
+        force.order = if ahead.is_empty() {
+            StandingOrder::Hold
+        } else {
+            StandingOrder::March { path: ahead, forced: m.forced }
+        };
+        let name = force.name.clone();
+        let id = force.id.clone();
+        let end = force.region.clone();
+        let en_route = force.en_route.clone();
+        let stands_marching = force.stands.len();
+        if m.forced {
+            force.fatigue.forced_in_row += 1;
+        } else {
+            force.fatigue.forced_in_row = 0;
+        }
+        let rest_due = m.forced && force.fatigue.forced_in_row >= FORCED_MARCHES_BEFORE_REST;
+        if rest_due {
+            force.fatigue.must_rest = true;
+        }
+
+        let start = self.index.name(m.start).to_owned();
+        let mut sentence = if m.miles > 0.0 {
+            format!("{name} marched {:.1} miles from {start}", m.miles)
+        } else {
+            format!("{name} stood at {start}")
+        };
+        if let Some(en_route) = &en_route {
+            let length = m.road.map_or(0.0, |r| r.length);
+            let from = self.region_name(&end);
+            sentence.push_str(&format!(
+                " and is {:.1} of {:.1} miles along the road from {from} to {}",
+                en_route.miles,
+                length,
+                self.region_name(&en_route.toward)
+            ));
+        } else if self.index.at(&end) != Some(m.start) {
+            sentence.push_str(&format!(" to {}", self.region_name(&end)));
+        }
+        if m.forced {
+            sentence.push_str(" by forced march");
+        }
+        if let Some(why) = &m.halted {
+            sentence.push_str(&format!("; it halted: {why}"));
+        }
+        sentence.push('.');
+        let payload = json!({
+            "force": id, "from": self.index.id(m.start), "to": end,
+            "en_route": en_route, "miles": (m.miles * 10.0).round() / 10.0,
+            "forced": m.forced, "halted": m.halted,
+        });
+        self.emit("moved", payload, sentence);
+
+        if m.forced {
+            self.forced_march_losses(&id, stands_marching);
+            if rest_due {
+                self.emit(
+                    "must_rest",
+                    json!({ "force": id, "rule": "Strategic Rules 3.2" }),
+                    format!(
+                        "{name} has made {FORCED_MARCHES_BEFORE_REST} forced marches in a row and must rest next game move (Strategic Rules 3.2)."
+                    ),
+                );
+            }
+        }
+    }
+
+    /// One stand lost for every ten (or fewer) marching.
+    fn forced_march_losses(&mut self, force: &ForceId, marching: usize) {
+        let losses = marching.div_ceil(STANDS_PER_FORCED_MARCH_LOSS);
+        for _ in 0..losses {
+            let Some(i) = self.find(force) else { return };
+            let Some((stand, name)) = self.remove_random_stand(i, |_| true) else { return };
+            self.emit(
+                "forced_march_loss",
+                json!({ "force": force, "stand": stand.id, "rule": "Strategic Rules 3.1" }),
+                format!(
+                    "{} falls out of {name} on the forced march (one stand for every {STANDS_PER_FORCED_MARCH_LOSS} or fewer marching; Strategic Rules 3.1).",
+                    stand.name
+                ),
+            );
+        }
+    }
+
+    /// Removes a stand, drawn from the campaign's stream among those `eligible`.
+    fn remove_random_stand(&mut self, force: usize, eligible: impl Fn(&Stand) -> bool) -> Option<(Stand, String)> {
+        let f = self.state.forces.get_mut(force)?;
+        let candidates: Vec<usize> = f.stands.iter().enumerate().filter(|(_, s)| eligible(s)).map(|(i, _)| i).collect();
+        if candidates.is_empty() {
+            return None;
+        }
+        let pick = *candidates.get(self.rng.random_range(0..candidates.len()))?;
+        Some((f.stands.remove(pick), f.name.clone()))
+    }
+
+    // -- Battles -------------------------------------------------------------
+
+    fn make_battles(&mut self) {
+        let mut by_region: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+        for (i, f) in self.state.forces.iter().enumerate() {
+            if f.en_route.is_none() && !f.stands.is_empty() {
+                if let Some(r) = self.index.at(&f.region) {
+                    by_region.entry(r).or_default().push(i);
+                }
+            }
+        }
+        let mut touched = Vec::new();
+        for (region, forces) in &by_region {
+            let mut sides: Vec<&SideId> = Vec::new();
+            for &i in forces {
+                if let Some(f) = self.state.forces.get(i) {
+                    if !sides.contains(&&f.side) {
+                        sides.push(&f.side);
+                    }
+                }
+            }
+            if sides.len() < 2 {
+                continue;
+            }
+            let Some(region_id) = self.index.id(*region).cloned() else { continue };
+            let ids: Vec<ForceId> = forces.iter().filter_map(|&i| self.state.forces.get(i).map(|f| f.id.clone())).collect();
+            if let Some(battle) = self.state.battles.iter_mut().find(|b| b.region == region_id && b.status == BattleStatus::Pending) {
+                let joining: Vec<ForceId> = ids.iter().filter(|id| !battle.forces.contains(id)).cloned().collect();
+                battle.forces.extend(joining.iter().cloned());
+                battle.reserves.retain(|r| !joining.contains(r));
+                let battle_id = battle.id;
+                for force in joining {
+                    let name = self.state.force(&force).map_or_else(|| force.to_string(), |f| f.name.clone());
+                    let place = self.index.name(*region).to_owned();
+                    self.emit(
+                        "battle_joined",
+                        json!({ "battle": battle_id, "force": force }),
+                        format!("{name} joins the battle at {place} (battle {battle_id})."),
+                    );
+                }
+                touched.push(battle_id);
+                continue;
+            }
+            // The attacker is the side that moved in first; the defender another side there.
+            let mut movers: Vec<(usize, usize, &SideId)> = forces
+                .iter()
+                .filter_map(|i| Some((self.arrivals.get(i)?, &self.state.forces.get(*i)?.side)))
+                .map(|((hour, order), side)| (*hour, *order, side))
+                .collect();
+            movers.sort();
+            let attacker = movers.first().map_or(sides.first().copied(), |m| Some(m.2));
+            let Some(attacker) = attacker.cloned() else { continue };
+            let moved: Vec<&SideId> = movers.iter().map(|m| m.2).collect();
+            let defender = sides
+                .iter()
+                .find(|s| ***s != attacker && !moved.contains(s))
+                .or_else(|| sides.iter().find(|s| ***s != attacker))
+                .map(|s| (*s).clone());
+            let Some(defender) = defender else { continue };
+            let id = self.state.battles.iter().map(|b| b.id).max().unwrap_or(0) + 1;
+            self.state.battles.push(Battle {
+                id,
+                turn: self.turn,
+                region: region_id,
+                attacker,
+                defender,
+                forces: ids,
+                reserves: Vec::new(),
+                status: BattleStatus::Pending,
+            });
+            touched.push(id);
+        }
+        for id in touched {
+            self.find_reserves(id);
+        }
+    }
+
+    /// Forces of either side within one move of the battle, not in a battle themselves.
+    fn find_reserves(&mut self, battle_id: u32) {
+        let Some(battle) = self.state.battles.iter().find(|b| b.id == battle_id) else { return };
+        let Some(region) = self.index.at(&battle.region) else { return };
+        let engaged: Vec<&ForceId> = self
+            .state
+            .battles
+            .iter()
+            .filter(|b| b.status == BattleStatus::Pending)
+            .flat_map(|b| b.forces.iter())
+            .collect();
+        let mut reserves = Vec::new();
+        for (i, f) in self.state.forces.iter().enumerate() {
+            if f.en_route.is_some() || engaged.contains(&&f.id) || (f.side != battle.attacker && f.side != battle.defender) {
+                continue;
+            }
+            let Some(at) = self.index.at(&f.region) else { continue };
+            let within_a_move = self.index.roads_between(at, region).any(|road| {
+                let Some(r) = self.index.road(road) else { return false };
+                self.index.is_passable(road) && r.miles <= self.mph(i, road, at, region) * f64::from(MARCH_HOURS_PER_DAY)
+            });
+            if within_a_move {
+                reserves.push(f.id.clone());
+            }
+        }
+        let battle = battle.clone();
+        let name_of = |id: &ForceId| self.state.force(id).map_or_else(|| id.to_string(), |f| f.name.clone());
+        let list = |ids: &[ForceId], side: &SideId| -> String {
+            let names: Vec<String> = ids
+                .iter()
+                .filter(|id| self.state.force(id).is_some_and(|f| &f.side == side))
+                .map(name_of)
+                .collect();
+            if names.is_empty() { "none".to_owned() } else { names.join(", ") }
+        };
+        let place = self.index.name(region).to_owned();
+        let sentence = format!(
+            "Battle at {place} (battle {}, pending): {} moved in on {}. {}: {}. {}: {}. Reserves within a move: {}.",
+            battle.id,
+            self.side_name(&battle.attacker),
+            self.side_name(&battle.defender),
+            self.side_name(&battle.attacker),
+            list(&battle.forces, &battle.attacker),
+            self.side_name(&battle.defender),
+            list(&battle.forces, &battle.defender),
+            if reserves.is_empty() { "none".to_owned() } else { reserves.iter().map(name_of).collect::<Vec<_>>().join(", ") },
+        );
+        let created = battle.turn == self.turn && !self.events.iter().any(|e| e.kind == "battle_created" && e.payload["battle"] == battle.id);
+        if let Some(b) = self.state.battles.iter_mut().find(|b| b.id == battle_id) {
+            b.reserves = reserves.clone();
+        }
+        if created {
+            let payload = json!({
+                "battle": battle.id, "region": battle.region, "attacker": battle.attacker,
+                "defender": battle.defender, "forces": battle.forces, "reserves": reserves,
+            });
+            self.emit("battle_created", payload, sentence);
+        }
+    }
+
+    // -- HQs -----------------------------------------------------------------
+
+    /// "An HQ falls when an enemy force holds its region and no friendly force
+    /// is there once any battle in it is decided" (DESIGN, campaign rules);
+    /// a side that takes back its own HQ has retaken it.
+    fn change_hq_hands(&mut self) {
+        let holding = Holding::of(&self.state, &self.index);
+        for h in 0..self.state.hqs.len() {
+            let Some(hq) = self.state.hqs.get(h) else { continue };
+            let Some(region) = self.index.at(&hq.region) else { continue };
+            if self.state.battle_in(&hq.region).is_some() {
+                continue;
+            }
+            let [occupier] = holding.sides_in(region) else { continue };
+            let Some(occupier) = self.state.sides.get(*occupier).map(|s| s.id.clone()) else { continue };
+            if occupier == hq.held_by {
+                continue;
+            }
+            let owner_name = self.side_name(&hq.side);
+            let label = hq.label(&owner_name);
+            let place = self.index.name(region).to_owned();
+            let owner = hq.side.clone();
+            let taker = self.side_name(&occupier);
+            let payload = json!({ "side": owner, "wing": hq.wing, "region": hq.region, "held_by": occupier });
+            let lost_now = hq.held_by == hq.side;
+            let Some(hq) = self.state.hqs.get_mut(h) else { continue };
+            hq.held_by = occupier.clone();
+            if occupier == owner {
+                hq.captured_turn = None;
+                self.emit("hq_retaken", payload, format!("{owner_name} retakes its {label} at {place}."));
+            } else {
+                if lost_now {
+                    hq.captured_turn = Some(self.turn);
+                }
+                let from_move = self.turn + HQ_LOSS_DELAY_MOVES;
+                self.emit(
+                    "hq_captured",
+                    payload,
+                    format!(
+                        "{taker} takes the {label} at {place}. From game move {from_move} {owner_name} loses a stand each game move until it is retaken (Strategic Rules 2.1)."
+                    ),
+                );
+            }
+        }
+    }
+
+    fn hq_loss_attrition(&mut self) {
+        let due: Vec<(SideId, String)> = self
+            .state
+            .hqs
+            .iter()
+            .filter(|hq| hq.held_by != hq.side)
+            .filter(|hq| hq.captured_turn.is_some_and(|c| self.turn >= c.saturating_add(HQ_LOSS_DELAY_MOVES)))
+            .map(|hq| (hq.side.clone(), hq.label(&self.side_name(&hq.side))))
+            .collect();
+        for (side, label) in due {
+            let stands: Vec<(usize, usize)> = self
+                .state
+                .forces
+                .iter()
+                .enumerate()
+                .filter(|(_, f)| f.side == side)
+                .flat_map(|(i, f)| (0..f.stands.len()).map(move |s| (i, s)))
+                .collect();
+            if stands.is_empty() {
+                continue;
+            }
+            let Some(&(force, stand)) = stands.get(self.rng.random_range(0..stands.len())) else { continue };
+            let Some(f) = self.state.forces.get_mut(force) else { continue };
+            let lost = f.stands.remove(stand);
+            let (force_id, force_name) = (f.id.clone(), f.name.clone());
+            self.emit(
+                "hq_loss",
+                json!({ "side": side, "force": force_id, "stand": lost.id, "rule": "Strategic Rules 2.1" }),
+                format!(
+                    "{} of {force_name} is lost while the {label} is in enemy hands (Strategic Rules 2.1).",
+                    lost.name
+                ),
+            );
+        }
+    }
+
+    // -- Supply --------------------------------------------------------------
+
+    fn trace_supply(&mut self) {
+        let holding = Holding::of(&self.state, &self.index);
+        for side in 0..self.state.sides.len() {
+            let Some(side_id) = self.state.sides.get(side).map(|s| s.id.clone()) else { continue };
+            if !self.state.forces.iter().any(|f| f.side == side_id) {
+                continue;
+            }
+            let net = supply::trace(&self.state, &self.index, &holding, side);
+            let mut open_routes: Option<Vec<Option<usize>>> = None;
+            for i in 0..self.state.forces.len() {
+                let Some(force) = self.state.forces.get(i) else { continue };
+                if force.side != side_id || force.stands.is_empty() {
+                    continue;
+                }
+                let Some(region) = self.index.at(&force.region) else { continue };
+                let supplied = net.reached.get(region).copied().unwrap_or(false);
+                if supplied {
+                    self.supply_restored(i);
+                } else {
+                    let routes = open_routes.get_or_insert_with(|| supply::search(&self.index, &net.sources, |_| false));
+                    let cuts = supply::cuts(&self.index, &holding, side, routes, region);
+                    self.cut_off(i, &cuts);
+                }
+            }
+        }
+    }
+
+    fn supply_restored(&mut self, force: usize) {
+        let Some(f) = self.state.forces.get_mut(force) else { return };
+        if f.supply.cut_moves == 0 {
+            return;
+        }
+        let moves = f.supply.cut_moves;
+        f.supply = Default::default();
+        let (id, name, region) = (f.id.clone(), f.name.clone(), f.region.clone());
+        let place = self.region_name(&region);
+        self.emit(
+            "supply_restored",
+            json!({ "force": id, "after_moves": moves }),
+            format!("{name} at {place} is in supply again after {moves} game moves cut off."),
+        );
+    }
+
+    fn cut_off(&mut self, force: usize, cuts: &[usize]) {
+        let Some(f) = self.state.forces.get_mut(force) else { return };
+        f.supply.cut_moves += 1;
+        let moves = f.supply.cut_moves;
+        let (id, name, region) = (f.id.clone(), f.name.clone(), f.region.clone());
+        let place = self.region_name(&region);
+        let cut_names: Vec<&str> = cuts.iter().map(|r| self.index.name(*r)).collect();
+        let cut_ids: Vec<&RegionId> = cuts.iter().filter_map(|r| self.index.id(*r)).collect();
+        let why = if cut_names.is_empty() {
+            "no road leads to an HQ its side still holds".to_owned()
+        } else {
+            format!("the enemy holds {} on its road to the nearest HQ", cut_names.join(", "))
+        };
+        if moves == 1 {
+            self.emit(
+                "supply_cut",
+                json!({ "force": id, "cut_at": cut_ids }),
+                format!(
+                    "{name} at {place} is cut off from its HQs: {why}. It loses a stand each game move from game move {} unless the road is reopened (Strategic Rules 2.2).",
+                    self.turn + CUT_OFF_GRACE_MOVES
+                ),
+            );
+        } else if moves <= CUT_OFF_GRACE_MOVES {
+            self.emit(
+                "supply_still_cut",
+                json!({ "force": id, "cut_moves": moves, "cut_at": cut_ids }),
+                format!(
+                    "{name} at {place} has been cut off for {moves} game moves ({why}); losses begin in {} more.",
+                    CUT_OFF_GRACE_MOVES + 1 - moves
+                ),
+            );
+        }
+        if moves > CUT_OFF_GRACE_MOVES {
+            // "one Infantry stand on one move and one cavalry stand on the next, etc."
+            let wanted = self.state.forces.get(force).and_then(|f| f.supply.next_loss).unwrap_or(Arm::Infantry);
+            let other = if wanted == Arm::Infantry { Arm::Cavalry } else { Arm::Infantry };
+            let lost = self
+                .remove_random_stand(force, |s| s.kind.arm() == wanted)
+                .or_else(|| self.remove_random_stand(force, |s| s.kind.arm() == other))
+                .or_else(|| self.remove_random_stand(force, |_| true));
+            let Some((stand, _)) = lost else { return };
+            let taken = stand.kind.arm();
+            if let Some(f) = self.state.forces.get_mut(force) {
+                f.supply.next_loss = Some(if taken == Arm::Infantry { Arm::Cavalry } else { Arm::Infantry });
+            }
+            self.emit(
+                "supply_loss",
+                json!({ "force": id, "stand": stand.id, "arm": taken, "cut_moves": moves, "rule": "Strategic Rules 2.2" }),
+                format!(
+                    "{} of {name} is lost: cut off for {moves} game moves ({why}; Strategic Rules 2.2).",
+                    stand.name
+                ),
+            );
+        }
+    }
+
+    // -- The end -------------------------------------------------------------
+
+    fn strike_empty_forces(&mut self) {
+        let empty: Vec<(ForceId, String, RegionId)> = self
+            .state
+            .forces
+            .iter()
+            .filter(|f| f.stands.is_empty())
+            .map(|f| (f.id.clone(), f.name.clone(), f.region.clone()))
+            .collect();
+        self.state.forces.retain(|f| !f.stands.is_empty());
+        for (id, name, region) in empty {
+            for battle in &mut self.state.battles {
+                battle.forces.retain(|f| f != &id);
+                battle.reserves.retain(|f| f != &id);
+            }
+            let place = self.region_name(&region);
+            self.emit(
+                "force_destroyed",
+                json!({ "force": id }),
+                format!("{name} has no stands left at {place} and is struck from the roll."),
+            );
+        }
+    }
+
+    fn finish(mut self) -> TurnOutcome {
+        self.state.rng.advance_to(&self.rng);
+        let pending = self.state.battles.iter().filter(|b| b.status == BattleStatus::Pending).count();
+        let summary = json!({ "turn": self.turn, "battles_pending": pending });
+        let sentence = format!(
+            "Game move {} ends; {} battle{} pending.",
+            self.turn,
+            pending,
+            if pending == 1 { "" } else { "s" }
+        );
+        self.emit("turn_ended", summary, sentence);
+        self.state.turn = self.turn.saturating_add(1);
+        TurnOutcome { campaign: self.state, events: self.events }
+    }
+}
+
+impl Marcher {
+    fn placeholder() -> Marcher {
+        Marcher {
+            force: usize::MAX,
+            path: VecDeque::new(),
+            road: None,
+            hours_left: 0.0,
+            forced: false,
+            start: 0,
+            miles: 0.0,
+            halted: None,
+            last: None,
+        }
+    }
+}
