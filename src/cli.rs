@@ -6,9 +6,12 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use umpire::files::{self, Checkable};
+use umpire::model::SideId;
+use umpire::model::check::Source;
 use umpire::model::status::Status;
 use umpire::model::{Diagnostic, Severity};
-use umpire::store::{Overwrite, Store};
+use umpire::store::{Overwrite, Store, Undone};
+use umpire::strategy::{self, Order};
 
 /// The campaign umpire for model-soldier wargames.
 #[derive(Debug, Parser)]
@@ -36,13 +39,43 @@ enum Command {
         #[arg(long)]
         force: bool,
     },
-    /// Show the game move, the HQs each side holds, and every force.
+    /// Show the game move, the HQs each side holds, every force and its supply, and pending battles.
     Status {
         /// The campaign save.
         save: PathBuf,
         /// Print JSON (the shape is documented in README.md) instead of text.
         #[arg(long)]
         json: bool,
+    },
+    /// Give a side's orders for the current game move from an orders file.
+    Orders {
+        /// The campaign save.
+        save: PathBuf,
+        /// The side giving the orders, by id (as `umpire status` shows it).
+        side: String,
+        /// The orders file (TOML; see docs/FILES.md).
+        file: PathBuf,
+    },
+    /// Resolve the current game move for every side at once.
+    Turn {
+        /// The campaign save.
+        save: PathBuf,
+        /// Print the events as JSON instead of sentences.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the turn log: every event, game move by game move.
+    Log {
+        /// The campaign save.
+        save: PathBuf,
+        /// Only this game move.
+        #[arg(long)]
+        turn: Option<u32>,
+    },
+    /// Take back the last orders not yet resolved, or else the last game move.
+    Undo {
+        /// The campaign save.
+        save: PathBuf,
     },
 }
 
@@ -56,6 +89,10 @@ pub fn run() -> Result<ExitCode> {
             force,
         } => new(&campaign, &save, force),
         Command::Status { save, json } => status(&save, json),
+        Command::Orders { save, side, file } => orders(&save, &side, &file),
+        Command::Turn { save, json } => turn(&save, json),
+        Command::Log { save, turn } => log(&save, turn),
+        Command::Undo { save } => undo(&save),
     }
 }
 
@@ -213,14 +250,231 @@ fn write_status_text(out: &mut impl Write, status: &Status) -> Result<()> {
         for force in &side.forces {
             writeln!(
                 out,
-                "  {:<name_width$}  {:<region_width$}  {:>9}  {:>4}/{} pts",
+                "  {:<name_width$}  {:<region_width$}  {:>9}  {:>4}/{} pts  {}",
                 force.name,
                 force.region_name,
                 plural(force.stands.len(), "stand"),
                 force.points,
-                force.full_points
+                force.full_points,
+                force_condition(status, force)
+            )?;
+        }
+    }
+    if !status.battles.is_empty() {
+        writeln!(out)?;
+        writeln!(out, "Battles pending:")?;
+        for b in &status.battles {
+            writeln!(
+                out,
+                "  Battle {} at {} (since game move {}): {} attacking {}; forces {}; reserves {}",
+                b.id,
+                b.region_name,
+                b.turn,
+                b.attacker_name,
+                b.defender_name,
+                b.force_names.join(", "),
+                if b.reserves.is_empty() {
+                    "none".to_owned()
+                } else {
+                    b.reserve_names.join(", ")
+                }
             )?;
         }
     }
     Ok(())
+}
+
+fn orders(save: &Path, side: &str, file: &Path) -> Result<ExitCode> {
+    let mut store = Store::open(save)?;
+    let campaign = store.load()?;
+    let text = std::fs::read_to_string(file)
+        .with_context(|| format!("reading the orders file {}", file.display()))?;
+    let name = file.display().to_string();
+    let side = SideId::new(side);
+    let checked = strategy::read_orders_file(
+        &campaign,
+        &side,
+        Source {
+            name: &name,
+            text: &text,
+        },
+    );
+    print_diagnostics(&mut std::io::stderr().lock(), &checked.diagnostics)?;
+    let Some(set) = checked.value else {
+        bail!(
+            "{name} has {}: no orders were taken. Fix them and give the orders again",
+            plural(count(&checked.diagnostics, Severity::Error), "error")
+        );
+    };
+    let source = file
+        .file_name()
+        .map_or_else(|| name.clone(), |n| n.to_string_lossy().into_owned());
+    store.submit_orders(&set, &source)?;
+    let side_name = campaign.side(&side).map_or(side.as_str(), |s| s.name.as_str());
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "Orders for {side_name}, game move {}, taken: {}.",
+        set.turn,
+        set.summary()
+    )?;
+    for order in &set.orders {
+        let region = |id: &umpire::model::RegionId| campaign.map.region_name(id).to_owned();
+        let line = match order {
+            Order::March { force, path, forced } => format!(
+                "  {force}: {} {}",
+                if *forced {
+                    "forced march through"
+                } else {
+                    "march through"
+                },
+                path.iter().map(region).collect::<Vec<_>>().join(" -> ")
+            ),
+            Order::Hold { force } => format!("  {force}: hold"),
+            Order::Split {
+                force,
+                stands,
+                new_force,
+                name,
+            } => {
+                format!(
+                    "  {force}: split off {} stands as {new_force} ({name})",
+                    stands.len()
+                )
+            }
+            Order::Merge { force, into } => format!("  {force}: merge into {into}"),
+        };
+        writeln!(out, "{line}")?;
+    }
+    writeln!(
+        out,
+        "Resolve the game move with `umpire turn {}` once every side has given its orders.",
+        save.display()
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn turn(save: &Path, json: bool) -> Result<ExitCode> {
+    let mut store = Store::open(save)?;
+    let campaign = store.load()?;
+    let orders = store.pending_orders()?;
+    let outcome = strategy::resolve(&campaign, &orders);
+    store.commit_turn(&campaign, &outcome)?;
+    let mut out = std::io::stdout().lock();
+    if json {
+        let report = serde_json::json!({
+            "turn": campaign.turn,
+            "next_turn": outcome.campaign.turn,
+            "events": outcome.events,
+        });
+        serde_json::to_writer_pretty(&mut out, &report).context("writing the game move as JSON")?;
+        writeln!(out)?;
+    } else {
+        let date = campaign.date().map_or_else(String::new, |d| format!(", {d}"));
+        writeln!(out, "Game move {}{date}:", campaign.turn)?;
+        for event in &outcome.events {
+            writeln!(out, "  {}", event.sentence)?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn log(save: &Path, only: Option<u32>) -> Result<ExitCode> {
+    let store = Store::open(save)?;
+    let campaign = store.load()?;
+    let events = store.events()?;
+    // Game moves taken back: (turn, first seq, last seq).
+    let undone: Vec<(u32, u64, u64)> = events
+        .iter()
+        .filter(|e| e.kind == "turn_undone")
+        .filter_map(|e| {
+            Some((
+                e.turn,
+                e.payload.get("first_seq")?.as_u64()?,
+                e.payload.get("last_seq")?.as_u64()?,
+            ))
+        })
+        .collect();
+    let mut out = std::io::stdout().lock();
+    let mut current = None;
+    for event in events.iter().filter(|e| e.kind != "checkpoint") {
+        if only.is_some_and(|t| t != event.turn) {
+            continue;
+        }
+        if current != Some(event.turn) {
+            current = Some(event.turn);
+            let mut at_turn = campaign.clone();
+            at_turn.turn = event.turn;
+            let date = at_turn.date().map_or_else(String::new, |d| format!(" ({d})"));
+            writeln!(out, "Game move {}{date}", event.turn)?;
+        }
+        let taken_back = undone
+            .iter()
+            .any(|(t, first, last)| *t == event.turn && (*first..=*last).contains(&u64::from(event.seq)));
+        let mark = if taken_back { "(undone) " } else { "" };
+        writeln!(out, "  {mark}{}", event.sentence)?;
+    }
+    if current.is_none() {
+        match only {
+            Some(t) => writeln!(out, "No events in game move {t}.")?,
+            None => writeln!(out, "The log is empty.")?,
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn undo(save: &Path) -> Result<ExitCode> {
+    let mut store = Store::open(save)?;
+    let campaign = store.load()?;
+    match store.undo()? {
+        Undone::Orders { side, turn, source } => {
+            let name = campaign.side(&side).map_or(side.as_str(), |s| s.name.as_str());
+            println!("Withdrew the orders {name} gave for game move {turn} ({source}).");
+        }
+        Undone::Turn { turn } => {
+            println!(
+                "Undid game move {turn}: the campaign is back at its start, with its orders waiting. `umpire turn {}` resolves it again.",
+                save.display()
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// "supplied; marching to Giza" and the like.
+fn force_condition(status: &Status, force: &umpire::model::status::ForceStatus) -> String {
+    let supply = match force.supply.state {
+        "supplied" => "supplied".to_owned(),
+        "cut" => format!(
+            "CUT OFF {} (losses from game move {})",
+            plural(force.supply.cut_moves as usize, "move"),
+            force.supply.losses_from_turn.unwrap_or(status.turn)
+        ),
+        _ => format!(
+            "CUT OFF {}: losing a stand each game move",
+            plural(force.supply.cut_moves as usize, "move")
+        ),
+    };
+    let mut parts = vec![supply];
+    if let Some(e) = &force.en_route {
+        parts.push(format!(
+            "on the road, {:.1} miles out toward {}",
+            e.miles, e.toward_name
+        ));
+    }
+    if force.order == "march" {
+        let kind = if force.forced_march {
+            "forced march"
+        } else {
+            "marching"
+        };
+        parts.push(format!(
+            "{kind} to {}",
+            force.destination_name.as_deref().unwrap_or("?")
+        ));
+    }
+    if force.must_rest {
+        parts.push("must rest".to_owned());
+    }
+    parts.join("; ")
 }

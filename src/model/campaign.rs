@@ -160,6 +160,12 @@ pub struct Fatigue {
     pub must_rest: bool,
 }
 
+/// Game moves a force may be cut off before it loses stands.
+/// Source: `scruby-basic-war-game-rules.txt`, Strategic Rules 2.2: "after 4
+/// game moves you must remove one stand of troops from the field until the
+/// road is reopened".
+pub const CUT_OFF_GRACE_MOVES: u32 = 4;
+
 /// A force's supply counters: Strategic Rules 2 of `scruby-basic-war-game-rules.txt`.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Supply {

@@ -16,14 +16,14 @@ mod stand;
 pub mod status;
 
 pub use campaign::{
-    ArmyKind, Battle, BattleStatus, Campaign, Colour, DEFAULT_MILES_PER_INCH, EnRoute, Fatigue, Force, Hq,
-    RuleSetId, Side, StandingOrder, Supply, Wing,
+    ArmyKind, Battle, BattleStatus, CUT_OFF_GRACE_MOVES, Campaign, Colour, DEFAULT_MILES_PER_INCH, EnRoute,
+    Fatigue, Force, Hq, RuleSetId, Side, StandingOrder, Supply, Wing,
 };
 pub use date::Date;
 pub use diag::{Diagnostic, Location, Severity};
 pub use event::Event;
-pub use ids::{ForceId, RegionId, SideId, StandId};
 pub(crate) use ids::is_valid_key;
+pub use ids::{ForceId, RegionId, SideId, StandId};
 pub use map::{Feature, Map, Region, RiverCrossing, Road, RoadKind, Terrain};
 pub use rng::RngState;
 pub use stand::{Arm, Quality, Stand, StandKind};

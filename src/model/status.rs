@@ -3,7 +3,7 @@
 //! The JSON shape is documented in README.md and kept stable: tests and other
 //! tools read it. Add fields; never rename or remove one.
 
-use super::campaign::{Campaign, Wing};
+use super::campaign::{CUT_OFF_GRACE_MOVES, Campaign, Force, StandingOrder, Wing};
 use super::stand::{Quality, StandKind};
 use serde::Serialize;
 
@@ -16,6 +16,26 @@ pub struct Status {
     pub rules: String,
     pub map: String,
     pub sides: Vec<SideStatus>,
+    /// Battles waiting to be fought.
+    pub battles: Vec<BattleStatus>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct BattleStatus {
+    pub id: u32,
+    /// The game move in which the forces met.
+    pub turn: u32,
+    pub region: String,
+    pub region_name: String,
+    pub attacker: String,
+    pub defender: String,
+    pub attacker_name: String,
+    pub defender_name: String,
+    pub forces: Vec<String>,
+    pub reserves: Vec<String>,
+    /// Force names, in the order of `forces` and `reserves`.
+    pub force_names: Vec<String>,
+    pub reserve_names: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -52,6 +72,35 @@ pub struct ForceStatus {
     pub points: u64,
     pub full_points: u64,
     pub stands: Vec<StandStatus>,
+    /// Part-way along a road: where to and how far out.
+    pub en_route: Option<EnRouteStatus>,
+    /// `hold`, or `march` with the regions ahead.
+    pub order: String,
+    pub path: Vec<String>,
+    /// The name of the last region of the march, if marching.
+    pub destination_name: Option<String>,
+    pub forced_march: bool,
+    /// Forced marches made in a row; and whether it must rest this move.
+    pub forced_in_row: u32,
+    pub must_rest: bool,
+    pub supply: SupplyStatus,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct EnRouteStatus {
+    pub toward: String,
+    pub toward_name: String,
+    pub miles: f64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SupplyStatus {
+    /// `supplied`, `cut` (no losses yet) or `attrition` (losing a stand each game move).
+    pub state: &'static str,
+    /// Game moves cut off in a row.
+    pub cut_moves: u32,
+    /// The game move from which it loses stands if still cut off.
+    pub losses_from_turn: Option<u32>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -80,6 +129,30 @@ impl Status {
                         region_name: map.region_name(&force.region).to_owned(),
                         points: force.points(),
                         full_points: force.full_points(),
+                        en_route: force.en_route.as_ref().map(|e| EnRouteStatus {
+                            toward: e.toward.to_string(),
+                            toward_name: map.region_name(&e.toward).to_owned(),
+                            miles: e.miles,
+                        }),
+                        order: match force.order {
+                            StandingOrder::Hold => "hold",
+                            StandingOrder::March { .. } => "march",
+                        }
+                        .to_owned(),
+                        path: match &force.order {
+                            StandingOrder::Hold => Vec::new(),
+                            StandingOrder::March { path, .. } => path.iter().map(|r| r.to_string()).collect(),
+                        },
+                        destination_name: match &force.order {
+                            StandingOrder::Hold => None,
+                            StandingOrder::March { path, .. } => {
+                                path.last().map(|r| map.region_name(r).to_owned())
+                            }
+                        },
+                        forced_march: matches!(force.order, StandingOrder::March { forced: true, .. }),
+                        forced_in_row: force.fatigue.forced_in_row,
+                        must_rest: force.fatigue.must_rest,
+                        supply: supply_status(campaign, force),
                         stands: force
                             .stands
                             .iter()
@@ -120,6 +193,16 @@ impl Status {
                 }
             })
             .collect();
+        let side_name = |id: &super::SideId| {
+            campaign
+                .side(id)
+                .map_or_else(|| id.to_string(), |s| s.name.clone())
+        };
+        let force_name = |id: &super::ForceId| {
+            campaign
+                .force(id)
+                .map_or_else(|| id.to_string(), |f| f.name.clone())
+        };
         Status {
             title: campaign.title.clone(),
             turn: campaign.turn,
@@ -129,6 +212,38 @@ impl Status {
             rules: campaign.rules.to_string(),
             map: map.name.clone(),
             sides,
+            battles: campaign
+                .battles
+                .iter()
+                .map(|b| BattleStatus {
+                    id: b.id,
+                    turn: b.turn,
+                    region: b.region.to_string(),
+                    region_name: map.region_name(&b.region).to_owned(),
+                    attacker: b.attacker.to_string(),
+                    defender: b.defender.to_string(),
+                    attacker_name: side_name(&b.attacker),
+                    defender_name: side_name(&b.defender),
+                    force_names: b.forces.iter().map(&force_name).collect(),
+                    reserve_names: b.reserves.iter().map(&force_name).collect(),
+                    forces: b.forces.iter().map(|f| f.to_string()).collect(),
+                    reserves: b.reserves.iter().map(|f| f.to_string()).collect(),
+                })
+                .collect(),
         }
+    }
+}
+
+fn supply_status(campaign: &Campaign, force: &Force) -> SupplyStatus {
+    let cut = force.supply.cut_moves;
+    SupplyStatus {
+        state: match cut {
+            0 => "supplied",
+            n if n <= CUT_OFF_GRACE_MOVES => "cut",
+            _ => "attrition",
+        },
+        cut_moves: cut,
+        // Cut for `cut` moves up to the last; the next move is cut move cut+1.
+        losses_from_turn: (cut > 0).then(|| campaign.turn + CUT_OFF_GRACE_MOVES.saturating_sub(cut)),
     }
 }

@@ -37,6 +37,14 @@ pub enum StoreError {
         detail: String,
     },
 
+    #[error("{path}: nothing to undo: {why}")]
+    NothingToUndo { path: String, why: String },
+
+    #[error(
+        "{path}: the save changed while this game move was being resolved (it is now at game move {found}, not {expected}); run the command again"
+    )]
+    Changed { path: String, expected: u32, found: u32 },
+
     #[error("{path}: cannot {action}: {source}")]
     Io {
         path: String,

@@ -10,9 +10,11 @@
 //! or not there at all.
 
 mod error;
+mod moves;
 mod rows;
 
 pub use error::StoreError;
+pub use moves::Undone;
 
 use crate::model::{Campaign, Event};
 use error::path_text;

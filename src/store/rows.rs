@@ -10,13 +10,8 @@ use crate::model::{
 use rusqlite::{Connection, Row, Transaction, params};
 use std::path::Path;
 
-/// Replaces the state tables with `campaign`. Call inside a transaction.
+/// Writes a whole campaign into a new save's empty tables. Call inside a transaction.
 pub(super) fn write_campaign(tx: &Transaction<'_>, campaign: &Campaign) -> rusqlite::Result<()> {
-    for table in [
-        "battles", "stands", "forces", "hqs", "sides", "roads", "regions", "campaign",
-    ] {
-        tx.execute(&format!("DELETE FROM {table}"), [])?;
-    }
     let map = &campaign.map;
     tx.execute(
         "INSERT INTO campaign (id, title, description, turn, start_turn, start_date, days_per_turn, rules,
@@ -77,6 +72,20 @@ pub(super) fn write_campaign(tx: &Transaction<'_>, campaign: &Campaign) -> rusql
             s.army.as_str()
         ])?;
     }
+    write_state(tx, campaign)
+}
+
+/// Replaces what game moves change (the game move, the random stream's
+/// place, HQs, forces, stands and battles) with `campaign`'s; the map and the
+/// sides stay. Call inside a transaction.
+pub(super) fn write_state(tx: &Transaction<'_>, campaign: &Campaign) -> rusqlite::Result<()> {
+    for table in ["battles", "stands", "forces", "hqs"] {
+        tx.execute(&format!("DELETE FROM {table}"), [])?;
+    }
+    tx.execute(
+        "UPDATE campaign SET turn = ?1, rng_word_pos = ?2 WHERE id = 1",
+        params![campaign.turn, campaign.rng.word_pos.to_string()],
+    )?;
     let mut insert = tx.prepare(
         "INSERT INTO hqs (ord, side, wing, region, name, held_by, captured_turn) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
     )?;
@@ -429,9 +438,26 @@ pub(super) fn read_campaign(conn: &Connection, path: &Path) -> Result<Campaign, 
 }
 
 pub(super) fn read_events(conn: &Connection, path: &Path) -> Result<Vec<Event>, StoreError> {
+    read_events_where(conn, path, "1")
+}
+
+/// Events of the given kinds only, in log order.
+pub(super) fn read_events_of_kinds(
+    conn: &Connection,
+    path: &Path,
+    kinds: &[&str],
+) -> Result<Vec<Event>, StoreError> {
+    let list: Vec<String> = kinds
+        .iter()
+        .map(|k| format!("'{}'", k.replace('\'', "''")))
+        .collect();
+    read_events_where(conn, path, &format!("kind IN ({})", list.join(", ")))
+}
+
+fn read_events_where(conn: &Connection, path: &Path, condition: &str) -> Result<Vec<Event>, StoreError> {
     Reader { conn, path }.rows(
         "events",
-        "SELECT turn, seq, kind, payload, sentence FROM events ORDER BY turn, seq",
+        &format!("SELECT turn, seq, kind, payload, sentence FROM events WHERE {condition} ORDER BY rowid"),
         |row| {
             format!(
                 "{}/{}",

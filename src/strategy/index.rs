@@ -17,8 +17,12 @@ pub struct MapIndex<'m> {
 
 impl<'m> MapIndex<'m> {
     pub fn new(map: &'m Map) -> MapIndex<'m> {
-        let by_id: HashMap<&str, usize> =
-            map.regions.iter().enumerate().map(|(i, r)| (r.id.as_str(), i)).collect();
+        let by_id: HashMap<&str, usize> = map
+            .regions
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (r.id.as_str(), i))
+            .collect();
         let mut adjacent = vec![Vec::new(); map.regions.len()];
         for (i, road) in map.roads.iter().enumerate() {
             if let (Some(&a), Some(&b)) = (by_id.get(road.from.as_str()), by_id.get(road.to.as_str())) {
@@ -60,7 +64,12 @@ impl<'m> MapIndex<'m> {
 
     /// Roads between two regions, passable or not.
     pub fn roads_between(&self, a: usize, b: usize) -> impl Iterator<Item = usize> + '_ {
-        self.adjacent.get(a).into_iter().flatten().filter(move |(n, _)| *n == b).map(|(_, r)| *r)
+        self.adjacent
+            .get(a)
+            .into_iter()
+            .flatten()
+            .filter(move |(n, _)| *n == b)
+            .map(|(_, r)| *r)
     }
 
     /// Roads out of `region` that troops can use: every road except one that
@@ -75,6 +84,7 @@ impl<'m> MapIndex<'m> {
     }
 
     pub fn is_passable(&self, road: usize) -> bool {
-        self.road(road).is_some_and(|r| r.river != Some(RiverCrossing::None))
+        self.road(road)
+            .is_some_and(|r| r.river != Some(RiverCrossing::None))
     }
 }

@@ -10,5 +10,7 @@ pub mod supply;
 pub mod turn;
 
 pub use index::MapIndex;
-pub use orders::{Action, Order, OrderProblem, OrderRequest, OrderSet, Part, check_requests, read_orders_file};
+pub use orders::{
+    Action, Order, OrderProblem, OrderRequest, OrderSet, Part, check_requests, read_orders_file,
+};
 pub use turn::{TurnOutcome, resolve};

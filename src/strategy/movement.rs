@@ -39,13 +39,37 @@ struct ChartRow {
 fn chart(class: MoveClass) -> ChartRow {
     match class {
         // Infantry 2" 4" 6", uphill -1", downhill +2".
-        MoveClass::Infantry => ChartRow { open: 2.0, column: 4.0, road: 6.0, uphill: -1.0, downhill: 2.0 },
+        MoveClass::Infantry => ChartRow {
+            open: 2.0,
+            column: 4.0,
+            road: 6.0,
+            uphill: -1.0,
+            downhill: 2.0,
+        },
         // Light Infantry 4" 6" 8", uphill 0, downhill +2".
-        MoveClass::LightInfantry => ChartRow { open: 4.0, column: 6.0, road: 8.0, uphill: 0.0, downhill: 2.0 },
+        MoveClass::LightInfantry => ChartRow {
+            open: 4.0,
+            column: 6.0,
+            road: 8.0,
+            uphill: 0.0,
+            downhill: 2.0,
+        },
         // Light Cavalry 6" 8" 10", uphill 0, downhill +2".
-        MoveClass::LightCavalry => ChartRow { open: 6.0, column: 8.0, road: 10.0, uphill: 0.0, downhill: 2.0 },
+        MoveClass::LightCavalry => ChartRow {
+            open: 6.0,
+            column: 8.0,
+            road: 10.0,
+            uphill: 0.0,
+            downhill: 2.0,
+        },
         // Heavy Cavalry 4" 6" 8", uphill 0, downhill +2".
-        MoveClass::HeavyCavalry => ChartRow { open: 4.0, column: 6.0, road: 8.0, uphill: 0.0, downhill: 2.0 },
+        MoveClass::HeavyCavalry => ChartRow {
+            open: 4.0,
+            column: 6.0,
+            road: 8.0,
+            uphill: 0.0,
+            downhill: 2.0,
+        },
     }
 }
 
@@ -117,7 +141,11 @@ pub fn miles_per_move(campaign: &Campaign, force: &Force, road: &Road, from: Ter
         .iter()
         .map(|s| inches(class_of(s.kind), road.kind, from, to))
         .fold(f64::INFINITY, f64::min);
-    if slowest.is_finite() { slowest * campaign.miles_per_inch } else { 0.0 }
+    if slowest.is_finite() {
+        slowest * campaign.miles_per_inch
+    } else {
+        0.0
+    }
 }
 
 #[cfg(test)]
@@ -139,7 +167,11 @@ mod tests {
         for (class, road, expected) in cases {
             assert_eq!(inches(class, road, Open, Open), expected, "{class:?} on {road:?}");
         }
-        assert_eq!(inches(Infantry, RoadKind::Track, Terrain::Forest, Open), 2.0, "open order in forest");
+        assert_eq!(
+            inches(Infantry, RoadKind::Track, Terrain::Forest, Open),
+            2.0,
+            "open order in forest"
+        );
         // Infantry lose an inch climbing, everyone gains two coming down.
         assert_eq!(inches(Infantry, RoadKind::Road, Open, Hills), 5.0);
         assert_eq!(inches(LightCavalry, RoadKind::Road, Open, Hills), 10.0);
@@ -150,9 +182,22 @@ mod tests {
 
     #[test]
     fn artillery_marches_with_the_infantry_and_cavalry_is_faster() {
-        assert_eq!(class_of(StandKind::FootArtillery), class_of(StandKind::LineInfantry));
-        let foot = inches(class_of(StandKind::LineInfantry), RoadKind::Road, Terrain::Open, Terrain::Open);
-        let horse = inches(class_of(StandKind::LightCavalry), RoadKind::Road, Terrain::Open, Terrain::Open);
+        assert_eq!(
+            class_of(StandKind::FootArtillery),
+            class_of(StandKind::LineInfantry)
+        );
+        let foot = inches(
+            class_of(StandKind::LineInfantry),
+            RoadKind::Road,
+            Terrain::Open,
+            Terrain::Open,
+        );
+        let horse = inches(
+            class_of(StandKind::LightCavalry),
+            RoadKind::Road,
+            Terrain::Open,
+            Terrain::Open,
+        );
         assert!(horse > foot);
     }
 }

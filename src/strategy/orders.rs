@@ -20,12 +20,26 @@ use toml::Spanned;
 #[serde(tag = "order", rename_all = "snake_case")]
 pub enum Order {
     /// March through `path`, the regions ahead in order.
-    March { force: ForceId, path: Vec<RegionId>, forced: bool },
-    Hold { force: ForceId },
+    March {
+        force: ForceId,
+        path: Vec<RegionId>,
+        forced: bool,
+    },
+    Hold {
+        force: ForceId,
+    },
     /// Move `stands` out of `force` into a new force in the same region.
-    Split { force: ForceId, stands: Vec<StandId>, new_force: ForceId, name: String },
+    Split {
+        force: ForceId,
+        stands: Vec<StandId>,
+        new_force: ForceId,
+        name: String,
+    },
     /// Move every stand of `force` into `into`, in the same region; `force` is gone.
-    Merge { force: ForceId, into: ForceId },
+    Merge {
+        force: ForceId,
+        into: ForceId,
+    },
 }
 
 /// One side's checked orders for one game move.
@@ -54,7 +68,11 @@ impl OrderSet {
         let mut parts = Vec::new();
         let count = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
         if marches > 0 {
-            let extra = if forced > 0 { format!(" ({forced} forced)") } else { String::new() };
+            let extra = if forced > 0 {
+                format!(" ({forced} forced)")
+            } else {
+                String::new()
+            };
             parts.push(format!("{}{extra}", count(marches, "march", "marches")));
         }
         if holds > 0 {
@@ -66,7 +84,11 @@ impl OrderSet {
         if merges > 0 {
             parts.push(count(merges, "merge", "merges"));
         }
-        if parts.is_empty() { "no orders".to_owned() } else { parts.join(", ") }
+        if parts.is_empty() {
+            "no orders".to_owned()
+        } else {
+            parts.join(", ")
+        }
     }
 }
 
@@ -86,7 +108,11 @@ pub enum Action {
     /// March to this region by the quickest way.
     To(RegionId),
     Hold,
-    Split { stands: Vec<StandId>, new_force: ForceId, name: String },
+    Split {
+        stands: Vec<StandId>,
+        new_force: ForceId,
+        name: String,
+    },
     MergeInto(ForceId),
 }
 
@@ -121,10 +147,17 @@ pub fn check_requests(
     requests: &[OrderRequest],
 ) -> Result<OrderSet, Vec<OrderProblem>> {
     let mut checker = Checker::new(campaign, side);
-    let orders: Vec<Order> =
-        requests.iter().enumerate().filter_map(|(entry, request)| checker.check(entry, request)).collect();
+    let orders: Vec<Order> = requests
+        .iter()
+        .enumerate()
+        .filter_map(|(entry, request)| checker.check(entry, request))
+        .collect();
     if checker.problems.is_empty() {
-        Ok(OrderSet { side: side.clone(), turn: campaign.turn, orders })
+        Ok(OrderSet {
+            side: side.clone(),
+            turn: campaign.turn,
+            orders,
+        })
     } else {
         Err(checker.problems)
     }
@@ -158,7 +191,11 @@ impl<'c> Checker<'c> {
         let mut theirs = HashSet::new();
         for force in campaign.forces.iter().filter(|f| f.en_route.is_none()) {
             if let Some(r) = index.at(&force.region) {
-                if &force.side == side { ours.insert(r) } else { theirs.insert(r) };
+                if &force.side == side {
+                    ours.insert(r)
+                } else {
+                    theirs.insert(r)
+                };
             }
         }
         let enemy_held = theirs.difference(&ours).copied().collect();
@@ -176,11 +213,17 @@ impl<'c> Checker<'c> {
     }
 
     fn problem(&mut self, entry: usize, part: Part, message: impl Into<String>) {
-        self.problems.push(OrderProblem { entry, part, message: message.into() });
+        self.problems.push(OrderProblem {
+            entry,
+            part,
+            message: message.into(),
+        });
     }
 
     fn side_name(&self, side: &SideId) -> &'c str {
-        self.campaign.side(side).map_or("another side", |s| s.name.as_str())
+        self.campaign
+            .side(side)
+            .map_or("another side", |s| s.name.as_str())
     }
 
     fn known(&self, id: &ForceId) -> Option<Known<'c>> {
@@ -188,16 +231,28 @@ impl<'c> Checker<'c> {
             return None;
         }
         if let Some(force) = self.campaign.force(id) {
-            return Some(Known { side: &force.side, region: &force.region, force: Some(force) });
+            return Some(Known {
+                side: &force.side,
+                region: &force.region,
+                force: Some(force),
+            });
         }
-        self.created.get(id).map(|(region, _)| Known { side: self.side, region, force: None })
+        self.created.get(id).map(|(region, _)| Known {
+            side: self.side,
+            region,
+            force: None,
+        })
     }
 
     fn find_force(&mut self, entry: usize, id: &ForceId) -> Option<Known<'c>> {
         let Some(known) = self.known(id) else {
             let ids = self.campaign.forces.iter().map(|f| f.id.as_str());
             let hint = suggestion(id.as_str(), ids);
-            let why = if self.gone.contains(id) { ": it is merged into another force by an earlier order" } else { "" };
+            let why = if self.gone.contains(id) {
+                ": it is merged into another force by an earlier order"
+            } else {
+                ""
+            };
             self.problem(entry, Part::Force, format!("unknown force `{id}`{hint}{why}"));
             return None;
         };
@@ -218,34 +273,43 @@ impl<'c> Checker<'c> {
         let id = &request.force;
         let moves = matches!(request.action, Action::March(_) | Action::To(_));
         if request.forced && !moves {
-            self.problem(entry, Part::Forced, "forced = true needs a march (`march` or `to`)");
+            self.problem(
+                entry,
+                Part::Forced,
+                "forced = true needs a march (`march` or `to`)",
+            );
         }
         if matches!(request.action, Action::March(_) | Action::To(_) | Action::Hold) {
             if let Some(first) = self.moved.get(id) {
-                let message = format!("second march or hold order for force `{id}`: the first is order {}", first + 1);
+                let message = format!(
+                    "second march or hold order for force `{id}`: the first is order {}",
+                    first + 1
+                );
                 self.problem(entry, Part::Force, message);
                 return None;
             }
             self.moved.insert(id.clone(), entry);
         }
-        if moves {
-            if let Some(force) = known.force {
-                if force.fatigue.must_rest {
-                    let message = format!(
-                        "force `{id}` made three forced marches in a row and must rest this game move (Strategic Rules 3.2): order it to hold, or march it next move"
-                    );
-                    self.problem(entry, Part::Action, message);
-                    return None;
-                }
-                if let Some(battle) = self.campaign.battle_in(&force.region).filter(|_| force.en_route.is_none()) {
-                    let message = format!(
-                        "force `{id}` is in the pending battle at {} (battle {}): it cannot march until the battle is decided",
-                        self.index.map.region_name(&battle.region),
-                        battle.id
-                    );
-                    self.problem(entry, Part::Action, message);
-                    return None;
-                }
+        if moves && let Some(force) = known.force {
+            if force.fatigue.must_rest {
+                let message = format!(
+                    "force `{id}` made three forced marches in a row and must rest this game move (Strategic Rules 3.2): order it to hold, or march it next move"
+                );
+                self.problem(entry, Part::Action, message);
+                return None;
+            }
+            if let Some(battle) = self
+                .campaign
+                .battle_in(&force.region)
+                .filter(|_| force.en_route.is_none())
+            {
+                let message = format!(
+                    "force `{id}` is in the pending battle at {} (battle {}): it cannot march until the battle is decided",
+                    self.index.map.region_name(&battle.region),
+                    battle.id
+                );
+                self.problem(entry, Part::Action, message);
+                return None;
             }
         }
         match &request.action {
@@ -259,33 +323,58 @@ impl<'c> Checker<'c> {
                 let path = self.check_path(entry, &known, &path, request.forced)?;
                 Some(self.march(id, path, request.forced))
             }
-            Action::Split { stands, new_force, name } => self.check_split(entry, id, &known, stands, new_force, name),
+            Action::Split {
+                stands,
+                new_force,
+                name,
+            } => self.check_split(entry, id, &known, stands, new_force, name),
             Action::MergeInto(into) => self.check_merge(entry, id, &known, into),
         }
     }
 
     fn march(&self, force: &ForceId, path: Vec<RegionId>, forced: bool) -> Order {
-        if path.is_empty() { Order::Hold { force: force.clone() } } else { Order::March { force: force.clone(), path, forced } }
+        if path.is_empty() {
+            Order::Hold { force: force.clone() }
+        } else {
+            Order::March {
+                force: force.clone(),
+                path,
+                forced,
+            }
+        }
     }
 
     /// The region a march starts from, and, on the road, the two it may go to.
     fn start(&self, known: &Known<'c>) -> (Option<usize>, Vec<usize>) {
         let here = self.index.at(known.region);
         match known.force.and_then(|f| f.en_route.as_ref()) {
-            Some(en_route) => (None, here.into_iter().chain(self.index.at(&en_route.toward)).collect()),
+            Some(en_route) => (
+                None,
+                here.into_iter().chain(self.index.at(&en_route.toward)).collect(),
+            ),
             None => (here, Vec::new()),
         }
     }
 
     /// Checks a march path; returns it without a leading current region.
-    fn check_path(&mut self, entry: usize, known: &Known<'c>, path: &[RegionId], forced: bool) -> Option<Vec<RegionId>> {
+    fn check_path(
+        &mut self,
+        entry: usize,
+        known: &Known<'c>,
+        path: &[RegionId],
+        forced: bool,
+    ) -> Option<Vec<RegionId>> {
         let (here, road_ends) = self.start(known);
         let skip = usize::from(here.is_some() && path.first() == Some(known.region));
         if path.len() <= skip {
             if !path.is_empty() {
                 return Some(Vec::new());
             }
-            self.problem(entry, Part::Action, "the march names no region: list the regions to march through");
+            self.problem(
+                entry,
+                Part::Action,
+                "the march names no region: list the regions to march through",
+            );
             return None;
         }
         let mut ok = true;
@@ -355,7 +444,10 @@ impl<'c> Checker<'c> {
     fn route(&mut self, entry: usize, known: &Known<'c>, destination: &RegionId) -> Option<Vec<RegionId>> {
         let Some(goal) = self.index.at(destination) else {
             let ids = self.index.map.regions.iter().map(|r| r.id.as_str());
-            let message = format!("unknown region `{destination}`{}", suggestion(destination.as_str(), ids));
+            let message = format!(
+                "unknown region `{destination}`{}",
+                suggestion(destination.as_str(), ids)
+            );
             self.problem(entry, Part::Action, message);
             return None;
         };
@@ -366,15 +458,22 @@ impl<'c> Checker<'c> {
         let graph = self.graph.get_or_insert_with(|| campaign.map.graph());
         let force = known.force;
         let cost = |road: usize, a: usize, b: usize| -> f64 {
-            let (Some(r), Some(ra), Some(rb)) = (index.road(road), campaign.map.regions.get(a), campaign.map.regions.get(b))
-            else {
+            let (Some(r), Some(ra), Some(rb)) = (
+                index.road(road),
+                campaign.map.regions.get(a),
+                campaign.map.regions.get(b),
+            ) else {
                 return f64::INFINITY;
             };
             if !index.is_passable(road) {
                 return f64::INFINITY;
             }
             let per_move = force.map_or(1.0, |f| miles_per_move(campaign, f, r, ra.terrain, rb.terrain));
-            if per_move > 0.0 { r.miles / per_move } else { f64::INFINITY }
+            if per_move > 0.0 {
+                r.miles / per_move
+            } else {
+                f64::INFINITY
+            }
         };
         let mut best: Option<(f64, Vec<usize>)> = None;
         for start in starts {
@@ -388,14 +487,14 @@ impl<'c> Checker<'c> {
                 },
                 |_| 0.0,
             );
-            if let Some((hours, nodes)) = found.filter(|(h, _)| h.is_finite()) {
-                if best.as_ref().is_none_or(|(b, _)| hours < *b) {
-                    let mut path: Vec<usize> = nodes.iter().map(|n| n.index()).collect();
-                    if here.is_some() {
-                        path.remove(0);
-                    }
-                    best = Some((hours, path));
+            if let Some((hours, nodes)) = found.filter(|(h, _)| h.is_finite())
+                && best.as_ref().is_none_or(|(b, _)| hours < *b)
+            {
+                let mut path: Vec<usize> = nodes.iter().map(|n| n.index()).collect();
+                if here.is_some() {
+                    path.remove(0);
                 }
+                best = Some((hours, path));
             }
         }
         match best {
@@ -422,23 +521,36 @@ impl<'c> Checker<'c> {
         name: &str,
     ) -> Option<Order> {
         let Some(force) = known.force else {
-            self.problem(entry, Part::Force, format!("force `{id}` is made by this file's orders: split it next move"));
+            self.problem(
+                entry,
+                Part::Force,
+                format!("force `{id}` is made by this file's orders: split it next move"),
+            );
             return None;
         };
         let mut ok = true;
         if force.en_route.is_some() {
-            let message = format!("force `{id}` is on the march between two regions: it can split only in a region");
+            let message =
+                format!("force `{id}` is on the march between two regions: it can split only in a region");
             self.problem(entry, Part::Force, message);
             ok = false;
         }
         if stands.is_empty() {
-            self.problem(entry, Part::Action, "a split names the stands that leave: `stands = [..]`");
+            self.problem(
+                entry,
+                Part::Action,
+                "a split names the stands that leave: `stands = [..]`",
+            );
             ok = false;
         }
         let mut seen = HashSet::new();
         for (i, stand) in stands.iter().enumerate() {
             if !force.stands.iter().any(|s| s.id == *stand) {
-                self.problem(entry, Part::Stand(i), format!("stand {stand} is not in force `{id}`"));
+                self.problem(
+                    entry,
+                    Part::Stand(i),
+                    format!("stand {stand} is not in force `{id}`"),
+                );
                 ok = false;
             } else if !seen.insert(*stand) {
                 self.problem(entry, Part::Stand(i), format!("stand {stand} is listed twice"));
@@ -446,7 +558,9 @@ impl<'c> Checker<'c> {
             }
         }
         if !stands.is_empty() && seen.len() == force.stands.len() {
-            let message = format!("the split takes every stand of `{id}`: leave at least one, or march the whole force");
+            let message = format!(
+                "the split takes every stand of `{id}`: leave at least one, or march the whole force"
+            );
             self.problem(entry, Part::Action, message);
             ok = false;
         }
@@ -457,26 +571,52 @@ impl<'c> Checker<'c> {
             self.problem(entry, Part::NewForce, message);
             ok = false;
         } else if self.campaign.force(new_force).is_some() || self.created.contains_key(new_force) {
-            self.problem(entry, Part::NewForce, format!("a force `{new_force}` already exists: choose another id"));
+            self.problem(
+                entry,
+                Part::NewForce,
+                format!("a force `{new_force}` already exists: choose another id"),
+            );
             ok = false;
         }
         if name.trim().is_empty() {
             self.problem(entry, Part::NewName, "the new force needs a name");
             ok = false;
-        } else if self.campaign.forces.iter().any(|f| f.name == name) || self.created.values().any(|(_, n)| n == name) {
-            self.problem(entry, Part::NewName, format!("a force is already named `{name}`: choose another name"));
+        } else if self.campaign.forces.iter().any(|f| f.name == name)
+            || self.created.values().any(|(_, n)| n == name)
+        {
+            self.problem(
+                entry,
+                Part::NewName,
+                format!("a force is already named `{name}`: choose another name"),
+            );
             ok = false;
         }
         if !ok {
             return None;
         }
-        self.created.insert(new_force.clone(), (&force.region, name.to_owned()));
-        Some(Order::Split { force: id.clone(), stands: stands.to_vec(), new_force: new_force.clone(), name: name.to_owned() })
+        self.created
+            .insert(new_force.clone(), (&force.region, name.to_owned()));
+        Some(Order::Split {
+            force: id.clone(),
+            stands: stands.to_vec(),
+            new_force: new_force.clone(),
+            name: name.to_owned(),
+        })
     }
 
-    fn check_merge(&mut self, entry: usize, id: &ForceId, known: &Known<'c>, into: &ForceId) -> Option<Order> {
+    fn check_merge(
+        &mut self,
+        entry: usize,
+        id: &ForceId,
+        known: &Known<'c>,
+        into: &ForceId,
+    ) -> Option<Order> {
         if into == id {
-            self.problem(entry, Part::Action, format!("force `{id}` cannot merge into itself"));
+            self.problem(
+                entry,
+                Part::Action,
+                format!("force `{id}` cannot merge into itself"),
+            );
             return None;
         }
         let target = self.find_force(entry, into)?;
@@ -491,7 +631,10 @@ impl<'c> Checker<'c> {
             return None;
         }
         self.gone.insert(id.clone());
-        Some(Order::Merge { force: id.clone(), into: into.clone() })
+        Some(Order::Merge {
+            force: id.clone(),
+            into: into.clone(),
+        })
     }
 }
 
@@ -550,31 +693,34 @@ pub fn read_orders_file(campaign: &Campaign, side: &SideId, source: Source<'_>) 
         sink.error(&(0..0), message);
         return sink.finish(|| None);
     }
-    if let Some(title) = &raw.campaign {
-        if title.get_ref() != &campaign.title {
-            let message = format!(
-                "these orders are for the campaign \"{}\", but the save holds \"{}\"",
-                title.get_ref(),
-                campaign.title
-            );
-            sink.error(&title.span(), message);
-        }
+    if let Some(title) = &raw.campaign
+        && title.get_ref() != &campaign.title
+    {
+        let message = format!(
+            "these orders are for the campaign \"{}\", but the save holds \"{}\"",
+            title.get_ref(),
+            campaign.title
+        );
+        sink.error(&title.span(), message);
     }
-    if let Some(file_side) = &raw.side {
-        if file_side.get_ref() != side.as_str() {
-            let message = format!("these orders are for side `{}`, but were given for side `{side}`", file_side.get_ref());
-            sink.error(&file_side.span(), message);
-        }
+    if let Some(file_side) = &raw.side
+        && file_side.get_ref() != side.as_str()
+    {
+        let message = format!(
+            "these orders are for side `{}`, but were given for side `{side}`",
+            file_side.get_ref()
+        );
+        sink.error(&file_side.span(), message);
     }
-    if let Some(turn) = &raw.turn {
-        if *turn.get_ref() != i64::from(campaign.turn) {
-            let message = format!(
-                "these orders are for game move {}, but the campaign is at game move {}",
-                turn.get_ref(),
-                campaign.turn
-            );
-            sink.error(&turn.span(), message);
-        }
+    if let Some(turn) = &raw.turn
+        && *turn.get_ref() != i64::from(campaign.turn)
+    {
+        let message = format!(
+            "these orders are for game move {}, but the campaign is at game move {}",
+            turn.get_ref(),
+            campaign.turn
+        );
+        sink.error(&turn.span(), message);
     }
     if raw.orders.is_empty() {
         sink.warning(&(0..0), "no [[orders]]: every force keeps its standing orders");
@@ -605,21 +751,33 @@ pub fn read_orders_file(campaign: &Campaign, side: &SideId, source: Source<'_>) 
                 );
                 continue;
             }
-            [_, (second, span), ..] => {
+            [(first, _), (second, span), ..] => {
                 sink.error(
                     span,
-                    format!("one order does one thing: `{second}` comes with `{}`; write two orders", actions[0].0),
+                    format!(
+                        "one order does one thing: `{second}` comes with `{}`; write two orders",
+                        first
+                    ),
                 );
                 continue;
             }
             [(_, _)] => {
                 if let Some(march) = &order.march {
-                    Action::March(march.get_ref().iter().map(|r| RegionId::new(r.get_ref())).collect())
+                    Action::March(
+                        march
+                            .get_ref()
+                            .iter()
+                            .map(|r| RegionId::new(r.get_ref()))
+                            .collect(),
+                    )
                 } else if let Some(to) = &order.to {
                     Action::To(RegionId::new(to.get_ref()))
                 } else if let Some(hold) = &order.hold {
                     if !hold.get_ref() {
-                        sink.error(&hold.span(), "`hold = false` orders nothing: write `hold = true`, or leave it out");
+                        sink.error(
+                            &hold.span(),
+                            "`hold = false` orders nothing: write `hold = true`, or leave it out",
+                        );
                         continue;
                     }
                     Action::Hold
@@ -629,7 +787,10 @@ pub fn read_orders_file(campaign: &Campaign, side: &SideId, source: Source<'_>) 
                     for stand in &split.stands {
                         match u32::try_from(*stand.get_ref()) {
                             Ok(id) => stands.push(StandId(id)),
-                            Err(_) => sink.error(&stand.span(), format!("stand id {} is not a stand number", stand.get_ref())),
+                            Err(_) => sink.error(
+                                &stand.span(),
+                                format!("stand id {} is not a stand number", stand.get_ref()),
+                            ),
                         }
                     }
                     Action::Split {
@@ -658,7 +819,9 @@ pub fn read_orders_file(campaign: &Campaign, side: &SideId, source: Source<'_>) 
         Err(problems) => problems.clone(),
     };
     for problem in problems {
-        let Some(order) = spans.get(problem.entry) else { continue };
+        let Some(order) = spans.get(problem.entry) else {
+            continue;
+        };
         let action_span = [
             order.march.as_ref().map(|m| m.span()),
             order.to.as_ref().map(|t| t.span()),
@@ -684,8 +847,14 @@ pub fn read_orders_file(campaign: &Campaign, side: &SideId, source: Source<'_>) 
                 .as_ref()
                 .and_then(|s| s.get_ref().stands.get(i).map(|x| x.span()))
                 .unwrap_or(action_span),
-            Part::NewForce => order.split.as_ref().map_or(action_span, |s| s.get_ref().id.span()),
-            Part::NewName => order.split.as_ref().map_or(action_span, |s| s.get_ref().name.span()),
+            Part::NewForce => order
+                .split
+                .as_ref()
+                .map_or(action_span, |s| s.get_ref().id.span()),
+            Part::NewName => order
+                .split
+                .as_ref()
+                .map_or(action_span, |s| s.get_ref().name.span()),
         };
         sink.error(&span, problem.message);
     }

@@ -23,7 +23,11 @@ impl Holding {
     pub fn of(campaign: &Campaign, index: &MapIndex<'_>) -> Holding {
         let side_at = |id: &SideId| campaign.sides.iter().position(|s| &s.id == id);
         let mut occupants: HashMap<usize, Vec<usize>> = HashMap::new();
-        for force in campaign.forces.iter().filter(|f| f.en_route.is_none() && !f.stands.is_empty()) {
+        for force in campaign
+            .forces
+            .iter()
+            .filter(|f| f.en_route.is_none() && !f.stands.is_empty())
+        {
             if let (Some(region), Some(side)) = (index.at(&force.region), side_at(&force.side)) {
                 let sides = occupants.entry(region).or_default();
                 if !sides.contains(&side) {
@@ -33,13 +37,16 @@ impl Holding {
         }
         let mut hq_holders: HashMap<usize, Vec<usize>> = HashMap::new();
         for hq in &campaign.hqs {
-            if let (Some(region), Some(side)) = (index.at(&hq.region), side_at(&hq.held_by)) {
-                if !occupants.contains_key(&region) {
-                    hq_holders.entry(region).or_default().push(side);
-                }
+            if let (Some(region), Some(side)) = (index.at(&hq.region), side_at(&hq.held_by))
+                && !occupants.contains_key(&region)
+            {
+                hq_holders.entry(region).or_default().push(side);
             }
         }
-        Holding { occupants, hq_holders }
+        Holding {
+            occupants,
+            hq_holders,
+        }
     }
 
     /// Whether the enemies of side `side` hold `region`: their forces are
@@ -80,15 +87,19 @@ pub fn sources(campaign: &Campaign, index: &MapIndex<'_>, side: &SideId) -> Vec<
 /// Breadth-first search from `sources` over usable roads; `blocked` regions
 /// are not entered. Returns, for each region, the region it was reached
 /// from (itself for a source), or `None` when not reached.
-pub fn search(index: &MapIndex<'_>, sources: &[usize], blocked: impl Fn(usize) -> bool) -> Vec<Option<usize>> {
+pub fn search(
+    index: &MapIndex<'_>,
+    sources: &[usize],
+    blocked: impl Fn(usize) -> bool,
+) -> Vec<Option<usize>> {
     let mut came_from: Vec<Option<usize>> = vec![None; index.len()];
     let mut queue = VecDeque::new();
     for &source in sources {
-        if let Some(slot) = came_from.get_mut(source) {
-            if slot.is_none() {
-                *slot = Some(source);
-                queue.push_back(source);
-            }
+        if let Some(slot) = came_from.get_mut(source)
+            && slot.is_none()
+        {
+            *slot = Some(source);
+            queue.push_back(source);
         }
     }
     while let Some(region) = queue.pop_front() {
@@ -96,11 +107,11 @@ pub fn search(index: &MapIndex<'_>, sources: &[usize], blocked: impl Fn(usize) -
             if blocked(next) {
                 continue;
             }
-            if let Some(slot) = came_from.get_mut(next) {
-                if slot.is_none() {
-                    *slot = Some(region);
-                    queue.push_back(next);
-                }
+            if let Some(slot) = came_from.get_mut(next)
+                && slot.is_none()
+            {
+                *slot = Some(region);
+                queue.push_back(next);
             }
         }
     }
@@ -110,11 +121,17 @@ pub fn search(index: &MapIndex<'_>, sources: &[usize], blocked: impl Fn(usize) -
 /// Traces the supply of side number `side`.
 pub fn trace(campaign: &Campaign, index: &MapIndex<'_>, holding: &Holding, side: usize) -> SupplyNet {
     let Some(side_id) = campaign.sides.get(side).map(|s| &s.id) else {
-        return SupplyNet { reached: vec![false; index.len()], sources: Vec::new() };
+        return SupplyNet {
+            reached: vec![false; index.len()],
+            sources: Vec::new(),
+        };
     };
     let sources = sources(campaign, index, side_id);
     let came_from = search(index, &sources, |r| holding.enemy_holds(r, side));
-    SupplyNet { reached: came_from.iter().map(Option::is_some).collect(), sources }
+    SupplyNet {
+        reached: came_from.iter().map(Option::is_some).collect(),
+        sources,
+    }
 }
 
 /// Why a force at `region` is cut off: the enemy-held regions on the

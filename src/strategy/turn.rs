@@ -13,18 +13,15 @@ use super::movement::{FORCED_MARCH_MOVES, MARCH_HOURS_PER_DAY, miles_per_move};
 use super::orders::{Order, OrderSet};
 use super::supply::{self, Holding};
 use crate::model::{
-    Arm, Battle, BattleStatus, Campaign, EnRoute, Event, Force, ForceId, RegionId, SideId, Stand, StandingOrder,
+    Arm, Battle, BattleStatus, Campaign, EnRoute, Event, Force, ForceId, RegionId, SideId, Stand,
+    StandingOrder,
 };
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 use serde_json::json;
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
-/// Game moves a force may be cut off before it loses stands.
-/// Source: `scruby-basic-war-game-rules.txt`, Strategic Rules 2.2: "after 4
-/// game moves you must remove one stand of troops from the field until the
-/// road is reopened".
-pub const CUT_OFF_GRACE_MOVES: u32 = 4;
+pub use crate::model::CUT_OFF_GRACE_MOVES;
 
 /// Game moves after an HQ's loss before its side loses stands: "on the second
 /// game move thereafter" (Strategic Rules 2.1).
@@ -70,13 +67,27 @@ struct Marcher {
     force: usize,
     path: VecDeque<usize>,
     road: Option<OnRoad>,
-    hours_left: f64,
+    /// Hours of marching left in this game move.
+    hours_left: u32,
     forced: bool,
     start: usize,
     miles: f64,
     halted: Option<String>,
     /// Where the road-meeting check saw it at the start of this hour.
     last: Option<(usize, f64)>,
+}
+
+/// A force seen on a road during the road-meeting check.
+#[derive(Debug, Clone, Copy)]
+struct Sighting {
+    force: usize,
+    /// Miles from the road's `from` end at the start of the hour, and now.
+    before: f64,
+    now: f64,
+    /// The region it is marching to.
+    heading: usize,
+    /// Its place among the marchers; `None` for a force sitting on the road.
+    marcher: Option<usize>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -92,8 +103,14 @@ struct OnRoad {
 impl OnRoad {
     /// Distance from the road's `from` end as the map writes it.
     fn position(&self, index: &MapIndex<'_>) -> f64 {
-        let forward = index.road(self.road).is_some_and(|r| index.at(&r.from) == Some(self.from));
-        if forward { self.done } else { self.length - self.done }
+        let forward = index
+            .road(self.road)
+            .is_some_and(|r| index.at(&r.from) == Some(self.from));
+        if forward {
+            self.done
+        } else {
+            self.length - self.done
+        }
     }
 }
 
@@ -124,7 +141,13 @@ impl<'c> Turn<'c> {
 
     fn emit(&mut self, kind: &str, payload: serde_json::Value, sentence: String) {
         let seq = u32::try_from(self.events.len()).unwrap_or(u32::MAX);
-        self.events.push(Event { turn: self.turn, seq, kind: kind.to_owned(), payload, sentence });
+        self.events.push(Event {
+            turn: self.turn,
+            seq,
+            kind: kind.to_owned(),
+            payload,
+            sentence,
+        });
     }
 
     fn find(&self, id: &ForceId) -> Option<usize> {
@@ -132,7 +155,9 @@ impl<'c> Turn<'c> {
     }
 
     fn side_name(&self, id: &SideId) -> String {
-        self.state.side(id).map_or_else(|| id.to_string(), |s| s.name.clone())
+        self.state
+            .side(id)
+            .map_or_else(|| id.to_string(), |s| s.name.clone())
     }
 
     fn region_name(&self, id: &RegionId) -> String {
@@ -147,7 +172,10 @@ impl<'c> Turn<'c> {
                 Order::March { force, path, forced } => {
                     if let Some(i) = self.find(force) {
                         if let Some(f) = self.state.forces.get_mut(i) {
-                            f.order = StandingOrder::March { path: path.clone(), forced: *forced };
+                            f.order = StandingOrder::March {
+                                path: path.clone(),
+                                forced: *forced,
+                            };
                         }
                     } else {
                         self.lapsed(force, "it no longer exists");
@@ -157,7 +185,12 @@ impl<'c> Turn<'c> {
                     Some(f) => f.order = StandingOrder::Hold,
                     None => self.lapsed(force, "it no longer exists"),
                 },
-                Order::Split { force, stands, new_force, name } => self.split(force, stands, new_force, name),
+                Order::Split {
+                    force,
+                    stands,
+                    new_force,
+                    name,
+                } => self.split(force, stands, new_force, name),
                 Order::Merge { force, into } => self.merge(force, into),
             }
         }
@@ -172,16 +205,21 @@ impl<'c> Turn<'c> {
     }
 
     fn split(&mut self, force: &ForceId, stands: &[crate::model::StandId], new_force: &ForceId, name: &str) {
-        let Some(i) = self.find(force) else { return self.lapsed(force, "it no longer exists") };
+        let Some(i) = self.find(force) else {
+            return self.lapsed(force, "it no longer exists");
+        };
         if self.find(new_force).is_some() {
             return self.lapsed(force, "the new force's id is taken");
         }
-        let Some(parent) = self.state.forces.get_mut(i) else { return };
+        let Some(parent) = self.state.forces.get_mut(i) else {
+            return;
+        };
         if parent.en_route.is_some() {
             return self.lapsed(force, "it is on the march between two regions");
         }
-        let (leaving, staying): (Vec<Stand>, Vec<Stand>) =
-            std::mem::take(&mut parent.stands).into_iter().partition(|s| stands.contains(&s.id));
+        let (leaving, staying): (Vec<Stand>, Vec<Stand>) = std::mem::take(&mut parent.stands)
+            .into_iter()
+            .partition(|s| stands.contains(&s.id));
         if leaving.is_empty() || staying.is_empty() {
             parent.stands = leaving.into_iter().chain(staying).collect();
             return self.lapsed(force, "the split would leave one force empty");
@@ -201,7 +239,10 @@ impl<'c> Turn<'c> {
         let parent_name = parent.name.clone();
         let region = self.region_name(&child.region);
         let names: Vec<&str> = child.stands.iter().map(|s| s.name.as_str()).collect();
-        let sentence = format!("{parent_name} splits at {region}: {} form {name}.", names.join(", "));
+        let sentence = format!(
+            "{parent_name} splits at {region}: {} form {name}.",
+            names.join(", ")
+        );
         let payload = json!({
             "force": force, "new_force": new_force, "name": name,
             "stands": child.stands.iter().map(|s| s.id).collect::<Vec<_>>(),
@@ -225,10 +266,15 @@ impl<'c> Turn<'c> {
         }
         let merged = self.state.forces.remove(from);
         let to = if to > from { to - 1 } else { to };
-        let Some(target) = self.state.forces.get_mut(to) else { return };
+        let Some(target) = self.state.forces.get_mut(to) else {
+            return;
+        };
         let count = merged.stands.len();
         target.stands.extend(merged.stands);
-        let sentence = format!("{} joins {} at {} ({count} stands).", merged.name, target.name, merged.region);
+        let sentence = format!(
+            "{} joins {} at {} ({count} stands).",
+            merged.name, target.name, merged.region
+        );
         let target_name = target.name.clone();
         for battle in &mut self.state.battles {
             for list in [&mut battle.forces, &mut battle.reserves] {
@@ -241,7 +287,11 @@ impl<'c> Turn<'c> {
             }
         }
         let sentence = sentence.replacen(merged.region.as_str(), &self.region_name(&merged.region), 1);
-        self.emit("forces_merged", json!({ "force": force, "into": into, "stands": count }), sentence);
+        self.emit(
+            "forces_merged",
+            json!({ "force": force, "into": into, "stands": count }),
+            sentence,
+        );
         let _ = target_name;
     }
 
@@ -268,29 +318,47 @@ impl<'c> Turn<'c> {
             .filter_map(|road| {
                 let length = self.index.road(road)?.miles;
                 let mph = self.mph(force, road, from, to);
-                (mph > 0.0).then_some(OnRoad { road, from, to, done: 0.0, length, mph })
+                (mph > 0.0).then_some(OnRoad {
+                    road,
+                    from,
+                    to,
+                    done: 0.0,
+                    length,
+                    mph,
+                })
             })
             .min_by(|a, b| (a.length / a.mph).total_cmp(&(b.length / b.mph)))
     }
 
     fn enemy_present(&self, region: usize, force: usize) -> bool {
-        let Some(side) = self.state.forces.get(force).map(|f| &f.side) else { return false };
-        self.present
-            .get(region)
-            .is_some_and(|list| list.iter().any(|&o| self.state.forces.get(o).is_some_and(|f| &f.side != side)))
+        let Some(side) = self.state.forces.get(force).map(|f| &f.side) else {
+            return false;
+        };
+        self.present.get(region).is_some_and(|list| {
+            list.iter()
+                .any(|&o| self.state.forces.get(o).is_some_and(|f| &f.side != side))
+        })
     }
 
     fn march(&mut self) {
         self.present = vec![Vec::new(); self.index.len()];
         let mut marchers = Vec::new();
         let mut sitting_on_roads = Vec::new();
-        let day_hours = f64::from(MARCH_HOURS_PER_DAY * self.state.days_per_turn.max(1));
+        let day_hours = MARCH_HOURS_PER_DAY.saturating_mul(self.state.days_per_turn.max(1));
         for i in 0..self.state.forces.len() {
-            let Some(force) = self.state.forces.get(i) else { continue };
-            let Some(region) = self.index.at(&force.region) else { continue };
+            let Some(force) = self.state.forces.get(i) else {
+                continue;
+            };
+            let Some(region) = self.index.at(&force.region) else {
+                continue;
+            };
             let in_battle = force.en_route.is_none() && self.state.battle_in(&force.region).is_some();
             if force.fatigue.must_rest {
-                let sentence = format!("{} rests at {} after three forced marches.", force.name, self.index.name(region));
+                let sentence = format!(
+                    "{} rests at {} after three forced marches.",
+                    force.name,
+                    self.index.name(region)
+                );
                 let payload = json!({ "force": force.id, "rule": "Strategic Rules 3.2" });
                 if let Some(f) = self.state.forces.get_mut(i) {
                     f.fatigue.must_rest = false;
@@ -312,11 +380,15 @@ impl<'c> Turn<'c> {
                         path.pop_front();
                     }
                     road = self.best_road(i, from, to).map(|mut r| {
-                        r.done = if back { (r.length - en_route.miles).max(0.0) } else { en_route.miles };
+                        r.done = if back {
+                            (r.length - en_route.miles).max(0.0)
+                        } else {
+                            en_route.miles
+                        };
                         r
                     });
                 }
-                let hours = day_hours * if *forced { f64::from(FORCED_MARCH_MOVES) } else { 1.0 };
+                let hours = day_hours.saturating_mul(if *forced { FORCED_MARCH_MOVES } else { 1 });
                 marchers.push(Marcher {
                     force: i,
                     path,
@@ -331,12 +403,14 @@ impl<'c> Turn<'c> {
             } else if let Some(f) = self.state.forces.get_mut(i) {
                 f.fatigue.forced_in_row = 0;
             }
-            let Some(force) = self.state.forces.get(i) else { continue };
+            let Some(force) = self.state.forces.get(i) else {
+                continue;
+            };
             if force.en_route.is_none() {
                 if let Some(list) = self.present.get_mut(region) {
                     list.push(i);
                 }
-            } else if !marchers.last().is_some_and(|m| m.force == i) {
+            } else if marchers.last().is_none_or(|m| m.force != i) {
                 // A force left on a road by the last move, holding there.
                 let toward = force.en_route.as_ref().and_then(|e| self.index.at(&e.toward));
                 let done = force.en_route.as_ref().map_or(0.0, |e| e.miles);
@@ -348,21 +422,24 @@ impl<'c> Turn<'c> {
         }
         // Marchers that start on a road are not in a region.
         for m in &marchers {
-            if m.road.is_some() {
-                if let Some(list) = self.present.get_mut(m.start) {
-                    list.retain(|&f| f != m.force);
-                }
+            if m.road.is_some()
+                && let Some(list) = self.present.get_mut(m.start)
+            {
+                list.retain(|&f| f != m.force);
             }
         }
 
-        let steps = marchers.iter().map(|m| m.hours_left.ceil() as usize).max().unwrap_or(0);
+        let steps = marchers.iter().map(|m| m.hours_left).max().unwrap_or(0);
         let mut arrival_order = 0;
-        for hour in 0..steps {
+        for hour in 0..usize::try_from(steps).unwrap_or(usize::MAX) {
             for m in marchers.iter_mut() {
                 m.last = m.road.map(|r| (r.road, r.position(&self.index)));
             }
             for k in 0..marchers.len() {
-                let Some(mut m) = marchers.get_mut(k).map(|m| std::mem::replace(m, Marcher::placeholder())) else {
+                let Some(mut m) = marchers
+                    .get_mut(k)
+                    .map(|m| std::mem::replace(m, Marcher::placeholder()))
+                else {
                     continue;
                 };
                 self.advance(&mut m, hour, &mut arrival_order);
@@ -379,17 +456,23 @@ impl<'c> Turn<'c> {
 
     /// One hour of marching for one force.
     fn advance(&mut self, m: &mut Marcher, hour: usize, arrival_order: &mut usize) {
-        let mut time = m.hours_left.min(1.0);
-        m.hours_left -= time;
+        if m.hours_left == 0 {
+            return;
+        }
+        m.hours_left -= 1;
+        let mut time = 1.0_f64;
         while time > 1e-9 && m.halted.is_none() {
             let mut road = match m.road {
                 Some(road) => road,
                 None => {
-                    let here = self.index.at(&self.state.forces.get(m.force).map_or_else(
-                        || RegionId::new(""),
-                        |f| f.region.clone(),
-                    ));
-                    let (Some(here), Some(&next)) = (here, m.path.front()) else { break };
+                    let here = self.index.at(&self
+                        .state
+                        .forces
+                        .get(m.force)
+                        .map_or_else(|| RegionId::new(""), |f| f.region.clone()));
+                    let (Some(here), Some(&next)) = (here, m.path.front()) else {
+                        break;
+                    };
                     let Some(road) = self.best_road(m.force, here, next) else {
                         m.halted = Some(format!("no usable road leads on to {}", self.index.name(next)));
                         break;
@@ -406,7 +489,9 @@ impl<'c> Turn<'c> {
                 m.miles += road.length - road.done;
                 m.road = None;
                 m.path.pop_front();
-                let Some(to_id) = self.index.id(road.to).cloned() else { break };
+                let Some(to_id) = self.index.id(road.to).cloned() else {
+                    break;
+                };
                 if let Some(f) = self.state.forces.get_mut(m.force) {
                     f.region = to_id.clone();
                     f.en_route = None;
@@ -439,22 +524,31 @@ impl<'c> Turn<'c> {
         hour: usize,
         arrival_order: &mut usize,
     ) {
-        // (road, force, position before, position now, heading to, marcher index)
-        let mut on_road: BTreeMap<usize, Vec<(usize, f64, f64, usize, Option<usize>)>> = BTreeMap::new();
+        let mut on_road: BTreeMap<usize, Vec<Sighting>> = BTreeMap::new();
         for (k, m) in marchers.iter().enumerate() {
             if let (Some(road), None) = (m.road, &m.halted) {
                 let now = road.position(&self.index);
                 let before = match m.last {
                     Some((r, p)) if r == road.road => p,
                     _ => {
-                        if self.index.road(road.road).is_some_and(|r| self.index.at(&r.from) == Some(road.from)) {
+                        if self
+                            .index
+                            .road(road.road)
+                            .is_some_and(|r| self.index.at(&r.from) == Some(road.from))
+                        {
                             0.0
                         } else {
                             road.length
                         }
                     }
                 };
-                on_road.entry(road.road).or_default().push((m.force, before, now, road.to, Some(k)));
+                on_road.entry(road.road).or_default().push(Sighting {
+                    force: m.force,
+                    before,
+                    now,
+                    heading: road.to,
+                    marcher: Some(k),
+                });
             }
         }
         if on_road.is_empty() {
@@ -463,31 +557,49 @@ impl<'c> Turn<'c> {
         for (force, road) in sitting {
             if let Some(list) = on_road.get_mut(&road.road) {
                 let at = road.position(&self.index);
-                list.push((*force, at, at, road.to, None));
+                list.push(Sighting {
+                    force: *force,
+                    before: at,
+                    now: at,
+                    heading: road.to,
+                    marcher: None,
+                });
             }
         }
         for (road, list) in on_road {
             let Some(r) = self.index.road(road) else { continue };
-            let (Some(from), Some(to)) = (self.index.at(&r.from), self.index.at(&r.to)) else { continue };
+            let (Some(from), Some(to)) = (self.index.at(&r.from), self.index.at(&r.to)) else {
+                continue;
+            };
             for a in 0..list.len() {
                 for b in a + 1..list.len() {
-                    let (Some(x), Some(y)) = (list.get(a), list.get(b)) else { continue };
+                    let (Some(x), Some(y)) = (list.get(a), list.get(b)) else {
+                        continue;
+                    };
                     let (sa, sb) = (
-                        self.state.forces.get(x.0).map(|f| f.side.clone()),
-                        self.state.forces.get(y.0).map(|f| f.side.clone()),
+                        self.state.forces.get(x.force).map(|f| f.side.clone()),
+                        self.state.forces.get(y.force).map(|f| f.side.clone()),
                     );
                     if sa == sb {
                         continue;
                     }
-                    let crossed = (x.1 - y.1) * (x.2 - y.2) <= 0.0 && (x.1 != x.2 || y.1 != y.2);
-                    let still_marching = |m: Option<usize>| m.is_none_or(|k| marchers.get(k).is_some_and(|m| m.halted.is_none()));
-                    if !crossed || !still_marching(x.4) || !still_marching(y.4) {
+                    let crossed = (x.before - y.before) * (x.now - y.now) <= 0.0
+                        && (x.before != x.now || y.before != y.now);
+                    let still_marching = |m: Option<usize>| {
+                        m.is_none_or(|k| marchers.get(k).is_some_and(|m| m.halted.is_none()))
+                    };
+                    if !crossed || !still_marching(x.marcher) || !still_marching(y.marcher) {
                         continue;
                     }
-                    let meeting = (x.2 + y.2) / 2.0;
+                    let meeting = (x.now + y.now) / 2.0;
                     let region = if meeting <= r.miles / 2.0 { from } else { to };
-                    let why = format!("met the enemy on the road and fell back on {}", self.index.name(region));
-                    for (force, heading, marcher) in [(x.0, x.3, x.4), (y.0, y.3, y.4)] {
+                    let why = format!(
+                        "met the enemy on the road and fell back on {}",
+                        self.index.name(region)
+                    );
+                    for (force, heading, marcher) in
+                        [(x.force, x.heading, x.marcher), (y.force, y.heading, y.marcher)]
+                    {
                         self.halt_at(force, region);
                         if heading == region {
                             self.arrivals.insert(force, (hour, *arrival_order));
@@ -504,7 +616,9 @@ impl<'c> Turn<'c> {
     }
 
     fn halt_at(&mut self, force: usize, region: usize) {
-        let Some(id) = self.index.id(region).cloned() else { return };
+        let Some(id) = self.index.id(region).cloned() else {
+            return;
+        };
         if let Some(f) = self.state.forces.get_mut(force) {
             f.region = id;
             f.en_route = None;
@@ -518,14 +632,19 @@ impl<'c> Turn<'c> {
     }
 
     fn finish_march(&mut self, m: Marcher) {
-        let Some(force) = self.state.forces.get_mut(m.force) else { return };
+        let Some(force) = self.state.forces.get_mut(m.force) else {
+            return;
+        };
         let mut ahead: Vec<RegionId> = Vec::new();
-        if let Some(road) = m.road {
-            if let (Some(from), Some(to)) = (self.index.id(road.from), self.index.id(road.to)) {
-                force.region = from.clone();
-                force.en_route = Some(EnRoute { toward: to.clone(), miles: road.done });
-                ahead.push(to.clone());
-            }
+        if let Some(road) = m.road
+            && let (Some(from), Some(to)) = (self.index.id(road.from), self.index.id(road.to))
+        {
+            force.region = from.clone();
+            force.en_route = Some(EnRoute {
+                toward: to.clone(),
+                miles: road.done,
+            });
+            ahead.push(to.clone());
         }
         if m.halted.is_some() {
             ahead.clear();
@@ -535,7 +654,10 @@ impl<'c> Turn<'c> {
         force.order = if ahead.is_empty() {
             StandingOrder::Hold
         } else {
-            StandingOrder::March { path: ahead, forced: m.forced }
+            StandingOrder::March {
+                path: ahead,
+                forced: m.forced,
+            }
         };
         let name = force.name.clone();
         let id = force.id.clone();
@@ -603,7 +725,9 @@ impl<'c> Turn<'c> {
         let losses = marching.div_ceil(STANDS_PER_FORCED_MARCH_LOSS);
         for _ in 0..losses {
             let Some(i) = self.find(force) else { return };
-            let Some((stand, name)) = self.remove_random_stand(i, |_| true) else { return };
+            let Some((stand, name)) = self.remove_random_stand(i, |_| true) else {
+                return;
+            };
             self.emit(
                 "forced_march_loss",
                 json!({ "force": force, "stand": stand.id, "rule": "Strategic Rules 3.1" }),
@@ -616,9 +740,19 @@ impl<'c> Turn<'c> {
     }
 
     /// Removes a stand, drawn from the campaign's stream among those `eligible`.
-    fn remove_random_stand(&mut self, force: usize, eligible: impl Fn(&Stand) -> bool) -> Option<(Stand, String)> {
+    fn remove_random_stand(
+        &mut self,
+        force: usize,
+        eligible: impl Fn(&Stand) -> bool,
+    ) -> Option<(Stand, String)> {
         let f = self.state.forces.get_mut(force)?;
-        let candidates: Vec<usize> = f.stands.iter().enumerate().filter(|(_, s)| eligible(s)).map(|(i, _)| i).collect();
+        let candidates: Vec<usize> = f
+            .stands
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| eligible(s))
+            .map(|(i, _)| i)
+            .collect();
         if candidates.is_empty() {
             return None;
         }
@@ -631,34 +765,52 @@ impl<'c> Turn<'c> {
     fn make_battles(&mut self) {
         let mut by_region: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
         for (i, f) in self.state.forces.iter().enumerate() {
-            if f.en_route.is_none() && !f.stands.is_empty() {
-                if let Some(r) = self.index.at(&f.region) {
-                    by_region.entry(r).or_default().push(i);
-                }
+            if f.en_route.is_none()
+                && !f.stands.is_empty()
+                && let Some(r) = self.index.at(&f.region)
+            {
+                by_region.entry(r).or_default().push(i);
             }
         }
         let mut touched = Vec::new();
         for (region, forces) in &by_region {
             let mut sides: Vec<&SideId> = Vec::new();
             for &i in forces {
-                if let Some(f) = self.state.forces.get(i) {
-                    if !sides.contains(&&f.side) {
-                        sides.push(&f.side);
-                    }
+                if let Some(f) = self.state.forces.get(i)
+                    && !sides.contains(&&f.side)
+                {
+                    sides.push(&f.side);
                 }
             }
             if sides.len() < 2 {
                 continue;
             }
-            let Some(region_id) = self.index.id(*region).cloned() else { continue };
-            let ids: Vec<ForceId> = forces.iter().filter_map(|&i| self.state.forces.get(i).map(|f| f.id.clone())).collect();
-            if let Some(battle) = self.state.battles.iter_mut().find(|b| b.region == region_id && b.status == BattleStatus::Pending) {
-                let joining: Vec<ForceId> = ids.iter().filter(|id| !battle.forces.contains(id)).cloned().collect();
+            let Some(region_id) = self.index.id(*region).cloned() else {
+                continue;
+            };
+            let ids: Vec<ForceId> = forces
+                .iter()
+                .filter_map(|&i| self.state.forces.get(i).map(|f| f.id.clone()))
+                .collect();
+            if let Some(battle) = self
+                .state
+                .battles
+                .iter_mut()
+                .find(|b| b.region == region_id && b.status == BattleStatus::Pending)
+            {
+                let joining: Vec<ForceId> = ids
+                    .iter()
+                    .filter(|id| !battle.forces.contains(id))
+                    .cloned()
+                    .collect();
                 battle.forces.extend(joining.iter().cloned());
                 battle.reserves.retain(|r| !joining.contains(r));
                 let battle_id = battle.id;
                 for force in joining {
-                    let name = self.state.force(&force).map_or_else(|| force.to_string(), |f| f.name.clone());
+                    let name = self
+                        .state
+                        .force(&force)
+                        .map_or_else(|| force.to_string(), |f| f.name.clone());
                     let place = self.index.name(*region).to_owned();
                     self.emit(
                         "battle_joined",
@@ -666,7 +818,7 @@ impl<'c> Turn<'c> {
                         format!("{name} joins the battle at {place} (battle {battle_id})."),
                     );
                 }
-                touched.push(battle_id);
+                touched.push((battle_id, false));
                 continue;
             }
             // The attacker is the side that moved in first; the defender another side there.
@@ -677,7 +829,9 @@ impl<'c> Turn<'c> {
                 .collect();
             movers.sort();
             let attacker = movers.first().map_or(sides.first().copied(), |m| Some(m.2));
-            let Some(attacker) = attacker.cloned() else { continue };
+            let Some(attacker) = attacker.cloned() else {
+                continue;
+            };
             let moved: Vec<&SideId> = movers.iter().map(|m| m.2).collect();
             let defender = sides
                 .iter()
@@ -696,17 +850,21 @@ impl<'c> Turn<'c> {
                 reserves: Vec::new(),
                 status: BattleStatus::Pending,
             });
-            touched.push(id);
+            touched.push((id, true));
         }
-        for id in touched {
-            self.find_reserves(id);
+        for (id, created) in touched {
+            self.find_reserves(id, created);
         }
     }
 
     /// Forces of either side within one move of the battle, not in a battle themselves.
-    fn find_reserves(&mut self, battle_id: u32) {
-        let Some(battle) = self.state.battles.iter().find(|b| b.id == battle_id) else { return };
-        let Some(region) = self.index.at(&battle.region) else { return };
+    fn find_reserves(&mut self, battle_id: u32, created: bool) {
+        let Some(battle) = self.state.battles.iter().find(|b| b.id == battle_id) else {
+            return;
+        };
+        let Some(region) = self.index.at(&battle.region) else {
+            return;
+        };
         let engaged: Vec<&ForceId> = self
             .state
             .battles
@@ -716,27 +874,43 @@ impl<'c> Turn<'c> {
             .collect();
         let mut reserves = Vec::new();
         for (i, f) in self.state.forces.iter().enumerate() {
-            if f.en_route.is_some() || engaged.contains(&&f.id) || (f.side != battle.attacker && f.side != battle.defender) {
+            if f.en_route.is_some()
+                || engaged.contains(&&f.id)
+                || (f.side != battle.attacker && f.side != battle.defender)
+            {
                 continue;
             }
-            let Some(at) = self.index.at(&f.region) else { continue };
+            let Some(at) = self.index.at(&f.region) else {
+                continue;
+            };
             let within_a_move = self.index.roads_between(at, region).any(|road| {
-                let Some(r) = self.index.road(road) else { return false };
-                self.index.is_passable(road) && r.miles <= self.mph(i, road, at, region) * f64::from(MARCH_HOURS_PER_DAY)
+                let Some(r) = self.index.road(road) else {
+                    return false;
+                };
+                self.index.is_passable(road)
+                    && r.miles <= self.mph(i, road, at, region) * f64::from(MARCH_HOURS_PER_DAY)
             });
             if within_a_move {
                 reserves.push(f.id.clone());
             }
         }
         let battle = battle.clone();
-        let name_of = |id: &ForceId| self.state.force(id).map_or_else(|| id.to_string(), |f| f.name.clone());
+        let name_of = |id: &ForceId| {
+            self.state
+                .force(id)
+                .map_or_else(|| id.to_string(), |f| f.name.clone())
+        };
         let list = |ids: &[ForceId], side: &SideId| -> String {
             let names: Vec<String> = ids
                 .iter()
                 .filter(|id| self.state.force(id).is_some_and(|f| &f.side == side))
                 .map(name_of)
                 .collect();
-            if names.is_empty() { "none".to_owned() } else { names.join(", ") }
+            if names.is_empty() {
+                "none".to_owned()
+            } else {
+                names.join(", ")
+            }
         };
         let place = self.index.name(region).to_owned();
         let sentence = format!(
@@ -748,9 +922,12 @@ impl<'c> Turn<'c> {
             list(&battle.forces, &battle.attacker),
             self.side_name(&battle.defender),
             list(&battle.forces, &battle.defender),
-            if reserves.is_empty() { "none".to_owned() } else { reserves.iter().map(name_of).collect::<Vec<_>>().join(", ") },
+            if reserves.is_empty() {
+                "none".to_owned()
+            } else {
+                reserves.iter().map(name_of).collect::<Vec<_>>().join(", ")
+            },
         );
-        let created = battle.turn == self.turn && !self.events.iter().any(|e| e.kind == "battle_created" && e.payload["battle"] == battle.id);
         if let Some(b) = self.state.battles.iter_mut().find(|b| b.id == battle_id) {
             b.reserves = reserves.clone();
         }
@@ -772,12 +949,18 @@ impl<'c> Turn<'c> {
         let holding = Holding::of(&self.state, &self.index);
         for h in 0..self.state.hqs.len() {
             let Some(hq) = self.state.hqs.get(h) else { continue };
-            let Some(region) = self.index.at(&hq.region) else { continue };
+            let Some(region) = self.index.at(&hq.region) else {
+                continue;
+            };
             if self.state.battle_in(&hq.region).is_some() {
                 continue;
             }
-            let [occupier] = holding.sides_in(region) else { continue };
-            let Some(occupier) = self.state.sides.get(*occupier).map(|s| s.id.clone()) else { continue };
+            let [occupier] = holding.sides_in(region) else {
+                continue;
+            };
+            let Some(occupier) = self.state.sides.get(*occupier).map(|s| s.id.clone()) else {
+                continue;
+            };
             if occupier == hq.held_by {
                 continue;
             }
@@ -788,11 +971,17 @@ impl<'c> Turn<'c> {
             let taker = self.side_name(&occupier);
             let payload = json!({ "side": owner, "wing": hq.wing, "region": hq.region, "held_by": occupier });
             let lost_now = hq.held_by == hq.side;
-            let Some(hq) = self.state.hqs.get_mut(h) else { continue };
+            let Some(hq) = self.state.hqs.get_mut(h) else {
+                continue;
+            };
             hq.held_by = occupier.clone();
             if occupier == owner {
                 hq.captured_turn = None;
-                self.emit("hq_retaken", payload, format!("{owner_name} retakes its {label} at {place}."));
+                self.emit(
+                    "hq_retaken",
+                    payload,
+                    format!("{owner_name} retakes its {label} at {place}."),
+                );
             } else {
                 if lost_now {
                     hq.captured_turn = Some(self.turn);
@@ -815,7 +1004,10 @@ impl<'c> Turn<'c> {
             .hqs
             .iter()
             .filter(|hq| hq.held_by != hq.side)
-            .filter(|hq| hq.captured_turn.is_some_and(|c| self.turn >= c.saturating_add(HQ_LOSS_DELAY_MOVES)))
+            .filter(|hq| {
+                hq.captured_turn
+                    .is_some_and(|c| self.turn >= c.saturating_add(HQ_LOSS_DELAY_MOVES))
+            })
             .map(|hq| (hq.side.clone(), hq.label(&self.side_name(&hq.side))))
             .collect();
         for (side, label) in due {
@@ -830,8 +1022,12 @@ impl<'c> Turn<'c> {
             if stands.is_empty() {
                 continue;
             }
-            let Some(&(force, stand)) = stands.get(self.rng.random_range(0..stands.len())) else { continue };
-            let Some(f) = self.state.forces.get_mut(force) else { continue };
+            let Some(&(force, stand)) = stands.get(self.rng.random_range(0..stands.len())) else {
+                continue;
+            };
+            let Some(f) = self.state.forces.get_mut(force) else {
+                continue;
+            };
             let lost = f.stands.remove(stand);
             let (force_id, force_name) = (f.id.clone(), f.name.clone());
             self.emit(
@@ -850,23 +1046,30 @@ impl<'c> Turn<'c> {
     fn trace_supply(&mut self) {
         let holding = Holding::of(&self.state, &self.index);
         for side in 0..self.state.sides.len() {
-            let Some(side_id) = self.state.sides.get(side).map(|s| s.id.clone()) else { continue };
+            let Some(side_id) = self.state.sides.get(side).map(|s| s.id.clone()) else {
+                continue;
+            };
             if !self.state.forces.iter().any(|f| f.side == side_id) {
                 continue;
             }
             let net = supply::trace(&self.state, &self.index, &holding, side);
             let mut open_routes: Option<Vec<Option<usize>>> = None;
             for i in 0..self.state.forces.len() {
-                let Some(force) = self.state.forces.get(i) else { continue };
+                let Some(force) = self.state.forces.get(i) else {
+                    continue;
+                };
                 if force.side != side_id || force.stands.is_empty() {
                     continue;
                 }
-                let Some(region) = self.index.at(&force.region) else { continue };
+                let Some(region) = self.index.at(&force.region) else {
+                    continue;
+                };
                 let supplied = net.reached.get(region).copied().unwrap_or(false);
                 if supplied {
                     self.supply_restored(i);
                 } else {
-                    let routes = open_routes.get_or_insert_with(|| supply::search(&self.index, &net.sources, |_| false));
+                    let routes = open_routes
+                        .get_or_insert_with(|| supply::search(&self.index, &net.sources, |_| false));
                     let cuts = supply::cuts(&self.index, &holding, side, routes, region);
                     self.cut_off(i, &cuts);
                 }
@@ -875,7 +1078,9 @@ impl<'c> Turn<'c> {
     }
 
     fn supply_restored(&mut self, force: usize) {
-        let Some(f) = self.state.forces.get_mut(force) else { return };
+        let Some(f) = self.state.forces.get_mut(force) else {
+            return;
+        };
         if f.supply.cut_moves == 0 {
             return;
         }
@@ -891,7 +1096,9 @@ impl<'c> Turn<'c> {
     }
 
     fn cut_off(&mut self, force: usize, cuts: &[usize]) {
-        let Some(f) = self.state.forces.get_mut(force) else { return };
+        let Some(f) = self.state.forces.get_mut(force) else {
+            return;
+        };
         f.supply.cut_moves += 1;
         let moves = f.supply.cut_moves;
         let (id, name, region) = (f.id.clone(), f.name.clone(), f.region.clone());
@@ -901,7 +1108,10 @@ impl<'c> Turn<'c> {
         let why = if cut_names.is_empty() {
             "no road leads to an HQ its side still holds".to_owned()
         } else {
-            format!("the enemy holds {} on its road to the nearest HQ", cut_names.join(", "))
+            format!(
+                "the enemy holds {} on its road to the nearest HQ",
+                cut_names.join(", ")
+            )
         };
         if moves == 1 {
             self.emit(
@@ -924,8 +1134,17 @@ impl<'c> Turn<'c> {
         }
         if moves > CUT_OFF_GRACE_MOVES {
             // "one Infantry stand on one move and one cavalry stand on the next, etc."
-            let wanted = self.state.forces.get(force).and_then(|f| f.supply.next_loss).unwrap_or(Arm::Infantry);
-            let other = if wanted == Arm::Infantry { Arm::Cavalry } else { Arm::Infantry };
+            let wanted = self
+                .state
+                .forces
+                .get(force)
+                .and_then(|f| f.supply.next_loss)
+                .unwrap_or(Arm::Infantry);
+            let other = if wanted == Arm::Infantry {
+                Arm::Cavalry
+            } else {
+                Arm::Infantry
+            };
             let lost = self
                 .remove_random_stand(force, |s| s.kind.arm() == wanted)
                 .or_else(|| self.remove_random_stand(force, |s| s.kind.arm() == other))
@@ -933,7 +1152,11 @@ impl<'c> Turn<'c> {
             let Some((stand, _)) = lost else { return };
             let taken = stand.kind.arm();
             if let Some(f) = self.state.forces.get_mut(force) {
-                f.supply.next_loss = Some(if taken == Arm::Infantry { Arm::Cavalry } else { Arm::Infantry });
+                f.supply.next_loss = Some(if taken == Arm::Infantry {
+                    Arm::Cavalry
+                } else {
+                    Arm::Infantry
+                });
             }
             self.emit(
                 "supply_loss",
@@ -973,7 +1196,12 @@ impl<'c> Turn<'c> {
 
     fn finish(mut self) -> TurnOutcome {
         self.state.rng.advance_to(&self.rng);
-        let pending = self.state.battles.iter().filter(|b| b.status == BattleStatus::Pending).count();
+        let pending = self
+            .state
+            .battles
+            .iter()
+            .filter(|b| b.status == BattleStatus::Pending)
+            .count();
         let summary = json!({ "turn": self.turn, "battles_pending": pending });
         let sentence = format!(
             "Game move {} ends; {} battle{} pending.",
@@ -983,7 +1211,10 @@ impl<'c> Turn<'c> {
         );
         self.emit("turn_ended", summary, sentence);
         self.state.turn = self.turn.saturating_add(1);
-        TurnOutcome { campaign: self.state, events: self.events }
+        TurnOutcome {
+            campaign: self.state,
+            events: self.events,
+        }
     }
 }
 
@@ -993,7 +1224,7 @@ impl Marcher {
             force: usize::MAX,
             path: VecDeque::new(),
             road: None,
-            hours_left: 0.0,
+            hours_left: 0,
             forced: false,
             start: 0,
             miles: 0.0,

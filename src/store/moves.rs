@@ -1,0 +1,278 @@
+//! Orders, game moves and undo in the save.
+//!
+//! Each game move is committed in one transaction: the new state, its events,
+//! and a `checkpoint` event holding the whole state after the move. Undo
+//! rebuilds the state from the log: the checkpoints (and the starting state
+//! in `campaign_created`) form a stack that `turn_undone` events pop.
+
+use super::error::path_text;
+use super::rows;
+use super::{Store, StoreError};
+use crate::model::{Campaign, Event, SideId};
+use crate::strategy::{OrderSet, TurnOutcome};
+use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
+use serde_json::json;
+
+/// What `undo` took back.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Undone {
+    /// The last orders given and not yet resolved.
+    Orders { side: SideId, turn: u32, source: String },
+    /// The last resolved game move; the campaign is back at its start.
+    Turn { turn: u32 },
+}
+
+impl Store {
+    /// Records a side's checked orders for the current game move, with an
+    /// `orders_given` event. `source` names where they came from (a file name).
+    pub fn submit_orders(&mut self, orders: &OrderSet, source: &str) -> Result<(), StoreError> {
+        let path = path_text(&self.path);
+        let sqlite = |action| {
+            let path = path.clone();
+            move |source| StoreError::Sqlite { path, action, source }
+        };
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(sqlite("starting to record the orders"))?;
+        let campaign = rows::read_campaign(&tx, &self.path)?;
+        if campaign.turn != orders.turn {
+            return Err(StoreError::Changed {
+                path,
+                expected: orders.turn,
+                found: campaign.turn,
+            });
+        }
+        let body = serde_json::to_string(orders).unwrap_or_else(|_| "null".to_owned());
+        tx.execute(
+            "INSERT INTO orders (turn, side, source, body) VALUES (?1, ?2, ?3, ?4)",
+            params![orders.turn, orders.side.as_str(), source, body],
+        )
+        .map_err(sqlite("recording the orders"))?;
+        let side_name = campaign
+            .side(&orders.side)
+            .map_or(orders.side.as_str(), |s| s.name.as_str());
+        let event = Event {
+            turn: orders.turn,
+            seq: next_seq(&tx, orders.turn).map_err(sqlite("numbering the event"))?,
+            kind: "orders_given".to_owned(),
+            payload: json!({ "side": orders.side, "source": source, "orders": orders.orders }),
+            sentence: format!(
+                "{side_name} gave orders for game move {} ({source}): {}.",
+                orders.turn,
+                orders.summary()
+            ),
+        };
+        rows::append_event(&tx, &event).map_err(sqlite("recording the orders"))?;
+        tx.commit().map_err(sqlite("saving the orders"))
+    }
+
+    /// Orders given for the current game move and not yet resolved, oldest first.
+    pub fn pending_orders(&self) -> Result<Vec<OrderSet>, StoreError> {
+        let path = path_text(&self.path);
+        let sqlite = |source| StoreError::Sqlite {
+            path: path.clone(),
+            action: "reading the orders",
+            source,
+        };
+        let mut statement = self
+            .conn
+            .prepare(
+                "SELECT seq, body FROM orders
+                 WHERE resolved_turn IS NULL AND turn = (SELECT turn FROM campaign WHERE id = 1) ORDER BY seq",
+            )
+            .map_err(sqlite)?;
+        let rows = statement
+            .query_map([], |row| Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?)))
+            .map_err(sqlite)?;
+        let mut sets = Vec::new();
+        for row in rows {
+            let (seq, body) = row.map_err(sqlite)?;
+            let set = serde_json::from_str(&body).map_err(|e| StoreError::BadRow {
+                path: path.clone(),
+                table: "orders",
+                key: seq.to_string(),
+                detail: e.to_string(),
+            })?;
+            sets.push(set);
+        }
+        Ok(sets)
+    }
+
+    /// Writes a resolved game move: the new state, its events and a
+    /// checkpoint, and marks the orders used, in one transaction. `before` is
+    /// the state it was resolved from; if the save has moved on since, nothing
+    /// is written.
+    pub fn commit_turn(&mut self, before: &Campaign, outcome: &TurnOutcome) -> Result<(), StoreError> {
+        let path = path_text(&self.path);
+        let sqlite = |action| {
+            let path = path.clone();
+            move |source| StoreError::Sqlite { path, action, source }
+        };
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(sqlite("starting the game move"))?;
+        let found: u32 = tx
+            .query_row("SELECT turn FROM campaign WHERE id = 1", [], |r| r.get(0))
+            .map_err(sqlite("reading the game move"))?;
+        if found != before.turn {
+            return Err(StoreError::Changed {
+                path,
+                expected: before.turn,
+                found,
+            });
+        }
+        rows::write_state(&tx, &outcome.campaign).map_err(sqlite("writing the new state"))?;
+        let first = next_seq(&tx, before.turn).map_err(sqlite("numbering the events"))?;
+        for event in &outcome.events {
+            let mut event = event.clone();
+            event.turn = before.turn;
+            event.seq = first.saturating_add(event.seq);
+            rows::append_event(&tx, &event).map_err(sqlite("writing the events"))?;
+        }
+        let checkpoint = Event {
+            turn: before.turn,
+            seq: next_seq(&tx, before.turn).map_err(sqlite("numbering the events"))?,
+            kind: "checkpoint".to_owned(),
+            payload: json!({ "first_seq": first, "state": outcome.campaign }),
+            sentence: format!(
+                "The state after game move {} is kept here, for undo.",
+                before.turn
+            ),
+        };
+        rows::append_event(&tx, &checkpoint).map_err(sqlite("writing the checkpoint"))?;
+        tx.execute(
+            "UPDATE orders SET resolved_turn = ?1 WHERE resolved_turn IS NULL AND turn = ?1",
+            params![before.turn],
+        )
+        .map_err(sqlite("marking the orders used"))?;
+        tx.commit().map_err(sqlite("saving the game move"))
+    }
+
+    /// Takes back the last orders not yet resolved, or else the last resolved
+    /// game move, rebuilding the state from the event log.
+    pub fn undo(&mut self) -> Result<Undone, StoreError> {
+        let path = path_text(&self.path);
+        let sqlite = |action| {
+            let path = path.clone();
+            move |source| StoreError::Sqlite { path, action, source }
+        };
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(sqlite("starting to undo"))?;
+        let campaign = rows::read_campaign(&tx, &self.path)?;
+        let last_orders: Option<(i64, String, String)> = tx
+            .query_row(
+                "SELECT seq, side, source FROM orders WHERE resolved_turn IS NULL AND turn = ?1 ORDER BY seq DESC LIMIT 1",
+                params![campaign.turn],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .optional()
+            .map_err(sqlite("reading the orders"))?;
+        let undone = if let Some((seq, side, source)) = last_orders {
+            tx.execute("DELETE FROM orders WHERE seq = ?1", params![seq])
+                .map_err(sqlite("withdrawing the orders"))?;
+            let side_name = campaign
+                .side(&SideId::new(&side))
+                .map_or(side.as_str(), |s| s.name.as_str())
+                .to_owned();
+            let event = Event {
+                turn: campaign.turn,
+                seq: next_seq(&tx, campaign.turn).map_err(sqlite("numbering the event"))?,
+                kind: "orders_withdrawn".to_owned(),
+                payload: json!({ "side": side, "source": source, "orders_seq": seq }),
+                sentence: format!(
+                    "{side_name} withdrew its orders for game move {} ({source}).",
+                    campaign.turn
+                ),
+            };
+            rows::append_event(&tx, &event).map_err(sqlite("recording the undo"))?;
+            Undone::Orders {
+                side: SideId::new(side),
+                turn: campaign.turn,
+                source,
+            }
+        } else {
+            let (undone_turn, first_seq, last_seq, restored) = restore_point(&tx, &self.path)?;
+            rows::write_state(&tx, &restored).map_err(sqlite("restoring the state"))?;
+            tx.execute(
+                "UPDATE orders SET resolved_turn = NULL WHERE resolved_turn = ?1",
+                params![undone_turn],
+            )
+            .map_err(sqlite("restoring the orders"))?;
+            let event = Event {
+                turn: undone_turn,
+                seq: next_seq(&tx, undone_turn).map_err(sqlite("numbering the event"))?,
+                kind: "turn_undone".to_owned(),
+                payload: json!({ "turn": undone_turn, "first_seq": first_seq, "last_seq": last_seq }),
+                sentence: format!(
+                    "Game move {undone_turn} was undone: the campaign is back at its start, and its orders wait to be resolved again."
+                ),
+            };
+            rows::append_event(&tx, &event).map_err(sqlite("recording the undo"))?;
+            Undone::Turn { turn: undone_turn }
+        };
+        tx.commit().map_err(sqlite("saving the undo"))?;
+        Ok(undone)
+    }
+}
+
+/// The next free sequence number in a game move's events.
+fn next_seq(tx: &Transaction<'_>, turn: u32) -> rusqlite::Result<u32> {
+    tx.query_row(
+        "SELECT COALESCE(MAX(seq) + 1, 0) FROM events WHERE turn = ?1",
+        params![turn],
+        |r| r.get(0),
+    )
+}
+
+/// Finds the last resolved game move still standing and the state before it:
+/// (its turn, its first and last event numbers, the state to restore).
+fn restore_point(
+    tx: &Transaction<'_>,
+    path: &std::path::Path,
+) -> Result<(u32, u32, u32, Campaign), StoreError> {
+    let name = path_text(path);
+    let events = rows::read_events_of_kinds(tx, path, &["campaign_created", "checkpoint", "turn_undone"])?;
+    // Each entry: (turn, first seq, checkpoint seq, state).
+    let mut stack: Vec<(u32, u32, u32, &serde_json::Value)> = Vec::new();
+    for event in &events {
+        match event.kind.as_str() {
+            "campaign_created" => stack.push((event.turn, event.seq, event.seq, &event.payload)),
+            "checkpoint" => {
+                let first = event
+                    .payload
+                    .get("first_seq")
+                    .and_then(|v| v.as_u64())
+                    .unwrap_or(0);
+                let first = u32::try_from(first).unwrap_or(0);
+                let state = event.payload.get("state").unwrap_or(&serde_json::Value::Null);
+                stack.push((event.turn, first, event.seq, state));
+            }
+            _ => {
+                stack.pop();
+            }
+        }
+    }
+    let Some((turn, first, last, _)) = stack.pop() else {
+        return Err(StoreError::NothingToUndo {
+            path: name,
+            why: "no game move has been resolved".to_owned(),
+        });
+    };
+    let Some((_, _, _, state)) = stack.last() else {
+        return Err(StoreError::NothingToUndo {
+            path: name,
+            why: "no game move has been resolved since the campaign began".to_owned(),
+        });
+    };
+    let restored: Campaign = serde_json::from_value((*state).clone()).map_err(|e| StoreError::BadRow {
+        path: name.clone(),
+        table: "events",
+        key: format!("checkpoint before game move {turn}"),
+        detail: e.to_string(),
+    })?;
+    Ok((turn, first, last, restored))
+}
