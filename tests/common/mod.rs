@@ -8,6 +8,8 @@
     clippy::panic
 )]
 
+pub mod world;
+
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
