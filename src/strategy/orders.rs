@@ -730,7 +730,7 @@ pub fn read_orders_file(campaign: &Campaign, side: &SideId, source: Source<'_>) 
     let mut spans: Vec<&RawOrder> = Vec::new();
     for spanned in &raw.orders {
         let order = spanned.get_ref();
-        let actions: Vec<(&str, Range<usize>)> = [
+        let mut actions: Vec<(&str, Range<usize>)> = [
             order.march.as_ref().map(|m| ("march", m.span())),
             order.to.as_ref().map(|t| ("to", t.span())),
             order.hold.as_ref().map(|h| ("hold", h.span())),
@@ -740,6 +740,8 @@ pub fn read_orders_file(campaign: &Campaign, side: &SideId, source: Source<'_>) 
         .into_iter()
         .flatten()
         .collect();
+        // In the order the file writes them, so the second named is the later one.
+        actions.sort_by_key(|(_, span)| span.start);
         let action = match actions.as_slice() {
             [] => {
                 sink.error(
