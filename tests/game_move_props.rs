@@ -1,0 +1,255 @@
+//! Properties of game moves over random maps, forces and orders.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
+mod common;
+use common::world::*;
+use proptest::prelude::*;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use umpire::model::*;
+use umpire::strategy::{Action, OrderRequest, check_requests, resolve};
+
+const TERRAINS: [Terrain; 5] = [
+    Terrain::Open,
+    Terrain::Hills,
+    Terrain::Desert,
+    Terrain::Urban,
+    Terrain::Forest,
+];
+const KINDS: [StandKind; 6] = [
+    StandKind::LineInfantry,
+    StandKind::LightInfantry,
+    StandKind::HeavyCavalry,
+    StandKind::LightCavalry,
+    StandKind::FootArtillery,
+    StandKind::NativeSpearmen,
+];
+
+/// A random campaign: a connected map of `regions`, forces of both sides
+/// marching on random paths, some forced; HQs at random.
+fn random_world(seed: u64, regions: usize, forces: usize) -> Campaign {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let name = |i: usize| format!("r{i}");
+    let regs: Vec<Region> = (0..regions)
+        .map(|i| region(&name(i), TERRAINS[rng.random_range(0..TERRAINS.len())]))
+        .collect();
+    let mut roads = Vec::new();
+    let mut joined = BTreeSet::new();
+    let mut add = |roads: &mut Vec<Road>, a: usize, b: usize, rng: &mut ChaCha8Rng| {
+        if a != b && joined.insert((a.min(b), a.max(b))) {
+            let kind = [RoadKind::Road, RoadKind::Track, RoadKind::Railway][rng.random_range(0..3)];
+            let mut r = road(&name(a), &name(b), kind, rng.random_range(1.0..60.0));
+            if rng.random_range(0..8) == 0 {
+                r.river = Some(RiverCrossing::None);
+            }
+            roads.push(r);
+        }
+    };
+    for i in 1..regions {
+        let j = rng.random_range(0..i);
+        add(&mut roads, i, j, &mut rng);
+    }
+    for _ in 0..regions {
+        let (a, b) = (rng.random_range(0..regions), rng.random_range(0..regions));
+        add(&mut roads, a, b, &mut rng);
+    }
+    let adjacent = |r: usize| -> Vec<usize> {
+        roads
+            .iter()
+            .filter_map(|road| {
+                let (a, b) = (road.from.as_str(), road.to.as_str());
+                if a == name(r) {
+                    b[1..].parse().ok()
+                } else if b == name(r) {
+                    a[1..].parse().ok()
+                } else {
+                    None
+                }
+            })
+            .collect()
+    };
+    let mut next_stand = 1;
+    let mut fs = Vec::new();
+    for f in 0..forces {
+        let side = if f % 2 == 0 { "red" } else { "blue" };
+        let mut at = rng.random_range(0..regions);
+        let start = at;
+        let mut st = Vec::new();
+        for _ in 0..rng.random_range(1..15) {
+            st.extend(stands(KINDS[rng.random_range(0..KINDS.len())], 1, next_stand));
+            next_stand += 1;
+        }
+        let mut path = Vec::new();
+        for _ in 0..rng.random_range(0..5) {
+            let next = adjacent(at);
+            if next.is_empty() {
+                break;
+            }
+            at = next[rng.random_range(0..next.len())];
+            path.push(name(at));
+        }
+        let path: Vec<&str> = path.iter().map(String::as_str).collect();
+        fs.push(marching(
+            force(&format!("f{f}"), side, &name(start), st),
+            &path,
+            rng.random_range(0..3) == 0,
+        ));
+    }
+    let red_hq = name(rng.random_range(0..regions));
+    let blue_hq = name(rng.random_range(0..regions));
+    campaign(regs, roads, &red_hq, &blue_hq, fs)
+}
+
+fn all_stands(c: &Campaign) -> BTreeMap<StandId, ForceId> {
+    c.forces
+        .iter()
+        .flat_map(|f| f.stands.iter().map(|s| (s.id, f.id.clone())))
+        .collect()
+}
+
+/// Stands removed by an event that names its rule.
+fn removed_by_rule(events: &[Event]) -> Vec<StandId> {
+    events
+        .iter()
+        .filter(|e| matches!(e.kind.as_str(), "forced_march_loss" | "supply_loss" | "hq_loss"))
+        .inspect(|e| {
+            assert!(
+                e.payload["rule"]
+                    .as_str()
+                    .is_some_and(|r| r.starts_with("Strategic Rules")),
+                "{e:?}"
+            )
+        })
+        .map(|e| StandId(u32::try_from(e.payload["stand"].as_u64().unwrap()).unwrap()))
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, .. ProptestConfig::default() })]
+
+    #[test]
+    fn stands_leave_only_by_a_named_rule_and_forces_are_in_one_place(
+        seed in any::<u64>(), regions in 2usize..14, forces in 1usize..10, moves in 1usize..6,
+    ) {
+        let mut c = random_world(seed, regions, forces);
+        for _ in 0..moves {
+            let before = all_stands(&c);
+            let outcome = resolve(&c, &[]);
+            let after = all_stands(&outcome.campaign);
+            let removed = removed_by_rule(&outcome.events);
+            // No stand appears from nowhere; none is counted twice.
+            prop_assert!(after.keys().all(|s| before.contains_key(s)));
+            let total: usize = outcome.campaign.forces.iter().map(|f| f.stands.len()).sum();
+            prop_assert_eq!(total, after.len(), "a stand is in two forces");
+            // Every stand that left did so through one event naming its rule.
+            let gone: BTreeSet<StandId> = before.keys().filter(|s| !after.contains_key(s)).copied().collect();
+            let named: BTreeSet<StandId> = removed.iter().copied().collect();
+            prop_assert_eq!(removed.len(), named.len(), "a stand removed twice");
+            prop_assert_eq!(&gone, &named);
+            // Each force is in one place: a known region, or on one road out of it.
+            let ids: HashSet<&ForceId> = outcome.campaign.forces.iter().map(|f| &f.id).collect();
+            prop_assert_eq!(ids.len(), outcome.campaign.forces.len());
+            for f in &outcome.campaign.forces {
+                prop_assert!(outcome.campaign.map.region(&f.region).is_some());
+                prop_assert!(!f.stands.is_empty());
+                if let Some(e) = &f.en_route {
+                    let road = outcome.campaign.map.roads.iter().find(|r| r.other_end(&f.region) == Some(&e.toward));
+                    prop_assert!(road.is_some(), "{} is on a road that does not exist", f.id);
+                    prop_assert!(e.miles >= 0.0 && e.miles <= road.unwrap().miles + 1e-9);
+                }
+            }
+            // Battles name forces that exist, in the battle's region.
+            for b in &outcome.campaign.battles {
+                for id in &b.forces {
+                    let f = outcome.campaign.force(id);
+                    prop_assert!(f.is_some_and(|f| f.region == b.region && f.en_route.is_none()));
+                }
+            }
+            c = outcome.campaign;
+        }
+    }
+
+    #[test]
+    fn resolving_the_same_state_twice_gives_identical_events(
+        seed in any::<u64>(), regions in 2usize..12, forces in 1usize..8,
+    ) {
+        let c = random_world(seed, regions, forces);
+        let first = resolve(&c, &[]);
+        let second = resolve(&c, &[]);
+        prop_assert_eq!(serde_json::to_string(&first.events).unwrap(), serde_json::to_string(&second.events).unwrap());
+        prop_assert_eq!(first.campaign, second.campaign);
+    }
+
+    #[test]
+    fn random_orders_are_checked_without_panicking(
+        seed in any::<u64>(), regions in 2usize..10, forces in 1usize..6,
+        picks in prop::collection::vec((0usize..8, 0usize..12, 0usize..12, any::<bool>(), 0usize..5), 0..8),
+    ) {
+        let c = random_world(seed, regions, forces);
+        let requests: Vec<OrderRequest> = picks
+            .iter()
+            .map(|(f, a, b, forced, kind)| OrderRequest {
+                force: ForceId::new(format!("f{f}")),
+                action: match kind {
+                    0 => Action::March(vec![RegionId::new(format!("r{a}")), RegionId::new(format!("r{b}"))]),
+                    1 => Action::To(RegionId::new(format!("r{a}"))),
+                    2 => Action::Hold,
+                    3 => Action::Split {
+                        stands: vec![StandId(u32::try_from(*a).unwrap())],
+                        new_force: ForceId::new(format!("n{b}")),
+                        name: format!("New {b}"),
+                    },
+                    _ => Action::MergeInto(ForceId::new(format!("f{a}"))),
+                },
+                forced: *forced,
+            })
+            .collect();
+        for side in ["red", "blue", "green"] {
+            if let Ok(set) = check_requests(&c, &SideId::new(side), &requests) {
+                // Checked orders always resolve, keeping every stand accounted for.
+                let before = all_stands(&c).len();
+                let outcome = resolve(&c, &[set]);
+                let removed = removed_by_rule(&outcome.events).len();
+                prop_assert_eq!(all_stands(&outcome.campaign).len() + removed, before);
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 12, .. ProptestConfig::default() })]
+
+    #[test]
+    fn undo_then_redo_gives_the_same_state(seed in any::<u64>(), regions in 2usize..10, forces in 1usize..8, moves in 1usize..4) {
+        use umpire::store::{Overwrite, Store};
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p.umpire");
+        let start = random_world(seed, regions, forces);
+        let mut store = Store::create(&path, &start, Overwrite::Refuse).unwrap();
+        let mut states = vec![store.load().unwrap()];
+        for _ in 0..moves {
+            let c = store.load().unwrap();
+            let outcome = resolve(&c, &store.pending_orders().unwrap());
+            store.commit_turn(&c, &outcome).unwrap();
+            states.push(store.load().unwrap());
+        }
+        // Undo every move, checking each earlier state comes back whole.
+        for expected in states.iter().rev().skip(1) {
+            store.undo().unwrap();
+            prop_assert_eq!(&store.load().unwrap(), expected);
+        }
+        // Redo them all: the same states again.
+        for expected in states.iter().skip(1) {
+            let c = store.load().unwrap();
+            let outcome = resolve(&c, &store.pending_orders().unwrap());
+            store.commit_turn(&c, &outcome).unwrap();
+            prop_assert_eq!(&store.load().unwrap(), expected);
+        }
+    }
+}
