@@ -6,17 +6,20 @@
 //! than linearly in regions + forces (compare the time per region that
 //! criterion reports as throughput).
 //!
-//! The map is a jittered grid, 20 miles between neighbours, each region joined
+//! The map is a jittered grid, 10 miles between neighbours, each region joined
 //! to its east and south neighbours and to one diagonal neighbour below it.
 //! Red holds the west half and blue the east half; each side's forces march
-//! three to six regions toward the other, so some meet the enemy, fight and
-//! are cut off from their HQs.
+//! three to six regions toward the other, half of them from a band along the
+//! middle, so some meet the enemy and fight. One move from this start cuts no
+//! force off from its HQs: supply is traced for every force, but the cut-off
+//! branch (`supply::cuts`, stand losses) is not measured here.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
 use criterion::{BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use std::cmp::Ordering;
 use std::hint::black_box;
 use std::time::Duration;
 use umpire::model::{
@@ -27,7 +30,7 @@ use umpire::model::{
 use umpire::strategy::resolve;
 
 /// Miles between neighbouring grid points.
-const SPACING: f64 = 20.0;
+const SPACING: f64 = 10.0;
 
 /// The map's regions laid out on a grid `cols` wide, and who borders whom.
 struct Grid {
@@ -63,8 +66,8 @@ fn generate_map(n: usize, rng: &mut ChaCha8Rng) -> Grid {
             id: region_id(i),
             name: format!("Region {i}"),
             terrain: terrains[rng.random_range(0..terrains.len())],
-            x: (i % cols) as f64 * SPACING + rng.random_range(-4.0..4.0),
-            y: (i / cols) as f64 * SPACING + rng.random_range(-4.0..4.0),
+            x: (i % cols) as f64 * SPACING + rng.random_range(-2.0..2.0),
+            y: (i / cols) as f64 * SPACING + rng.random_range(-2.0..2.0),
             features: vec![],
         })
         .collect();
@@ -148,17 +151,25 @@ fn generate_stands(rng: &mut ChaCha8Rng, next_stand: &mut u32) -> Vec<Stand> {
 }
 
 /// A march of 3 to 6 regions from `start`, each a neighbour of the last,
-/// never turning back toward its own side's edge (`east`: toward the east).
+/// toward the enemy's edge of the map (`east`: toward the east): a step
+/// forward when there is one, else a step along the column, never back.
 fn march_path(grid: &Grid, start: usize, east: bool, rng: &mut ChaCha8Rng) -> Vec<RegionId> {
     let mut path = Vec::new();
     let mut visited = vec![start];
     let mut here = start;
     for _ in 0..rng.random_range(3..=6) {
-        let onward = |&&next: &&usize| {
+        let steps_toward = |next: usize| {
             let (from, to) = (grid.col(here), grid.col(next));
-            !visited.contains(&next) && if east { to >= from } else { to <= from }
+            if east { to.cmp(&from) } else { from.cmp(&to) }
         };
-        let choices: Vec<usize> = grid.adjacent[here].iter().filter(onward).copied().collect();
+        let unvisited = grid.adjacent[here]
+            .iter()
+            .copied()
+            .filter(|n| !visited.contains(n));
+        let (forward, along): (Vec<usize>, Vec<usize>) = unvisited
+            .filter(|&n| steps_toward(n) != Ordering::Less)
+            .partition(|&n| steps_toward(n) == Ordering::Greater);
+        let choices = if forward.is_empty() { along } else { forward };
         if choices.is_empty() {
             break;
         }
@@ -176,6 +187,7 @@ fn generate_campaign(n: usize) -> Campaign {
     let cols = grid.cols;
     let full_rows = n / cols;
     let half = cols / 2;
+    let front = (cols / 8).max(2).min(half);
     let at = |row: usize, col: usize| row * cols + col;
 
     let side = |id: &str, name: &str, colour: [u8; 3]| Side {
@@ -214,10 +226,13 @@ fn generate_campaign(n: usize) -> Campaign {
         .map(|k| {
             let red = k % 2 == 0;
             let row = rng.random_range(0..full_rows);
+            // Half of each side's forces stand in a band along the middle,
+            // the front; the rest anywhere in its own half.
+            let depth = if rng.random_bool(0.5) { front } else { half };
             let col = if red {
-                rng.random_range(0..half)
+                half - 1 - rng.random_range(0..depth)
             } else {
-                rng.random_range(half..cols)
+                half + rng.random_range(0..depth)
             };
             let region = at(row, col);
             Force {
@@ -255,6 +270,22 @@ fn generate_campaign(n: usize) -> Campaign {
     }
 }
 
+/// Prints what one game move on `campaign` does, so the work measured is known.
+fn describe(campaign: &Campaign) {
+    let outcome = resolve(campaign, &[]);
+    let count = |kind: &str| outcome.events.iter().filter(|e| e.kind == kind).count();
+    eprintln!(
+        "{} regions, {} roads, {} forces: {} moved, {} battles, {} cut off, {} events",
+        campaign.map.regions.len(),
+        campaign.map.roads.len(),
+        campaign.forces.len(),
+        count("moved"),
+        count("battle_created"),
+        count("supply_cut"),
+        outcome.events.len(),
+    );
+}
+
 fn benches(c: &mut Criterion) {
     let mut group = c.benchmark_group("resolve a game move, all forces marching");
     group
@@ -264,6 +295,7 @@ fn benches(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(5));
     for regions in [1_000_usize, 10_000, 100_000] {
         let campaign = generate_campaign(regions);
+        describe(&campaign);
         group.throughput(Throughput::Elements(regions as u64));
         group.bench_with_input(BenchmarkId::from_parameter(regions), &campaign, |b, campaign| {
             b.iter(|| black_box(resolve(black_box(campaign), &[])))
