@@ -46,6 +46,8 @@ pub enum FileKind {
 const MAX_STAND_POINTS: i64 = 100_000;
 /// Largest movement scale: a game move of an inch of table per 1000 miles is no campaign.
 const MAX_MILES_PER_INCH: f64 = 1000.0;
+/// Most sides a campaign may have (the game move keeps sides as bits of a u64).
+const MAX_SIDES: usize = 64;
 /// Longest game move, in days.
 const MAX_DAYS_PER_TURN: i64 = 366;
 
@@ -610,6 +612,15 @@ impl<'a> CampaignDraft<'a> {
                 &raw.title.span(),
                 format!(
                     "a campaign needs at least two sides; this one has {}",
+                    raw.sides.len()
+                ),
+            );
+        }
+        if raw.sides.len() > MAX_SIDES {
+            sink.error(
+                &raw.title.span(),
+                format!(
+                    "a campaign has at most {MAX_SIDES} sides; this one has {}",
                     raw.sides.len()
                 ),
             );

@@ -10,37 +10,49 @@ use super::index::MapIndex;
 use crate::model::{Campaign, SideId};
 use std::collections::{HashMap, VecDeque};
 
-/// Who holds what on the map at one moment.
+/// Who holds what on the map at one moment, region by region. Sides are
+/// bits (a campaign has at most 64 sides, as `umpire check` enforces).
 #[derive(Debug)]
 pub struct Holding {
-    /// For each region with forces in it: the sides there (by index into `campaign.sides`).
-    occupants: HashMap<usize, Vec<usize>>,
-    /// For each region with an HQ and no forces: the sides holding HQs there.
-    hq_holders: HashMap<usize, Vec<usize>>,
+    /// For each region: the sides with forces there.
+    occupants: Vec<u64>,
+    /// For each region: the sides holding an HQ there.
+    hq_holders: Vec<u64>,
+}
+
+fn bit(side: usize) -> u64 {
+    u32::try_from(side)
+        .ok()
+        .and_then(|s| 1u64.checked_shl(s))
+        .unwrap_or(0)
 }
 
 impl Holding {
     pub fn of(campaign: &Campaign, index: &MapIndex<'_>) -> Holding {
-        let side_at = |id: &SideId| campaign.sides.iter().position(|s| &s.id == id);
-        let mut occupants: HashMap<usize, Vec<usize>> = HashMap::new();
+        let sides: HashMap<&SideId, usize> = campaign
+            .sides
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (&s.id, i))
+            .collect();
+        let mut occupants = vec![0u64; index.len()];
         for force in campaign
             .forces
             .iter()
             .filter(|f| f.en_route.is_none() && !f.stands.is_empty())
         {
-            if let (Some(region), Some(side)) = (index.at(&force.region), side_at(&force.side)) {
-                let sides = occupants.entry(region).or_default();
-                if !sides.contains(&side) {
-                    sides.push(side);
-                }
+            if let (Some(region), Some(side)) = (index.at(&force.region), sides.get(&force.side))
+                && let Some(slot) = occupants.get_mut(region)
+            {
+                *slot |= bit(*side);
             }
         }
-        let mut hq_holders: HashMap<usize, Vec<usize>> = HashMap::new();
+        let mut hq_holders = vec![0u64; index.len()];
         for hq in &campaign.hqs {
-            if let (Some(region), Some(side)) = (index.at(&hq.region), side_at(&hq.held_by))
-                && !occupants.contains_key(&region)
+            if let (Some(region), Some(side)) = (index.at(&hq.region), sides.get(&hq.held_by))
+                && let Some(slot) = hq_holders.get_mut(region)
             {
-                hq_holders.entry(region).or_default().push(side);
+                *slot |= bit(*side);
             }
         }
         Holding {
@@ -52,16 +64,19 @@ impl Holding {
     /// Whether the enemies of side `side` hold `region`: their forces are
     /// there and none of `side`'s, or, with no forces there, they hold an HQ there.
     pub fn enemy_holds(&self, region: usize, side: usize) -> bool {
-        let held_against = |sides: &Vec<usize>| !sides.is_empty() && !sides.contains(&side);
-        match self.occupants.get(&region) {
-            Some(sides) => held_against(sides),
-            None => self.hq_holders.get(&region).is_some_and(held_against),
-        }
+        let forces = self.occupants.get(region).copied().unwrap_or(0);
+        let holders = if forces != 0 {
+            forces
+        } else {
+            self.hq_holders.get(region).copied().unwrap_or(0)
+        };
+        holders != 0 && holders & bit(side) == 0
     }
 
-    /// The sides with forces in `region`.
-    pub fn sides_in(&self, region: usize) -> &[usize] {
-        self.occupants.get(&region).map_or(&[], Vec::as_slice)
+    /// The one side with forces in `region`, if exactly one has.
+    pub fn only_side_in(&self, region: usize) -> Option<usize> {
+        let forces = self.occupants.get(region).copied().unwrap_or(0);
+        (forces.count_ones() == 1).then(|| forces.trailing_zeros() as usize)
     }
 }
 

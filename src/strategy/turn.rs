@@ -19,7 +19,7 @@ use crate::model::{
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 use serde_json::json;
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 
 pub use crate::model::CUT_OFF_GRACE_MOVES;
 
@@ -98,15 +98,14 @@ struct OnRoad {
     done: f64,
     length: f64,
     mph: f64,
+    /// Whether it marches from the road's `from` end as the map writes it.
+    forward: bool,
 }
 
 impl OnRoad {
     /// Distance from the road's `from` end as the map writes it.
-    fn position(&self, index: &MapIndex<'_>) -> f64 {
-        let forward = index
-            .road(self.road)
-            .is_some_and(|r| index.at(&r.from) == Some(self.from));
-        if forward {
+    fn position(&self) -> f64 {
+        if self.forward {
             self.done
         } else {
             self.length - self.done
@@ -124,6 +123,10 @@ struct Turn<'c> {
     present: Vec<Vec<usize>>,
     /// Forces that entered a region this move: when (hour, order of arrival).
     arrivals: HashMap<usize, (usize, usize)>,
+    /// Where each force is in `state.forces`; rebuilt after a split or merge.
+    force_at: Option<HashMap<ForceId, usize>>,
+    /// Regions with a pending battle.
+    battle_regions: HashSet<usize>,
 }
 
 impl<'c> Turn<'c> {
@@ -136,6 +139,8 @@ impl<'c> Turn<'c> {
             events: Vec::new(),
             present: Vec::new(),
             arrivals: HashMap::new(),
+            force_at: None,
+            battle_regions: HashSet::new(),
         }
     }
 
@@ -150,8 +155,18 @@ impl<'c> Turn<'c> {
         });
     }
 
-    fn find(&self, id: &ForceId) -> Option<usize> {
-        self.state.forces.iter().position(|f| &f.id == id)
+    fn find(&mut self, id: &ForceId) -> Option<usize> {
+        let forces = &self.state.forces;
+        self.force_at
+            .get_or_insert_with(|| {
+                forces
+                    .iter()
+                    .enumerate()
+                    .map(|(i, f)| (f.id.clone(), i))
+                    .collect()
+            })
+            .get(id)
+            .copied()
     }
 
     fn side_name(&self, id: &SideId) -> String {
@@ -161,7 +176,9 @@ impl<'c> Turn<'c> {
     }
 
     fn region_name(&self, id: &RegionId) -> String {
-        self.state.map.region_name(id).to_owned()
+        self.index
+            .at(id)
+            .map_or_else(|| id.to_string(), |r| self.index.name(r).to_owned())
     }
 
     // -- Orders --------------------------------------------------------------
@@ -248,6 +265,7 @@ impl<'c> Turn<'c> {
             "stands": child.stands.iter().map(|s| s.id).collect::<Vec<_>>(),
         });
         self.state.forces.insert(i + 1, child);
+        self.force_at = None;
         self.emit("force_split", payload, sentence);
     }
 
@@ -265,6 +283,7 @@ impl<'c> Turn<'c> {
             return self.lapsed(force, "the two forces are not together in one region");
         }
         let merged = self.state.forces.remove(from);
+        self.force_at = None;
         let to = if to > from { to - 1 } else { to };
         let Some(target) = self.state.forces.get_mut(to) else {
             return;
@@ -316,7 +335,9 @@ impl<'c> Turn<'c> {
             .roads_between(from, to)
             .filter(|r| self.index.is_passable(*r))
             .filter_map(|road| {
-                let length = self.index.road(road)?.miles;
+                let r = self.index.road(road)?;
+                let length = r.miles;
+                let forward = self.index.at(&r.from) == Some(from);
                 let mph = self.mph(force, road, from, to);
                 (mph > 0.0).then_some(OnRoad {
                     road,
@@ -325,6 +346,7 @@ impl<'c> Turn<'c> {
                     done: 0.0,
                     length,
                     mph,
+                    forward,
                 })
             })
             .min_by(|a, b| (a.length / a.mph).total_cmp(&(b.length / b.mph)))
@@ -342,6 +364,13 @@ impl<'c> Turn<'c> {
 
     fn march(&mut self) {
         self.present = vec![Vec::new(); self.index.len()];
+        self.battle_regions = self
+            .state
+            .battles
+            .iter()
+            .filter(|b| b.status == BattleStatus::Pending)
+            .filter_map(|b| self.index.at(&b.region))
+            .collect();
         let mut marchers = Vec::new();
         let mut sitting_on_roads = Vec::new();
         let day_hours = MARCH_HOURS_PER_DAY.saturating_mul(self.state.days_per_turn.max(1));
@@ -352,7 +381,7 @@ impl<'c> Turn<'c> {
             let Some(region) = self.index.at(&force.region) else {
                 continue;
             };
-            let in_battle = force.en_route.is_none() && self.state.battle_in(&force.region).is_some();
+            let in_battle = force.en_route.is_none() && self.battle_regions.contains(&region);
             if force.fatigue.must_rest {
                 let sentence = format!(
                     "{} rests at {} after three forced marches.",
@@ -433,7 +462,7 @@ impl<'c> Turn<'c> {
         let mut arrival_order = 0;
         for hour in 0..usize::try_from(steps).unwrap_or(usize::MAX) {
             for m in marchers.iter_mut() {
-                m.last = m.road.map(|r| (r.road, r.position(&self.index)));
+                m.last = m.road.map(|r| (r.road, r.position()));
             }
             for k in 0..marchers.len() {
                 let Some(mut m) = marchers
@@ -503,7 +532,7 @@ impl<'c> Turn<'c> {
                 *arrival_order += 1;
                 if self.enemy_present(road.to, m.force) {
                     m.halted = Some(format!("met the enemy at {}", self.index.name(road.to)));
-                } else if self.state.battle_in(&to_id).is_some() {
+                } else if self.battle_regions.contains(&road.to) {
                     m.halted = Some(format!("reached the battle at {}", self.index.name(road.to)));
                 }
             } else {
@@ -527,7 +556,7 @@ impl<'c> Turn<'c> {
         let mut on_road: BTreeMap<usize, Vec<Sighting>> = BTreeMap::new();
         for (k, m) in marchers.iter().enumerate() {
             if let (Some(road), None) = (m.road, &m.halted) {
-                let now = road.position(&self.index);
+                let now = road.position();
                 let before = match m.last {
                     Some((r, p)) if r == road.road => p,
                     _ => {
@@ -556,7 +585,7 @@ impl<'c> Turn<'c> {
         }
         for (force, road) in sitting {
             if let Some(list) = on_road.get_mut(&road.road) {
-                let at = road.position(&self.index);
+                let at = road.position();
                 list.push(Sighting {
                     force: *force,
                     before: at,
@@ -623,10 +652,10 @@ impl<'c> Turn<'c> {
             f.region = id;
             f.en_route = None;
         }
-        for list in self.present.iter_mut() {
-            list.retain(|&f| f != force);
-        }
-        if let Some(list) = self.present.get_mut(region) {
+        // It was on a road, so in no region's list until now.
+        if let Some(list) = self.present.get_mut(region)
+            && !list.contains(&force)
+        {
             list.push(force);
         }
     }
@@ -707,7 +736,7 @@ impl<'c> Turn<'c> {
         self.emit("moved", payload, sentence);
 
         if m.forced {
-            self.forced_march_losses(&id, stands_marching);
+            self.forced_march_losses(m.force, &id, stands_marching);
             if rest_due {
                 self.emit(
                     "must_rest",
@@ -721,10 +750,9 @@ impl<'c> Turn<'c> {
     }
 
     /// One stand lost for every ten (or fewer) marching.
-    fn forced_march_losses(&mut self, force: &ForceId, marching: usize) {
+    fn forced_march_losses(&mut self, i: usize, force: &ForceId, marching: usize) {
         let losses = marching.div_ceil(STANDS_PER_FORCED_MARCH_LOSS);
         for _ in 0..losses {
-            let Some(i) = self.find(force) else { return };
             let Some((stand, name)) = self.remove_random_stand(i, |_| true) else {
                 return;
             };
@@ -772,8 +800,18 @@ impl<'c> Turn<'c> {
                 by_region.entry(r).or_default().push(i);
             }
         }
+        let mut pending_at: HashMap<usize, usize> = HashMap::new();
+        for (b, battle) in self.state.battles.iter().enumerate() {
+            if battle.status == BattleStatus::Pending
+                && let Some(r) = self.index.at(&battle.region)
+            {
+                pending_at.insert(r, b);
+            }
+        }
+        let mut next_id = self.state.battles.iter().map(|b| b.id).max().unwrap_or(0) + 1;
+        // Battles made or joined this move: (index into `battles`, made now).
         let mut touched = Vec::new();
-        for (region, forces) in &by_region {
+        for (&region, forces) in &by_region {
             let mut sides: Vec<&SideId> = Vec::new();
             for &i in forces {
                 if let Some(f) = self.state.forces.get(i)
@@ -785,40 +823,41 @@ impl<'c> Turn<'c> {
             if sides.len() < 2 {
                 continue;
             }
-            let Some(region_id) = self.index.id(*region).cloned() else {
+            let Some(region_id) = self.index.id(region).cloned() else {
                 continue;
             };
             let ids: Vec<ForceId> = forces
                 .iter()
                 .filter_map(|&i| self.state.forces.get(i).map(|f| f.id.clone()))
                 .collect();
-            if let Some(battle) = self
-                .state
-                .battles
-                .iter_mut()
-                .find(|b| b.region == region_id && b.status == BattleStatus::Pending)
-            {
-                let joining: Vec<ForceId> = ids
+            if let Some(&b) = pending_at.get(&region) {
+                let Some(battle) = self.state.battles.get_mut(b) else {
+                    continue;
+                };
+                let joining: Vec<usize> = forces
                     .iter()
-                    .filter(|id| !battle.forces.contains(id))
-                    .cloned()
+                    .zip(&ids)
+                    .filter(|(_, id)| !battle.forces.contains(id))
+                    .map(|(&i, _)| i)
                     .collect();
-                battle.forces.extend(joining.iter().cloned());
-                battle.reserves.retain(|r| !joining.contains(r));
                 let battle_id = battle.id;
-                for force in joining {
-                    let name = self
-                        .state
-                        .force(&force)
-                        .map_or_else(|| force.to_string(), |f| f.name.clone());
-                    let place = self.index.name(*region).to_owned();
+                let place = self.index.name(region).to_owned();
+                for i in joining {
+                    let Some(f) = self.state.forces.get(i) else {
+                        continue;
+                    };
+                    let (id, name) = (f.id.clone(), f.name.clone());
+                    if let Some(battle) = self.state.battles.get_mut(b) {
+                        battle.forces.push(id.clone());
+                        battle.reserves.retain(|r| r != &id);
+                    }
                     self.emit(
                         "battle_joined",
-                        json!({ "battle": battle_id, "force": force }),
+                        json!({ "battle": battle_id, "force": id }),
                         format!("{name} joins the battle at {place} (battle {battle_id})."),
                     );
                 }
-                touched.push((battle_id, false));
+                touched.push((b, false));
                 continue;
             }
             // The attacker is the side that moved in first; the defender another side there.
@@ -839,9 +878,8 @@ impl<'c> Turn<'c> {
                 .or_else(|| sides.iter().find(|s| ***s != attacker))
                 .map(|s| (*s).clone());
             let Some(defender) = defender else { continue };
-            let id = self.state.battles.iter().map(|b| b.id).max().unwrap_or(0) + 1;
             self.state.battles.push(Battle {
-                id,
+                id: next_id,
                 turn: self.turn,
                 region: region_id,
                 attacker,
@@ -850,61 +888,70 @@ impl<'c> Turn<'c> {
                 reserves: Vec::new(),
                 status: BattleStatus::Pending,
             });
-            touched.push((id, true));
+            next_id += 1;
+            touched.push((self.state.battles.len() - 1, true));
+            self.battle_regions.insert(region);
         }
-        for (id, created) in touched {
-            self.find_reserves(id, created);
+        let engaged: HashSet<ForceId> = self
+            .state
+            .battles
+            .iter()
+            .filter(|b| b.status == BattleStatus::Pending)
+            .flat_map(|b| b.forces.iter().cloned())
+            .collect();
+        for (b, created) in touched {
+            self.find_reserves(b, created, &engaged);
         }
     }
 
-    /// Forces of either side within one move of the battle, not in a battle themselves.
-    fn find_reserves(&mut self, battle_id: u32, created: bool) {
-        let Some(battle) = self.state.battles.iter().find(|b| b.id == battle_id) else {
+    /// Forces of either side within one move of battle `b`, not in a battle themselves.
+    fn find_reserves(&mut self, b: usize, created: bool, engaged: &HashSet<ForceId>) {
+        let Some(battle) = self.state.battles.get(b) else {
             return;
         };
         let Some(region) = self.index.at(&battle.region) else {
             return;
         };
-        let engaged: Vec<&ForceId> = self
-            .state
-            .battles
-            .iter()
-            .filter(|b| b.status == BattleStatus::Pending)
-            .flat_map(|b| b.forces.iter())
-            .collect();
-        let mut reserves = Vec::new();
-        for (i, f) in self.state.forces.iter().enumerate() {
-            if f.en_route.is_some()
-                || engaged.contains(&&f.id)
-                || (f.side != battle.attacker && f.side != battle.defender)
-            {
-                continue;
-            }
-            let Some(at) = self.index.at(&f.region) else {
-                continue;
-            };
-            let within_a_move = self.index.roads_between(at, region).any(|road| {
-                let Some(r) = self.index.road(road) else {
-                    return false;
+        // Forces in the regions next to the battle, in roll order.
+        let mut near: BTreeSet<usize> = BTreeSet::new();
+        for (next, road) in self.index.passable_from(region) {
+            for &i in self.present.get(next).into_iter().flatten() {
+                let Some(f) = self.state.forces.get(i) else {
+                    continue;
                 };
-                self.index.is_passable(road)
-                    && r.miles <= self.mph(i, road, at, region) * f64::from(MARCH_HOURS_PER_DAY)
-            });
-            if within_a_move {
-                reserves.push(f.id.clone());
+                let Some(r) = self.index.road(road) else { continue };
+                let of_a_side = f.side == battle.attacker || f.side == battle.defender;
+                if of_a_side
+                    && !engaged.contains(&f.id)
+                    && f.en_route.is_none()
+                    && r.miles <= self.mph(i, road, next, region) * f64::from(MARCH_HOURS_PER_DAY)
+                {
+                    near.insert(i);
+                }
             }
         }
         let battle = battle.clone();
-        let name_of = |id: &ForceId| {
-            self.state
-                .force(id)
-                .map_or_else(|| id.to_string(), |f| f.name.clone())
-        };
-        let list = |ids: &[ForceId], side: &SideId| -> String {
-            let names: Vec<String> = ids
+        let reserves: Vec<ForceId> = near
+            .iter()
+            .filter_map(|&i| self.state.forces.get(i).map(|f| f.id.clone()))
+            .collect();
+        if let Some(stored) = self.state.battles.get_mut(b) {
+            stored.reserves = reserves.clone();
+        }
+        if !created {
+            return;
+        }
+        let mut named: Vec<(String, SideId)> = Vec::new();
+        for id in &battle.forces {
+            if let Some(f) = self.find(id).and_then(|i| self.state.forces.get(i)) {
+                named.push((f.name.clone(), f.side.clone()));
+            }
+        }
+        let list = |side: &SideId| -> String {
+            let names: Vec<&str> = named
                 .iter()
-                .filter(|id| self.state.force(id).is_some_and(|f| &f.side == side))
-                .map(name_of)
+                .filter(|(_, s)| s == side)
+                .map(|(n, _)| n.as_str())
                 .collect();
             if names.is_empty() {
                 "none".to_owned()
@@ -912,32 +959,28 @@ impl<'c> Turn<'c> {
                 names.join(", ")
             }
         };
-        let place = self.index.name(region).to_owned();
+        let reserve_names: Vec<&str> = near
+            .iter()
+            .filter_map(|&i| self.state.forces.get(i).map(|f| f.name.as_str()))
+            .collect();
+        let (attacker, defender) = (self.side_name(&battle.attacker), self.side_name(&battle.defender));
         let sentence = format!(
-            "Battle at {place} (battle {}, pending): {} moved in on {}. {}: {}. {}: {}. Reserves within a move: {}.",
+            "Battle at {} (battle {}, pending): {attacker} moved in on {defender}. {attacker}: {}. {defender}: {}. Reserves within a move: {}.",
+            self.index.name(region),
             battle.id,
-            self.side_name(&battle.attacker),
-            self.side_name(&battle.defender),
-            self.side_name(&battle.attacker),
-            list(&battle.forces, &battle.attacker),
-            self.side_name(&battle.defender),
-            list(&battle.forces, &battle.defender),
-            if reserves.is_empty() {
+            list(&battle.attacker),
+            list(&battle.defender),
+            if reserve_names.is_empty() {
                 "none".to_owned()
             } else {
-                reserves.iter().map(name_of).collect::<Vec<_>>().join(", ")
+                reserve_names.join(", ")
             },
         );
-        if let Some(b) = self.state.battles.iter_mut().find(|b| b.id == battle_id) {
-            b.reserves = reserves.clone();
-        }
-        if created {
-            let payload = json!({
-                "battle": battle.id, "region": battle.region, "attacker": battle.attacker,
-                "defender": battle.defender, "forces": battle.forces, "reserves": reserves,
-            });
-            self.emit("battle_created", payload, sentence);
-        }
+        let payload = json!({
+            "battle": battle.id, "region": battle.region, "attacker": battle.attacker,
+            "defender": battle.defender, "forces": battle.forces, "reserves": reserves,
+        });
+        self.emit("battle_created", payload, sentence);
     }
 
     // -- HQs -----------------------------------------------------------------
@@ -955,10 +998,10 @@ impl<'c> Turn<'c> {
             if self.state.battle_in(&hq.region).is_some() {
                 continue;
             }
-            let [occupier] = holding.sides_in(region) else {
+            let Some(occupier) = holding.only_side_in(region) else {
                 continue;
             };
-            let Some(occupier) = self.state.sides.get(*occupier).map(|s| s.id.clone()) else {
+            let Some(occupier) = self.state.sides.get(occupier).map(|s| s.id.clone()) else {
                 continue;
             };
             if occupier == hq.held_by {
