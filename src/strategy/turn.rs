@@ -71,6 +71,8 @@ struct Marcher {
     hours_left: u32,
     forced: bool,
     start: usize,
+    /// The region it is in, when not on a road.
+    at: usize,
     miles: f64,
     halted: Option<String>,
     /// Where the road-meeting check saw it at the start of this hour.
@@ -425,6 +427,7 @@ impl<'c> Turn<'c> {
                     hours_left: hours,
                     forced: *forced,
                     start: region,
+                    at: region,
                     miles: 0.0,
                     halted: None,
                     last: None,
@@ -494,12 +497,7 @@ impl<'c> Turn<'c> {
             let mut road = match m.road {
                 Some(road) => road,
                 None => {
-                    let here = self.index.at(&self
-                        .state
-                        .forces
-                        .get(m.force)
-                        .map_or_else(|| RegionId::new(""), |f| f.region.clone()));
-                    let (Some(here), Some(&next)) = (here, m.path.front()) else {
+                    let (here, Some(&next)) = (m.at, m.path.front()) else {
                         break;
                     };
                     let Some(road) = self.best_road(m.force, here, next) else {
@@ -518,6 +516,7 @@ impl<'c> Turn<'c> {
                 m.miles += road.length - road.done;
                 m.road = None;
                 m.path.pop_front();
+                m.at = road.to;
                 let Some(to_id) = self.index.id(road.to).cloned() else {
                     break;
                 };
@@ -636,6 +635,7 @@ impl<'c> Turn<'c> {
                         }
                         if let Some(m) = marcher.and_then(|k| marchers.get_mut(k)) {
                             m.road = None;
+                            m.at = region;
                             m.halted = Some(why.clone());
                         }
                     }
@@ -1270,6 +1270,7 @@ impl Marcher {
             hours_left: 0,
             forced: false,
             start: 0,
+            at: 0,
             miles: 0.0,
             halted: None,
             last: None,
