@@ -43,10 +43,7 @@ pub fn load_map(path: &Path) -> Checked<Map> {
             name: &display_name(path),
             text: &text,
         }),
-        Err(problem) => Checked {
-            value: None,
-            diagnostics: vec![problem],
-        },
+        Err(problem) => Checked::failed(problem),
     }
 }
 
@@ -55,12 +52,7 @@ pub fn load_map(path: &Path) -> Checked<Map> {
 pub fn load_campaign(path: &Path) -> Checked<Campaign> {
     let text = match read_text(path) {
         Ok(text) => text,
-        Err(problem) => {
-            return Checked {
-                value: None,
-                diagnostics: vec![problem],
-            };
-        }
+        Err(problem) => return Checked::failed(problem),
     };
     campaign_from_text(path, &text)
 }
@@ -111,12 +103,7 @@ fn campaign_from_text(path: &Path, text: &str) -> Checked<Campaign> {
 pub fn check_file(path: &Path) -> Checked<Checkable> {
     let text = match read_text(path) {
         Ok(text) => text,
-        Err(problem) => {
-            return Checked {
-                value: None,
-                diagnostics: vec![problem],
-            };
-        }
+        Err(problem) => return Checked::failed(problem),
     };
     match check::file_kind(&text) {
         Some(FileKind::Map) => {
@@ -129,16 +116,9 @@ pub fn check_file(path: &Path) -> Checked<Checkable> {
                 diagnostics: checked.diagnostics,
             }
         }
-        Some(FileKind::Campaign) => {
-            let checked = campaign_from_text(path, &text);
-            Checked {
-                value: checked.value.map(|c| Checkable::Campaign(Box::new(c))),
-                diagnostics: checked.diagnostics,
-            }
-        }
-        // Not TOML, or neither kind: read it as a campaign so the reader
-        // reports the syntax error or the missing keys in its own words.
-        None => {
+        // A campaign, or neither kind, or not TOML: read it as a campaign so
+        // the reader reports the syntax error or the missing keys in its own words.
+        Some(FileKind::Campaign) | None => {
             let checked = campaign_from_text(path, &text);
             Checked {
                 value: checked.value.map(|c| Checkable::Campaign(Box::new(c))),

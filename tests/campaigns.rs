@@ -202,7 +202,11 @@ fn the_example_orders_are_taken_and_a_game_move_resolves() {
     let save = dir.path().join("rebellion.umpire");
     let save = save.to_str().unwrap();
     let campaign = repo().join("campaigns/egyptian_rebellion_1895.toml");
-    assert!(umpire(dir.path(), &["new", campaign.to_str().unwrap(), save]).status.success());
+    assert!(
+        umpire(dir.path(), &["new", campaign.to_str().unwrap(), save])
+            .status
+            .success()
+    );
     for (side, file) in [("british", "british_move1.toml"), ("rebels", "rebels_move1.toml")] {
         let orders = repo().join("campaigns/orders").join(file);
         let out = umpire(dir.path(), &["orders", save, side, orders.to_str().unwrap()]);
@@ -210,8 +214,14 @@ fn the_example_orders_are_taken_and_a_game_move_resolves() {
     }
     let out = umpire(dir.path(), &["turn", save]);
     let text = stdout(&out);
-    assert!(text.contains("Cavalry Brigade marched 50.0 miles from Giza to El Wasta by forced march."), "{text}");
-    assert!(text.contains("falls out of Cavalry Brigade on the forced march"), "{text}");
+    assert!(
+        text.contains("Cavalry Brigade marched 50.0 miles from Giza to El Wasta by forced march."),
+        "{text}"
+    );
+    assert!(
+        text.contains("falls out of Cavalry Brigade on the forced march"),
+        "{text}"
+    );
     let status = status_of_save(dir.path(), save);
     assert_eq!(status["turn"], 2);
 }

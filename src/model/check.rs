@@ -35,6 +35,16 @@ pub struct Checked<T> {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+impl<T> Checked<T> {
+    /// A check that stopped at one problem, such as a file that cannot be read.
+    pub fn failed(problem: Diagnostic) -> Checked<T> {
+        Checked {
+            value: None,
+            diagnostics: vec![problem],
+        }
+    }
+}
+
 /// Which kind of file a text is, judged by its top-level keys.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FileKind {

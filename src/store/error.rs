@@ -65,3 +65,9 @@ pub enum StoreError {
 pub(crate) fn path_text(path: &Path) -> String {
     path.display().to_string()
 }
+
+/// Maps a SQLite failure while doing `action` on the save at `path`.
+pub(crate) fn sqlite(path: &str, action: &'static str) -> impl FnOnce(rusqlite::Error) -> StoreError + use<> {
+    let path = path.to_owned();
+    move |source| StoreError::Sqlite { path, action, source }
+}

@@ -17,7 +17,7 @@ pub use error::StoreError;
 pub use moves::Undone;
 
 use crate::model::{Campaign, Event};
-use error::path_text;
+use error::{path_text, sqlite};
 use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 use std::path::{Path, PathBuf};
 
@@ -187,14 +187,7 @@ impl Store {
 /// Writes a whole new save at `temp`: schema, state and first event, in one transaction.
 fn build_new_save(temp: &Path, campaign: &Campaign) -> Result<(), StoreError> {
     let name = path_text(temp);
-    let sqlite = |action: &'static str| {
-        let name = name.clone();
-        move |source: rusqlite::Error| StoreError::Sqlite {
-            path: name,
-            action,
-            source,
-        }
-    };
+    let sqlite = |action: &'static str| sqlite(&name, action);
     remove_with_sidecars(temp);
     let mut conn = Connection::open_with_flags(
         temp,
@@ -379,4 +372,14 @@ fn remove_with_sidecars(path: &Path) {
     for sidecar in sidecars(path) {
         let _ = remove_if_present(&sidecar);
     }
+}
+
+/// Starts a write transaction on the save at `path`, taking its write lock at once.
+fn begin<'c>(
+    conn: &'c mut Connection,
+    path: &str,
+    action: &'static str,
+) -> Result<rusqlite::Transaction<'c>, StoreError> {
+    conn.transaction_with_behavior(TransactionBehavior::Immediate)
+        .map_err(sqlite(path, action))
 }

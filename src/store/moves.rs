@@ -5,12 +5,12 @@
 //! rebuilds the state from the log: the checkpoints (and the starting state
 //! in `campaign_created`) form a stack that `turn_undone` events pop.
 
-use super::error::path_text;
+use super::error::{path_text, sqlite};
 use super::rows;
-use super::{Store, StoreError};
+use super::{Store, StoreError, begin};
 use crate::model::{Campaign, Event, SideId};
 use crate::strategy::{OrderSet, TurnOutcome};
-use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
+use rusqlite::{OptionalExtension, Transaction, params};
 use serde_json::json;
 
 /// What `undo` took back.
@@ -27,14 +27,8 @@ impl Store {
     /// `orders_given` event. `source` names where they came from (a file name).
     pub fn submit_orders(&mut self, orders: &OrderSet, source: &str) -> Result<(), StoreError> {
         let path = path_text(&self.path);
-        let sqlite = |action| {
-            let path = path.clone();
-            move |source| StoreError::Sqlite { path, action, source }
-        };
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(sqlite("starting to record the orders"))?;
+        let sqlite = |action| sqlite(&path, action);
+        let tx = begin(&mut self.conn, &path, "starting to record the orders")?;
         let campaign = rows::read_campaign(&tx, &self.path)?;
         if campaign.turn != orders.turn {
             return Err(StoreError::Changed {
@@ -105,14 +99,8 @@ impl Store {
     /// is written.
     pub fn commit_turn(&mut self, before: &Campaign, outcome: &TurnOutcome) -> Result<(), StoreError> {
         let path = path_text(&self.path);
-        let sqlite = |action| {
-            let path = path.clone();
-            move |source| StoreError::Sqlite { path, action, source }
-        };
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(sqlite("starting the game move"))?;
+        let sqlite = |action| sqlite(&path, action);
+        let tx = begin(&mut self.conn, &path, "starting the game move")?;
         let found: u32 = tx
             .query_row("SELECT turn FROM campaign WHERE id = 1", [], |r| r.get(0))
             .map_err(sqlite("reading the game move"))?;
@@ -154,14 +142,8 @@ impl Store {
     /// game move, rebuilding the state from the event log.
     pub fn undo(&mut self) -> Result<Undone, StoreError> {
         let path = path_text(&self.path);
-        let sqlite = |action| {
-            let path = path.clone();
-            move |source| StoreError::Sqlite { path, action, source }
-        };
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(sqlite("starting to undo"))?;
+        let sqlite = |action| sqlite(&path, action);
+        let tx = begin(&mut self.conn, &path, "starting to undo")?;
         let campaign = rows::read_campaign(&tx, &self.path)?;
         let last_orders: Option<(i64, String, String)> = tx
             .query_row(
