@@ -211,50 +211,75 @@ fn next_seq(tx: &Transaction<'_>, turn: u32) -> rusqlite::Result<u32> {
 }
 
 /// Finds the last resolved game move still standing and the state before it:
-/// (its turn, its first and last event numbers, the state to restore).
+/// (its turn, its first and last event numbers, the state to restore). Reads
+/// only the log's bookkeeping, then parses the one state it restores.
 fn restore_point(
     tx: &Transaction<'_>,
     path: &std::path::Path,
 ) -> Result<(u32, u32, u32, Campaign), StoreError> {
     let name = path_text(path);
-    let events = rows::read_events_of_kinds(tx, path, &["campaign_created", "checkpoint", "turn_undone"])?;
-    // Each entry: (turn, first seq, checkpoint seq, state).
-    let mut stack: Vec<(u32, u32, u32, &serde_json::Value)> = Vec::new();
-    for event in &events {
-        match event.kind.as_str() {
-            "campaign_created" => stack.push((event.turn, event.seq, event.seq, &event.payload)),
-            "checkpoint" => {
-                let first = event
-                    .payload
-                    .get("first_seq")
-                    .and_then(|v| v.as_u64())
-                    .unwrap_or(0);
-                let first = u32::try_from(first).unwrap_or(0);
-                let state = event.payload.get("state").unwrap_or(&serde_json::Value::Null);
-                stack.push((event.turn, first, event.seq, state));
-            }
+    let sqlite = |action| sqlite(&name, action);
+    let mut statement = tx
+        .prepare(
+            "SELECT rowid, kind, turn, seq, json_extract(payload, '$.first_seq') FROM events
+             WHERE kind IN ('campaign_created', 'checkpoint', 'turn_undone') ORDER BY rowid",
+        )
+        .map_err(sqlite("reading the log"))?;
+    let marks = statement
+        .query_map([], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, u32>(2)?,
+                r.get::<_, u32>(3)?,
+                r.get::<_, Option<u32>>(4)?,
+            ))
+        })
+        .map_err(sqlite("reading the log"))?;
+    // Each entry: (rowid, turn, first seq, checkpoint seq, whether it is the starting state).
+    let mut stack: Vec<(i64, u32, u32, u32, bool)> = Vec::new();
+    for mark in marks {
+        let (rowid, kind, turn, seq, first) = mark.map_err(sqlite("reading the log"))?;
+        match kind.as_str() {
+            "campaign_created" => stack.push((rowid, turn, seq, seq, true)),
+            "checkpoint" => stack.push((rowid, turn, first.unwrap_or(0), seq, false)),
             _ => {
                 stack.pop();
             }
         }
     }
-    let Some((turn, first, last, _)) = stack.pop() else {
+    let Some((_, turn, first, last, _)) = stack.pop() else {
         return Err(StoreError::NothingToUndo {
             path: name,
             why: "no game move has been resolved".to_owned(),
         });
     };
-    let Some((_, _, _, state)) = stack.last() else {
+    let Some(&(rowid, _, _, _, starting)) = stack.last() else {
         return Err(StoreError::NothingToUndo {
             path: name,
             why: "no game move has been resolved since the campaign began".to_owned(),
         });
     };
-    let restored: Campaign = serde_json::from_value((*state).clone()).map_err(|e| StoreError::BadRow {
+    let payload: String = tx
+        .query_row(
+            "SELECT payload FROM events WHERE rowid = ?1",
+            params![rowid],
+            |r| r.get(0),
+        )
+        .map_err(sqlite("reading the state to restore"))?;
+    let bad = |detail: String| StoreError::BadRow {
         path: name.clone(),
         table: "events",
-        key: format!("checkpoint before game move {turn}"),
-        detail: e.to_string(),
-    })?;
+        key: format!("the state before game move {turn}"),
+        detail,
+    };
+    let mut value: serde_json::Value = serde_json::from_str(&payload).map_err(|e| bad(e.to_string()))?;
+    if !starting {
+        value = value
+            .get_mut("state")
+            .map(serde_json::Value::take)
+            .unwrap_or_default();
+    }
+    let restored: Campaign = serde_json::from_value(value).map_err(|e| bad(e.to_string()))?;
     Ok((turn, first, last, restored))
 }

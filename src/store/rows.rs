@@ -438,26 +438,9 @@ pub(super) fn read_campaign(conn: &Connection, path: &Path) -> Result<Campaign, 
 }
 
 pub(super) fn read_events(conn: &Connection, path: &Path) -> Result<Vec<Event>, StoreError> {
-    read_events_where(conn, path, "1")
-}
-
-/// Events of the given kinds only, in log order.
-pub(super) fn read_events_of_kinds(
-    conn: &Connection,
-    path: &Path,
-    kinds: &[&str],
-) -> Result<Vec<Event>, StoreError> {
-    let list: Vec<String> = kinds
-        .iter()
-        .map(|k| format!("'{}'", k.replace('\'', "''")))
-        .collect();
-    read_events_where(conn, path, &format!("kind IN ({})", list.join(", ")))
-}
-
-fn read_events_where(conn: &Connection, path: &Path, condition: &str) -> Result<Vec<Event>, StoreError> {
     Reader { conn, path }.rows(
         "events",
-        &format!("SELECT turn, seq, kind, payload, sentence FROM events WHERE {condition} ORDER BY rowid"),
+        "SELECT turn, seq, kind, payload, sentence FROM events ORDER BY rowid",
         |row| {
             format!(
                 "{}/{}",
