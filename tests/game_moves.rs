@@ -520,3 +520,83 @@ fn the_same_state_gives_the_same_events() {
     assert_eq!(a.rng, b.rng);
     assert_ne!(a.rng.word_pos, 0, "the losses drew from the stream");
 }
+
+#[test]
+fn a_force_on_the_road_marches_on_through_every_region_of_its_new_orders() {
+    let mut c = campaign(
+        vec![
+            region("a", Terrain::Open),
+            region("b", Terrain::Open),
+            region("c", Terrain::Open),
+            region("blue-home", Terrain::Open),
+        ],
+        vec![
+            road("a", "b", RoadKind::Road, 20.0),
+            road("b", "c", RoadKind::Road, 10.0),
+            road("c", "blue-home", RoadKind::Road, 90.0),
+        ],
+        "a",
+        "blue-home",
+        vec![marching(
+            force("column", "red", "a", stands(StandKind::LineInfantry, 2, 1)),
+            &["b"],
+            false,
+        )],
+    );
+    play(&mut c, 1);
+    let f = force_of(&c, "column");
+    assert_eq!(
+        f.en_route.as_ref().map(|e| (e.toward.as_str(), e.miles)),
+        Some(("b", 15.0))
+    );
+    assert_eq!(
+        f.order,
+        StandingOrder::March {
+            path: vec![RegionId::new("b")],
+            forced: false
+        }
+    );
+    // New orders while on the road: on through b to c.
+    let orders = check_requests(
+        &c,
+        &SideId::new("red"),
+        &[OrderRequest {
+            force: ForceId::new("column"),
+            action: Action::March(vec![RegionId::new("b"), RegionId::new("c")]),
+            forced: false,
+        }],
+    )
+    .unwrap();
+    let outcome = umpire::strategy::resolve(&c, &[orders]);
+    let f = force_of(&outcome.campaign, "column");
+    // 5 miles to b, then 10 more to c.
+    assert_eq!((f.region.as_str(), f.en_route.is_none()), ("c", true));
+    assert_eq!(f.order, StandingOrder::Hold);
+}
+
+#[test]
+fn a_force_on_the_road_may_turn_back() {
+    let mut c = long_road(vec![marching(
+        force("column", "red", "home", stands(StandKind::LineInfantry, 2, 1)),
+        &["far"],
+        false,
+    )]);
+    play(&mut c, 1);
+    let orders = check_requests(
+        &c,
+        &SideId::new("red"),
+        &[OrderRequest {
+            force: ForceId::new("column"),
+            action: Action::March(vec![RegionId::new("home")]),
+            forced: false,
+        }],
+    )
+    .unwrap();
+    let outcome = umpire::strategy::resolve(&c, &[orders]);
+    let f = force_of(&outcome.campaign, "column");
+    assert_eq!(
+        (f.region.as_str(), f.en_route.is_none()),
+        ("home", true),
+        "15 miles back home"
+    );
+}

@@ -407,8 +407,9 @@ impl<'c> Turn<'c> {
                         (Some(t), false) => (region, t),
                         (None, _) => (region, region),
                     };
-                    if path.front() == Some(&to) {
-                        path.pop_front();
+                    // On a road, the path's front is the road's far end until arrival.
+                    if path.front() != Some(&to) {
+                        path.push_front(to);
                     }
                     road = self.best_road(i, from, to).map(|mut r| {
                         r.done = if back {
@@ -673,11 +674,9 @@ impl<'c> Turn<'c> {
                 toward: to.clone(),
                 miles: road.done,
             });
-            ahead.push(to.clone());
         }
-        if m.halted.is_some() {
-            ahead.clear();
-        } else {
+        // The path still ahead; on a road, its front is the road's far end.
+        if m.halted.is_none() {
             ahead.extend(m.path.iter().filter_map(|r| self.index.id(*r).cloned()));
         }
         force.order = if ahead.is_empty() {
