@@ -600,3 +600,65 @@ fn a_force_on_the_road_may_turn_back() {
         "15 miles back home"
     );
 }
+
+#[test]
+fn a_force_splits_and_merges_in_its_region() {
+    let mut c = long_road(vec![
+        force("brigade", "red", "home", stands(StandKind::LineInfantry, 4, 1)),
+        force("guns", "red", "home", stands(StandKind::FootArtillery, 1, 9)),
+    ]);
+    let red = SideId::new("red");
+    let split = OrderRequest {
+        force: ForceId::new("brigade"),
+        action: Action::Split {
+            stands: vec![StandId(3), StandId(4)],
+            new_force: ForceId::new("detachment"),
+            name: "The Detachment".to_owned(),
+        },
+        forced: false,
+    };
+    let merge = OrderRequest {
+        force: ForceId::new("guns"),
+        action: Action::MergeInto(ForceId::new("detachment")),
+        forced: false,
+    };
+    let march = OrderRequest {
+        force: ForceId::new("detachment"),
+        action: Action::March(vec![RegionId::new("far")]),
+        forced: false,
+    };
+    let orders = check_requests(&c, &red, &[split, merge, march]).unwrap();
+    let outcome = umpire::strategy::resolve(&c, &[orders]);
+    c = outcome.campaign;
+    let ids = |f: &Force| f.stands.iter().map(|s| s.id.0).collect::<Vec<_>>();
+    assert_eq!(ids(force_of(&c, "brigade")), [1, 2]);
+    assert_eq!(ids(force_of(&c, "detachment")), [3, 4, 9]);
+    assert!(c.force(&ForceId::new("guns")).is_none());
+    assert!(
+        force_of(&c, "detachment").en_route.is_some(),
+        "the new force marched off"
+    );
+    let told: Vec<&str> = outcome.events.iter().map(|e| e.sentence.as_str()).collect();
+    assert!(
+        told.contains(&"Brigade splits at Home: line infantry 3, line infantry 4 form The Detachment."),
+        "{told:?}"
+    );
+    assert!(
+        told.contains(&"Guns joins The Detachment at Home (1 stand)."),
+        "{told:?}"
+    );
+    // A merge across regions is refused.
+    let apart = OrderRequest {
+        force: ForceId::new("brigade"),
+        action: Action::MergeInto(ForceId::new("detachment")),
+        forced: false,
+    };
+    let refused = check_requests(&c, &red, &[apart]).unwrap_err();
+    assert!(
+        refused[0]
+            .message
+            .contains("must both stand in one region to merge"),
+        "{}",
+        refused[0].message
+    );
+}

@@ -292,11 +292,14 @@ impl<'c> Turn<'c> {
         };
         let count = merged.stands.len();
         target.stands.extend(merged.stands);
-        let sentence = format!(
-            "{} joins {} at {} ({count} stands).",
-            merged.name, target.name, merged.region
-        );
         let target_name = target.name.clone();
+        let place = self.region_name(&merged.region);
+        let stands = if count == 1 {
+            "1 stand".to_owned()
+        } else {
+            format!("{count} stands")
+        };
+        let sentence = format!("{} joins {target_name} at {place} ({stands}).", merged.name);
         for battle in &mut self.state.battles {
             for list in [&mut battle.forces, &mut battle.reserves] {
                 if let Some(at) = list.iter().position(|f| f == force) {
@@ -307,13 +310,11 @@ impl<'c> Turn<'c> {
                 }
             }
         }
-        let sentence = sentence.replacen(merged.region.as_str(), &self.region_name(&merged.region), 1);
         self.emit(
             "forces_merged",
             json!({ "force": force, "into": into, "stands": count }),
             sentence,
         );
-        let _ = target_name;
     }
 
     // -- Movement ------------------------------------------------------------
