@@ -705,7 +705,7 @@ impl<'c> Turn<'c> {
 
         let start = self.index.name(m.start).to_owned();
         let mut sentence = if m.miles > 0.0 {
-            format!("{name} marched {:.1} miles from {start}", m.miles)
+            format!("{name} marched {} from {start}", distance(m.miles))
         } else {
             format!("{name} stood at {start}")
         };
@@ -713,9 +713,8 @@ impl<'c> Turn<'c> {
             let length = m.road.map_or(0.0, |r| r.length);
             let from = self.region_name(&end);
             sentence.push_str(&format!(
-                " and is {:.1} of {:.1} miles along the road from {from} to {}",
-                en_route.miles,
-                length,
+                " and is {} along the road from {from} to {}",
+                part_of(en_route.miles, length),
                 self.region_name(&en_route.toward)
             ));
         } else if self.index.at(&end) != Some(m.start) {
@@ -1258,6 +1257,28 @@ impl<'c> Turn<'c> {
             campaign: self.state,
             events: self.events,
         }
+    }
+}
+
+const YARDS_PER_MILE: f64 = 1760.0;
+
+/// A distance for people: miles to a tenth, or yards under a mile (the
+/// tabletop maps of the 1961 game are a few miles across).
+fn distance(miles: f64) -> String {
+    if miles < 1.0 {
+        format!("{:.0} yards", (miles * YARDS_PER_MILE / 10.0).round() * 10.0)
+    } else {
+        format!("{miles:.1} miles")
+    }
+}
+
+/// "3.5 of 7.5 miles", or "1200 of 1410 yards" on a road under a mile.
+fn part_of(done: f64, length: f64) -> String {
+    if length < 1.0 {
+        let yards = |m: f64| (m * YARDS_PER_MILE / 10.0).round() * 10.0;
+        format!("{:.0} of {:.0} yards", yards(done), yards(length))
+    } else {
+        format!("{done:.1} of {length:.1} miles")
     }
 }
 
