@@ -6,5 +6,7 @@
 
 pub mod files;
 pub mod model;
+pub mod rules;
+pub mod scenario;
 pub mod store;
 pub mod strategy;

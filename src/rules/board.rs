@@ -1,0 +1,93 @@
+//! The table as the engine sees it: cells, distances, sight.
+
+use crate::scenario::{Cell, Scenario};
+
+/// A point on the table, in cells (fractions allowed).
+pub type Point = (f64, f64);
+
+/// The table's cells and scale.
+#[derive(Debug, Clone)]
+pub struct Board {
+    pub width: u32,
+    pub depth: u32,
+    pub cell_inches: f64,
+    pub grid: bool,
+    cells: Vec<Cell>,
+}
+
+impl Board {
+    pub fn new(scenario: &Scenario) -> Board {
+        let t = &scenario.table;
+        Board {
+            width: t.width,
+            depth: t.depth,
+            cell_inches: t.cell_inches,
+            grid: t.grid,
+            cells: t.cells(),
+        }
+    }
+
+    /// The cell at a point; open ground off the table.
+    pub fn cell_at(&self, p: Point) -> Cell {
+        self.cell(floor(p.0), floor(p.1))
+    }
+
+    /// The cell at integer coordinates; open ground off the table.
+    pub fn cell(&self, x: i64, y: i64) -> Cell {
+        if x < 0 || y < 0 || x >= i64::from(self.width) || y >= i64::from(self.depth) {
+            return Cell::default();
+        }
+        let index = usize::try_from(y * i64::from(self.width) + x).unwrap_or(usize::MAX);
+        self.cells.get(index).copied().unwrap_or_default()
+    }
+
+    pub fn on_table(&self, p: Point) -> bool {
+        p.0 >= 0.0 && p.1 >= 0.0 && p.0 < f64::from(self.width) && p.1 < f64::from(self.depth)
+    }
+
+    /// Keeps a point on the table.
+    pub fn clamp(&self, p: Point) -> Point {
+        let max_x = (f64::from(self.width) - 0.01).max(0.0);
+        let max_y = (f64::from(self.depth) - 0.01).max(0.0);
+        (p.0.clamp(0.0, max_x), p.1.clamp(0.0, max_y))
+    }
+
+    /// Straight-line distance in inches of table.
+    pub fn inches(&self, a: Point, b: Point) -> f64 {
+        ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt() * self.cell_inches
+    }
+
+    /// Distance in squares counting diagonal steps as one (the grid games).
+    pub fn squares(a: (i64, i64), b: (i64, i64)) -> i64 {
+        (a.0 - b.0).abs().max((a.1 - b.1).abs())
+    }
+
+    /// Whether sight from `a` to `b` is clear: no cell strictly between them
+    /// blocks it (the inner areas of towns and woods do).
+    pub fn clear_sight(&self, a: Point, b: Point) -> bool {
+        let steps = -floor(-((a.0 - b.0).abs().max((a.1 - b.1).abs()) * 2.0));
+        let (ca, cb) = ((floor(a.0), floor(a.1)), (floor(b.0), floor(b.1)));
+        for i in 1..steps {
+            let t = i as f64 / steps as f64;
+            let p = (a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t);
+            let c = (floor(p.0), floor(p.1));
+            if c != ca && c != cb && self.cell(c.0, c.1).blocks_sight() {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Every cell centre of the table, row by row.
+    pub fn centres(&self) -> impl Iterator<Item = Point> + '_ {
+        (0..self.depth)
+            .flat_map(move |y| (0..self.width).map(move |x| (f64::from(x) + 0.5, f64::from(y) + 0.5)))
+    }
+}
+
+/// The whole number at or below `v`. Out-of-range values saturate (Rust's
+/// float-to-integer `as` is defined to), and NaN gives 0: never a panic.
+#[allow(clippy::cast_possible_truncation)]
+pub fn floor(v: f64) -> i64 {
+    v.floor() as i64
+}

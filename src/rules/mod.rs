@@ -1,0 +1,407 @@
+//! The battle rules engines: one module per rule set, a registry by id, and
+//! what they share (dice, the board, the doctrine, judging the result, odds).
+//!
+//! Pure: a battle is a function of its scenario and seed. No I/O, no panics.
+
+pub mod board;
+pub mod cordery;
+pub mod dice;
+pub mod doctrine;
+pub mod scruby1965;
+
+use crate::model::{RuleSetId, StandId, StandKind};
+use crate::scenario::{Role, Scenario, ScenarioProblem};
+use serde::Serialize;
+
+/// What became of a stand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Fate {
+    /// Still on the table at the end, whatever its losses.
+    Stood,
+    /// Killed or broken up: struck from the roll.
+    Destroyed,
+    /// Ran from the field and did not come back.
+    Routed,
+    /// Taken by the enemy (guns whose crews were lost).
+    Captured,
+    /// Never came on (a reserve that did not arrive before the end).
+    NotEngaged,
+}
+
+/// One stand's result.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StandResult {
+    pub id: StandId,
+    pub name: String,
+    pub kind: StandKind,
+    /// The side's id.
+    pub side: String,
+    pub strength_before: u32,
+    pub strength_after: u32,
+    pub fate: Fate,
+}
+
+/// A line of the battle log.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LogLine {
+    pub turn: u32,
+    pub text: String,
+}
+
+/// How a battle ended.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Outcome {
+    pub rules: RuleSetId,
+    pub seed: u64,
+    pub turns: u32,
+    /// The winning side's id; `None` for a draw.
+    pub winner: Option<String>,
+    /// The side left holding the field, if any.
+    pub field_held_by: Option<String>,
+    /// Why the battle ended as it did, in a sentence.
+    pub verdict: String,
+    pub stands: Vec<StandResult>,
+    pub log: Vec<LogLine>,
+}
+
+impl Outcome {
+    /// Points lost by side `id` (strength before less strength after).
+    pub fn losses(&self, side: &str) -> u64 {
+        self.stands
+            .iter()
+            .filter(|s| s.side == side)
+            .map(|s| u64::from(s.strength_before.saturating_sub(s.strength_after)))
+            .sum()
+    }
+}
+
+/// A rule set the engine can fight a battle under.
+pub trait RuleSet: Sync {
+    fn id(&self) -> RuleSetId;
+    /// The seed text it follows, in `../shared/seeds/`.
+    fn seed_file(&self) -> &'static str;
+    /// Fights the battle. The scenario has been checked (see [`fight`]).
+    /// With `keep_log` false no log is written (odds fight thousands).
+    fn fight(&self, scenario: &Scenario, seed: u64, keep_log: bool) -> Outcome;
+}
+
+/// The battle log, written only when kept; lines are formatted only then.
+#[derive(Debug, Clone, Default)]
+pub struct Log {
+    keep: bool,
+    lines: Vec<LogLine>,
+}
+
+impl Log {
+    pub fn new(keep: bool) -> Log {
+        Log {
+            keep,
+            lines: Vec::new(),
+        }
+    }
+
+    /// Adds a line for `turn`; `text` is called only when the log is kept.
+    pub fn say(&mut self, turn: u32, text: impl FnOnce() -> String) {
+        if self.keep {
+            self.lines.push(LogLine { turn, text: text() });
+        }
+    }
+
+    pub fn into_lines(self) -> Vec<LogLine> {
+        self.lines
+    }
+}
+
+/// The rule sets built so far, by id.
+pub fn rule_set(id: RuleSetId) -> Option<&'static dyn RuleSet> {
+    rule_sets().find(|r| r.id() == id)
+}
+
+/// Every rule set built so far. Each module offers its rule set as
+/// `RULE_SET`, `None` until it is complete.
+pub fn rule_sets() -> impl Iterator<Item = &'static dyn RuleSet> {
+    [scruby1965::RULE_SET, cordery::RULE_SET].into_iter().flatten()
+}
+
+/// Why a battle could not be fought.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FightError {
+    #[error("the scenario cannot be fought: {}", .0.iter().map(|p| p.0.as_str()).collect::<Vec<_>>().join("; "))]
+    BadScenario(Vec<ScenarioProblem>),
+    #[error("rule set `{0}` is not built yet; the built ones are: {1}")]
+    NotBuilt(RuleSetId, String),
+}
+
+fn built_list() -> String {
+    let built: Vec<&str> = rule_sets().map(|r| r.id().as_str()).collect();
+    if built.is_empty() {
+        "none yet".to_owned()
+    } else {
+        built.join(", ")
+    }
+}
+
+/// Checks the scenario and fights it under rule set `id` with `seed`.
+pub fn fight(scenario: &Scenario, id: RuleSetId, seed: u64) -> Result<Outcome, FightError> {
+    let problems = scenario.problems();
+    if !problems.is_empty() {
+        return Err(FightError::BadScenario(problems));
+    }
+    let rules = rule_set(id).ok_or_else(|| FightError::NotBuilt(id, built_list()))?;
+    Ok(rules.fight(scenario, seed, true))
+}
+
+/// A stand's state at the end, for judging the battle.
+#[derive(Debug, Clone, Copy)]
+pub struct EndState {
+    /// Index of its side in `scenario.sides`.
+    pub side: usize,
+    pub strength_before: u32,
+    pub strength_after: u32,
+    /// On the table and fighting at the end.
+    pub standing: bool,
+    pub at: board::Point,
+}
+
+/// A side whose losses pass this share of its starting points breaks and
+/// quits the field. The program's own rule: the seeds fight to the end of
+/// the table's time or the players' patience.
+pub const ARMY_BREAKS_AT_LOSS: f64 = 0.5;
+
+/// Losses, as shares of starting points, that must differ by this much for
+/// a battle ending at the turn limit to count as a win on losses.
+pub const CLEAR_MARGIN: f64 = 0.15;
+
+/// Decides a battle: (winner, field held by, verdict). A side with nothing
+/// standing, or that lost more than half its points, has lost. Otherwise,
+/// at the end of the turns, the side holding more objectives wins (a stand
+/// within one cell and no enemy within one cell); failing that, the side with
+/// clearly lighter losses; failing that, a draw, the defender keeping the field.
+pub fn judge(scenario: &Scenario, ends: &[EndState]) -> (Option<usize>, Option<usize>, String) {
+    let share_lost = |side: usize| {
+        let before: u64 = ends
+            .iter()
+            .filter(|e| e.side == side)
+            .map(|e| u64::from(e.strength_before))
+            .sum();
+        let after: u64 = ends
+            .iter()
+            .filter(|e| e.side == side && e.standing)
+            .map(|e| u64::from(e.strength_after))
+            .sum();
+        if before == 0 {
+            1.0
+        } else {
+            1.0 - after as f64 / before as f64
+        }
+    };
+    let standing = |side: usize| {
+        ends.iter()
+            .any(|e| e.side == side && e.standing && e.strength_after > 0)
+    };
+    let name = |side: usize| {
+        scenario
+            .sides
+            .get(side)
+            .map_or("?", |s| s.name.as_str())
+            .to_owned()
+    };
+    let (a, b) = (0, 1);
+    let (lost_a, lost_b) = (share_lost(a), share_lost(b));
+    let broken = |side: usize, lost: f64| !standing(side) || lost > ARMY_BREAKS_AT_LOSS;
+    match (broken(a, lost_a), broken(b, lost_b)) {
+        (true, false) => {
+            return (
+                Some(b),
+                Some(b),
+                format!(
+                    "{} broke after losing {:.0}% of its strength",
+                    name(a),
+                    lost_a * 100.0
+                ),
+            );
+        }
+        (false, true) => {
+            return (
+                Some(a),
+                Some(a),
+                format!(
+                    "{} broke after losing {:.0}% of its strength",
+                    name(b),
+                    lost_b * 100.0
+                ),
+            );
+        }
+        (true, true) => {
+            return (
+                None,
+                None,
+                format!(
+                    "both armies broke ({:.0}% and {:.0}% lost)",
+                    lost_a * 100.0,
+                    lost_b * 100.0
+                ),
+            );
+        }
+        (false, false) => {}
+    }
+    let holds = |side: usize| {
+        scenario
+            .objectives
+            .iter()
+            .filter(|o| {
+                let at = (f64::from(o.x) + 0.5, f64::from(o.y) + 0.5);
+                let near = |s: usize| {
+                    ends.iter()
+                        .any(|e| e.side == s && e.standing && doctrine::dist(e.at, at) <= 1.5)
+                };
+                near(side) && !near(1 - side)
+            })
+            .count()
+    };
+    let (held_a, held_b) = (holds(a), holds(b));
+    if held_a != held_b {
+        let w = if held_a > held_b { a } else { b };
+        return (
+            Some(w),
+            Some(w),
+            format!(
+                "{} holds {} of the {} objectives at the end",
+                name(w),
+                held_a.max(held_b),
+                scenario.objectives.len()
+            ),
+        );
+    }
+    if (lost_a - lost_b).abs() >= CLEAR_MARGIN {
+        let w = if lost_a < lost_b { a } else { b };
+        return (
+            Some(w),
+            Some(w),
+            format!(
+                "{} lost {:.0}% against {:.0}% and keeps the field",
+                name(w),
+                lost_a.min(lost_b) * 100.0,
+                lost_a.max(lost_b) * 100.0
+            ),
+        );
+    }
+    let defender = scenario.sides.iter().position(|s| s.role == Role::Defender);
+    (None, defender, "neither side gained the day: a draw".to_owned())
+}
+
+/// The odds of a battle: how often each side won in many seeded fights.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Odds {
+    pub rules: RuleSetId,
+    pub runs: u32,
+    /// Per side, in scenario order.
+    pub sides: Vec<SideOdds>,
+    pub draws: Chance,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SideOdds {
+    pub id: String,
+    pub name: String,
+    pub wins: Chance,
+    /// Average points lost per battle.
+    pub expected_losses: f64,
+    pub starting_points: u64,
+}
+
+/// A share of battles with its 95% interval (Wilson score interval).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Chance {
+    pub count: u32,
+    pub share: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+impl Chance {
+    /// `count` of `runs`, with the Wilson 95% interval (z = 1.96).
+    pub fn of(count: u32, runs: u32) -> Chance {
+        if runs == 0 {
+            return Chance {
+                count,
+                share: 0.0,
+                low: 0.0,
+                high: 1.0,
+            };
+        }
+        let n = f64::from(runs);
+        let p = f64::from(count) / n;
+        let z = 1.96_f64;
+        let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+        let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);
+        Chance {
+            count,
+            share: p,
+            low: (centre - half).max(0.0),
+            high: (centre + half).min(1.0),
+        }
+    }
+}
+
+/// Fights `runs` battles with seeds drawn from `seed`'s stream, on every
+/// core, and counts the results. The same seed gives the same odds.
+pub fn odds(scenario: &Scenario, id: RuleSetId, runs: u32, seed: u64) -> Result<Odds, FightError> {
+    use rand::{Rng, SeedableRng};
+    use rayon::prelude::*;
+    let problems = scenario.problems();
+    if !problems.is_empty() {
+        return Err(FightError::BadScenario(problems));
+    }
+    let rules = rule_set(id).ok_or_else(|| FightError::NotBuilt(id, built_list()))?;
+    let mut stream = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let seeds: Vec<u64> = (0..runs).map(|_| stream.next_u64()).collect();
+    let sides: Vec<&str> = scenario.sides.iter().map(|s| s.id.as_str()).collect();
+    // Per battle: the winner's index (or none) and each side's losses.
+    let results: Vec<(Option<usize>, Vec<u64>)> = seeds
+        .par_iter()
+        .map(|s| {
+            let outcome = rules.fight(scenario, *s, false);
+            let winner = outcome
+                .winner
+                .as_deref()
+                .and_then(|w| sides.iter().position(|id| *id == w));
+            (winner, sides.iter().map(|id| outcome.losses(id)).collect())
+        })
+        .collect();
+    let wins =
+        |side: usize| u32::try_from(results.iter().filter(|r| r.0 == Some(side)).count()).unwrap_or(u32::MAX);
+    let draws = u32::try_from(results.iter().filter(|r| r.0.is_none()).count()).unwrap_or(u32::MAX);
+    let side_odds = scenario
+        .sides
+        .iter()
+        .enumerate()
+        .map(|(i, s)| SideOdds {
+            id: s.id.clone(),
+            name: s.name.clone(),
+            wins: Chance::of(wins(i), runs),
+            expected_losses: if runs == 0 {
+                0.0
+            } else {
+                results
+                    .iter()
+                    .map(|r| r.1.get(i).copied().unwrap_or(0) as f64)
+                    .sum::<f64>()
+                    / f64::from(runs)
+            },
+            starting_points: s
+                .stands
+                .iter()
+                .chain(s.reserves.iter().flat_map(|r| r.stands.iter()))
+                .map(|t| u64::from(t.strength))
+                .sum(),
+        })
+        .collect();
+    Ok(Odds {
+        rules: id,
+        runs,
+        sides: side_odds,
+        draws: Chance::of(draws, runs),
+    })
+}
