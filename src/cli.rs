@@ -77,6 +77,37 @@ enum Command {
         /// The campaign save.
         save: PathBuf,
     },
+    /// Fight a battle from a scenario file with the rules engine.
+    Battle {
+        /// The scenario (JSON; see README.md), e.g. campaigns/scenarios/abu_tleih_1895.json.
+        file: PathBuf,
+        /// The rule set; the scenario's own when left out.
+        #[arg(long)]
+        rules: Option<String>,
+        /// The dice's seed; the scenario's own when left out.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Print the outcome as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The odds of a battle: fight it many times and count who wins.
+    Odds {
+        /// The scenario (JSON).
+        file: PathBuf,
+        /// The rule set; the scenario's own when left out.
+        #[arg(long)]
+        rules: Option<String>,
+        /// How many battles to fight.
+        #[arg(long, default_value_t = 1000)]
+        runs: u32,
+        /// Seed of the stream the battles' seeds are drawn from; the scenario's own when left out.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Print the odds as JSON.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 pub fn run() -> Result<ExitCode> {
@@ -93,6 +124,19 @@ pub fn run() -> Result<ExitCode> {
         Command::Turn { save, json } => turn(&save, json),
         Command::Log { save, turn } => log(&save, turn),
         Command::Undo { save } => undo(&save),
+        Command::Battle {
+            file,
+            rules,
+            seed,
+            json,
+        } => battle(&file, rules.as_deref(), seed, json),
+        Command::Odds {
+            file,
+            rules,
+            runs,
+            seed,
+            json,
+        } => odds(&file, rules.as_deref(), runs, seed, json),
     }
 }
 
@@ -477,4 +521,142 @@ fn force_condition(status: &Status, force: &umpire::model::status::ForceStatus) 
         parts.push("must rest".to_owned());
     }
     parts.join("; ")
+}
+
+/// Reads a scenario file, naming the line and column of a JSON mistake.
+fn read_scenario(file: &Path) -> Result<umpire::scenario::Scenario> {
+    let text =
+        std::fs::read_to_string(file).with_context(|| format!("reading the scenario {}", file.display()))?;
+    serde_json::from_str(&text).map_err(|e| {
+        // serde_json ends its message with the place, which comes first here.
+        let message = e.to_string();
+        let message = message.split(" at line ").next().unwrap_or_default().to_owned();
+        anyhow::anyhow!(
+            "{}:{}:{}: {message}: fix the scenario file (its format is in README.md)",
+            file.display(),
+            e.line(),
+            e.column()
+        )
+    })
+}
+
+fn rule_set_id(
+    given: Option<&str>,
+    scenario: &umpire::scenario::Scenario,
+) -> Result<umpire::model::RuleSetId> {
+    use umpire::model::RuleSetId;
+    match given {
+        None => Ok(scenario.rules),
+        Some(text) => RuleSetId::parse(text)
+            .ok_or_else(|| anyhow::anyhow!("unknown rule set `{text}`: use one of {}", RuleSetId::choices())),
+    }
+}
+
+fn battle(file: &Path, rules: Option<&str>, seed: Option<u64>, json: bool) -> Result<ExitCode> {
+    let scenario = read_scenario(file)?;
+    let id = rule_set_id(rules, &scenario)?;
+    let outcome = umpire::rules::fight(&scenario, id, seed.unwrap_or(scenario.seed))
+        .with_context(|| format!("{}", file.display()))?;
+    let mut out = std::io::stdout().lock();
+    if json {
+        serde_json::to_writer_pretty(&mut out, &outcome).context("writing the outcome as JSON")?;
+        writeln!(out)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    writeln!(
+        out,
+        "{} under {}, seed {}",
+        scenario.title, outcome.rules, outcome.seed
+    )?;
+    for line in &outcome.log {
+        writeln!(out, "Turn {}: {}", line.turn, line.text)?;
+    }
+    let name = |id: &str| -> String {
+        scenario
+            .sides
+            .iter()
+            .find(|s| s.id == id)
+            .map_or_else(|| id.to_owned(), |s| s.name.clone())
+    };
+    writeln!(out)?;
+    match &outcome.winner {
+        Some(w) => writeln!(
+            out,
+            "After {} turns {} wins: {}.",
+            outcome.turns,
+            name(w),
+            outcome.verdict
+        )?,
+        None => writeln!(out, "After {} turns: {}.", outcome.turns, outcome.verdict)?,
+    }
+    if let Some(f) = &outcome.field_held_by {
+        writeln!(out, "{} holds the field.", name(f))?;
+    }
+    for side in &scenario.sides {
+        let stands: Vec<_> = outcome.stands.iter().filter(|s| s.side == side.id).collect();
+        let before: u64 = stands.iter().map(|s| u64::from(s.strength_before)).sum();
+        let gone = stands
+            .iter()
+            .filter(|s| s.fate != umpire::rules::Fate::Stood && s.fate != umpire::rules::Fate::NotEngaged)
+            .count();
+        writeln!(
+            out,
+            "{}: lost {} of {before} points; {} of {} stands destroyed, routed or captured.",
+            side.name,
+            outcome.losses(&side.id),
+            gone,
+            stands.len()
+        )?;
+        for s in stands {
+            writeln!(
+                out,
+                "  {:>5} {:<40} {:>4} -> {:<4} {:?}",
+                s.id.to_string(),
+                s.name,
+                s.strength_before,
+                s.strength_after,
+                s.fate
+            )?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn odds(file: &Path, rules: Option<&str>, runs: u32, seed: Option<u64>, json: bool) -> Result<ExitCode> {
+    let scenario = read_scenario(file)?;
+    let id = rule_set_id(rules, &scenario)?;
+    let seed = seed.unwrap_or(scenario.seed);
+    let odds =
+        umpire::rules::odds(&scenario, id, runs, seed).with_context(|| format!("{}", file.display()))?;
+    let mut out = std::io::stdout().lock();
+    if json {
+        serde_json::to_writer_pretty(&mut out, &odds).context("writing the odds as JSON")?;
+        writeln!(out)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let pct = |c: &umpire::rules::Chance| {
+        format!(
+            "{:.1}% (95% sure: {:.1} to {:.1}%)",
+            c.share * 100.0,
+            c.low * 100.0,
+            c.high * 100.0
+        )
+    };
+    writeln!(
+        out,
+        "{} under {}: {} battles from seed {seed}",
+        scenario.title, odds.rules, odds.runs
+    )?;
+    for side in &odds.sides {
+        writeln!(
+            out,
+            "  {} wins {}; loses {:.0} of {} points on average",
+            side.name,
+            pct(&side.wins),
+            side.expected_losses,
+            side.starting_points
+        )?;
+    }
+    writeln!(out, "  Draws {}", pct(&odds.draws))?;
+    Ok(ExitCode::SUCCESS)
 }
