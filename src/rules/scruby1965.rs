@@ -1,7 +1,153 @@
 //! `scruby-1965`: Jack Scruby's "Unbalanced Equality" rules, the rules of the
-//! Egyptian Rebellion of 1895 (`scruby-1965-unbalanced-equality.txt`).
+//! Egyptian Rebellion of 1895 (`scruby-1965-unbalanced-equality.txt`):
+//! British regulars against natives, on an inch-scale table, with a points
+//! roster, morale values and a three-sequence melee.
+//!
+//! # The campaign's stands on the Combat Table
+//!
+//! A stand's strength is its roster points (the scenario gives them already
+//! on the 1965 scale); kills come off `strength`. The row of the Combat Table
+//! follows the stand's kind and its side's army ([`troop_for`]):
+//!
+//! | campaign stand | regular army | native army |
+//! |---|---|---|
+//! | line, light, grenadier, guard infantry | British Infantry | Native Regular Infantry |
+//! | native regulars | Native Regular Infantry | Native Regular Infantry |
+//! | mounted infantry | British Mounted Infantry | British Mounted Infantry (the only row) |
+//! | heavy cavalry | British Heavy Cavalry | Native Heavy Cavalry |
+//! | light cavalry | British Light Cavalry | Native Light Cavalry |
+//! | native spearmen | Native Spearmen | Native Spearmen |
+//! | native riflemen | Native Riflemen | Native Riflemen |
+//! | machine gun | Maxim Gun with British crew | Maxim Gun with Native crew |
+//! | foot, horse artillery | Cannons, British crew | Cannons, native crew |
+//! | command, transport | not on the table: no combat power | the same |
+//!
+//! Command and transport move with their side and never fight: an enemy
+//! that reaches one with no friend beside it takes it (Captured). A stand
+//! brought to 0 is Destroyed; spearmen brought to 25 points or fewer leave
+//! the table (Routed); a stand that retires off the table is Routed; a gun
+//! knocked out by four hits, or whose crew is lost and which the enemy
+//! reaches, is Captured (a crewless gun nobody takes ends Destroyed). The
+//! stand's quality and weapon are not used: the seed has neither.
+//!
+//! # Where the seed is silent, and what this program does
+//!
+//! - **Turn sequence**: reserves arrive; natives thrown back dice to return;
+//!   movement, the attacker's stands first, then the defender's (charges
+//!   are moves into contact); fire, simultaneous (every shot is worked out
+//!   from the table as it stands, then all the kills come off together);
+//!   natives who came under fire dice for morale (after their own volley, as
+//!   the seed says); melee for every group of enemy stands in contact;
+//!   unescorted command, transport and crewless guns are taken.
+//! - **The end**: the battle goes on to the scenario's turn limit, unless a
+//!   side has nothing left on the table (and no reserve to come), or has
+//!   lost more than half the points it brought on: it then breaks and quits
+//!   the field ([`crate::rules::ARMY_BREAKS_AT_LOSS`], which [`crate::rules::judge`]
+//!   applies). Fought on past that, most battles ended with both armies
+//!   past half, which the judge calls a draw, though one had broken first.
+//! - **Ranges**: Maxims and cannons fire at the one range the seed gives,
+//!   20 inches ("RIFLE RANGE of all troops in our game is 20 inches"). Each
+//!   stand fires at the nearest enemy in range and in sight, not locked in a
+//!   melee (ties to the stand listed first).
+//! - **Contact and closed order**: stands are points (their centres). Two
+//!   stands are in contact, or touching, when their centres are within the
+//!   basic stand's 3-inch front; a charger ends 2 inches (the stand's depth)
+//!   from its target. Regular infantry is in closed order when it touches
+//!   another regular infantry stand of its side and moved no more than its
+//!   closed move (3 inches) this game move; otherwise in open order. To
+//!   form, a company moves (3 inches a move) to stand beside the nearest
+//!   company of its side. A stand not charging stops an inch short of
+//!   contact (the open-order gap).
+//! - **Defensive positions**: walls, entrenchments, houses and woods shelter
+//!   against anyone; a hill only against an enemy lower down ("on top of a
+//!   hill"), so troops on one slope have no advantage over each other. This
+//!   halves fire and adds 1 to the morale value in melee.
+//! - **Who charges**: spearmen (with the throw-and-charge: 8 inches of move
+//!   and 8 of throw, so their reach is 16 inches) and cavalry, when the
+//!   doctrine's odds favour them ([`crate::rules::doctrine::charge_favoured`]).
+//!   The weakest enemy within reach is charged first, by the nearest
+//!   chargers, one by one until their combat value (with friends already in
+//!   contact) beats the target's and its friends' in contact; the rest hold
+//!   back, since every stand on a melee's winning side takes losses by the
+//!   Melee Result Table. The spears are thrown in the fire phase, so their
+//!   casualties, like the defenders' closing volley, come off before the
+//!   melee ("All casualties are deducted before the charge sequence is made").
+//! - **Melee ties**: equal values in Sequence 1 give no winner, and each side
+//!   takes its own Melee Result Table losses; equal throws in Sequence 2 are
+//!   thrown again. Guns in a melee add their combat value to their side;
+//!   their crews are then killed and the other side loses half the crew
+//!   (the Melee Result Table's last row), besides the table losses of the
+//!   stands that are not guns. A loss a stand cannot take passes to the
+//!   others of its side in the melee.
+//! - **Who chooses the pursuit**: the winner of Sequence 2. A defender holds
+//!   its ground and orders the panic retreat; an attacker orders the panic
+//!   retreat when it drives a loser off the table, otherwise pursues when the
+//!   odds against the loser at half morale favour it.
+//! - **Retiring** is straight back toward the side's own table edge (away
+//!   from the enemy's deployment), each "move" the stand's full move, taken
+//!   at once. Natives who retire, after fire or a lost melee, are thrown
+//!   back and dice to return; British troops are not ("European (British)
+//!   troops have no morale problems"). A stand driven off the table is
+//!   Routed, British or native.
+//! - **Which natives test**: every native row ("all Native troops do"), the
+//!   native regulars on a 1, the rest on a 1 or 2; fire from rifles, Maxims
+//!   and cannons is "rifle fire", the spear throw is not. Natives thrown
+//!   back stay where they are and neither fire nor charge until they return.
+//! - **Firing at guns**: cannons aim at a gun's crew (the quicker way: a
+//!   British gun's average 13 kills a shot takes a 60-point crew in about
+//!   five shots, where four hits take about eight), unless the gun is in a
+//!   defensive position (fire at the crew halved, hits not) or already has
+//!   two hits. Other fire kills the crew. A miss on the Artillery Fire Table
+//!   stays a miss against closed order (the 10 are added to kills).
+//! - **Re-crewing**: an infantry stand of more than 60 points within its move
+//!   of its side's crewless gun, and with no enemy in rifle range, gives 60
+//!   points to crew it and stays that move.
+//! - **Mounted infantry** ride 8 inches; they dismount (4 inches on the horse,
+//!   4 on foot) when an enemy is within rifle range and one move; they fire
+//!   dismounted without the 10 points of the horse-holder (one model of 10
+//!   men); on foot they move 6 inches, British Infantry's open move.
+//! - **The doctrine** ([`crate::rules::doctrine`]): the attacker makes for its
+//!   goal; its infantry, riflemen and guns halt to fire once an enemy is in
+//!   range (infantry forming closed order), its spearmen make for the
+//!   nearest enemy within a move and a throw. The defender's stands hold the
+//!   ground they were deployed on (the doctrine's best ground) and go back
+//!   to it when driven off; its reserves make for the side's goal. Cavalry
+//!   not charging keeps out of rifle range. Command and transport follow the
+//!   middle of their side.
 
-use super::RuleSet;
+mod battle;
+mod fire;
+mod melee;
+mod movement;
+pub mod tables;
+#[cfg(test)]
+mod tests;
 
-/// Not built yet: `None` keeps it out of the registry until it is complete.
-pub const RULE_SET: Option<&dyn RuleSet> = None;
+pub use tables::*;
+
+use super::{Outcome, RuleSet};
+use crate::model::RuleSetId;
+use crate::scenario::Scenario;
+
+/// The "Unbalanced Equality" rules of 1965.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Scruby1965;
+
+impl RuleSet for Scruby1965 {
+    fn id(&self) -> RuleSetId {
+        RuleSetId::Scruby1965
+    }
+
+    fn seed_file(&self) -> &'static str {
+        "scruby-1965-unbalanced-equality.txt"
+    }
+
+    fn fight(&self, scenario: &Scenario, seed: u64, keep_log: bool) -> Outcome {
+        let mut battle = battle::Battle::new(scenario, seed, keep_log);
+        battle.run();
+        battle.outcome(seed)
+    }
+}
+
+/// Built: the registry offers it.
+pub const RULE_SET: Option<&dyn RuleSet> = Some(&Scruby1965);

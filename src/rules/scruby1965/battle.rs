@@ -1,0 +1,755 @@
+//! The battle: the stands on the table, the turn sequence, and the result.
+//!
+//! Positions here are in inches of table (the scenario's cells times
+//! `cell_inches`), so the seed's moves and ranges apply as printed.
+
+use super::tables::{
+    CONTACT_INCHES, CombatLine, OPEN_GAP_INCHES, STAND_FRONT_INCHES, Troop, half_strength, morale_value,
+    troop_for,
+};
+use crate::model::{ArmyKind, RuleSetId, StandId, StandKind};
+use crate::rules::board::{Board, Point};
+use crate::rules::dice::Dice;
+use crate::rules::doctrine;
+use crate::rules::{ARMY_BREAKS_AT_LOSS, EndState, Fate, Log, Outcome, StandResult, judge};
+use crate::scenario::{Role, Scenario, ScenarioSide, TableStand};
+
+/// A little slack for comparing distances of points that were placed exactly.
+pub(super) const EPSILON: f64 = 1e-6;
+
+/// Command and transport keep up with their side at British Infantry's
+/// open-order move (scruby-1965-unbalanced-equality.txt, TABLES, Combat
+/// Table: "Open – 6″"). This program's own
+/// figure: they are not on the Combat Table.
+pub(super) const COMMAND_MOVE_INCHES: f64 = 6.0;
+
+/// Why a stand retires, for the log.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Why {
+    /// Natives who failed their morale under fire, with the die.
+    Morale(u32),
+    /// The loser of a melee sent back 4 moves.
+    Panic,
+    /// The loser of a melee pursued 2 moves.
+    Pursued,
+}
+
+/// Where a stand is in the battle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Status {
+    /// A reserve not yet on the table.
+    Waiting,
+    /// On the table.
+    Fighting,
+    /// Gone from the table.
+    Out(Fate),
+}
+
+/// A stand on the table, with its Combat Table row worked out once.
+#[derive(Debug, Clone)]
+pub(super) struct Unit<'a> {
+    pub(super) id: StandId,
+    pub(super) name: &'a str,
+    pub(super) kind: StandKind,
+    /// Index of its side in the scenario.
+    pub(super) side: usize,
+    /// `None` for command and transport.
+    pub(super) line: Option<CombatLine>,
+    pub(super) before: u32,
+    pub(super) strength: u32,
+    pub(super) full: u32,
+    /// Its centre, in inches.
+    pub(super) at: Point,
+    /// The turn it comes on (0: on the table from the start).
+    pub(super) arrives: u32,
+    /// A defender's post: where it was deployed (`None` for attackers and
+    /// reserves).
+    pub(super) post: Option<Point>,
+    pub(super) status: Status,
+    /// Regular infantry in closed order (set after each movement).
+    pub(super) closed: bool,
+    /// Regular infantry holding or forming closed order this move (not
+    /// marching in open order).
+    pub(super) forming: bool,
+    /// Mounted infantry on its horses.
+    pub(super) mounted: bool,
+    /// Natives thrown back by morale, waiting to dice to return.
+    pub(super) thrown_back: bool,
+    /// Locked in a melee carried on by a pursuit: neither moves nor fires.
+    pub(super) locked: bool,
+    /// The loser of a pursuit: its morale is halved in the next melee unless
+    /// fresh troops support it.
+    pub(super) pursued: bool,
+    /// Hits on a gun.
+    pub(super) gun_hits: u32,
+    /// Inches moved this game move.
+    pub(super) moved: f64,
+    /// Stays put this move (it gave men to crew a gun).
+    pub(super) held: bool,
+}
+
+impl Unit<'_> {
+    pub(super) fn troop(&self) -> Option<Troop> {
+        self.line.map(|l| l.troop)
+    }
+
+    pub(super) fn fighting(&self) -> bool {
+        self.status == Status::Fighting
+    }
+
+    /// On the table with men to fight: not command or transport, not a gun
+    /// whose crew is lost.
+    pub(super) fn combatant(&self) -> bool {
+        self.fighting() && self.line.is_some() && self.strength > 0
+    }
+
+    pub(super) fn is_gun(&self) -> bool {
+        self.troop().is_some_and(Troop::is_gun)
+    }
+
+    pub(super) fn is_troop(&self, troop: Troop) -> bool {
+        self.troop() == Some(troop)
+    }
+
+    pub(super) fn is_regular_infantry(&self) -> bool {
+        self.troop().is_some_and(Troop::is_regular_infantry)
+    }
+
+    pub(super) fn is_native(&self) -> bool {
+        self.troop().is_some_and(Troop::is_native)
+    }
+
+    /// Command, transport, or a gun whose crew is lost: taken if reached.
+    pub(super) fn can_be_taken(&self) -> bool {
+        self.fighting() && (self.line.is_none() || (self.is_gun() && self.strength == 0))
+    }
+
+    /// Closed order for regular infantry, off its horses for mounted
+    /// infantry: the Combat Table's second figures.
+    pub(super) fn closed_or_dismounted(&self) -> bool {
+        if self.is_troop(Troop::BritishMountedInfantry) {
+            !self.mounted
+        } else {
+            self.closed
+        }
+    }
+
+    pub(super) fn half(&self) -> bool {
+        half_strength(self.strength, self.full)
+    }
+
+    /// Its move in open order, on horse, or the only figure; on foot for
+    /// dismounted mounted infantry.
+    pub(super) fn full_move(&self) -> f64 {
+        match self.line {
+            None => COMMAND_MOVE_INCHES,
+            Some(l) if l.troop == Troop::BritishMountedInfantry && !self.mounted => l.move_closed,
+            Some(l) => l.move_open,
+        }
+    }
+}
+
+/// What each side is about.
+#[derive(Debug, Clone)]
+pub(super) struct Side<'a> {
+    pub(super) id: &'a str,
+    pub(super) name: &'a str,
+    pub(super) role: Role,
+    /// Where its doctrine aims (in inches).
+    pub(super) goal: Point,
+    /// A unit vector toward its own table edge.
+    pub(super) rear: Point,
+}
+
+/// One battle being fought.
+#[derive(Debug, Clone)]
+pub(super) struct Battle<'a> {
+    pub(super) scenario: &'a Scenario,
+    pub(super) board: Board,
+    pub(super) dice: Dice,
+    pub(super) log: Log,
+    pub(super) turn: u32,
+    pub(super) turns_fought: u32,
+    pub(super) sides: [Side<'a>; 2],
+    pub(super) stands: Vec<Unit<'a>>,
+    /// Scratch, one entry per stand, reused every game move.
+    pub(super) scratch: Scratch,
+}
+
+/// Working space for the phases, kept to spare allocations in the loop.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Scratch {
+    pub(super) kills: Vec<u32>,
+    pub(super) hits: Vec<u32>,
+    pub(super) under_fire: Vec<bool>,
+    pub(super) target: Vec<Option<usize>>,
+    pub(super) group: Vec<usize>,
+    pub(super) was_pursued: Vec<bool>,
+    pub(super) members: Vec<usize>,
+    /// Chargers at one target: (distance, stand).
+    pub(super) chargers: Vec<(f64, usize)>,
+    /// Targets of charges: (combat value, stand).
+    pub(super) targets: Vec<(f64, usize)>,
+    /// Each stand's charge reach this move (negative: not charging).
+    pub(super) reach: Vec<f64>,
+}
+
+/// The side's `rear`: from the enemy's deployment toward its own.
+fn rear_of(scenario: &Scenario, side: usize) -> Point {
+    let centre = |s: usize| scenario.sides.get(s).map(|x| x.deployment.centre());
+    let fallback = if side == 0 { (0.0, -1.0) } else { (0.0, 1.0) };
+    match (centre(side), centre(1 - side.min(1))) {
+        (Some(own), Some(enemy)) => unit_vector(enemy, own).unwrap_or(fallback),
+        _ => fallback,
+    }
+}
+
+/// The unit vector from `a` toward `b`; `None` if they are the same point.
+pub(super) fn unit_vector(a: Point, b: Point) -> Option<Point> {
+    let d = doctrine::dist(a, b);
+    if d < EPSILON || !d.is_finite() {
+        None
+    } else {
+        Some(((b.0 - a.0) / d, (b.1 - a.1) / d))
+    }
+}
+
+/// Distances closer than this, in inches, are equal: ties go to the lower
+/// index whatever the rounding of the arithmetic that placed the stands, so
+/// a table and its mirror image fight the same battle.
+pub(super) const TIE_INCHES: f64 = 1e-6;
+
+/// Whether distance `a` is nearer than `b` by more than a tie.
+pub(super) fn nearer(a: f64, b: f64) -> bool {
+    a < b - TIE_INCHES
+}
+
+/// Orders distances in inches to the thousandth of an inch, so that stands
+/// placed alike tie (and ties go to the lower index) whatever the rounding
+/// of the arithmetic that placed them: a table and its mirror image fight
+/// the same battle.
+pub(super) fn by_distance(a: f64, b: f64) -> std::cmp::Ordering {
+    let thousandths = |d: f64| (d * 1000.0).round();
+    thousandths(a).total_cmp(&thousandths(b))
+}
+
+fn scaled(p: Point, by: f64) -> Point {
+    (p.0 * by, p.1 * by)
+}
+
+impl<'a> Battle<'a> {
+    /// Sets out the table: every stand on its place (the doctrine's
+    /// deployment for those the scenario does not place), reserves waiting.
+    pub(super) fn new(scenario: &'a Scenario, seed: u64, keep_log: bool) -> Battle<'a> {
+        let board = Board::new(scenario);
+        let inches = board.cell_inches;
+        let side = |i: usize| {
+            let s = scenario.sides.get(i);
+            Side {
+                id: s.map_or("", |s| s.id.as_str()),
+                name: s.map_or("", |s| s.name.as_str()),
+                role: s.map_or(Role::Defender, |s| s.role),
+                goal: scaled(doctrine::goal(&board, scenario, i), inches),
+                rear: rear_of(scenario, i),
+            }
+        };
+        let sides = [side(0), side(1)];
+        let mut stands = Vec::new();
+        for (index, side) in scenario.sides.iter().take(2).enumerate() {
+            place_side(&board, scenario, index, side, &mut stands);
+        }
+        let n = stands.len();
+        let scratch = Scratch {
+            kills: vec![0; n],
+            hits: vec![0; n],
+            under_fire: vec![false; n],
+            target: vec![None; n],
+            group: vec![0; n],
+            was_pursued: vec![false; n],
+            members: Vec::with_capacity(n),
+            chargers: Vec::with_capacity(n),
+            targets: Vec::with_capacity(n),
+            reach: vec![f64::NEG_INFINITY; n],
+        };
+        let mut battle = Battle {
+            scenario,
+            board,
+            dice: Dice::new(seed),
+            log: Log::new(keep_log),
+            turn: 0,
+            turns_fought: 0,
+            sides,
+            stands,
+            scratch,
+        };
+        battle.say_plans();
+        battle
+    }
+
+    /// The log's first lines (turn 1): each side's strength and aim.
+    fn say_plans(&mut self) {
+        for s in 0..2 {
+            let (name, role, goal) = {
+                let side = self.side(s);
+                (side.name, side.role, side.goal)
+            };
+            let on_table = self.stands.iter().filter(|u| u.side == s && u.fighting()).count();
+            let waiting = self
+                .stands
+                .iter()
+                .filter(|u| u.side == s && u.status == Status::Waiting)
+                .count();
+            let goal = self.cell_of_point(goal);
+            self.log.say(1, || {
+                let plan = match role {
+                    Role::Attacker => "attacks, making for",
+                    Role::Defender => "defends, holding the ground at",
+                };
+                let reserves = if waiting > 0 {
+                    format!(", {waiting} more to come")
+                } else {
+                    String::new()
+                };
+                format!(
+                    "{name} ({on_table} stands on the table{reserves}) {plan} cell ({}, {})",
+                    goal.0, goal.1
+                )
+            });
+        }
+    }
+
+    /// Side `s` (0 or 1).
+    pub(super) fn side(&self, s: usize) -> &Side<'a> {
+        let [first, second] = &self.sides;
+        if s == 0 { first } else { second }
+    }
+
+    /// The whole cell (x, y) holding a point in inches, for the log.
+    pub(super) fn cell_of_point(&self, p: Point) -> (i64, i64) {
+        let c = self.in_cells(p);
+        (crate::rules::board::floor(c.0), crate::rules::board::floor(c.1))
+    }
+
+    pub(super) fn in_cells(&self, p: Point) -> Point {
+        scaled(p, 1.0 / self.board.cell_inches)
+    }
+
+    /// Whether a stand at `at` is in a defensive position against an enemy
+    /// at `enemy` (DEFENSIVE POSITIONS: "on top of hills, behind a wall, in
+    /// a house"; the cell says, [`crate::scenario::Cell::is_defensive`]).
+    /// Walls, entrenchments, houses and woods shelter against anyone; a hill
+    /// only against an enemy lower down: "on top of" a hill is above the
+    /// enemy, so troops on one slope of the same hill have no advantage.
+    pub(super) fn defended_against(&self, at: Point, enemy: Point) -> bool {
+        use crate::scenario::Ground;
+        let cell = self.board.cell_at(self.in_cells(at));
+        if !cell.is_defensive() {
+            return false;
+        }
+        let sheltered = cell.cover.is_some()
+            || matches!(
+                cell.ground,
+                Ground::BuiltUpOuter | Ground::BuiltUpInner | Ground::ForestEdge | Ground::ForestInterior
+            );
+        sheltered || cell.level > self.board.cell_at(self.in_cells(enemy)).level
+    }
+
+    pub(super) fn on_table(&self, p: Point) -> bool {
+        self.board.on_table(self.in_cells(p))
+    }
+
+    pub(super) fn is_water(&self, p: Point) -> bool {
+        self.board.cell_at(self.in_cells(p)).is_water()
+    }
+
+    pub(super) fn clamp(&self, p: Point) -> Point {
+        scaled(self.board.clamp(self.in_cells(p)), self.board.cell_inches)
+    }
+
+    pub(super) fn clear_sight(&self, a: Point, b: Point) -> bool {
+        self.board.clear_sight(self.in_cells(a), self.in_cells(b))
+    }
+
+    /// Inches between stands `i` and `j` (infinite if either is missing).
+    pub(super) fn gap(&self, i: usize, j: usize) -> f64 {
+        match (self.stands.get(i), self.stands.get(j)) {
+            (Some(a), Some(b)) => doctrine::dist(a.at, b.at),
+            _ => f64::INFINITY,
+        }
+    }
+
+    /// A stand's combat value where it stands, facing an enemy at `enemy`:
+    /// points times morale value (closed order or dismounted, +1 in a
+    /// defensive position against that enemy).
+    pub(super) fn value_against(&self, i: usize, enemy: Point) -> f64 {
+        self.stands.get(i).map_or(0.0, |u| match u.line {
+            Some(line) if u.combatant() => {
+                let defensive = self.defended_against(u.at, enemy);
+                let morale = morale_value(&line, u.closed_or_dismounted(), defensive);
+                f64::from(u.strength) * f64::from(morale)
+            }
+            _ => 0.0,
+        })
+    }
+
+    /// The nearest enemy combatant on the table, and its distance in inches.
+    pub(super) fn nearest_enemy(&self, i: usize) -> Option<(usize, f64)> {
+        let me = self.stands.get(i)?;
+        let mut best: Option<(usize, f64)> = None;
+        for (j, e) in self.stands.iter().enumerate() {
+            if e.side == me.side || !e.combatant() {
+                continue;
+            }
+            let d = doctrine::dist(me.at, e.at);
+            if best.is_none_or(|(_, b)| nearer(d, b)) {
+                best = Some((j, d));
+            }
+        }
+        best
+    }
+
+    /// Whether any enemy combatant is within `inches` of stand `i`.
+    pub(super) fn enemy_within(&self, i: usize, inches: f64) -> bool {
+        self.nearest_enemy(i).is_some_and(|(_, d)| d <= inches + EPSILON)
+    }
+
+    /// Whether stand `i` of side `side` has a combatant of `side` other
+    /// than itself within `inches`.
+    pub(super) fn friend_within(&self, i: usize, inches: f64) -> bool {
+        let Some(me) = self.stands.get(i) else {
+            return false;
+        };
+        self.stands.iter().enumerate().any(|(j, f)| {
+            j != i && f.side == me.side && f.combatant() && doctrine::dist(me.at, f.at) <= inches + EPSILON
+        })
+    }
+
+    /// Regular infantry touching stand `i` (another regular infantry stand
+    /// of its side within the 3-inch front).
+    pub(super) fn touching(&self, i: usize) -> bool {
+        let Some(me) = self.stands.get(i) else {
+            return false;
+        };
+        self.stands.iter().enumerate().any(|(j, f)| {
+            j != i
+                && f.side == me.side
+                && f.combatant()
+                && f.is_regular_infantry()
+                && doctrine::dist(me.at, f.at) <= STAND_FRONT_INCHES + EPSILON
+        })
+    }
+
+    /// Whether the side has nothing left on the table (not even command,
+    /// transport or a silent gun to be taken) and no reserve to come.
+    fn spent(&self, side: usize) -> bool {
+        !self
+            .stands
+            .iter()
+            .any(|u| u.side == side && (u.status == Status::Waiting || (u.fighting() && u.strength > 0)))
+    }
+
+    /// Whether side `side` has lost more than [`ARMY_BREAKS_AT_LOSS`] of
+    /// the points it brought on (counted as [`judge`] counts them): it
+    /// breaks and quits the field.
+    fn broken(&self, side: usize) -> bool {
+        let (mut before, mut after) = (0_u64, 0_u64);
+        for u in self.stands.iter().filter(|u| u.side == side) {
+            if u.status != Status::Waiting {
+                before += u64::from(u.before);
+            }
+            if u.fighting() {
+                after += u64::from(u.strength);
+            }
+        }
+        before > 0 && (before - after.min(before)) as f64 > ARMY_BREAKS_AT_LOSS * before as f64
+    }
+
+    /// The battle is over when a side has nothing left to fight with, or
+    /// has broken.
+    fn over(&self) -> bool {
+        self.spent(0) || self.spent(1) || self.broken(0) || self.broken(1)
+    }
+
+    /// Fights to the turn limit, or until a side has nothing left.
+    pub(super) fn run(&mut self) {
+        for turn in 1..=self.scenario.turn_limit {
+            self.turn = turn;
+            self.arrivals();
+            if self.over() {
+                break;
+            }
+            self.turns_fought = turn;
+            self.rally();
+            self.begin_move();
+            let attacker = usize::from(self.sides[1].role == Role::Attacker);
+            self.move_side(attacker);
+            self.move_side(1 - attacker);
+            self.set_orders();
+            self.captures();
+            self.fire();
+            self.morale();
+            self.melee();
+            self.captures();
+            if self.over() {
+                break;
+            }
+        }
+    }
+
+    /// Reserves whose turn has come go on the table.
+    fn arrivals(&mut self) {
+        let turn = self.turn;
+        for u in &mut self.stands {
+            if u.status == Status::Waiting && u.arrives <= turn {
+                u.status = Status::Fighting;
+                let (name, side) = (u.name, self.sides.get(u.side).map_or("", |s| s.name));
+                self.log
+                    .say(turn, || format!("{name} arrives with the {side} reserve"));
+            }
+        }
+    }
+
+    /// MORALE: natives thrown back "must dice a 4,5,6 to return towards the
+    /// fight on the next game move. If a 1,2 or 3, they remain where they are".
+    fn rally(&mut self) {
+        let turn = self.turn;
+        for u in &mut self.stands {
+            if !(u.thrown_back && u.fighting()) {
+                continue;
+            }
+            let face = self.dice.d6();
+            let back = super::tables::returns_to_fight(face);
+            u.thrown_back = !back;
+            let name = u.name;
+            self.log.say(turn, || {
+                if back {
+                    format!("{name} throw {face} and return towards the fight")
+                } else {
+                    format!("{name} throw {face} and stay where they are")
+                }
+            });
+        }
+    }
+
+    fn begin_move(&mut self) {
+        for u in &mut self.stands {
+            u.moved = 0.0;
+            u.held = false;
+            u.forming = u.is_regular_infantry();
+        }
+    }
+
+    /// Closed order after movement: regular infantry holding or forming,
+    /// touching a friend, having moved no more than its closed move (REGULAR
+    /// INFANTRY: "Closed Formation is when the stands are placed tightly
+    /// against each other"; "In Closed Formation, the stand may only move 3
+    /// inches").
+    fn set_orders(&mut self) {
+        for i in 0..self.stands.len() {
+            let closed = self.stands.get(i).is_some_and(|u| {
+                u.combatant()
+                    && u.forming
+                    && !u.thrown_back
+                    && u.line.is_some_and(|l| u.moved <= l.move_closed + EPSILON)
+            }) && self.touching(i);
+            if let Some(u) = self.stands.get_mut(i) {
+                u.closed = closed;
+            }
+        }
+    }
+
+    /// Command, transport and crewless guns that an enemy reaches with no
+    /// friend beside them are taken.
+    pub(super) fn captures(&mut self) {
+        for i in 0..self.stands.len() {
+            let Some(u) = self.stands.get(i) else { continue };
+            if !u.can_be_taken() {
+                continue;
+            }
+            let reached = self.stands.iter().any(|e| {
+                e.side != u.side && e.combatant() && doctrine::dist(u.at, e.at) <= CONTACT_INCHES + EPSILON
+            });
+            if reached && !self.friend_within(i, CONTACT_INCHES) {
+                let name = u.name;
+                let gun = u.is_gun();
+                if let Some(u) = self.stands.get_mut(i) {
+                    u.status = Status::Out(Fate::Captured);
+                }
+                self.log.say(self.turn, || {
+                    if gun {
+                        format!("the enemy reaches {name}, its crew lost: the gun is taken")
+                    } else {
+                        format!("the enemy reaches {name}, unescorted: taken")
+                    }
+                });
+            }
+        }
+    }
+
+    /// Stand `i` retires `moves` of its moves toward its own table edge. A
+    /// stand driven off the table is Routed (false); natives are thrown back.
+    pub(super) fn retire(&mut self, i: usize, moves: u32, why: Why) -> bool {
+        let Some(u) = self.stands.get(i) else {
+            return false;
+        };
+        let rear = self.side(u.side).rear;
+        let inches = f64::from(moves) * u.full_move();
+        let to = (u.at.0 + rear.0 * inches, u.at.1 + rear.1 * inches);
+        let off = !self.on_table(to);
+        let (name, turn) = (u.name, self.turn);
+        self.log.say(turn, || {
+            let why = match why {
+                Why::Morale(face) => format!("throw {face} and fail their morale"),
+                Why::Panic => "are beaten and flee in panic".to_owned(),
+                Why::Pursued => "are beaten and fall back, pursued".to_owned(),
+            };
+            if off {
+                format!("{name} {why}: {moves} moves back takes them off the table")
+            } else {
+                format!("{name} {why}, retiring {moves} moves ({inches:.0} inches)")
+            }
+        });
+        let Some(u) = self.stands.get_mut(i) else {
+            return false;
+        };
+        u.closed = false;
+        if off {
+            u.status = Status::Out(Fate::Routed);
+            return false;
+        }
+        u.at = to;
+        if u.is_native() {
+            u.thrown_back = true;
+        }
+        true
+    }
+
+    /// The stand's place in the keep-off rule: an inch beyond contact.
+    pub(super) fn keep_off() -> f64 {
+        CONTACT_INCHES + OPEN_GAP_INCHES
+    }
+
+    /// The battle's result.
+    pub(super) fn outcome(mut self, seed: u64) -> Outcome {
+        let inches = self.board.cell_inches;
+        let mut ends = Vec::with_capacity(self.stands.len());
+        let mut stands = Vec::with_capacity(self.stands.len());
+        for u in &self.stands {
+            let fate = match u.status {
+                Status::Waiting => Fate::NotEngaged,
+                Status::Fighting if u.strength == 0 => Fate::Destroyed,
+                Status::Fighting => Fate::Stood,
+                Status::Out(fate) => fate,
+            };
+            stands.push(StandResult {
+                id: u.id,
+                name: u.name.to_owned(),
+                kind: u.kind,
+                side: self.side(u.side).id.to_owned(),
+                strength_before: u.before,
+                strength_after: u.strength,
+                fate,
+            });
+            // Reserves that never came on are not judged: they did not fight.
+            if fate != Fate::NotEngaged {
+                ends.push(EndState {
+                    side: u.side,
+                    strength_before: u.before,
+                    strength_after: u.strength,
+                    standing: fate == Fate::Stood,
+                    at: scaled(u.at, 1.0 / inches),
+                });
+            }
+        }
+        let (winner, field, verdict) = judge(self.scenario, &ends);
+        let id_of = |s: usize| self.scenario.sides.get(s).map(|x| x.id.clone());
+        self.log
+            .say(self.turns_fought, || format!("the battle ends: {verdict}"));
+        Outcome {
+            rules: RuleSetId::Scruby1965,
+            seed,
+            turns: self.turns_fought,
+            winner: winner.and_then(id_of),
+            field_held_by: field.and_then(id_of),
+            verdict,
+            stands,
+            log: self.log.into_lines(),
+        }
+    }
+}
+
+/// Puts a side's stands on the table (its deployment zone) and its reserves
+/// in waiting (their arrival area), positions in inches.
+fn place_side<'a>(
+    board: &Board,
+    scenario: &Scenario,
+    index: usize,
+    side: &'a ScenarioSide,
+    stands: &mut Vec<Unit<'a>>,
+) {
+    let toward = doctrine::goal(board, scenario, index);
+    let unplaced = side.stands.iter().filter(|t| t.at.is_none()).count();
+    let mut spots = doctrine::deploy(board, side, toward, unplaced).into_iter();
+    for t in &side.stands {
+        let at = t.at.or_else(|| spots.next()).unwrap_or(side.deployment.centre());
+        let mut u = unit(t, index, side.army, scaled(at, board.cell_inches), 0);
+        if side.role == Role::Defender {
+            u.post = Some(u.at);
+        }
+        stands.push(u);
+    }
+    for reserve in &side.reserves {
+        let entry = ScenarioSide {
+            id: String::new(),
+            name: String::new(),
+            army: side.army,
+            role: side.role,
+            deployment: reserve.area,
+            stands: Vec::new(),
+            reserves: Vec::new(),
+        };
+        let unplaced = reserve.stands.iter().filter(|t| t.at.is_none()).count();
+        let mut spots = doctrine::deploy(board, &entry, toward, unplaced).into_iter();
+        for t in &reserve.stands {
+            let at = t.at.or_else(|| spots.next()).unwrap_or(reserve.area.centre());
+            stands.push(unit(
+                t,
+                index,
+                side.army,
+                scaled(at, board.cell_inches),
+                reserve.turn,
+            ));
+        }
+    }
+}
+
+fn unit(t: &TableStand, side: usize, army: ArmyKind, at: Point, arrives: u32) -> Unit<'_> {
+    let line = troop_for(t.kind, army).map(super::tables::line_of);
+    Unit {
+        id: t.id,
+        name: &t.name,
+        kind: t.kind,
+        side,
+        line,
+        before: t.strength,
+        strength: t.strength,
+        full: t.full.max(t.strength).max(1),
+        at,
+        arrives,
+        post: None,
+        status: if arrives == 0 {
+            Status::Fighting
+        } else {
+            Status::Waiting
+        },
+        closed: false,
+        forming: false,
+        mounted: line.is_some_and(|l| l.troop == Troop::BritishMountedInfantry),
+        thrown_back: false,
+        locked: false,
+        pursued: false,
+        gun_hits: 0,
+        moved: 0.0,
+        held: false,
+    }
+}

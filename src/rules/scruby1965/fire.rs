@@ -1,0 +1,258 @@
+//! The fire phase, simultaneous: every stand's shot is worked out from the
+//! table as it stands, then all the kills and hits are taken off together;
+//! then the natives who came under fire dice for their morale.
+
+use super::battle::{Battle, EPSILON, Status, Why, nearer};
+use super::tables::{
+    CANNON_RANGE_INCHES, Crew, Firepower, HORSE_HOLDER_POINTS, MAXIM_RANGE_INCHES, MORALE_RETIRE_MOVES,
+    RIFLE_RANGE_INCHES, SPEAR_THROW_INCHES, Troop, artillery_kills, fire_kills, gun_knocked_out, halve,
+    is_gun_hit, native_morale_holds, spear_kills, spearmen_leave,
+};
+use crate::rules::Fate;
+use crate::rules::doctrine;
+
+/// What one stand's fire did.
+#[derive(Debug, Clone, Copy)]
+struct Shot {
+    kills: u32,
+    /// A cannon aimed at the gun itself: whether the die was a hit.
+    hit: Option<bool>,
+    /// The die a cannon threw.
+    face: Option<u32>,
+}
+
+/// A cannon's aim at a gun: scruby-1965-unbalanced-equality.txt, ARTILLERY
+/// AND MAXIM GUNS, "he may fire to kill
+/// the crew, or to destroy the cannon". The crew is the quicker mark, so it
+/// is the aim unless the gun sits in a defensive position (fire at the crew
+/// is halved there; a hit is not) or already has this many hits.
+const AIM_AT_GUN_AFTER_HITS: u32 = 2;
+
+impl Battle<'_> {
+    /// Whether stand `i` fires this move: it has men and a weapon, is not
+    /// locked in melee, not thrown back, and (a cannon) did not make the
+    /// move that forbids fire ("6″ no fire").
+    fn can_fire(&self, i: usize) -> bool {
+        self.stands.get(i).is_some_and(|u| {
+            u.combatant()
+                && !u.locked
+                && !u.thrown_back
+                && u.line.is_some_and(|l| {
+                    !matches!(l.firepower, Firepower::Cannon { .. }) || u.moved <= l.move_and_fire + EPSILON
+                })
+        })
+    }
+
+    /// The stand's range: the spear throw, or RIFLE RANGE for all troops.
+    fn range_of(&self, i: usize) -> f64 {
+        match self.stands.get(i).and_then(|u| u.line).map(|l| l.firepower) {
+            Some(Firepower::SpearThrow) => SPEAR_THROW_INCHES,
+            Some(Firepower::Maxim { .. }) => MAXIM_RANGE_INCHES,
+            Some(Firepower::Cannon { .. }) => CANNON_RANGE_INCHES,
+            Some(Firepower::Rifle { .. }) => RIFLE_RANGE_INCHES,
+            None => 0.0,
+        }
+    }
+
+    /// The nearest enemy with men, in range and in sight, not locked in a
+    /// melee: what stand `i` fires at.
+    fn fire_target(&self, i: usize, range: f64) -> Option<(usize, f64)> {
+        let me = self.stands.get(i)?;
+        let mut best: Option<(usize, f64)> = None;
+        for (j, e) in self.stands.iter().enumerate() {
+            if e.side == me.side || !e.combatant() || e.locked {
+                continue;
+            }
+            let d = doctrine::dist(me.at, e.at);
+            if d > range + EPSILON || best.is_some_and(|(_, b)| !nearer(d, b)) {
+                continue;
+            }
+            if self.clear_sight(me.at, e.at) {
+                best = Some((j, d));
+            }
+        }
+        best
+    }
+
+    /// Works out stand `i`'s fire at `j`.
+    fn shoot(&mut self, i: usize, j: usize) -> Shot {
+        let miss = Shot {
+            kills: 0,
+            hit: None,
+            face: None,
+        };
+        let (Some(me), Some(target)) = (self.stands.get(i), self.stands.get(j)) else {
+            return miss;
+        };
+        let Some(line) = me.line else { return miss };
+        let half = me.half();
+        let defensive = self.defended_against(target.at, me.at);
+        match line.firepower {
+            Firepower::Rifle {
+                open_per_ten,
+                closed_per_ten,
+            } => {
+                let dismounted = me.is_troop(Troop::BritishMountedInfantry) && !me.mounted;
+                let per_ten = if me.closed_or_dismounted() {
+                    closed_per_ten
+                } else {
+                    open_per_ten
+                };
+                let points = if dismounted {
+                    me.strength.saturating_sub(HORSE_HOLDER_POINTS)
+                } else {
+                    me.strength
+                };
+                Shot {
+                    kills: fire_kills(points, per_ten, half, defensive),
+                    ..miss
+                }
+            }
+            Firepower::SpearThrow => Shot {
+                kills: spear_kills(me.strength, half, defensive),
+                ..miss
+            },
+            Firepower::Maxim { kills_per_shot } => Shot {
+                kills: halve(kills_per_shot, half, defensive),
+                ..miss
+            },
+            Firepower::Cannon { crew } => {
+                let at_gun = target.is_gun()
+                    && (defensive
+                        || target.gun_hits + self.scratch.hits.get(j).copied().unwrap_or(0)
+                            >= AIM_AT_GUN_AFTER_HITS);
+                let closed = target.is_regular_infantry() && target.closed;
+                let face = self.dice.d6();
+                if at_gun {
+                    Shot {
+                        kills: 0,
+                        hit: Some(is_gun_hit(face)),
+                        face: Some(face),
+                    }
+                } else {
+                    Shot {
+                        kills: halve(artillery_kills(crew, face, closed), half, defensive),
+                        hit: None,
+                        face: Some(face),
+                    }
+                }
+            }
+        }
+    }
+
+    /// The fire phase: every stand fires at its nearest enemy in range; the
+    /// losses are then taken off all together.
+    pub(super) fn fire(&mut self) {
+        let n = self.stands.len();
+        self.scratch.kills.iter_mut().for_each(|k| *k = 0);
+        self.scratch.hits.iter_mut().for_each(|h| *h = 0);
+        self.scratch.under_fire.iter_mut().for_each(|f| *f = false);
+        for i in 0..n {
+            if !self.can_fire(i) {
+                continue;
+            }
+            let Some((j, distance)) = self.fire_target(i, self.range_of(i)) else {
+                continue;
+            };
+            let shot = self.shoot(i, j);
+            if let Some(k) = self.scratch.kills.get_mut(j) {
+                *k += shot.kills;
+            }
+            if shot.hit == Some(true)
+                && let Some(h) = self.scratch.hits.get_mut(j)
+            {
+                *h += 1;
+            }
+            let spears = self
+                .stands
+                .get(i)
+                .is_some_and(|u| u.is_troop(Troop::NativeSpearmen));
+            if !spears && let Some(f) = self.scratch.under_fire.get_mut(j) {
+                *f = true;
+            }
+            self.say_shot(i, j, distance, shot);
+        }
+        for j in 0..n {
+            self.take_fire_losses(j);
+        }
+    }
+
+    fn say_shot(&mut self, i: usize, j: usize, distance: f64, shot: Shot) {
+        let (Some(me), Some(target)) = (self.stands.get(i), self.stands.get(j)) else {
+            return;
+        };
+        let (name, target_name) = (me.name, target.name);
+        let verb = match me.line.map(|l| l.firepower) {
+            Some(Firepower::SpearThrow) => "throw spears at",
+            Some(Firepower::Cannon {
+                crew: Crew::British | Crew::Native,
+            }) => "fires on",
+            _ if me.closed => "fire a volley at",
+            _ => "fire on",
+        };
+        self.log.say(self.turn, || {
+            let die = shot.face.map(|f| format!(" (die {f})")).unwrap_or_default();
+            let result = match shot.hit {
+                Some(true) => "a hit on the gun".to_owned(),
+                Some(false) => "misses the gun".to_owned(),
+                None => format!("{} kills", shot.kills),
+            };
+            format!("{name} {verb} {target_name} at {distance:.0} inches{die}: {result}")
+        });
+    }
+
+    /// Takes this move's fire off stand `j`: kills from its strength, hits
+    /// on a gun (four knock it out and it is taken), spearmen at 25 leave.
+    fn take_fire_losses(&mut self, j: usize) {
+        let kills = self.scratch.kills.get(j).copied().unwrap_or(0);
+        let hits = self.scratch.hits.get(j).copied().unwrap_or(0);
+        if kills == 0 && hits == 0 {
+            return;
+        }
+        let turn = self.turn;
+        let Some(u) = self.stands.get_mut(j) else { return };
+        u.strength = u.strength.saturating_sub(kills);
+        u.gun_hits += hits;
+        let name = u.name;
+        if u.is_gun() && gun_knocked_out(u.gun_hits) {
+            u.status = Status::Out(Fate::Captured);
+            self.log.say(turn, || {
+                format!("{name} has taken four hits: the gun is knocked out")
+            });
+        } else if u.strength == 0 && u.is_gun() {
+            self.log.say(turn, || {
+                format!("the crew of {name} are all killed: the gun is silent")
+            });
+        } else if u.strength == 0 {
+            u.status = Status::Out(Fate::Destroyed);
+            self.log.say(turn, || format!("{name} is wiped out"));
+        } else if u.is_troop(Troop::NativeSpearmen) && spearmen_leave(u.strength) {
+            u.status = Status::Out(Fate::Routed);
+            let left = u.strength;
+            self.log.say(turn, || {
+                format!("{name} are down to {left} points: they will no longer fight and leave the field")
+            });
+        }
+    }
+
+    /// MORALE: "Whenever Native cavalry, spearmen or Riflemen come under
+    /// rifle fire, they must dice to see if they stand up to it (after they
+    /// have fired their volley). A 1 or 2 on the die and they must retire 2
+    /// moves. Native Regulars retire if a 1 is thrown."
+    pub(super) fn morale(&mut self) {
+        for j in 0..self.stands.len() {
+            if !self.scratch.under_fire.get(j).copied().unwrap_or(false) {
+                continue;
+            }
+            let Some(u) = self.stands.get(j) else { continue };
+            let Some(troop) = u.troop() else { continue };
+            if !u.combatant() || !troop.is_native() {
+                continue;
+            }
+            let face = self.dice.d6();
+            if !native_morale_holds(troop, face) {
+                self.retire(j, MORALE_RETIRE_MOVES, Why::Morale(face));
+            }
+        }
+    }
+}

@@ -1,0 +1,568 @@
+//! The movement phase: re-crewing guns, charges, and every other move the
+//! doctrine orders (`crate::rules::doctrine`: the attacker makes for its
+//! goal, the defender holds its best ground, both charge when favoured).
+
+use super::battle::{Battle, EPSILON, by_distance, nearer, unit_vector};
+use super::tables::{
+    CANNON_RANGE_INCHES, CONTACT_INCHES, MAXIM_RANGE_INCHES, MOUNT_OR_DISMOUNT_INCHES, OPEN_GAP_INCHES,
+    RECREW_POINTS, RIFLE_RANGE_INCHES, SPEAR_THROW_INCHES, STAND_DEPTH_INCHES, STAND_FRONT_INCHES, Troop,
+    morale_value,
+};
+use crate::rules::board::Point;
+use crate::rules::doctrine;
+use crate::scenario::Role;
+
+/// A defender's reserve within this many cells of its side's goal holds its
+/// ground: the radius the doctrine searches for the best ground
+/// ([`doctrine::goal`] uses `best_ground_near(.., 3.0)`).
+const HOLD_RADIUS_CELLS: f64 = 3.0;
+
+/// A defender's stand within this many inches of its post holds it: the
+/// 3-inch front it may shift to close up, and the inch of the open gap.
+const POST_SLACK_INCHES: f64 = STAND_FRONT_INCHES + OPEN_GAP_INCHES;
+
+impl Battle<'_> {
+    /// Side `side` moves: crews its silent guns, charges where the odds
+    /// favour it, then every other stand moves by the doctrine.
+    pub(super) fn move_side(&mut self, side: usize) {
+        self.recrew(side);
+        self.plan_charges(side);
+        for i in 0..self.stands.len() {
+            let Some(u) = self.stands.get(i) else { continue };
+            if u.side != side || !u.fighting() || u.locked || u.thrown_back || u.held {
+                continue;
+            }
+            match self.scratch.target.get(i).copied().flatten() {
+                Some(target) => self.charge(i, target),
+                None => self.manoeuvre(i),
+            }
+        }
+    }
+
+    /// ARTILLERY AND MAXIM GUNS: "If the crew of a gun is killed, it may be
+    /// replaced by taking 60 points out of an Infantry unit".
+    fn recrew(&mut self, side: usize) {
+        for g in 0..self.stands.len() {
+            let Some(gun) = self.stands.get(g) else { continue };
+            if gun.side != side || !gun.fighting() || !gun.is_gun() || gun.strength > 0 {
+                continue;
+            }
+            if self.enemy_within(g, CONTACT_INCHES) {
+                continue;
+            }
+            let crew = RECREW_POINTS.min(gun.full);
+            let at = gun.at;
+            let giver = (0..self.stands.len()).find(|&k| {
+                self.stands.get(k).is_some_and(|f| {
+                    f.side == side
+                        && f.combatant()
+                        && f.troop().is_some_and(Troop::is_infantry)
+                        && f.strength > crew
+                        && !f.locked
+                        && !f.thrown_back
+                        && !f.held
+                        && doctrine::dist(f.at, at) <= f.full_move() + EPSILON
+                }) && !self.enemy_within(k, RIFLE_RANGE_INCHES)
+            });
+            let Some(k) = giver else { continue };
+            if let Some(f) = self.stands.get_mut(k) {
+                f.strength -= crew;
+                f.held = true;
+            }
+            if let Some(gun) = self.stands.get_mut(g) {
+                gun.strength = crew;
+            }
+            let (gun_name, giver_name) = (
+                self.stands.get(g).map_or("", |u| u.name),
+                self.stands.get(k).map_or("", |u| u.name),
+            );
+            self.log.say(self.turn, || {
+                format!("{giver_name} gives {crew} men to crew {gun_name} again")
+            });
+        }
+    }
+
+    /// Whether stand `i` charges: spearmen and cavalry, fit to fight.
+    fn may_charge(&self, i: usize) -> bool {
+        self.stands.get(i).is_some_and(|u| {
+            u.combatant()
+                && !u.locked
+                && !u.thrown_back
+                && !u.held
+                && u.troop()
+                    .is_some_and(|t| t == Troop::NativeSpearmen || t.is_cavalry())
+        })
+    }
+
+    /// How far stand `i` reaches with a charge: its move, and for spearmen
+    /// the spear throw's 8 inches besides (NATIVES: "move a stand of
+    /// spearmen one game move 8 inches, throw their spears (which is 8
+    /// inches), and then charge- all on the same move").
+    fn charge_reach(&self, i: usize) -> f64 {
+        self.stands.get(i).map_or(0.0, |u| {
+            u.full_move()
+                + if u.is_troop(Troop::NativeSpearmen) {
+                    SPEAR_THROW_INCHES
+                } else {
+                    0.0
+                }
+        })
+    }
+
+    /// A stand that may be charged: any enemy on the table with men, or
+    /// command, transport and crewless guns to take.
+    fn chargeable(&self, j: usize, by_side: usize) -> bool {
+        self.stands
+            .get(j)
+            .is_some_and(|e| e.side != by_side && (e.combatant() || e.can_be_taken()))
+    }
+
+    /// Chooses this move's charges, the weakest target first: for each
+    /// enemy within some charger's reach, in order of its combat value (with
+    /// its friends in contact), the nearest chargers not yet sent are sent
+    /// in, one by one, until their combat value (with friends already in
+    /// contact) beats it by the doctrine's odds. If all of them together are
+    /// not enough, none go at it. Chargers not needed hold back: each stand
+    /// on a melee's winning side loses by the Melee Result Table, so a
+    /// needless stand is a needless loss.
+    fn plan_charges(&mut self, side: usize) {
+        let n = self.stands.len();
+        self.scratch.target.iter_mut().for_each(|t| *t = None);
+        let mut any = false;
+        for i in 0..n {
+            let mine = self.stands.get(i).is_some_and(|u| u.side == side) && self.may_charge(i);
+            let reach = if mine {
+                self.charge_reach(i)
+            } else {
+                f64::NEG_INFINITY
+            };
+            any |= mine;
+            if let Some(r) = self.scratch.reach.get_mut(i) {
+                *r = reach;
+            }
+        }
+        if !any {
+            return;
+        }
+        let mut targets = std::mem::take(&mut self.scratch.targets);
+        let mut chargers = std::mem::take(&mut self.scratch.chargers);
+        targets.clear();
+        for j in 0..n {
+            if !self.chargeable(j, side) {
+                continue;
+            }
+            let mut nearest: Option<(usize, f64)> = None;
+            for i in 0..n {
+                let d = self.gap(i, j);
+                if self.reaches(i, j) && nearest.is_none_or(|(_, b)| nearer(d, b)) {
+                    nearest = Some((i, d));
+                }
+            }
+            if let Some((i, _)) = nearest {
+                let from = self.stands.get(i).map_or((0.0, 0.0), |u| u.at);
+                targets.push((self.odds_in_contact(side, j, from).1, j));
+            }
+        }
+        targets.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        for &(_, j) in &targets {
+            chargers.clear();
+            chargers.extend(
+                (0..n)
+                    .filter(|&i| self.scratch.target.get(i) == Some(&None) && self.reaches(i, j))
+                    .map(|i| (self.gap(i, j), i)),
+            );
+            chargers.sort_by(|a, b| by_distance(a.0, b.0).then(a.1.cmp(&b.1)));
+            let Some(from) = chargers
+                .first()
+                .and_then(|&(_, i)| self.stands.get(i))
+                .map(|u| u.at)
+            else {
+                continue;
+            };
+            let (mut mine, theirs) = self.odds_in_contact(side, j, from);
+            let mut sent = 0;
+            for &(_, i) in &chargers {
+                mine += self.charging_value(i);
+                sent += 1;
+                if doctrine::charge_favoured(mine, theirs) {
+                    break;
+                }
+            }
+            if sent > 0 && doctrine::charge_favoured(mine, theirs) {
+                for &(_, i) in chargers.iter().take(sent) {
+                    if let Some(slot) = self.scratch.target.get_mut(i) {
+                        *slot = Some(j);
+                    }
+                }
+            }
+        }
+        self.scratch.targets = targets;
+        self.scratch.chargers = chargers;
+    }
+
+    /// Whether stand `i` may charge `j` this move: it is one of the moving
+    /// side's chargers and `j` is within its reach (set by `plan_charges`).
+    fn reaches(&self, i: usize, j: usize) -> bool {
+        let reach = self.scratch.reach.get(i).copied().unwrap_or(f64::NEG_INFINITY);
+        reach >= 0.0 && self.gap(i, j) - STAND_DEPTH_INCHES <= reach + EPSILON
+    }
+
+    /// A charger's combat value: its points times its morale value on open
+    /// ground (it leaves its own ground to charge).
+    fn charging_value(&self, i: usize) -> f64 {
+        self.stands.get(i).map_or(0.0, |u| match u.line {
+            Some(line) if u.combatant() => {
+                let morale = morale_value(&line, u.closed_or_dismounted(), false);
+                f64::from(u.strength) * f64::from(morale)
+            }
+            _ => 0.0,
+        })
+    }
+
+    /// The combat values already in contact with `j` before a charge from
+    /// `from`: side `side`'s stands there, and `j` with its friends there.
+    fn odds_in_contact(&self, side: usize, j: usize, from: Point) -> (f64, f64) {
+        let target_at = self.stands.get(j).map_or(from, |t| t.at);
+        let mut mine = 0.0;
+        let mut theirs = 0.0;
+        for (k, u) in self.stands.iter().enumerate() {
+            if !u.combatant() || self.gap(k, j) > CONTACT_INCHES + EPSILON {
+                continue;
+            }
+            let charging = self.scratch.target.get(k).copied().flatten().is_some();
+            if charging || self.reaches(k, j) {
+                continue;
+            }
+            if u.side == side {
+                mine += self.value_against(k, target_at);
+            } else {
+                theirs += self.value_against(k, from);
+            }
+        }
+        (mine, theirs)
+    }
+
+    /// Stand `i` charges `j`: it moves base to base with it.
+    fn charge(&mut self, i: usize, j: usize) {
+        let (Some(u), Some(target)) = (self.stands.get(i), self.stands.get(j)) else {
+            return;
+        };
+        let dir = unit_vector(target.at, u.at).unwrap_or((0.0, 1.0));
+        let to = (
+            target.at.0 + dir.0 * STAND_DEPTH_INCHES,
+            target.at.1 + dir.1 * STAND_DEPTH_INCHES,
+        );
+        let to = self.clamp(to);
+        let inches = doctrine::dist(u.at, to);
+        let (name, target_name, turn) = (u.name, target.name, self.turn);
+        let throw = u.is_troop(Troop::NativeSpearmen);
+        self.log.say(turn, || {
+            if throw {
+                format!("{name} rush {inches:.0} inches, throw spears and charge {target_name}")
+            } else {
+                format!("{name} charge {target_name} ({inches:.0} inches)")
+            }
+        });
+        if let Some(u) = self.stands.get_mut(i) {
+            u.at = to;
+            u.moved += inches;
+            u.forming = false;
+        }
+    }
+
+    /// Where stand `i` makes for: the attacker's goal; a defender's post
+    /// (the ground it was deployed on, the best the doctrine found), or for
+    /// its reserves the side's goal.
+    pub(super) fn destination(&self, i: usize) -> Point {
+        let Some(u) = self.stands.get(i) else {
+            return (0.0, 0.0);
+        };
+        let side = self.side(u.side);
+        match side.role {
+            Role::Attacker => side.goal,
+            Role::Defender => u.post.unwrap_or(side.goal),
+        }
+    }
+
+    /// Whether a defender's stand holds where it is: at its post, or (a
+    /// reserve) near its side's goal. Attackers never hold.
+    fn at_post(&self, i: usize) -> bool {
+        let Some(u) = self.stands.get(i) else { return false };
+        let side = self.side(u.side);
+        if side.role == Role::Attacker {
+            return false;
+        }
+        match u.post {
+            Some(post) => doctrine::dist(u.at, post) <= POST_SLACK_INCHES + EPSILON,
+            None => doctrine::dist(u.at, side.goal) <= HOLD_RADIUS_CELLS * self.board.cell_inches,
+        }
+    }
+
+    /// Every move but a charge, by the stand's kind and side's role.
+    fn manoeuvre(&mut self, i: usize) {
+        let Some(u) = self.stands.get(i) else { return };
+        let goal = self.destination(i);
+        let Some(line) = u.line else {
+            self.follow_side(i);
+            return;
+        };
+        if u.strength == 0 {
+            return;
+        }
+        let enemy = self.nearest_enemy(i);
+        let in_range = enemy.is_some_and(|(_, d)| d <= RIFLE_RANGE_INCHES + EPSILON);
+        let at_post = self.at_post(i);
+        let keep_off = Self::keep_off();
+        match line.troop {
+            t if t.is_gun() => self.move_gun(i, line.troop, at_post, enemy),
+            Troop::BritishMountedInfantry => self.move_mounted_infantry(i, in_range || at_post),
+            t if t.is_regular_infantry() => {
+                if in_range || at_post {
+                    self.close_up(i);
+                } else {
+                    self.set_forming(i, false);
+                    self.go(i, goal, line.move_open, keep_off, "advance in open order");
+                }
+            }
+            Troop::NativeRiflemen => {
+                if !(in_range || at_post) {
+                    self.go(i, goal, line.move_open, keep_off, "advance");
+                }
+            }
+            Troop::NativeSpearmen => {
+                if !at_post {
+                    // Make for the nearest enemy within a move and a throw, to throw at it.
+                    let dest = match enemy {
+                        Some((j, d)) if d <= line.move_open + SPEAR_THROW_INCHES => {
+                            self.stands.get(j).map_or(goal, |e| e.at)
+                        }
+                        _ => goal,
+                    };
+                    self.go(i, dest, line.move_open, keep_off, "advance");
+                }
+            }
+            _ => {
+                // Cavalry waits out of rifle range for a charge the odds favour.
+                if !at_post {
+                    let keep_out = RIFLE_RANGE_INCHES + OPEN_GAP_INCHES;
+                    self.go(i, goal, line.move_open, keep_out, "ride");
+                }
+            }
+        }
+    }
+
+    fn set_forming(&mut self, i: usize, forming: bool) {
+        if let Some(u) = self.stands.get_mut(i) {
+            u.forming = forming;
+        }
+    }
+
+    /// Guns hold while they have a target in range (or their post); else
+    /// they come on: Maxims "6″ and fire", cannons "3″ and fire" when that
+    /// brings a target into range, else "6″ no fire" (TABLES, Combat Table).
+    fn move_gun(&mut self, i: usize, troop: Troop, at_post: bool, enemy: Option<(usize, f64)>) {
+        let range = if matches!(troop, Troop::MaximBritishCrew | Troop::MaximNativeCrew) {
+            MAXIM_RANGE_INCHES
+        } else {
+            CANNON_RANGE_INCHES
+        };
+        let distance = enemy.map_or(f64::INFINITY, |(_, d)| d);
+        if at_post || distance <= range + EPSILON {
+            return;
+        }
+        let Some(u) = self.stands.get(i) else { return };
+        let Some(line) = u.line else { return };
+        let goal = self.destination(i);
+        if distance <= range + line.move_and_fire {
+            self.go(i, goal, line.move_and_fire, Self::keep_off(), "come on");
+        } else {
+            self.go(i, goal, line.move_open, Self::keep_off(), "limber up and come on");
+        }
+    }
+
+    /// MOUNTED INFANTRY: they ride 8 inches; with the enemy near they
+    /// dismount ("the horse may move 4 inches, the man dismount and move 4
+    /// inches"); on foot they hold and fire, or mount to ride on ("or
+    /// vise-versa in mounting").
+    fn move_mounted_infantry(&mut self, i: usize, stay: bool) {
+        let Some(u) = self.stands.get(i) else { return };
+        let Some(line) = u.line else { return };
+        let (mounted, name, goal) = (u.mounted, u.name, self.destination(i));
+        let near = self.enemy_within(i, RIFLE_RANGE_INCHES + line.move_open);
+        let keep_off = Self::keep_off();
+        let turn = self.turn;
+        match (mounted, stay) {
+            (true, true) => {
+                self.set_mounted(i, false);
+                self.log.say(turn, || format!("{name} dismount to fire"));
+            }
+            (true, false) => {
+                if near {
+                    self.advance(i, goal, 2.0 * MOUNT_OR_DISMOUNT_INCHES, keep_off);
+                    self.set_mounted(i, false);
+                    self.log.say(turn, || {
+                        format!("{name} ride 4 inches, dismount and go on 4 on foot")
+                    });
+                } else {
+                    self.go(i, goal, line.move_open, keep_off, "ride");
+                }
+            }
+            (false, true) => {}
+            (false, false) => {
+                if near {
+                    self.go(i, goal, line.move_closed, keep_off, "advance on foot");
+                } else {
+                    self.advance(i, goal, 2.0 * MOUNT_OR_DISMOUNT_INCHES, keep_off);
+                    self.set_mounted(i, true);
+                    self.log
+                        .say(turn, || format!("{name} go 4 inches on foot, mount and ride 4"));
+                }
+            }
+        }
+    }
+
+    fn set_mounted(&mut self, i: usize, mounted: bool) {
+        if let Some(u) = self.stands.get_mut(i) {
+            u.mounted = mounted;
+        }
+    }
+
+    /// Regular infantry forms closed order: it stays if it touches a friend,
+    /// else moves (no more than its closed move, 3 inches) to stand beside
+    /// the nearest regular infantry stand of its side. A defender does not
+    /// leave its post to do it: the nearer company may come to it instead.
+    fn close_up(&mut self, i: usize) {
+        if self.touching(i) {
+            return;
+        }
+        let Some(u) = self.stands.get(i) else { return };
+        let Some(line) = u.line else { return };
+        let mut partner: Option<(Point, f64)> = None;
+        for (j, f) in self.stands.iter().enumerate() {
+            if j == i || f.side != u.side || !f.combatant() || !f.is_regular_infantry() || f.thrown_back {
+                continue;
+            }
+            let d = doctrine::dist(u.at, f.at);
+            if partner.is_none_or(|(_, b)| nearer(d, b)) {
+                partner = Some((f.at, d));
+            }
+        }
+        let Some((p, _)) = partner else { return };
+        let dir = unit_vector(p, u.at).unwrap_or((1.0, 0.0));
+        let slot = (p.0 + dir.0 * STAND_FRONT_INCHES, p.1 + dir.1 * STAND_FRONT_INCHES);
+        let off_post = u
+            .post
+            .is_some_and(|post| doctrine::dist(slot, post) > POST_SLACK_INCHES + EPSILON);
+        if off_post && self.side(u.side).role == Role::Defender {
+            return;
+        }
+        self.go(
+            i,
+            slot,
+            line.move_closed,
+            Self::keep_off(),
+            "close up to form closed order,",
+        );
+    }
+
+    /// Command and transport keep with their side: toward the middle of its
+    /// fighting stands.
+    fn follow_side(&mut self, i: usize) {
+        let Some(u) = self.stands.get(i) else { return };
+        let (mut sx, mut sy, mut n) = (0.0, 0.0, 0.0);
+        for f in self.stands.iter().filter(|f| f.side == u.side && f.combatant()) {
+            sx += f.at.0;
+            sy += f.at.1;
+            n += 1.0;
+        }
+        if n == 0.0 {
+            return;
+        }
+        let centre = (sx / n, sy / n);
+        let inches = super::battle::COMMAND_MOVE_INCHES;
+        self.go(i, centre, inches, Self::keep_off(), "keep up with the army,");
+    }
+
+    /// Moves stand `i` up to `inches` toward `dest`, stopping short of
+    /// coming within `keep_off` inches of any enemy on the table, short of
+    /// water, and on the table.
+    pub(super) fn advance(&mut self, i: usize, dest: Point, inches: f64, keep_off: f64) -> f64 {
+        let Some(u) = self.stands.get(i) else { return 0.0 };
+        let from = u.at;
+        let to = doctrine::step_toward(from, dest, inches);
+        let mut t = self.free_run(i, from, to, keep_off);
+        let mut end = lerp(from, to, t);
+        for _ in 0..4 {
+            if !self.is_water(end) {
+                break;
+            }
+            t *= 0.5;
+            end = lerp(from, to, t);
+        }
+        if self.is_water(end) {
+            return 0.0;
+        }
+        let end = self.clamp(end);
+        let moved = doctrine::dist(from, end);
+        if let Some(u) = self.stands.get_mut(i) {
+            u.at = end;
+            u.moved += moved;
+        }
+        moved
+    }
+
+    /// Moves stand `i` as [`Self::advance`] does and logs it with `verb`
+    /// ("advance", "close up").
+    fn go(&mut self, i: usize, dest: Point, inches: f64, keep_off: f64, verb: &'static str) {
+        let moved = self.advance(i, dest, inches, keep_off);
+        if moved >= 0.5 {
+            let name = self.stands.get(i).map_or("", |u| u.name);
+            self.log
+                .say(self.turn, || format!("{name} {verb} {moved:.0} inches"));
+        }
+    }
+
+    /// The share (0 to 1) of the path from `from` to `to` stand `i` may go
+    /// before it comes within `keep_off` of an enemy. Moving away from an
+    /// enemy it is already near is free.
+    fn free_run(&self, i: usize, from: Point, to: Point, keep_off: f64) -> f64 {
+        let Some(me) = self.stands.get(i) else { return 0.0 };
+        let d = (to.0 - from.0, to.1 - from.1);
+        let a = d.0 * d.0 + d.1 * d.1;
+        if a < EPSILON {
+            return 0.0;
+        }
+        let mut t_max: f64 = 1.0;
+        for e in self.stands.iter().filter(|e| e.side != me.side && e.fighting()) {
+            let f = (from.0 - e.at.0, from.1 - e.at.1);
+            let b = 2.0 * (f.0 * d.0 + f.1 * d.1);
+            // Command, transport and silent guns are no threat: only the
+            // inch of the open gap is kept from them.
+            let keep_off = if e.combatant() {
+                keep_off
+            } else {
+                keep_off.min(Self::keep_off())
+            };
+            let c = f.0 * f.0 + f.1 * f.1 - keep_off * keep_off;
+            if c <= 0.0 {
+                if b < 0.0 {
+                    t_max = 0.0;
+                }
+                continue;
+            }
+            let disc = b * b - 4.0 * a * c;
+            if disc < 0.0 {
+                continue;
+            }
+            let t = (-b - disc.sqrt()) / (2.0 * a);
+            if (0.0..=1.0).contains(&t) {
+                t_max = t_max.min(t);
+            }
+        }
+        t_max.max(0.0)
+    }
+}
+
+fn lerp(a: Point, b: Point, t: f64) -> Point {
+    (a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t)
+}

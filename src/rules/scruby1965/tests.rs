@@ -1,0 +1,352 @@
+//! The engine's phases one at a time, on small tables set up by hand.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
+use super::battle::{Battle, Status};
+use super::tables::{MORALE_RETIRE_MOVES, PURSUIT_MOVES};
+use crate::model::{ArmyKind, Quality, RuleSetId, StandId, StandKind};
+use crate::rules::Fate;
+use crate::scenario::{Area, Role, Scenario, ScenarioSide, Table, TableStand};
+
+fn stand(id: u32, kind: StandKind, at: (f64, f64)) -> TableStand {
+    let full = kind.roster_points();
+    TableStand {
+        id: StandId(id),
+        name: format!("{} {id}", kind.label()),
+        kind,
+        quality: Quality::Trained,
+        strength: full,
+        full,
+        at: Some(at),
+        weapon: None,
+    }
+}
+
+/// A 40 x 40 open table of 1-inch cells (so positions read in inches):
+/// the regulars defend the low edge, the natives attack from the high one.
+fn table(british: Vec<TableStand>, natives: Vec<TableStand>) -> Scenario {
+    let side = |id: &str, army, role, y, stands| ScenarioSide {
+        id: id.to_owned(),
+        name: id.to_owned(),
+        army,
+        role,
+        deployment: Area { x: 0, y, w: 40, h: 4 },
+        stands,
+        reserves: Vec::new(),
+    };
+    Scenario {
+        title: "test".to_owned(),
+        rules: RuleSetId::Scruby1965,
+        seed: 0,
+        turn_limit: 12,
+        table: Table {
+            width: 40,
+            depth: 40,
+            cell_inches: 1.0,
+            grid: false,
+            terrain: Vec::new(),
+        },
+        sides: vec![
+            side("british", ArmyKind::Regular, Role::Defender, 0, british),
+            side("rebels", ArmyKind::Native, Role::Attacker, 36, natives),
+        ],
+        objectives: Vec::new(),
+        notes: None,
+    }
+}
+
+fn index(battle: &Battle<'_>, id: u32) -> usize {
+    battle.stands.iter().position(|u| u.id == StandId(id)).unwrap()
+}
+
+fn strength(battle: &Battle<'_>, id: u32) -> u32 {
+    battle.stands[index(battle, id)].strength
+}
+
+/// The seed's worked example: four 150-point stands win against three
+/// 100-point stands; the winner loses 120 (30 a stand), the loser 160,
+/// spread evenly (54, 53, 53).
+fn worked_example() -> Scenario {
+    table(
+        vec![
+            stand(1, StandKind::LineInfantry, (5.0, 30.0)),
+            stand(2, StandKind::LineInfantry, (8.0, 30.0)),
+            stand(3, StandKind::LineInfantry, (11.0, 30.0)),
+        ],
+        vec![
+            stand(101, StandKind::NativeSpearmen, (5.0, 32.0)),
+            stand(102, StandKind::NativeSpearmen, (7.0, 32.0)),
+            stand(103, StandKind::NativeSpearmen, (9.0, 32.0)),
+            stand(104, StandKind::NativeSpearmen, (11.0, 32.0)),
+        ],
+    )
+}
+
+#[test]
+fn the_worked_example_through_the_melee() {
+    let scenario = worked_example();
+    for seed in 0..20 {
+        let mut battle = Battle::new(&scenario, seed, true);
+        // Three companies touching: closed order, 3 x 100 x 5 = 1500
+        // against 4 x 150 x 3 = 1800.
+        for id in 1..=3 {
+            let i = index(&battle, id);
+            battle.stands[i].closed = true;
+        }
+        battle.melee();
+        for id in 101..=104 {
+            assert_eq!(strength(&battle, id), 120, "seed {seed}");
+        }
+        let mut british: Vec<u32> = (1..=3).map(|id| strength(&battle, id)).collect();
+        british.sort_unstable();
+        assert_eq!(british, vec![46, 47, 47], "seed {seed}");
+        let log: Vec<String> = battle
+            .log
+            .clone()
+            .into_lines()
+            .into_iter()
+            .map(|l| l.text)
+            .collect();
+        assert!(
+            log.iter()
+                .any(|l| l.contains("(combat value 1500)") && l.contains("(1800)")),
+            "{log:#?}"
+        );
+        assert!(
+            log.iter()
+                .any(|l| l.contains("rebels win; british lose 160, rebels lose 120")),
+            "{log:#?}"
+        );
+        // Sequence 2 decides who retires, and someone does.
+        assert!(log.iter().any(|l| l.starts_with("sequence 2:")), "{log:#?}");
+        assert!(log.iter().any(|l| l.starts_with("sequence 3:")), "{log:#?}");
+    }
+}
+
+#[test]
+fn sequence_two_uses_the_original_values_and_the_loser_retires() {
+    let scenario = worked_example();
+    let (mut british_won, mut rebels_won) = (0, 0);
+    for seed in 0..200 {
+        let mut battle = Battle::new(&scenario, seed, true);
+        let before: Vec<(f64, f64)> = battle.stands.iter().map(|u| u.at).collect();
+        battle.melee();
+        let log: Vec<String> = battle
+            .log
+            .clone()
+            .into_lines()
+            .into_iter()
+            .map(|l| l.text)
+            .collect();
+        let second = log.iter().find(|l| l.starts_with("sequence 2:")).unwrap();
+        // The values before the losses: 1500 (open order here: 900) and 1800.
+        let moved = |id: u32| {
+            let i = index(&battle, id);
+            battle.stands[i].status != Status::Fighting || battle.stands[i].at != before[i]
+        };
+        if second.ends_with("british win") {
+            british_won += 1;
+            assert!((101..=104).all(moved), "{log:#?}");
+            assert!(!(1..=3).any(moved), "{log:#?}");
+        } else {
+            rebels_won += 1;
+            assert!((1..=3).all(moved), "{log:#?}");
+        }
+    }
+    // 900 x die against 1800 x die: the British win about 1 in 5.
+    assert!(british_won > 15 && british_won < 80, "{british_won} of 200");
+    assert!(rebels_won > 120);
+}
+
+#[test]
+fn the_pursued_loser_fights_at_half_morale_unless_fresh_troops_join() {
+    // The worked example with a fourth company far off, fresh.
+    let mut scenario = worked_example();
+    scenario.sides[0]
+        .stands
+        .push(stand(4, StandKind::LineInfantry, (35.0, 5.0)));
+    let mut pursued = 0;
+    for seed in 0..100 {
+        let mut battle = Battle::new(&scenario, seed, true);
+        battle.melee();
+        let log: Vec<String> = battle
+            .log
+            .clone()
+            .into_lines()
+            .into_iter()
+            .map(|l| l.text)
+            .collect();
+        if !log.iter().any(|l| l.contains("rebels pursue")) {
+            continue;
+        }
+        pursued += 1;
+        // The British fell back two moves (6 inches each), the spearmen
+        // followed, and both are locked in the melee.
+        let first = index(&battle, 1);
+        let u = &battle.stands[first];
+        if u.status == Status::Fighting {
+            assert!(u.locked && u.pursued);
+            let back = f64::from(PURSUIT_MOVES) * 6.0;
+            assert!((u.at.1 - (30.0 - back)).abs() < 1e-9, "{:?}", u.at);
+        }
+        let spearmen = index(&battle, 101);
+        assert!(battle.stands[spearmen].locked);
+        // The melee goes on next move: alone, the British morale is halved;
+        // with the fresh company beside them, it is not.
+        let mut supported = battle.clone();
+        let fresh = index(&supported, 4);
+        let beside = supported.stands[spearmen].at;
+        supported.stands[fresh].at = (beside.0, beside.1 - 2.0);
+        for b in [&mut battle, &mut supported] {
+            b.turn = 2;
+            b.melee();
+        }
+        let second_melee = |b: &Battle<'_>| {
+            b.log
+                .clone()
+                .into_lines()
+                .into_iter()
+                .filter(|l| l.text.starts_with("melee:"))
+                .nth(1)
+                .unwrap()
+                .text
+        };
+        assert!(
+            second_melee(&battle).contains("(combat value")
+                && second_melee(&battle).contains("morale halved")
+        );
+        let with_fresh = second_melee(&supported);
+        assert!(with_fresh.contains("line infantry 4"), "{with_fresh}");
+        assert!(!with_fresh.contains("morale halved"), "{with_fresh}");
+    }
+    assert!(pursued > 20, "{pursued}");
+}
+
+#[test]
+fn a_gun_meleed_loses_its_crew_the_enemy_half_and_the_gun_is_taken() {
+    let scenario = table(
+        vec![stand(1, StandKind::FootArtillery, (10.0, 10.0))],
+        vec![stand(101, StandKind::NativeSpearmen, (10.0, 12.0))],
+    );
+    let mut battle = Battle::new(&scenario, 1, true);
+    battle.melee();
+    battle.captures();
+    assert_eq!(strength(&battle, 1), 0);
+    // The spearmen win sequence 1 (450 against 180): the table's 30, and
+    // half the crew of 60.
+    assert_eq!(strength(&battle, 101), 150 - 30 - 30);
+    assert_eq!(
+        battle.stands[index(&battle, 1)].status,
+        Status::Out(Fate::Captured)
+    );
+}
+
+#[test]
+fn four_hits_knock_a_gun_out() {
+    // A British gun 15 inches from a native gun behind a wall: it aims at
+    // the gun itself (fire at the crew would be halved).
+    let mut scenario = table(
+        vec![stand(1, StandKind::FootArtillery, (10.0, 3.0))],
+        vec![stand(101, StandKind::FootArtillery, (10.0, 18.0))],
+    );
+    scenario.table.terrain.push(crate::scenario::Patch {
+        area: Area {
+            x: 10,
+            y: 18,
+            w: 1,
+            h: 1,
+        },
+        ground: None,
+        level: None,
+        road: None,
+        cover: Some(crate::scenario::Cover::WallOrHedge),
+    });
+    let mut battle = Battle::new(&scenario, 4, true);
+    let target = index(&battle, 101);
+    for turn in 1..=40 {
+        battle.turn = turn;
+        // Keep the British crew alive: only its fire is under test.
+        let british = index(&battle, 1);
+        battle.stands[british].strength = 60;
+        battle.fire();
+        if battle.stands[target].status != Status::Fighting {
+            break;
+        }
+    }
+    let gun = &battle.stands[target];
+    assert_eq!(gun.status, Status::Out(Fate::Captured));
+    assert_eq!(gun.gun_hits, 4);
+    assert_eq!(gun.strength, 60, "the aim was the gun, not its crew");
+}
+
+#[test]
+fn an_infantry_company_crews_a_silent_gun() {
+    let scenario = table(
+        vec![
+            stand(1, StandKind::FootArtillery, (10.0, 3.0)),
+            stand(2, StandKind::LineInfantry, (13.0, 3.0)),
+        ],
+        vec![stand(101, StandKind::NativeRiflemen, (10.0, 39.0))],
+    );
+    let mut battle = Battle::new(&scenario, 1, true);
+    let gun = index(&battle, 1);
+    battle.stands[gun].strength = 0;
+    battle.move_side(0);
+    assert_eq!(strength(&battle, 1), 60);
+    assert_eq!(strength(&battle, 2), 40);
+    assert!(battle.stands[index(&battle, 2)].held);
+}
+
+#[test]
+fn natives_under_fire_fall_back_two_moves_and_the_british_never_do() {
+    let scenario = table(
+        vec![stand(1, StandKind::LineInfantry, (10.0, 2.0))],
+        vec![
+            stand(101, StandKind::NativeRiflemen, (5.0, 10.0)),
+            stand(102, StandKind::NativeRegulars, (15.0, 10.0)),
+        ],
+    );
+    let (mut riflemen, mut regulars) = (0, 0);
+    for seed in 0..600 {
+        let mut battle = Battle::new(&scenario, seed, false);
+        for flag in &mut battle.scratch.under_fire {
+            *flag = true;
+        }
+        battle.morale();
+        let british = &battle.stands[index(&battle, 1)];
+        assert_eq!(british.at, (10.0, 2.0));
+        assert!(!british.thrown_back);
+        let r = &battle.stands[index(&battle, 101)];
+        if r.thrown_back {
+            riflemen += 1;
+            // Two of its 8-inch moves toward its own edge.
+            let back = f64::from(MORALE_RETIRE_MOVES) * 8.0;
+            assert!((r.at.1 - (10.0 + back)).abs() < 1e-9 || r.status == Status::Out(Fate::Routed));
+        }
+        if battle.stands[index(&battle, 102)].thrown_back {
+            regulars += 1;
+        }
+    }
+    // 1 or 2 in six for the riflemen, 1 in six for the regulars.
+    assert!((150..250).contains(&riflemen), "{riflemen}");
+    assert!((60..140).contains(&regulars), "{regulars}");
+}
+
+#[test]
+fn a_battle_with_odd_input_does_not_panic() {
+    use crate::rules::RuleSet;
+    let mut scenario = worked_example();
+    scenario.sides.truncate(1);
+    let outcome = super::Scruby1965.fight(&scenario, 1, true);
+    assert_eq!(outcome.stands.len(), 3);
+    let mut scenario = worked_example();
+    scenario.table.cell_inches = 0.0;
+    scenario.sides[0].stands[0].strength = 0;
+    scenario.sides[1].stands[0].at = Some((f64::NAN, 1e300));
+    let outcome = super::Scruby1965.fight(&scenario, 1, true);
+    assert_eq!(outcome.stands.len(), 7);
+}
