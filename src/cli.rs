@@ -610,7 +610,7 @@ fn battle(file: &Path, rules: Option<&str>, seed: Option<u64>, json: bool) -> Re
         for s in stands {
             writeln!(
                 out,
-                "  {:>5} {:<40} {:>4} -> {:<4} {:?}",
+                "  {:>5} {:<40} {:>4} -> {:<4} {}",
                 s.id.to_string(),
                 s.name,
                 s.strength_before,

@@ -29,6 +29,18 @@ pub enum Fate {
     NotEngaged,
 }
 
+impl std::fmt::Display for Fate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Fate::Stood => "stood",
+            Fate::Destroyed => "destroyed",
+            Fate::Routed => "routed",
+            Fate::Captured => "captured",
+            Fate::NotEngaged => "not engaged",
+        })
+    }
+}
+
 /// One stand's result.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct StandResult {

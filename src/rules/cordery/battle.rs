@@ -1,0 +1,883 @@
+//! The battle: the stands on the grid, the turn sequence and the end.
+//!
+//! Stands live in one `Vec` with integer squares; an occupancy grid (two
+//! places a square, front then rear) answers "who is in this square".
+
+use super::tables::{
+    Facing, MAX_TURNS, STANDS_PER_SQUARE, Square, StandType, behind_wall_or_entrenched, covered_from_fire,
+    default_weapon, flat_open, is_artillery, is_cavalry, is_general, is_infantry, is_obstacle,
+    is_vertical_obstacle, is_wood, move_squares, range_squares, stand_type, stand_value,
+};
+use crate::model::StandId;
+use crate::rules::board::{Board, Point, floor};
+use crate::rules::dice::Dice;
+use crate::rules::{EndState, Fate, Log, Outcome, StandResult, doctrine, judge};
+use crate::scenario::{Area, Cell, Role, Scenario, ScenarioSide, TableStand};
+use std::borrow::Cow;
+
+/// No stand in this place of a square.
+pub(super) const EMPTY: u32 = u32::MAX;
+
+/// What the rules ask of a square, worked out once per battle.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Going {
+    pub(super) level: u8,
+    flags: u8,
+}
+
+impl Going {
+    const WATER: u8 = 1;
+    const ROAD: u8 = 2;
+    const INFANTRY_ONLY: u8 = 4;
+    const OBSTACLE: u8 = 8;
+    const COVER_FROM_FIRE: u8 = 16;
+    const WALL_OR_TRENCH: u8 = 32;
+    const OPEN: u8 = 64;
+
+    fn of(cell: &Cell) -> Going {
+        let flag = |on: bool, f: u8| if on { f } else { 0 };
+        Going {
+            level: cell.level,
+            flags: flag(cell.is_water(), Going::WATER)
+                | flag(cell.road, Going::ROAD)
+                | flag(is_wood(cell) || is_vertical_obstacle(cell), Going::INFANTRY_ONLY)
+                | flag(is_obstacle(cell), Going::OBSTACLE)
+                | flag(covered_from_fire(cell), Going::COVER_FROM_FIRE)
+                | flag(behind_wall_or_entrenched(cell), Going::WALL_OR_TRENCH)
+                // A square is open when it is flat open country with itself.
+                | flag(flat_open(cell, cell), Going::OPEN),
+        }
+    }
+
+    /// Fire Combat: "behind a wall, in entrenchments, or inside a wood".
+    pub(super) fn covered_from_fire(self) -> bool {
+        self.flags & Going::COVER_FROM_FIRE != 0
+    }
+
+    /// Close Combat: "behind a wall or in entrenchments".
+    pub(super) fn wall_or_trench(self) -> bool {
+        self.flags & Going::WALL_OR_TRENCH != 0
+    }
+
+    /// "flat, open country" between this square and `other`.
+    pub(super) fn flat_open_with(self, other: Going) -> bool {
+        self.flags & other.flags & Going::OPEN != 0 && self.level == other.level
+    }
+
+    /// A river: no stand may enter it.
+    pub(super) fn water(self) -> bool {
+        self.flags & Going::WATER != 0
+    }
+
+    pub(super) fn road(self) -> bool {
+        self.flags & Going::ROAD != 0
+    }
+
+    /// Woods or a wall or hedge: "Only Infantry may move off-road through
+    /// woods or can cross vertical obstacles" (MOVEMENT).
+    pub(super) fn infantry_only(self) -> bool {
+        self.flags & Going::INFANTRY_ONLY != 0
+    }
+
+    /// An obstacle of note viii.
+    pub(super) fn obstacle(self) -> bool {
+        self.flags & Going::OBSTACLE != 0
+    }
+}
+
+/// Where a stand is in the battle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum State {
+    /// A reserve not yet come on.
+    Waiting,
+    OnTable,
+    Destroyed,
+}
+
+/// One stand and everything the rules ask of it, worked out once.
+#[derive(Debug, Clone)]
+pub(super) struct Piece<'a> {
+    /// The scenario's stand; `None` for a General the umpire supplied.
+    pub(super) source: Option<&'a TableStand>,
+    pub(super) name: Cow<'a, str>,
+    pub(super) side: usize,
+    pub(super) kind: StandType,
+    pub(super) value: i32,
+    pub(super) moves: i32,
+    /// Fire range in squares; 0 for stands that do not fire.
+    pub(super) range: i32,
+    pub(super) infantry: bool,
+    pub(super) cavalry: bool,
+    pub(super) artillery: bool,
+    pub(super) general: bool,
+    pub(super) transport: bool,
+    /// A reserve's turn and area of arrival.
+    pub(super) arrival: Option<(u32, Area)>,
+    pub(super) at: Square,
+    pub(super) facing: Facing,
+    pub(super) state: State,
+    /// Activated this turn.
+    pub(super) activated: bool,
+    /// Initiated a combat this turn.
+    pub(super) initiated: bool,
+    /// A defender's place in the line.
+    pub(super) post: Square,
+}
+
+impl Piece<'_> {
+    /// Infantry and cavalry: the stands the doctrine sends into close combat.
+    pub(super) fn fighter(&self) -> bool {
+        self.infantry || self.cavalry
+    }
+
+    pub(super) fn on_table(&self) -> bool {
+        self.state == State::OnTable
+    }
+}
+
+/// Where a stand forced to withdraw ends up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Withdrawal {
+    /// It withdraws `squares` squares to `square`.
+    To { square: Square, squares: i32 },
+    /// It would need more than four squares, or an obstacle, an enemy stand
+    /// or the table's edge stops it: it is destroyed.
+    Destroyed,
+}
+
+/// A battle under Cordery's rules, turn by turn.
+#[derive(Debug, Clone)]
+pub struct Battle<'a> {
+    pub(super) scenario: &'a Scenario,
+    pub(super) board: Board,
+    pub(super) width: i32,
+    pub(super) depth: i32,
+    pub(super) pieces: Vec<Piece<'a>>,
+    /// Per square (`y * width + x`): the front and rear stand, or [`EMPTY`].
+    pub(super) squares: Vec<[u32; STANDS_PER_SQUARE]>,
+    /// Per square: 0 if empty, else 1 + the side of the stands in it.
+    pub(super) owner: Vec<u8>,
+    /// Per square: its going.
+    pub(super) going: Vec<Going>,
+    /// The squares that block sight (towns' and woods' inner squares).
+    pub(super) blinds: Vec<Square>,
+    pub(super) dice: Dice,
+    pub(super) log: Log,
+    pub(super) turn: u32,
+    pub(super) last_turn: u32,
+    /// Where each side makes for (the doctrine's goal).
+    pub(super) goals: [Point; 2],
+    pub(super) roles: [Role; 2],
+    /// Each side's facing at deployment: toward the enemy's side of the table.
+    pub(super) fronts: [Facing; 2],
+    /// Scratch for the order of activation: (priority, distance, stand).
+    pub(super) order: Vec<(u8, i32, usize)>,
+    pub(super) over: bool,
+    pub(super) seed: u64,
+}
+
+impl<'a> Battle<'a> {
+    /// Sets out the table: both sides deployed, reserves waiting, each side
+    /// with its General.
+    pub fn new(scenario: &'a Scenario, seed: u64, keep_log: bool) -> Battle<'a> {
+        let board = Board::new(scenario);
+        let width = i32::try_from(board.width).unwrap_or(0);
+        let depth = i32::try_from(board.depth).unwrap_or(0);
+        let cells = usize::try_from(width).unwrap_or(0) * usize::try_from(depth).unwrap_or(0);
+        let role = |s: usize| scenario.sides.get(s).map_or(Role::Defender, |x| x.role);
+        let goals = [
+            doctrine::goal(&board, scenario, 0),
+            doctrine::goal(&board, scenario, 1),
+        ];
+        let fronts = [front_of(scenario, 0), front_of(scenario, 1)];
+        let mut battle = Battle {
+            scenario,
+            board,
+            width,
+            depth,
+            pieces: Vec::new(),
+            squares: vec![[EMPTY; STANDS_PER_SQUARE]; cells],
+            owner: vec![0; cells],
+            going: scenario.table.cells().iter().map(Going::of).collect(),
+            blinds: Vec::new(),
+            dice: Dice::new(seed),
+            log: Log::new(keep_log),
+            turn: 0,
+            // cordery-2009-late-19th-century-rules.txt, TURN SEQUENCE: "The battle
+            // lasts a maximum of twelve turns."
+            last_turn: scenario.turn_limit.min(MAX_TURNS),
+            goals,
+            roles: [role(0), role(1)],
+            fronts,
+            order: Vec::new(),
+            over: false,
+            seed,
+        };
+        battle.blinds = (0..depth)
+            .flat_map(|y| (0..width).map(move |x| (x, y)))
+            .filter(|&sq| battle.cell(sq).blocks_sight())
+            .collect();
+        for (s, side) in scenario.sides.iter().enumerate().take(2) {
+            battle.deploy_side(s, side);
+        }
+        for s in 0..2 {
+            battle.supply_general(s);
+        }
+        battle
+    }
+
+    /// The turn being fought (0 before the first).
+    pub fn turn(&self) -> u32 {
+        self.turn
+    }
+
+    /// Whether the battle has ended.
+    pub fn is_over(&self) -> bool {
+        self.over
+    }
+
+    /// The square of the stand with campaign id `id`, while it is on the table.
+    pub fn square_of(&self, id: StandId) -> Option<Square> {
+        self.index_of(id)
+            .and_then(|i| self.pieces.get(i))
+            .filter(|p| p.on_table())
+            .map(|p| p.at)
+    }
+
+    /// The facing of the stand with campaign id `id`.
+    pub fn facing_of(&self, id: StandId) -> Option<Facing> {
+        self.index_of(id)
+            .and_then(|i| self.pieces.get(i))
+            .map(|p| p.facing)
+    }
+
+    /// Every stand on the table and its square, the umpire's own General
+    /// included (with no id).
+    pub fn positions(&self) -> Vec<(Option<StandId>, Square)> {
+        self.pieces
+            .iter()
+            .filter(|p| p.on_table())
+            .map(|p| (p.source.map(|s| s.id), p.at))
+            .collect()
+    }
+
+    /// The Cordery type of the stand with campaign id `id`.
+    pub fn stand_type_of(&self, id: StandId) -> Option<StandType> {
+        self.index_of(id).and_then(|i| self.pieces.get(i)).map(|p| p.kind)
+    }
+
+    pub(super) fn index_of(&self, id: StandId) -> Option<usize> {
+        self.pieces
+            .iter()
+            .position(|p| p.source.is_some_and(|s| s.id == id))
+    }
+
+    // ------------------------------------------------------------------------
+    // Squares and who is in them.
+
+    /// The index of `sq` in the grid, if it is on the table.
+    pub(super) fn slot(&self, sq: Square) -> Option<usize> {
+        if sq.0 < 0 || sq.1 < 0 || sq.0 >= self.width || sq.1 >= self.depth {
+            return None;
+        }
+        usize::try_from(sq.1 * self.width + sq.0).ok()
+    }
+
+    pub(super) fn on_table(&self, sq: Square) -> bool {
+        self.slot(sq).is_some()
+    }
+
+    /// The going of `sq`; open ground off the table.
+    pub(super) fn going(&self, sq: Square) -> Going {
+        self.slot(sq)
+            .and_then(|k| self.going.get(k))
+            .copied()
+            .unwrap_or_default()
+    }
+
+    /// The terrain of `sq`; open ground off the table.
+    pub(super) fn cell(&self, sq: Square) -> Cell {
+        self.board.cell(i64::from(sq.0), i64::from(sq.1))
+    }
+
+    /// Whether a stand in `a` can see one in `b` (the board's line of sight,
+    /// asked only when a square that blocks sight lies between them).
+    pub(super) fn can_see(&self, a: Square, b: Square) -> bool {
+        let (x0, x1) = (a.0.min(b.0), a.0.max(b.0));
+        let (y0, y1) = (a.1.min(b.1), a.1.max(b.1));
+        let between =
+            |sq: &Square| *sq != a && *sq != b && (x0..=x1).contains(&sq.0) && (y0..=y1).contains(&sq.1);
+        !self.blinds.iter().any(between) || self.board.clear_sight(centre(a), centre(b))
+    }
+
+    /// The stands in `sq`, front first.
+    pub(super) fn occupants(&self, sq: Square) -> [Option<usize>; STANDS_PER_SQUARE] {
+        let places = self
+            .slot(sq)
+            .and_then(|k| self.squares.get(k))
+            .copied()
+            .unwrap_or([EMPTY; STANDS_PER_SQUARE]);
+        places.map(|p| (p != EMPTY).then(|| usize::try_from(p).ok()).flatten())
+    }
+
+    /// The front stand in `sq`.
+    pub(super) fn front_at(&self, sq: Square) -> Option<usize> {
+        let [front, _] = self.occupants(sq);
+        front
+    }
+
+    /// How many stands are in `sq`.
+    pub fn stands_in(&self, sq: Square) -> usize {
+        self.occupants(sq).iter().flatten().count()
+    }
+
+    /// Whether `sq` has room for one more stand (not counting `mover`, who
+    /// may be in it already).
+    pub(super) fn has_room(&self, sq: Square, mover: usize) -> bool {
+        self.on_table(sq)
+            && self
+                .occupants(sq)
+                .iter()
+                .flatten()
+                .filter(|&&o| o != mover)
+                .count()
+                < STANDS_PER_SQUARE
+    }
+
+    /// Whether a stand of the side other than `side` is in `sq`.
+    pub(super) fn enemy_in(&self, sq: Square, side: usize) -> bool {
+        self.slot(sq)
+            .and_then(|k| self.owner.get(k))
+            .is_some_and(|&o| o != 0 && usize::from(o) != side + 1)
+    }
+
+    /// Whether stands of side `side` are in `sq`.
+    pub(super) fn friends_in(&self, sq: Square, side: usize) -> bool {
+        self.slot(sq)
+            .and_then(|k| self.owner.get(k))
+            .is_some_and(|&o| usize::from(o) == side + 1)
+    }
+
+    /// Whether an enemy of `side` is in a square adjacent to `sq`.
+    pub(super) fn enemy_adjacent(&self, sq: Square, side: usize) -> bool {
+        neighbours(sq).any(|n| self.enemy_in(n, side))
+    }
+
+    /// Whether stand `i` is the front stand of its square (alone, or first).
+    pub(super) fn is_front(&self, i: usize) -> bool {
+        self.pieces
+            .get(i)
+            .is_some_and(|p| p.on_table() && self.front_at(p.at) == Some(i))
+    }
+
+    /// The other stand in stand `i`'s square.
+    pub(super) fn mate_of(&self, i: usize) -> Option<usize> {
+        let at = self.pieces.get(i)?.at;
+        self.occupants(at).into_iter().flatten().find(|&o| o != i)
+    }
+
+    /// Puts stand `i` in `sq`: in front if the square is empty, else behind
+    /// (but in front of a General or Transport, which do not lead a pair
+    /// into combat). "They must be placed one behind the other and face in
+    /// the same direction" (THE BATTLEFIELD): the stand behind turns to the
+    /// front stand's facing. False if there is no room.
+    pub(super) fn put(&mut self, i: usize, sq: Square) -> bool {
+        let Some(k) = self.slot(sq) else {
+            return false;
+        };
+        let Ok(tag) = u32::try_from(i) else {
+            return false;
+        };
+        let leads = |p: Option<&Piece<'_>>| p.is_some_and(Piece::fighter);
+        let there = self
+            .squares
+            .get(k)
+            .and_then(|p| p.first())
+            .copied()
+            .unwrap_or(EMPTY);
+        let there = usize::try_from(there).ok().filter(|_| there != EMPTY);
+        let ahead =
+            there.is_some() && leads(self.pieces.get(i)) && !leads(there.and_then(|t| self.pieces.get(t)));
+        let side = self.pieces.get(i).map_or(0, |p| p.side);
+        let Some(places) = self.squares.get_mut(k) else {
+            return false;
+        };
+        let Some(free) = places.iter().position(|&p| p == EMPTY) else {
+            return false;
+        };
+        if let Some(place) = places.get_mut(free) {
+            *place = tag;
+        }
+        if ahead {
+            places.swap(0, free.min(STANDS_PER_SQUARE - 1));
+        }
+        let [front, rear] = *places;
+        if let Some(o) = self.owner.get_mut(k) {
+            *o = u8::try_from(side + 1).unwrap_or(u8::MAX);
+        }
+        if let Some(p) = self.pieces.get_mut(i) {
+            p.at = sq;
+            p.state = State::OnTable;
+        }
+        let facing = usize::try_from(front)
+            .ok()
+            .and_then(|f| self.pieces.get(f))
+            .map(|p| p.facing);
+        if let (Some(f), Some(r)) = (
+            facing,
+            usize::try_from(rear).ok().and_then(|r| self.pieces.get_mut(r)),
+        ) {
+            r.facing = f;
+        }
+        true
+    }
+
+    /// Takes stand `i` out of its square; the stand behind moves up to the front.
+    pub(super) fn lift(&mut self, i: usize) {
+        let Some(at) = self.pieces.get(i).map(|p| p.at) else {
+            return;
+        };
+        let Some(slot) = self.slot(at) else {
+            return;
+        };
+        let Some(places) = self.squares.get_mut(slot) else {
+            return;
+        };
+        let tag = u32::try_from(i).unwrap_or(EMPTY);
+        if let Some(k) = places.iter().position(|&p| p == tag) {
+            for j in k..STANDS_PER_SQUARE {
+                let next = places.get(j + 1).copied().unwrap_or(EMPTY);
+                if let Some(place) = places.get_mut(j) {
+                    *place = next;
+                }
+            }
+        }
+        if places.iter().all(|&p| p == EMPTY)
+            && let Some(o) = self.owner.get_mut(slot)
+        {
+            *o = 0;
+        }
+    }
+
+    /// Turns stand `i`, and the stand sharing its square with it, to `facing`.
+    pub(super) fn turn_to(&mut self, i: usize, facing: Facing) {
+        let mate = self.mate_of(i);
+        for j in std::iter::once(i).chain(mate) {
+            if let Some(p) = self.pieces.get_mut(j) {
+                p.facing = facing;
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------------
+    // Setting out the table.
+
+    fn deploy_side(&mut self, s: usize, side: &'a ScenarioSide) {
+        let army = side.army;
+        let first = self.pieces.len();
+        for stand in &side.stands {
+            self.pieces.push(piece(stand, s, army, None, self.front(s)));
+        }
+        for reserve in &side.reserves {
+            for stand in &reserve.stands {
+                self.pieces.push(piece(
+                    stand,
+                    s,
+                    army,
+                    Some((reserve.turn, reserve.area)),
+                    self.front(s),
+                ));
+            }
+        }
+        // Stands placed by the scenario first, then the doctrine's deployment.
+        let unplaced = side.stands.iter().filter(|t| t.at.is_none()).count();
+        let spots = doctrine::deploy(&self.board, side, self.goal(s), unplaced);
+        let mut spots = spots.into_iter();
+        for (k, stand) in side.stands.iter().enumerate() {
+            let wanted = match stand.at {
+                Some(p) => Some(p),
+                None => spots.next(),
+            }
+            .map(|p| square_of_point(self.board.clamp(p)));
+            let i = first + k;
+            if let Some(sq) = wanted.and_then(|w| self.free_square_near(w, s)) {
+                self.put(i, sq);
+                if let Some(p) = self.pieces.get_mut(i) {
+                    p.post = sq;
+                }
+            }
+        }
+    }
+
+    /// The nearest square to `wanted` a stand of `side` may be set down in:
+    /// on the table, not water, with room and no enemy.
+    pub(super) fn free_square_near(&self, wanted: Square, side: usize) -> Option<Square> {
+        let usable = |sq: Square| {
+            self.on_table(sq)
+                && !self.going(sq).water()
+                && self.stands_in(sq) < STANDS_PER_SQUARE
+                && !self.enemy_in(sq, side)
+        };
+        let widest = self.width.max(self.depth);
+        (0..=widest).find_map(|r| {
+            (-r..=r)
+                .flat_map(move |dy| (-r..=r).map(move |dx| (dx, dy)))
+                .filter(|&(dx, dy)| dx.abs().max(dy.abs()) == r)
+                .map(|(dx, dy)| (wanted.0 + dx, wanted.1 + dy))
+                .find(|&sq| usable(sq))
+        })
+    }
+
+    /// "Each side's army must have a Command stand"
+    /// (cordery-2009-late-19th-century-rules.txt, ARMIES): a side with none
+    /// is given an Average General behind the centre of its line.
+    fn supply_general(&mut self, s: usize) {
+        if self.pieces.iter().any(|p| p.side == s && p.general) {
+            return;
+        }
+        let Some(side) = self.scenario.sides.get(s) else {
+            return;
+        };
+        let kind = StandType::General {
+            rating: super::tables::Generalship::Average,
+            mounted: true,
+        };
+        let front = self.front(s);
+        let placed: Vec<Square> = self
+            .pieces
+            .iter()
+            .filter(|p| p.side == s && p.on_table())
+            .map(|p| p.at)
+            .collect();
+        let centre = if placed.is_empty() {
+            square_of_point(side.deployment.centre())
+        } else {
+            let n = i32::try_from(placed.len()).unwrap_or(1);
+            let sum = placed.iter().fold((0, 0), |a, q| (a.0 + q.0, a.1 + q.1));
+            (sum.0 / n, sum.1 / n)
+        };
+        let behind = (centre.0 - front.dx, centre.1 - front.dy);
+        let i = self.pieces.len();
+        self.pieces.push(Piece {
+            source: None,
+            name: Cow::Owned(format!("the General of {}", side.name)),
+            side: s,
+            kind,
+            value: stand_value(kind),
+            moves: move_squares(kind),
+            range: 0,
+            infantry: false,
+            cavalry: false,
+            artillery: false,
+            general: true,
+            transport: false,
+            arrival: None,
+            at: behind,
+            facing: front,
+            state: State::Waiting,
+            activated: false,
+            initiated: false,
+            post: behind,
+        });
+        let Some(sq) = self.free_square_near(behind, s) else {
+            return;
+        };
+        self.put(i, sq);
+        if let Some(p) = self.pieces.get_mut(i) {
+            p.post = sq;
+        }
+        self.say(|_| {
+            format!(
+                "{} has no Command stand, and \"each side's army must have a Command stand\": \
+                 an Average General takes post at {} behind its centre.",
+                side.name,
+                show(sq)
+            )
+        });
+    }
+
+    /// Reserves due by this turn come on in their area, nearest their
+    /// side's goal first; those with no room wait for the next turn.
+    fn bring_on_reserves(&mut self) {
+        for i in 0..self.pieces.len() {
+            let Some(p) = self.pieces.get(i) else {
+                continue;
+            };
+            let Some((turn, area)) = p.arrival else {
+                continue;
+            };
+            if p.state != State::Waiting || turn > self.turn {
+                continue;
+            }
+            let side = p.side;
+            let goal = self.goal(side);
+            let mut best: Option<(f64, Square)> = None;
+            for y in area.y..area.y.saturating_add(area.h) {
+                for x in area.x..area.x.saturating_add(area.w) {
+                    let sq = (i32::try_from(x).unwrap_or(-1), i32::try_from(y).unwrap_or(-1));
+                    if !self.on_table(sq)
+                        || self.going(sq).water()
+                        || self.stands_in(sq) >= STANDS_PER_SQUARE
+                        || self.enemy_in(sq, side)
+                    {
+                        continue;
+                    }
+                    let d = doctrine::dist(centre(sq), goal);
+                    if best.is_none_or(|(b, _)| d < b) {
+                        best = Some((d, sq));
+                    }
+                }
+            }
+            if let Some((_, sq)) = best {
+                self.put(i, sq);
+                if let Some(p) = self.pieces.get_mut(i) {
+                    p.post = sq;
+                    // Reserves do not act on the turn they come on.
+                    p.activated = true;
+                }
+                self.say(|me| format!("{} comes on at {}.", me.name(i), show(sq)));
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------------
+    // The turn sequence.
+
+    /// Fights one turn; does nothing once the battle is over.
+    pub fn play_turn(&mut self) {
+        if self.over {
+            return;
+        }
+        self.turn += 1;
+        for p in &mut self.pieces {
+            p.activated = false;
+            p.initiated = false;
+        }
+        self.bring_on_reserves();
+        // TURN SEQUENCE: "both sides throw a D12; the side with the highest
+        // score has the initiative"; note vii: "In the event of a tie, both
+        // sides throw again until one side gains the initiative."
+        let (a, b) = loop {
+            let (a, b) = (self.dice.d12(), self.dice.d12());
+            if a != b {
+                break (a, b);
+            }
+        };
+        let first = if a > b { 0 } else { 1 };
+        self.say(|me| {
+            format!(
+                "{} has the initiative ({} to {}).",
+                me.side_name(first),
+                a.max(b),
+                a.min(b)
+            )
+        });
+        for side in [first, 1 - first] {
+            // TURN SEQUENCE: "The side with the initiative throws a D12; the score
+            // determines the number of stands – or pairs of stands that are sharing
+            // the same square – they may activate this turn. ... the other side
+            // throws a D12 and follows the same procedure."
+            let allowed = self.dice.d12();
+            self.say(|me| {
+                format!(
+                    "{} throws {allowed}: it may activate {allowed} {}.",
+                    me.side_name(side),
+                    if allowed == 1 {
+                        "stand or pair"
+                    } else {
+                        "stands or pairs"
+                    }
+                )
+            });
+            self.side_phase(side, allowed);
+        }
+        if self.turn >= self.last_turn || self.finished(0) || self.finished(1) {
+            self.over = true;
+        }
+    }
+
+    /// Whether side `s` has nothing left on the table and nothing to come.
+    pub(super) fn finished(&self, s: usize) -> bool {
+        !self
+            .pieces
+            .iter()
+            .any(|p| p.side == s && p.source.is_some() && matches!(p.state, State::OnTable | State::Waiting))
+    }
+
+    /// Ends the battle: judges it and gives every stand's fate.
+    pub fn finish(self) -> Outcome {
+        let ends: Vec<EndState> = self
+            .pieces
+            .iter()
+            .filter_map(|p| {
+                let stand = p.source?;
+                let (after, standing) = match p.state {
+                    State::Waiting => return None,
+                    State::OnTable => (stand.strength, true),
+                    State::Destroyed => (0, false),
+                };
+                Some(EndState {
+                    side: p.side,
+                    strength_before: stand.strength,
+                    strength_after: after,
+                    standing,
+                    at: centre(p.at),
+                })
+            })
+            .collect();
+        let (winner, field, verdict) = judge(self.scenario, &ends);
+        let side_id = |s: Option<usize>| s.and_then(|s| self.scenario.sides.get(s)).map(|x| x.id.clone());
+        let stands = self
+            .pieces
+            .iter()
+            .filter_map(|p| {
+                let stand = p.source?;
+                let (after, fate) = match p.state {
+                    State::Waiting => (stand.strength, Fate::NotEngaged),
+                    State::OnTable => (stand.strength, Fate::Stood),
+                    State::Destroyed => (0, Fate::Destroyed),
+                };
+                Some(StandResult {
+                    id: stand.id,
+                    name: stand.name.clone(),
+                    kind: stand.kind,
+                    side: self
+                        .scenario
+                        .sides
+                        .get(p.side)
+                        .map(|s| s.id.clone())
+                        .unwrap_or_default(),
+                    strength_before: stand.strength,
+                    strength_after: after,
+                    fate,
+                })
+            })
+            .collect();
+        Outcome {
+            rules: crate::model::RuleSetId::Cordery2009,
+            seed: self.seed,
+            turns: self.turn,
+            winner: side_id(winner),
+            field_held_by: side_id(field),
+            verdict,
+            stands,
+            log: self.log.into_lines(),
+        }
+    }
+
+    // ------------------------------------------------------------------------
+    // Words for the log.
+
+    /// Adds a line to the log for this turn; `text` is called only when the
+    /// log is kept.
+    pub(super) fn say(&mut self, text: impl FnOnce(&Self) -> String) {
+        let mut log = std::mem::take(&mut self.log);
+        log.say(self.turn, || text(self));
+        self.log = log;
+    }
+
+    pub(super) fn name(&self, i: usize) -> &str {
+        self.pieces.get(i).map_or("?", |p| p.name.as_ref())
+    }
+
+    pub(super) fn side_name(&self, s: usize) -> &str {
+        self.scenario.sides.get(s).map_or("?", |x| x.name.as_str())
+    }
+
+    pub(super) fn role(&self, s: usize) -> Role {
+        self.roles.get(s).copied().unwrap_or(Role::Defender)
+    }
+
+    /// Side `s`'s facing at deployment.
+    pub(super) fn front(&self, s: usize) -> Facing {
+        self.fronts.get(s).copied().unwrap_or(Facing::UP_THE_TABLE)
+    }
+
+    pub(super) fn goal(&self, s: usize) -> Point {
+        self.goals.get(s).copied().unwrap_or_default()
+    }
+}
+
+/// One piece for a scenario stand.
+fn piece<'a>(
+    stand: &'a TableStand,
+    side: usize,
+    army: crate::model::ArmyKind,
+    arrival: Option<(u32, Area)>,
+    facing: Facing,
+) -> Piece<'a> {
+    let kind = stand_type(stand.kind, stand.quality, army);
+    let weapon = stand.weapon.or_else(|| default_weapon(stand.kind, army));
+    Piece {
+        source: Some(stand),
+        name: Cow::Borrowed(stand.name.as_str()),
+        side,
+        kind,
+        value: stand_value(kind),
+        moves: move_squares(kind),
+        range: weapon.map_or(0, range_squares),
+        infantry: is_infantry(kind),
+        cavalry: is_cavalry(kind),
+        artillery: is_artillery(kind),
+        general: is_general(kind),
+        transport: kind == StandType::Transport,
+        arrival,
+        at: (0, 0),
+        facing,
+        state: State::Waiting,
+        activated: false,
+        initiated: false,
+        post: (0, 0),
+    }
+}
+
+/// A side's facing at deployment: straight toward the enemy's deployment
+/// zone, along the axis that separates them most.
+fn front_of(scenario: &Scenario, s: usize) -> Facing {
+    let default = if s == 0 {
+        Facing::UP_THE_TABLE
+    } else {
+        Facing::DOWN_THE_TABLE
+    };
+    let (Some(me), Some(them)) = (scenario.sides.get(s), scenario.sides.get(1 - s.min(1))) else {
+        return default;
+    };
+    let (a, b) = (me.deployment.centre(), them.deployment.centre());
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    if dx == 0.0 && dy == 0.0 {
+        default
+    } else if dy.abs() >= dx.abs() {
+        Facing {
+            dx: 0,
+            dy: if dy > 0.0 { 1 } else { -1 },
+        }
+    } else {
+        Facing {
+            dx: if dx > 0.0 { 1 } else { -1 },
+            dy: 0,
+        }
+    }
+}
+
+/// The square a point lies in.
+pub(super) fn square_of_point(p: Point) -> Square {
+    let clamp = |v: i64| i32::try_from(v.clamp(-1, i64::from(i32::MAX / 2))).unwrap_or(-1);
+    (clamp(floor(p.0)), clamp(floor(p.1)))
+}
+
+/// The centre of a square, as a point.
+pub(super) fn centre(sq: Square) -> Point {
+    (f64::from(sq.0) + 0.5, f64::from(sq.1) + 0.5)
+}
+
+/// The eight squares around `sq` (some may be off the table).
+pub(super) fn neighbours(sq: Square) -> impl Iterator<Item = Square> {
+    super::movement::DIRECTIONS
+        .iter()
+        .map(move |d| (sq.0 + d.dx, sq.1 + d.dy))
+}
+
+/// A square for people: "(9, 6)".
+pub(super) fn show(sq: Square) -> String {
+    format!("({}, {})", sq.0, sq.1)
+}

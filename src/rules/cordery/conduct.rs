@@ -1,0 +1,378 @@
+//! The plain doctrine (`src/rules/doctrine.rs`) played under Cordery's
+//! activations: which stands each side activates, and what each does.
+//!
+//! The attacker advances on its goal; the defender holds its place in the
+//! line, moving only to get back to it (after a withdrawal or a charge) or to
+//! fill a gap. Both fire at what is in range, and charge when the odds favour
+//! it (`doctrine::charge_favoured` on the expected scores: a D12's mean, 6.5,
+//! plus the close-combat additions), moving to the charge if need be.
+//! Cavalry and stands with hand-held weapons look for a charge before they
+//! fire; riflemen and gunners fire first. The General keeps next to as many
+//! of his stands as he can, out of contact. Transport stays with the baggage.
+//!
+//! Each side activates its stands in this order: those that can fight where
+//! they stand, nearest the enemy first; then those with ground to cover or a
+//! charge within reach; the General last. Stands with nothing to do are not
+//! activated.
+
+use super::battle::{Battle, centre, neighbours};
+use super::movement::Reach;
+use super::tables::{ROAD_BONUS, Square, in_front_arc, squares_apart};
+use crate::rules::doctrine;
+use crate::scenario::Role;
+
+/// Order of activation: stands able to fight first, then those with ground
+/// to cover, the General last.
+const CAN_FIGHT: u8 = 0;
+const MUST_MOVE: u8 = 1;
+const GENERAL: u8 = 2;
+
+/// Most charges weighed at once (eight squares round each enemy in reach).
+const MOST_CHARGE_OPTIONS: usize = 64;
+
+/// A square is "at" the goal within this many cells of it.
+const AT_GOAL: f64 = 1.5;
+
+impl Battle<'_> {
+    /// Side `side` activates up to `allowed` stands or pairs of stands.
+    pub(super) fn side_phase(&mut self, side: usize, allowed: u32) {
+        self.plan_activations(side);
+        let order = std::mem::take(&mut self.order);
+        let mut used = 0;
+        for &(_, _, i) in &order {
+            if used >= allowed {
+                break;
+            }
+            let Some(at) = self
+                .pieces
+                .get(i)
+                .filter(|p| p.on_table() && !p.activated)
+                .map(|p| p.at)
+            else {
+                continue;
+            };
+            used += 1;
+            // ACTIVATION of a stand, or of the pair of stands sharing its square:
+            // the front stand acts first, then the one behind it.
+            for j in self.occupants(at).into_iter().flatten() {
+                if self
+                    .pieces
+                    .get(j)
+                    .is_some_and(|p| p.on_table() && !p.activated && p.side == side)
+                {
+                    self.act(j);
+                }
+            }
+        }
+        self.order = order;
+    }
+
+    /// Orders side `side`'s stands for activation; stands with nothing to do
+    /// are left out.
+    fn plan_activations(&mut self, side: usize) {
+        let mut order = std::mem::take(&mut self.order);
+        order.clear();
+        for (i, p) in self.pieces.iter().enumerate() {
+            if p.side != side || !p.on_table() || p.activated || p.transport {
+                continue;
+            }
+            let nearest = self.nearest_enemy(i);
+            let can_fight =
+                self.is_front(i) && ((p.fighter() && nearest <= 1) || (p.range > 0 && nearest <= p.range));
+            let priority = if p.general {
+                GENERAL
+            } else if can_fight {
+                CAN_FIGHT
+            } else if self.wants_to_move(i, nearest) {
+                MUST_MOVE
+            } else {
+                continue;
+            };
+            order.push((priority, nearest, i));
+        }
+        order.sort_unstable();
+        self.order = order;
+    }
+
+    /// Squares to the nearest enemy stand on the table (`i32::MAX` if none).
+    fn nearest_enemy(&self, i: usize) -> i32 {
+        let Some(me) = self.pieces.get(i) else {
+            return i32::MAX;
+        };
+        self.pieces
+            .iter()
+            .filter(|p| p.side != me.side && p.on_table())
+            .map(|p| squares_apart(me.at, p.at))
+            .min()
+            .unwrap_or(i32::MAX)
+    }
+
+    /// Whether stand `i` has ground to cover or may charge: an attacker
+    /// short of its goal, a defender off its post, a fighting stand within a
+    /// move and a charge of the enemy.
+    fn wants_to_move(&self, i: usize, nearest: i32) -> bool {
+        let Some(p) = self.pieces.get(i) else {
+            return false;
+        };
+        let may_charge = p.fighter() && nearest <= p.moves + ROAD_BONUS + 1;
+        may_charge
+            || match self.role(p.side) {
+                Role::Attacker => doctrine::dist(centre(p.at), self.goal(p.side)) > AT_GOAL,
+                Role::Defender => p.at != p.post,
+            }
+    }
+
+    /// ACTIVATION: "When a stand is activated it can move and then engage in
+    /// combat or engage the enemy in combat and then move." The doctrine
+    /// fights where it stands if it can, else moves and then fights.
+    fn act(&mut self, i: usize) {
+        let Some(p) = self.pieces.get_mut(i) else {
+            return;
+        };
+        p.activated = true;
+        let (at, range, fighter, cavalry) = (p.at, p.range, p.fighter(), p.cavalry);
+        if p.general {
+            self.place_general(i);
+            return;
+        }
+        if p.transport {
+            return;
+        }
+        // COMBAT: "If there are two stands in the same square, only the front
+        // stand may initiate a combat"; "A stand may only initiate combat once
+        // per turn".
+        let may_initiate = |b: &Battle<'_>| b.is_front(i) && b.pieces.get(i).is_some_and(|p| !p.initiated);
+        if fighter
+            && may_initiate(self)
+            && let Some(t) = self.best_charge_from(i, at)
+        {
+            self.close_combat(i, t);
+            return;
+        }
+        // Cavalry and stands with hand-held weapons look for a charge before
+        // firing; riflemen and gunners fire at what is in range first.
+        let shock = fighter && (cavalry || range <= 1);
+        // The move is searched at most once: nothing changes on the table
+        // until the stand acts.
+        let mut reach = None;
+        if shock && self.charge_after_move(i, &mut reach) {
+            return;
+        }
+        // Fire where it stands, turning to face the target if need be (the
+        // turn is its move).
+        if range > 0
+            && may_initiate(self)
+            && let Some(t) = self.fire_target(i, at, false)
+        {
+            self.fire(i, t);
+            return;
+        }
+        if fighter && !shock && self.charge_after_move(i, &mut reach) {
+            return;
+        }
+        if let Some(to) = self.destination(i, &mut reach) {
+            self.move_to(i, to);
+            // After the move it fires only within its arc to the front.
+            if range > 0
+                && may_initiate(self)
+                && let Some(t) = self.fire_target(i, to, true)
+            {
+                self.fire(i, t);
+            }
+        }
+    }
+
+    /// Stand `i` moves to charge, if the odds favour a charge it can reach.
+    fn charge_after_move(&mut self, i: usize, reach: &mut Option<Reach>) -> bool {
+        let Some((sq, t)) = self.best_charge_after_move(i, reach) else {
+            return false;
+        };
+        self.move_to(i, sq);
+        if self.is_front(i) {
+            self.close_combat(i, t);
+        }
+        true
+    }
+
+    /// The enemy stand adjacent to `from` that stand `i` would best charge,
+    /// if the odds favour any.
+    fn best_charge_from(&self, i: usize, from: Square) -> Option<usize> {
+        let side = self.pieces.get(i)?.side;
+        let mut best: Option<(f64, usize)> = None;
+        for n in neighbours(from) {
+            if !self.enemy_in(n, side) {
+                continue;
+            }
+            let Some(t) = self.front_at(n) else {
+                continue;
+            };
+            if let Some(odds) = self
+                .expected_engaged(t)
+                .and_then(|theirs| self.charge_odds(i, from, t, theirs))
+                && best.is_none_or(|(b, _)| odds > b)
+            {
+                best = Some((odds, t));
+            }
+        }
+        best.map(|(_, t)| t)
+    }
+
+    /// An empty square stand `i` can reach and an enemy stand next to it
+    /// that the odds favour charging: the best odds, then the shortest move.
+    /// The odds are weighed first, and the move searched only if some charge
+    /// is favoured.
+    fn best_charge_after_move(&self, i: usize, reach: &mut Option<Reach>) -> Option<(Square, usize)> {
+        let me = self.pieces.get(i)?;
+        let within = me.moves + ROAD_BONUS;
+        let mut options = [((0, 0), 0_usize, 0.0_f64); MOST_CHARGE_OPTIONS];
+        let mut count = 0;
+        // The support in each square weighed, counted once for them all.
+        let mut field = None;
+        for (t, q) in self.pieces.iter().enumerate() {
+            if q.side == me.side || !q.on_table() || squares_apart(me.at, q.at) > within + 1 {
+                continue;
+            }
+            if self.front_at(q.at) != Some(t) {
+                continue;
+            }
+            let mut theirs = None;
+            for n in neighbours(q.at) {
+                if n == me.at
+                    || squares_apart(me.at, n) > within
+                    || !self.on_table(n)
+                    || self.stands_in(n) != 0
+                {
+                    continue;
+                }
+                let Some(theirs) = *theirs.get_or_insert_with(|| self.expected_engaged(t)) else {
+                    break;
+                };
+                let field = field.get_or_insert_with(|| self.support_field(i));
+                let support = field.at(n).unwrap_or_else(|| self.support(i, n));
+                if let Some(odds) = self.charge_odds_with(i, n, t, theirs, support)
+                    && let Some(slot) = options.get_mut(count)
+                {
+                    *slot = (n, t, odds);
+                    count += 1;
+                }
+            }
+        }
+        if count == 0 {
+            return None;
+        }
+        let reach = reach.get_or_insert_with(|| self.reach(i));
+        let mut best: Option<(f64, u8, Square, usize)> = None;
+        for &(sq, t, odds) in options.iter().take(count) {
+            if let Some(cost) = reach.cost_at(sq)
+                && best.is_none_or(|(b, c, _, _)| odds > b || (odds == b && cost < c))
+            {
+                best = Some((odds, cost, sq, t));
+            }
+        }
+        best.map(|(_, _, sq, t)| (sq, t))
+    }
+
+    /// The enemy stand stand `i` would fire on from `from`: the nearest it can
+    /// see within range (and within its arc to the front if `in_arc`).
+    /// "A stand may only fire at enemy stands they can see. The enemy stand
+    /// must be within range and within a 90° arc to the front of the firing
+    /// stand" (Fire Combat – General Rules). Only the front stand of a
+    /// square can be fired on: the one behind is hidden by it.
+    pub(super) fn fire_target(&self, i: usize, from: Square, in_arc: bool) -> Option<usize> {
+        let me = self.pieces.get(i)?;
+        let origin = centre(from);
+        let targets = || {
+            self.pieces
+                .iter()
+                .enumerate()
+                .filter(|(_, q)| q.side != me.side && q.on_table())
+                .filter(|(_, q)| (1..=me.range).contains(&squares_apart(from, q.at)))
+                .filter(|(_, q)| !in_arc || in_front_arc(me.facing, from, q.at))
+                .filter(|(k, q)| self.front_at(q.at) == Some(*k))
+        };
+        // The nearest of all is the nearest it can see, if it can see it:
+        // sight is asked of the others only when it cannot.
+        let nearest =
+            doctrine::nearest_in_range(origin, f64::INFINITY, targets().map(|(k, q)| (k, centre(q.at))))?;
+        if self.pieces.get(nearest).is_some_and(|q| self.can_see(from, q.at)) {
+            return Some(nearest);
+        }
+        let seen = targets()
+            .filter(|(_, q)| self.can_see(from, q.at))
+            .map(|(k, q)| (k, centre(q.at)));
+        doctrine::nearest_in_range(origin, f64::INFINITY, seen)
+    }
+
+    /// Where stand `i` moves: an attacker to the square nearest its goal, a
+    /// defender back to its post; `None` to stay.
+    fn destination(&self, i: usize, reach: &mut Option<Reach>) -> Option<Square> {
+        let p = self.pieces.get(i)?;
+        let target = match self.role(p.side) {
+            Role::Attacker => self.goal(p.side),
+            Role::Defender if p.at == p.post => return None,
+            Role::Defender => centre(p.post),
+        };
+        let far = |sq: Square| {
+            let c = centre(sq);
+            (c.0 - target.0).powi(2) + (c.1 - target.1).powi(2)
+        };
+        let here = far(p.at);
+        if here <= 0.25 {
+            return None;
+        }
+        // The reachable square nearest the target, then the cheapest to reach.
+        let mut best: Option<(f64, u8, Square)> = None;
+        for (sq, cost) in reach.get_or_insert_with(|| self.reach(i)).squares() {
+            let d = far(sq);
+            if d < here - 1e-9
+                && best.is_none_or(|(b, c, _)| d < b || (d == b && cost < c))
+                && self.can_stop(i, sq)
+            {
+                best = Some((d, cost, sq));
+            }
+        }
+        best.map(|(_, _, sq)| sq)
+    }
+
+    /// The General moves to the square next to most of his fighting stands,
+    /// out of contact with the enemy and not sharing a square if he can help
+    /// it. He stays put while he is next to a stand of his and to no enemy.
+    fn place_general(&mut self, i: usize) {
+        let Some((at, side)) = self.pieces.get(i).map(|p| (p.at, p.side)) else {
+            return;
+        };
+        let with_his_stands = neighbours(at).any(|n| self.friends_in(n, side));
+        if with_his_stands && !self.enemy_adjacent(at, side) {
+            return;
+        }
+        let reach = self.reach(i);
+        let here = self.general_score(i, at);
+        let best = reach
+            .squares()
+            .filter(|&(sq, _)| sq != at && self.can_stop(i, sq))
+            .map(|(sq, cost)| (sq, self.general_score(i, sq), cost))
+            .max_by(|a, b| a.1.cmp(&b.1).then(b.2.cmp(&a.2)));
+        if let Some((sq, score, _)) = best
+            && score > here
+        {
+            self.move_to(i, sq);
+        }
+    }
+
+    /// How good `sq` is for General `i`: two for each fighting stand of his
+    /// next to it, less ten next to an enemy, less one sharing a square.
+    fn general_score(&self, i: usize, sq: Square) -> i32 {
+        let Some(side) = self.pieces.get(i).map(|p| p.side) else {
+            return i32::MIN;
+        };
+        let friends = neighbours(sq)
+            .flat_map(|n| self.occupants(n))
+            .flatten()
+            .filter(|&o| o != i && self.pieces.get(o).is_some_and(|p| p.side == side && p.fighter()))
+            .count();
+        let shared = self.occupants(sq).into_iter().flatten().any(|o| o != i);
+        2 * i32::try_from(friends).unwrap_or(0)
+            - if self.enemy_adjacent(sq, side) { 10 } else { 0 }
+            - i32::from(shared)
+    }
+}

@@ -1,0 +1,487 @@
+//! Movement in squares (cordery-2009-late-19th-century-rules.txt, MOVEMENT)
+//! and the withdrawal forced by combat.
+//!
+//! A move is searched in a window of squares around the stand, on the stack:
+//! what the rules ask of each square is read once into the window, then the
+//! search works on the window alone. No allocation, however often it runs.
+
+use super::battle::{Battle, State, Withdrawal};
+use super::tables::{CONTOUR_COST, Facing, ROAD_BONUS, Square, WITHDRAW_AT_MOST};
+
+/// The eight steps of the grid, clockwise from "along x".
+pub(super) const DIRECTIONS: [Facing; 8] = [
+    Facing { dx: 1, dy: 0 },
+    Facing { dx: 1, dy: 1 },
+    Facing { dx: 0, dy: 1 },
+    Facing { dx: -1, dy: 1 },
+    Facing { dx: -1, dy: 0 },
+    Facing { dx: -1, dy: -1 },
+    Facing { dx: 0, dy: -1 },
+    Facing { dx: 1, dy: -1 },
+];
+
+/// The farthest a move can go: 5 squares of Native Cavalry and 1 for a road.
+const REACH: i32 = 6;
+/// The window reaches one square farther, for the withdrawal's last step.
+const RADIUS: i32 = REACH + 1;
+const SPAN: i32 = 2 * RADIUS + 1;
+/// `SPAN * SPAN` squares.
+const WINDOW: usize = 15 * 15;
+const UNREACHED: u8 = u8::MAX;
+
+// What the window holds of each square, for the stand moving.
+const ROAD: u8 = 1;
+/// An obstacle of note viii.
+const OBSTACLE: u8 = 2;
+/// An enemy stand is in it.
+const ENEMY: u8 = 4;
+/// An enemy stand is in a square next to it.
+const NEAR_ENEMY: u8 = 8;
+/// The stand moving may enter it from any square: on the table, not water,
+/// no enemy stand in it, and not woods or a wall unless it is infantry.
+const FREE: u8 = 16;
+/// The stand moving may enter it only along a road (woods or a wall on the
+/// road, for all but infantry).
+const GATE: u8 = 32;
+
+/// The kind of step being tried.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Step {
+    /// An ordinary move.
+    Move,
+    /// A move made entirely along a road.
+    Road,
+    /// A withdrawal forced by combat.
+    Withdraw,
+}
+
+/// Index of `sq` in a window centred on `origin`.
+fn index(origin: Square, sq: Square) -> Option<usize> {
+    let (dx, dy) = (sq.0 - origin.0 + RADIUS, sq.1 - origin.1 + RADIUS);
+    if (0..SPAN).contains(&dx) && (0..SPAN).contains(&dy) {
+        usize::try_from(dy * SPAN + dx).ok()
+    } else {
+        None
+    }
+}
+
+/// The squares round a stand as its move sees them.
+#[derive(Debug, Clone)]
+struct Ground {
+    origin: Square,
+    marks: [u8; WINDOW],
+    level: [u8; WINDOW],
+    infantry: bool,
+    artillery: bool,
+}
+
+impl Ground {
+    fn marks(&self, sq: Square) -> u8 {
+        index(self.origin, sq)
+            .and_then(|k| self.marks.get(k).copied())
+            .unwrap_or(0)
+    }
+
+    fn marks_at(&self, k: usize) -> u8 {
+        self.marks.get(k).copied().unwrap_or(0)
+    }
+
+    /// The squares of allowance one step `d` from the window's square `from`
+    /// costs, or `None` if the rules forbid it. `from` must lie at least one
+    /// square inside the window's edge.
+    fn step_cost(&self, from: usize, d: Facing, step: Step) -> Option<i32> {
+        let to = shift(from, d.dx, d.dy)?;
+        let (a, b) = (self.marks_at(from), self.marks_at(to));
+        // MOVEMENT: "Stands can move through friendly stands but not through
+        // enemy stands." (Water and the table's edge stop them too.) "Only
+        // Infantry may move off-road through woods or can cross vertical
+        // obstacles (e.g. walls, hedges, fences etc.)" (see `ground_in`).
+        let may_enter = b & FREE != 0 || (b & GATE != 0 && a & ROAD != 0);
+        if !may_enter || (step == Step::Road && b & ROAD == 0) {
+            return None;
+        }
+        // MOVEMENT: "Stands cannot move diagonally between enemy stands or
+        // between an enemy stand and an obstacle (viii)."
+        if d.dx != 0 && d.dy != 0 {
+            let x = shift(from, d.dx, 0).map_or(0, |k| self.marks_at(k));
+            let y = shift(from, 0, d.dy).map_or(0, |k| self.marks_at(k));
+            let (ex, ey) = (x & ENEMY != 0, y & ENEMY != 0);
+            let (ox, oy) = (x & OBSTACLE != 0, y & OBSTACLE != 0);
+            // Two enemies, or an enemy and an obstacle.
+            if (ex || ox) && (ey || oy) && (ex || ey) {
+                return None;
+            }
+        }
+        // MOVEMENT: "Artillery stands may not be moved into a square that is
+        // adjacent to a square occupied by an enemy stand."
+        if self.artillery && step != Step::Withdraw && b & NEAR_ENEMY != 0 {
+            return None;
+        }
+        // MOVEMENT: "Stands crossing a hill contour reduce their movement
+        // distance by 1 square per contour crossed."
+        let (la, lb) = (self.level.get(from).copied(), self.level.get(to).copied());
+        let contours = i32::from(la.unwrap_or(0).abs_diff(lb.unwrap_or(0)));
+        Some(1 + CONTOUR_COST * contours)
+    }
+}
+
+/// The window's square `dx`, `dy` from square `k`.
+fn shift(k: usize, dx: i32, dy: i32) -> Option<usize> {
+    let offset = isize::try_from(dx + dy * SPAN).ok()?;
+    k.checked_add_signed(offset).filter(|&k| k < WINDOW)
+}
+
+/// The squares a stand can reach this activation, with the squares of
+/// allowance each costs.
+#[derive(Debug, Clone)]
+pub(super) struct Reach {
+    pub(super) origin: Square,
+    /// How far the search could go.
+    radius: i32,
+    cost: [u8; WINDOW],
+}
+
+impl Reach {
+    /// What reaching `sq` costs, if it can be reached.
+    pub(super) fn cost_at(&self, sq: Square) -> Option<u8> {
+        index(self.origin, sq)
+            .and_then(|k| self.cost.get(k).copied())
+            .filter(|&c| c != UNREACHED)
+    }
+
+    /// Every square reached (the start included), with its cost, row by row.
+    pub(super) fn squares(&self) -> impl Iterator<Item = (Square, u8)> + '_ {
+        let r = self.radius;
+        (-r..=r).flat_map(move |dy| {
+            (-r..=r).filter_map(move |dx| {
+                let sq = (self.origin.0 + dx, self.origin.1 + dy);
+                self.cost_at(sq).map(|c| (sq, c))
+            })
+        })
+    }
+}
+
+impl Battle<'_> {
+    /// The squares within `radius` of stand `i` as its move sees them.
+    fn ground(&self, i: usize, radius: i32) -> Ground {
+        let r = radius.clamp(0, RADIUS);
+        self.ground_in(i, (-r, r), (-r, r))
+    }
+
+    /// The squares `xs` across and `ys` down from stand `i` (offsets, the
+    /// ends included, at most [`RADIUS`]) as its move sees them.
+    fn ground_in(&self, i: usize, xs: (i32, i32), ys: (i32, i32)) -> Ground {
+        let origin = self.pieces.get(i).map_or((0, 0), |p| p.at);
+        let side = self.pieces.get(i).map_or(0, |p| p.side);
+        let mut ground = Ground {
+            origin,
+            marks: [0; WINDOW],
+            level: [0; WINDOW],
+            infantry: self.pieces.get(i).is_some_and(|p| p.infantry),
+            artillery: self.pieces.get(i).is_some_and(|p| p.artillery),
+        };
+        let ours = u8::try_from(side + 1).unwrap_or(0);
+        for dy in ys.0.max(-RADIUS)..=ys.1.min(RADIUS) {
+            for dx in xs.0.max(-RADIUS)..=xs.1.min(RADIUS) {
+                let sq = (origin.0 + dx, origin.1 + dy);
+                let (Some(k), Some(slot)) = (index(origin, sq), self.slot(sq)) else {
+                    continue;
+                };
+                let going = self.going.get(slot).copied().unwrap_or_default();
+                let enemy = self.owner.get(slot).is_some_and(|&o| o != 0 && o != ours);
+                let flag = |on: bool, f: u8| if on { f } else { 0 };
+                let enterable = !going.water() && !enemy;
+                // MOVEMENT: "Only Infantry may move off-road through woods or can
+                // cross vertical obstacles (e.g. walls, hedges, fences etc.)"
+                let open_to_it = ground.infantry || !going.infantry_only();
+                if let Some(m) = ground.marks.get_mut(k) {
+                    *m = flag(going.road(), ROAD)
+                        | flag(going.obstacle(), OBSTACLE)
+                        | flag(enemy, ENEMY)
+                        | flag(enterable && open_to_it, FREE)
+                        | flag(enterable && !open_to_it && going.road(), GATE);
+                }
+                if let Some(l) = ground.level.get_mut(k) {
+                    *l = going.level;
+                }
+            }
+        }
+        if ground.artillery {
+            for dy in ys.0.max(-RADIUS)..=ys.1.min(RADIUS) {
+                for dx in xs.0.max(-RADIUS)..=xs.1.min(RADIUS) {
+                    let sq = (origin.0 + dx, origin.1 + dy);
+                    let inside = dx > xs.0 && dx < xs.1 && dy > ys.0 && dy < ys.1;
+                    let near = if inside {
+                        DIRECTIONS
+                            .iter()
+                            .any(|d| ground.marks((sq.0 + d.dx, sq.1 + d.dy)) & ENEMY != 0)
+                    } else {
+                        // At the window's edge its neighbours are not all in it.
+                        self.enemy_adjacent(sq, side)
+                    };
+                    if near && let Some(m) = index(origin, sq).and_then(|k| ground.marks.get_mut(k)) {
+                        *m |= NEAR_ENEMY;
+                    }
+                }
+            }
+        }
+        ground
+    }
+
+    /// Where stand `i` may move this activation: every square it can reach,
+    /// whether or not it may stop there (see [`Battle::can_stop`]).
+    pub(super) fn reach(&self, i: usize) -> Reach {
+        let origin = self.pieces.get(i).map_or((0, 0), |p| p.at);
+        let moves = self
+            .pieces
+            .get(i)
+            .map_or(0, |p| p.moves)
+            .clamp(0, REACH - ROAD_BONUS);
+        let on_road = self.going(origin).road();
+        let radius = moves + if on_road { ROAD_BONUS } else { 0 };
+        let ground = self.ground(i, radius);
+        // MOVEMENT: the move in squares, by type.
+        let mut cost = search(&ground, moves, Step::Move);
+        // MOVEMENT: "Stands making their entire move along a road may increase
+        // their movement distance by 1 square."
+        if on_road {
+            let road = search(&ground, moves + ROAD_BONUS, Step::Road);
+            for (c, r) in cost.iter_mut().zip(road) {
+                *c = (*c).min(r);
+            }
+        }
+        Reach { origin, radius, cost }
+    }
+
+    /// Whether stand `i` may end its move in `sq`: room for it there.
+    pub(super) fn can_stop(&self, i: usize, sq: Square) -> bool {
+        self.has_room(sq, i)
+    }
+
+    /// Moves stand `i` to `to`, facing the way it went.
+    pub(super) fn move_to(&mut self, i: usize, to: Square) {
+        let Some(from) = self.pieces.get(i).map(|p| p.at) else {
+            return;
+        };
+        if from == to {
+            return;
+        }
+        self.lift(i);
+        if let (Some(p), Some(f)) = (self.pieces.get_mut(i), Facing::toward(from, to)) {
+            p.facing = f;
+        }
+        if !self.put(i, to) {
+            // Never expected: the move was searched for room. Back it goes.
+            self.put(i, from);
+            return;
+        }
+        self.say(|me| {
+            format!(
+                "{} moves from {} to {}.",
+                me.name(i),
+                super::battle::show(from),
+                super::battle::show(to)
+            )
+        });
+    }
+
+    /// Where stand `i` must withdraw to: "until they are one square away from
+    /// the nearest enemy stand. This movement must be within a 90° arc to the
+    /// rear of the withdrawing stand. If the stand has to withdraw more than
+    /// four squares to comply with this rule or it is prevented from doing so
+    /// because of an obstacle or enemy stand, the withdrawing stand is deemed
+    /// to have been destroyed" (MOVEMENT).
+    ///
+    /// Read here as: at least one square back, each step to the rear or half
+    /// right or left of it, stopping at the first square with room and no
+    /// enemy stand adjacent to it. A step the stand could not make in an
+    /// ordinary move (water, woods or walls for all but infantry, an enemy
+    /// stand, between an enemy and an obstacle) or off the table is blocked.
+    pub(super) fn withdrawal_of(&self, i: usize) -> Withdrawal {
+        let Some(p) = self.pieces.get(i) else {
+            return Withdrawal::Destroyed;
+        };
+        if p.state != State::OnTable {
+            return Withdrawal::Destroyed;
+        }
+        let back = rear_steps(p.facing);
+        // Only the squares behind it matter.
+        let span = |d: i32| match d {
+            0 => (-WITHDRAW_AT_MOST, WITHDRAW_AT_MOST),
+            d if d < 0 => (-WITHDRAW_AT_MOST, 0),
+            _ => (0, WITHDRAW_AT_MOST),
+        };
+        let behind = p.facing.about();
+        let ground = self.ground_in(i, span(behind.dx), span(behind.dy));
+        let origin = p.at;
+        let mut seen = [false; WINDOW];
+        let mut frontier = [(0, 0); WINDOW];
+        let mut next = [(0, 0); WINDOW];
+        let mut len = 1;
+        if let Some(first) = frontier.first_mut() {
+            *first = origin;
+        }
+        for squares in 1..=WITHDRAW_AT_MOST {
+            let mut n = 0;
+            for &from in frontier.iter().take(len) {
+                for d in back {
+                    let to = (from.0 + d.dx, from.1 + d.dy);
+                    let Some(k) = index(origin, to) else {
+                        continue;
+                    };
+                    let blocked =
+                        index(origin, from).is_none_or(|f| ground.step_cost(f, d, Step::Withdraw).is_none());
+                    if seen.get(k).copied().unwrap_or(true) || blocked {
+                        continue;
+                    }
+                    if let Some(s) = seen.get_mut(k) {
+                        *s = true;
+                    }
+                    if let Some(slot) = next.get_mut(n) {
+                        *slot = to;
+                        n += 1;
+                    }
+                }
+            }
+            if let Some(&square) = next
+                .iter()
+                .take(n)
+                .find(|&&sq| self.has_room(sq, i) && !self.enemy_adjacent(sq, p.side))
+            {
+                return Withdrawal::To { square, squares };
+            }
+            std::mem::swap(&mut frontier, &mut next);
+            len = n;
+            if len == 0 {
+                break;
+            }
+        }
+        Withdrawal::Destroyed
+    }
+
+    /// Squares stand `id` could end its move in this activation (for tests
+    /// and tools; the battle itself does not allocate for this).
+    pub fn reachable(&self, id: crate::model::StandId) -> Vec<Square> {
+        let Some(i) = self.index_of(id) else {
+            return Vec::new();
+        };
+        self.reach(i)
+            .squares()
+            .map(|(sq, _)| sq)
+            .filter(|&sq| self.can_stop(i, sq))
+            .collect()
+    }
+
+    /// Where stand `id` would go if it had to withdraw now.
+    pub fn withdrawal(&self, id: crate::model::StandId) -> Withdrawal {
+        self.index_of(id)
+            .map_or(Withdrawal::Destroyed, |i| self.withdrawal_of(i))
+    }
+}
+
+/// Lowest cost from the window's centre to each square within `allowance`:
+/// a shortest-path search over buckets of equal cost (every step costs at
+/// least 1, and the allowance is at most [`REACH`]).
+fn search(ground: &Ground, allowance: i32, step: Step) -> [u8; WINDOW] {
+    const LEVELS: usize = REACH as usize + 1;
+    let mut cost = [UNREACHED; WINDOW];
+    let allowance = allowance.clamp(0, REACH);
+    let Some(start) = index(ground.origin, ground.origin) else {
+        return cost;
+    };
+    let mut buckets = [[0_u8; WINDOW]; LEVELS];
+    let mut lens = [0_usize; LEVELS];
+    if let (Some(c), Some(b), Some(l), Ok(k)) = (
+        cost.get_mut(start),
+        buckets.first_mut().and_then(|b| b.first_mut()),
+        lens.first_mut(),
+        u8::try_from(start),
+    ) {
+        *c = 0;
+        *b = k;
+        *l = 1;
+    }
+    for level in 0..allowance {
+        let Ok(here) = usize::try_from(level) else {
+            break;
+        };
+        let len = lens.get(here).copied().unwrap_or(0);
+        for n in 0..len {
+            let Some(from) = buckets.get(here).and_then(|b| b.get(n)).map(|&k| usize::from(k)) else {
+                continue;
+            };
+            if cost.get(from).map(|&c| i32::from(c)) != Some(level) {
+                continue; // reached more cheaply since
+            }
+            for d in DIRECTIONS {
+                let (Some(to), Some(c)) = (shift(from, d.dx, d.dy), ground.step_cost(from, d, step)) else {
+                    continue;
+                };
+                let total = level + c;
+                let (Ok(total_u8), Ok(bucket)) = (u8::try_from(total), usize::try_from(total)) else {
+                    continue;
+                };
+                if total > allowance || cost.get(to).is_none_or(|&c| c <= total_u8) {
+                    continue;
+                }
+                if let Some(slot) = cost.get_mut(to) {
+                    *slot = total_u8;
+                }
+                if total < allowance
+                    && let (Some(len), Ok(k)) = (lens.get_mut(bucket), u8::try_from(to))
+                    && let Some(place) = buckets.get_mut(bucket).and_then(|b| b.get_mut(*len))
+                {
+                    *place = k;
+                    *len += 1;
+                }
+            }
+        }
+    }
+    cost
+}
+
+/// The three steps within the 90° arc to the rear of a stand facing
+/// `facing`: straight back first, then half left and half right of it.
+fn rear_steps(facing: Facing) -> [Facing; 3] {
+    let back = facing.about();
+    let k = DIRECTIONS.iter().position(|d| *d == back).unwrap_or(0);
+    let at = |k: usize| DIRECTIONS.get(k % 8).copied().unwrap_or(back);
+    [at(k), at(k + 7), at(k + 1)]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_rear_steps_are_straight_back_then_half_left_and_right() {
+        let up = Facing { dx: 0, dy: 1 };
+        assert_eq!(
+            rear_steps(up),
+            [
+                Facing { dx: 0, dy: -1 },
+                Facing { dx: -1, dy: -1 },
+                Facing { dx: 1, dy: -1 }
+            ]
+        );
+        let diagonal = Facing { dx: 1, dy: 1 };
+        assert_eq!(
+            rear_steps(diagonal),
+            [
+                Facing { dx: -1, dy: -1 },
+                Facing { dx: -1, dy: 0 },
+                Facing { dx: 0, dy: -1 }
+            ]
+        );
+    }
+
+    #[test]
+    fn window_indices_stay_in_the_window() {
+        let o = (3, 3);
+        assert_eq!(index(o, o), Some(WINDOW / 2));
+        assert_eq!(index(o, (3 + RADIUS + 1, 3)), None);
+        assert_eq!(shift(0, -1, 0), None);
+        assert_eq!(shift(WINDOW - 1, 1, 0), None);
+        assert_eq!(shift(WINDOW / 2, 1, 1), Some(WINDOW / 2 + 1 + 15));
+    }
+}
