@@ -1189,17 +1189,36 @@ fn the_battle_lasts_at_most_twelve_turns() {
 }
 
 #[test]
-fn the_battle_ends_when_a_side_has_nothing_left() {
+fn the_battle_ends_when_a_side_breaks_or_has_nothing_left() {
     let mut ended_early = 0;
     for seed in 0..60 {
         let o = umpire::rules::fight(&mismatch(), RuleSetId::Cordery2009, seed).unwrap();
-        let blue_left = o.stands.iter().any(|s| s.side == "blue" && s.fate == Fate::Stood);
+        let engaged = |s: &&umpire::rules::StandResult| s.side == "blue" && s.fate != Fate::NotEngaged;
+        let before: u64 = o
+            .stands
+            .iter()
+            .filter(engaged)
+            .map(|s| u64::from(s.strength_before))
+            .sum();
+        let standing: u64 = o
+            .stands
+            .iter()
+            .filter(engaged)
+            .filter(|s| s.fate == Fate::Stood)
+            .map(|s| u64::from(s.strength_after))
+            .sum();
         if o.turns < 12 {
             ended_early += 1;
+            // More than half of blue's points gone: it broke (rules::has_broken).
             assert!(
-                !blue_left,
-                "seed {seed}: ended on turn {} with blue standing",
+                2 * standing < before,
+                "seed {seed}: ended on turn {} with blue holding {standing} of {before} points",
                 o.turns
+            );
+            assert_eq!(
+                o.winner.as_deref(),
+                Some("red"),
+                "seed {seed}: the side that broke lost"
             );
         }
     }

@@ -181,6 +181,14 @@ pub struct EndState {
 /// the table's time or the players' patience.
 pub const ARMY_BREAKS_AT_LOSS: f64 = 0.5;
 
+/// Whether an army that brought `before` points and has `standing` points
+/// still fighting has broken: lost more than [`ARMY_BREAKS_AT_LOSS`] of them.
+/// Every rule set ends the battle when a side breaks, and [`judge`] counts a
+/// broken side as beaten, so the first side to break loses.
+pub fn has_broken(before: u64, standing: u64) -> bool {
+    before > 0 && before.saturating_sub(standing) as f64 > ARMY_BREAKS_AT_LOSS * before as f64
+}
+
 /// Losses, as shares of starting points, that must differ by this much for
 /// a battle ending at the turn limit to count as a win on losses.
 pub const CLEAR_MARGIN: f64 = 0.15;
@@ -221,7 +229,20 @@ pub fn judge(scenario: &Scenario, ends: &[EndState]) -> (Option<usize>, Option<u
     };
     let (a, b) = (0, 1);
     let (lost_a, lost_b) = (share_lost(a), share_lost(b));
-    let broken = |side: usize, lost: f64| !standing(side) || lost > ARMY_BREAKS_AT_LOSS;
+    let points = |side: usize, after: bool| -> u64 {
+        ends.iter()
+            .filter(|e| e.side == side && (!after || e.standing))
+            .map(|e| {
+                u64::from(if after {
+                    e.strength_after
+                } else {
+                    e.strength_before
+                })
+            })
+            .sum()
+    };
+    let broken =
+        |side: usize, _lost: f64| !standing(side) || has_broken(points(side, false), points(side, true));
     match (broken(a, lost_a), broken(b, lost_b)) {
         (true, false) => {
             return (

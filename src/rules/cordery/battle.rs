@@ -691,9 +691,33 @@ impl<'a> Battle<'a> {
             });
             self.side_phase(side, allowed);
         }
-        if self.turn >= self.last_turn || self.finished(0) || self.finished(1) {
+        if self.turn >= self.last_turn
+            || self.finished(0)
+            || self.finished(1)
+            || self.broken(0)
+            || self.broken(1)
+        {
             self.over = true;
         }
+    }
+
+    /// Whether side `s` has broken: lost more than half the points it
+    /// brought on, counted as [`judge`] counts them (a stand here is whole or
+    /// destroyed). The battle ends then, as under every rule set.
+    pub(super) fn broken(&self, s: usize) -> bool {
+        let (mut before, mut standing) = (0_u64, 0_u64);
+        for p in self.pieces.iter().filter(|p| p.side == s) {
+            let Some(stand) = p.source else { continue };
+            match p.state {
+                State::Waiting => {}
+                State::OnTable => {
+                    before += u64::from(stand.strength);
+                    standing += u64::from(stand.strength);
+                }
+                State::Destroyed => before += u64::from(stand.strength),
+            }
+        }
+        crate::rules::has_broken(before, standing)
     }
 
     /// Whether side `s` has nothing left on the table and nothing to come.

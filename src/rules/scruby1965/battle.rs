@@ -11,7 +11,7 @@ use crate::model::{ArmyKind, RuleSetId, StandId, StandKind};
 use crate::rules::board::{Board, Point};
 use crate::rules::dice::Dice;
 use crate::rules::doctrine;
-use crate::rules::{ARMY_BREAKS_AT_LOSS, EndState, Fate, Log, Outcome, StandResult, judge};
+use crate::rules::{EndState, Fate, Log, Outcome, StandResult, has_broken, judge};
 use crate::scenario::{Role, Scenario, ScenarioSide, TableStand};
 
 /// A little slack for comparing distances of points that were placed exactly.
@@ -448,7 +448,7 @@ impl<'a> Battle<'a> {
             .any(|u| u.side == side && (u.status == Status::Waiting || (u.fighting() && u.strength > 0)))
     }
 
-    /// Whether side `side` has lost more than [`ARMY_BREAKS_AT_LOSS`] of
+    /// Whether side `side` has lost more than [`crate::rules::ARMY_BREAKS_AT_LOSS`] of
     /// the points it brought on (counted as [`judge`] counts them): it
     /// breaks and quits the field.
     fn broken(&self, side: usize) -> bool {
@@ -461,7 +461,7 @@ impl<'a> Battle<'a> {
                 after += u64::from(u.strength);
             }
         }
-        before > 0 && (before - after.min(before)) as f64 > ARMY_BREAKS_AT_LOSS * before as f64
+        has_broken(before, after)
     }
 
     /// The battle is over when a side has nothing left to fight with, or
