@@ -199,17 +199,21 @@ pub const CLEAR_MARGIN: f64 = 0.15;
 /// within one cell and no enemy within one cell); failing that, the side with
 /// clearly lighter losses; failing that, a draw, the defender keeping the field.
 pub fn judge(scenario: &Scenario, ends: &[EndState]) -> (Option<usize>, Option<usize>, String) {
-    let share_lost = |side: usize| {
-        let before: u64 = ends
-            .iter()
+    // Points brought on, and points still standing, of a side.
+    let points = |side: usize| -> (u64, u64) {
+        ends.iter()
             .filter(|e| e.side == side)
-            .map(|e| u64::from(e.strength_before))
-            .sum();
-        let after: u64 = ends
-            .iter()
-            .filter(|e| e.side == side && e.standing)
-            .map(|e| u64::from(e.strength_after))
-            .sum();
+            .fold((0, 0), |(before, after), e| {
+                let standing = if e.standing {
+                    u64::from(e.strength_after)
+                } else {
+                    0
+                };
+                (before + u64::from(e.strength_before), after + standing)
+            })
+    };
+    let share_lost = |side: usize| {
+        let (before, after) = points(side);
         if before == 0 {
             1.0
         } else {
@@ -229,21 +233,11 @@ pub fn judge(scenario: &Scenario, ends: &[EndState]) -> (Option<usize>, Option<u
     };
     let (a, b) = (0, 1);
     let (lost_a, lost_b) = (share_lost(a), share_lost(b));
-    let points = |side: usize, after: bool| -> u64 {
-        ends.iter()
-            .filter(|e| e.side == side && (!after || e.standing))
-            .map(|e| {
-                u64::from(if after {
-                    e.strength_after
-                } else {
-                    e.strength_before
-                })
-            })
-            .sum()
+    let broken = |side: usize| {
+        let (before, after) = points(side);
+        !standing(side) || has_broken(before, after)
     };
-    let broken =
-        |side: usize, _lost: f64| !standing(side) || has_broken(points(side, false), points(side, true));
-    match (broken(a, lost_a), broken(b, lost_b)) {
+    match (broken(a), broken(b)) {
         (true, false) => {
             return (
                 Some(b),
@@ -437,4 +431,97 @@ pub fn odds(scenario: &Scenario, id: RuleSetId, runs: u32, seed: u64) -> Result<
         sides: side_odds,
         draws: Chance::of(draws, runs),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scenario() -> Scenario {
+        let path = format!(
+            "{}/campaigns/scenarios/abu_tleih_1895.json",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    }
+
+    /// A stand of `side` that brought 100 points and has `after` left, at `at`.
+    fn end(side: usize, after: u32, at: board::Point) -> EndState {
+        EndState {
+            side,
+            strength_before: 100,
+            strength_after: after,
+            standing: after > 0,
+            at,
+        }
+    }
+
+    const FAR: board::Point = (0.5, 11.5);
+    const ON_THE_WELLS: board::Point = (8.5, 3.5);
+
+    #[test]
+    fn an_army_that_loses_more_than_half_breaks_and_loses() {
+        let s = scenario();
+        // Side 1 keeps 49 of 100 points on each of two stands: 51% lost.
+        let ends = [
+            end(0, 100, FAR),
+            end(0, 100, FAR),
+            end(1, 49, FAR),
+            end(1, 49, FAR),
+        ];
+        let (winner, field, verdict) = judge(&s, &ends);
+        assert_eq!((winner, field), (Some(0), Some(0)));
+        assert_eq!(
+            verdict,
+            "Army of the Rebellion broke after losing 51% of its strength"
+        );
+        // Exactly half lost is not broken.
+        assert!(!has_broken(200, 100));
+        assert!(has_broken(200, 99));
+        assert!(!has_broken(0, 0), "an army of nothing cannot break");
+    }
+
+    #[test]
+    fn at_the_end_the_side_holding_more_objectives_wins() {
+        let s = scenario();
+        let ends = [end(0, 90, FAR), end(1, 60, ON_THE_WELLS), end(1, 100, FAR)];
+        let (winner, _, verdict) = judge(&s, &ends);
+        assert_eq!(winner, Some(1));
+        assert_eq!(
+            verdict,
+            "Army of the Rebellion holds 1 of the 1 objectives at the end"
+        );
+        // An enemy within a cell contests it: nobody holds it.
+        let ends = [end(0, 90, (8.5, 4.5)), end(1, 90, ON_THE_WELLS)];
+        assert_eq!(judge(&s, &ends).0, None);
+    }
+
+    #[test]
+    fn failing_objectives_clearly_lighter_losses_win_else_a_draw() {
+        let s = scenario();
+        let ends = [end(0, 90, FAR), end(1, 70, FAR)];
+        assert_eq!(judge(&s, &ends).0, Some(0), "10% against 30% lost");
+        let ends = [end(0, 90, FAR), end(1, 80, FAR)];
+        let (winner, field, verdict) = judge(&s, &ends);
+        assert_eq!(
+            (winner, field),
+            (None, Some(0)),
+            "a draw: the defender keeps the field"
+        );
+        assert_eq!(verdict, "neither side gained the day: a draw");
+    }
+
+    #[test]
+    fn the_wilson_interval_brackets_the_share() {
+        let c = Chance::of(50, 100);
+        assert_eq!(c.share, 0.5);
+        assert!(
+            (c.low - 0.4038).abs() < 1e-3 && (c.high - 0.5962).abs() < 1e-3,
+            "{c:?}"
+        );
+        let none = Chance::of(0, 1000);
+        assert_eq!(none.low, 0.0);
+        assert!((none.high - 0.00383).abs() < 1e-4, "{none:?}");
+        assert_eq!(Chance::of(0, 0).high, 1.0, "no runs: nothing is known");
+    }
 }
