@@ -7,7 +7,10 @@ pub mod board;
 pub mod cordery;
 pub mod dice;
 pub mod doctrine;
+pub mod harman2021;
+pub mod scruby1961;
 pub mod scruby1965;
+pub mod scrubybasic;
 
 use crate::model::{RuleSetId, StandId, StandKind};
 use crate::scenario::{Role, Scenario, ScenarioProblem};
@@ -133,7 +136,15 @@ pub fn rule_set(id: RuleSetId) -> Option<&'static dyn RuleSet> {
 /// Every rule set built so far. Each module offers its rule set as
 /// `RULE_SET`, `None` until it is complete.
 pub fn rule_sets() -> impl Iterator<Item = &'static dyn RuleSet> {
-    [scruby1965::RULE_SET, cordery::RULE_SET].into_iter().flatten()
+    [
+        scruby1961::RULE_SET,
+        scrubybasic::RULE_SET,
+        harman2021::RULE_SET,
+        scruby1965::RULE_SET,
+        cordery::RULE_SET,
+    ]
+    .into_iter()
+    .flatten()
 }
 
 /// Why a battle could not be fought.
