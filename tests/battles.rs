@@ -157,11 +157,11 @@ fn bad_scenarios_and_unknown_rule_sets_are_named() {
         "battle",
         "campaigns/scenarios/abu_tleih_1895.json",
         "--rules",
-        "harman-2021",
+        "scruby-basic",
     ]);
     assert!(
         stderr(&out).contains(
-            "rule set `harman-2021` is not built yet; the built ones are: scruby-1965, cordery-2009"
+            "rule set `scruby-basic` is not built yet; the built ones are: scruby-1961, harman-2021, scruby-1965, cordery-2009"
         ),
         "{}",
         stderr(&out)

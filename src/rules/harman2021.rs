@@ -1,6 +1,103 @@
-//! `harman-2021`: the 2021 toy soldier battle rules (`harman-2021-toy-soldier-battles.txt`).
+//! `harman-2021`: Arthur Harman's toy soldier battle rules
+//! (`harman-2021-toy-soldier-battles.txt`).
+//!
+//! A battle on a grid of squares, a square a musket range. Each turn both
+//! sides' artillery fires at once; both throw a D6 for the initiative (the
+//! lower wins; a side that won it two turns running adds 1, three turns 2);
+//! then each side in turn moves, fires and fights close combats. Fire and
+//! close combat throw Tactical Dice, whose faces are an Officer (1), Targets
+//! (2, 3), a Flag (4), Fire (5) and a Sabre (6); hits take Combat Value, Flags
+//! halt, turn back or rout a unit. The battle ends at the scenario's turn
+//! limit, or when a side breaks (`crate::rules::has_broken`) or has nothing
+//! left.
+//!
+//! # The campaign's stands as Harman's units
+//!
+//! | campaign stand (`StandKind`) | Harman's unit |
+//! |---|---|
+//! | line, grenadier, guard infantry; native regulars | formed infantry |
+//! | native spearmen | formed infantry with no fire (close combat only) |
+//! | light infantry; native riflemen | skirmishers |
+//! | heavy, light cavalry; mounted infantry | cavalry |
+//! | foot artillery; machine gun | foot artillery |
+//! | horse artillery | horse artillery |
+//! | command | the side's first: its General; the rest: ADCs |
+//! | transport | takes no part in combat |
+//!
+//! Quality elite / trained / raw: 4 / 3 / 2 Tactical Dice and a full Combat
+//! Value of 10 / 7 / 4 ("Veteran, Guard or Elite ... Trained or Regular ...
+//! Conscript, Militia or Raw"); artillery is always Trained (3 dice, CV 7).
+//! A stand below full strength starts with CV * strength / full (at least 1);
+//! it ends with its strength scaled by the CV left. A unit at 0 CV is
+//! `Fate::Destroyed`; one that routs or retires off the field `Fate::Routed`;
+//! a General killed `Destroyed`, one forced off by a wound `Routed`.
+//!
+//! # The seed's silences, and the readings taken
+//!
+//! - "When a Unit has lost over its Combat Value" has lost a word: read as
+//!   over half. Such a unit throws a die fewer and only defends itself.
+//! - A square is a musket range: musketry reaches the squares around the
+//!   firer (diagonals too); artillery ranges are counted in squares. Movement
+//!   is orthogonal, square by square; moving next to an enemy orthogonally
+//!   is close combat, so a move never passes such a square.
+//! - One fighting unit a square; Generals and ADCs ride with a unit.
+//! - Initiative ties are thrown again; the winner moves first. The bonus
+//!   for repeated wins is added to the winner's own die, so (the lower
+//!   winning) it handicaps the repeated winner.
+//! - Skirmish fire at formed troops hits on Fire (the seed says Fire and
+//!   Target in two places; Fire is the die's "skirmishing Musketry"). A
+//!   formed unit is screened by a friendly skirmisher in the square ahead of
+//!   it or a forward diagonal.
+//! - Bayonet charges: "Flags or Sabres and Flags" at least the Defenders'
+//!   quality: they flee (rout); two or more Flags short of that: they fire
+//!   back a die short and then retire unless they halt the Attackers; one
+//!   Flag or none: as the seed's two paragraphs. The Attackers are halted
+//!   when the return fire's Flags halt them (two or more) or worse. Sabres
+//!   always hit.
+//! - Cavalry passing through each other stay in their squares on the grid
+//!   and charge again next turn; after the second turn the charger falls back
+//!   to the square it charged from and both rest a turn. A charge at foot
+//!   that does not break it ends with the cavalry back where it charged from.
+//!   Cavalry do not charge a square already formed (the doctrine's choice).
+//! - Entrenchments count as walls. Hills block sight when higher than both
+//!   ends. Artillery does not fire through occupied squares except from a
+//!   hill over lower ground. Transport cannot be attacked and keeps its
+//!   strength. ADCs carry no orders here: the doctrine gives every unit its
+//!   orders; they rally as Generals do but add no die and take no Flag.
+//! - Rallying clears a halted or retiring unit that kept still and was not
+//!   attacked this turn, on a 6; it does not restore Combat Value.
 
-use super::RuleSet;
+mod battle;
+mod tables;
 
-/// Not built yet: `None` keeps it out of the registry until it is complete.
-pub const RULE_SET: Option<&dyn RuleSet> = None;
+pub use battle::{Battle, Square, cheb};
+pub use tables::*;
+
+use super::{Outcome, RuleSet};
+use crate::model::RuleSetId;
+use crate::scenario::Scenario;
+
+/// Arthur Harman's 2021 rules.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Harman2021;
+
+impl RuleSet for Harman2021 {
+    fn id(&self) -> RuleSetId {
+        RuleSetId::Harman2021
+    }
+
+    fn seed_file(&self) -> &'static str {
+        "harman-2021-toy-soldier-battles.txt"
+    }
+
+    fn fight(&self, scenario: &Scenario, seed: u64, keep_log: bool) -> Outcome {
+        let mut battle = Battle::new(scenario, seed, keep_log);
+        while !battle.is_over() {
+            battle.play_turn();
+        }
+        battle.finish()
+    }
+}
+
+/// Registered: built in full.
+pub const RULE_SET: Option<&dyn RuleSet> = Some(&Harman2021);

@@ -1,6 +1,136 @@
-//! `scruby-1961`: Jack Scruby's 1961 Strategy-Tactical Wargame (`scruby-1961-strategy-tactical-wargame.txt`).
+//! `scruby-1961`: Jack Scruby's Strategy-Tactical Wargame of 1961
+//! (`scruby-1961-strategy-tactical-wargame.txt`): regimental trays of four
+//! figures on a table where 1 1/2 inches is a hundred yards, the 1961 fire
+//! tables, cannon at 16 and 18 inches, an orderly stand-to-stand melee with
+//! a morale throw, and concealed columns.
+//!
+//! # The campaign's stands
+//!
+//! | campaign stand | 1961 troop type |
+//! |---|---|
+//! | line infantry, native regulars, native riflemen, native spearmen | Line regiment |
+//! | light infantry | Light Infantry |
+//! | grenadier infantry, guard infantry | Grenadiers |
+//! | heavy cavalry, mounted infantry | Heavy Cavalry |
+//! | light cavalry | Light Cavalry |
+//! | foot artillery, machine gun | Artillery |
+//! | horse artillery | Horse Artillery |
+//! | command, transport | no combat: captured if an enemy reaches it unescorted |
+//!
+//! A regiment's tray holds four figures, a cavalry squadron three (THE
+//! TROOPS: "Three 20mm cavalry ... represent a squadron"): a stand at
+//! `strength` of `full` has ceil(figures x strength / full) of them (0:
+//! gone). Kills take figures off. After the battle a stand's strength is the
+//! strength it brought times the share of its starting figures left, rounded
+//! ([`tables::strength_after`]; for a full stand, strength x units left / 4).
+//! A gun is one cannon: three hits destroy it (its strength after is its
+//! strength times the share of the three hits it has not taken); a gun
+//! whose crew is killed is silent until one side has held it three moves,
+//! then fights for that side; a gun the enemy holds or mans at the end is
+//! Captured. The stand's quality is not used: the seed has none. Its weapon
+//! gives the musket range: 6 inches for muskets and smooth-bores, 9 for the
+//! later period's rifles (RIFLE RANGE).
+//!
+//! # Where the seed is silent, and what this program does
+//!
+//! - **The game move**: both sides throw a die (ties throw again); the high
+//!   die moves first and fires its cannons first, results at once; then
+//!   the other side's cannons; rifle fire, simultaneous; the melees; guns
+//!   held for three moves are manned; unescorted command and transport are
+//!   taken. The battle ends at the turn limit, or when a side has nothing
+//!   left or breaks ([`crate::rules::has_broken`]), checked after each side's
+//!   cannons, after the rifle fire and after each melee: the side that
+//!   breaks first quits the field (the fire tables kill alike on both
+//!   sides, so checked only at the end of the move most even battles ended
+//!   with both armies broken at once, a draw).
+//! - **Stands are points** (their centres). In contact: within a tray's
+//!   length (1 1/2 inches); a charger ends a tray's depth (1/2 inch) from
+//!   its target; a reinforcing stand must be within 2 inches of the enemy
+//!   it attacks; a crewless gun is held by a side with a stand within 2 1/2
+//!   inches and no enemy as near.
+//! - **Columns and concealment**: every stand but Light Cavalry (which
+//!   "cannot be concealed") starts in a concealed Cross Country Column.
+//!   Concealed stands cannot be fired on or charged (the enemy sees only the
+//!   Concealment Stand) and do not fire. A column is exposed when an enemy
+//!   stand comes within 16 inches, unless a friend already exposed stands
+//!   within an inch of it (2 1/2 inches centre to centre) and nearer that
+//!   enemy (the screen); in a village or forest it stays concealed until it
+//!   acts. Infantry deploys into Line, without moving, exposing itself, when
+//!   an enemy stand is within 16 inches, and stays in Line; guns and cavalry
+//!   are exposed when they are seen or charge. Road Column is used when a
+//!   move starts and ends on a road, and never by concealed troops. In a
+//!   Cross Country Column only the stand at its head fires ("as if one
+//!   Regiment were firing"). Light cavalry's scouting "morale combat rule"
+//!   (rule 17) is not used: here Light Cavalry fight by the ordinary combat
+//!   rules, as in the seed's game without concealment.
+//! - **Terrain**: towns at road speed; in a forest a stand goes one 2-inch
+//!   square a move; heavy cavalry and guns never enter forests, light
+//!   cavalry only the edge; uphill ground costs double and a stand climbs
+//!   one level a move ("one slope"); rivers stop movement. A defensive
+//!   position (CASUALTY RATES 5 and 6) is a town, a forest, cover, or
+//!   higher ground than the enemy's. The inner areas of villages and forests
+//!   are immune to cannon fire; the inner area of a village to rifle fire;
+//!   in a forest's interior rifles reach one square (2 inches). Flank fire
+//!   is not modelled (stands have no facing).
+//! - **"3-6" on the dice** is read like "1-3-6": the faces named, a 3 or a 6.
+//! - **Artillery**: each gun fires at the nearest enemy it sees in range,
+//!   not concealed nor in a melee, with no friend in its lane of fire; within
+//!   musket range it fires canister, and the target's return fire (if
+//!   infantry) is thrown at once, before the canister kill comes off; that
+//!   stand does not fire again that move. Guns aim at guns as at anything
+//!   else, the nearest.
+//! - **Who charges**: infantry and cavalry charge the weakest enemy in
+//!   their charge reach when the odds suit them (combat points with the
+//!   friends already charging against the target's with its supports): the
+//!   defender when the doctrine's odds favour it
+//!   ([`crate::rules::doctrine::charge_favoured`]), the attacker, who must
+//!   come to grips to take the ground, at even odds or better; a gun is
+//!   charged on the same terms against its supports. Light cavalry never
+//!   charge guns (rule 18).
+//!   In a reinforced melee the other chargers fight the target's remnant
+//!   (it strikes back at the first of them) and the defender's stands at the
+//!   first charger's flank fight it (it strikes back at the first of them);
+//!   then the morale throw with every stand in. Equal morale totals throw
+//!   again. The loser retires three moves of its line move straight back;
+//!   off the table it is Routed.
+//! - **The doctrine** ([`crate::rules::doctrine`]): the attacker makes for
+//!   its goal, and for the nearest enemy stand within 32 inches; its
+//!   infantry that means to charge stays in column (4 inches a move) and
+//!   closes to the charge reach, the rest deploy and halt at musket range;
+//!   cavalry keep out of musket range until a charge is in prospect, and do
+//!   not ride at guns; guns halt when a target is in range and keep out of
+//!   the enemy's musket range. The defender holds the ground it was
+//!   deployed on and goes back to it when driven off. Command and transport
+//!   stay where they were deployed.
 
-use super::RuleSet;
+mod battle;
+pub mod tables;
 
-/// Not built yet: `None` keeps it out of the registry until it is complete.
-pub const RULE_SET: Option<&dyn RuleSet> = None;
+pub use tables::*;
+
+use super::{Outcome, RuleSet};
+use crate::model::RuleSetId;
+use crate::scenario::Scenario;
+
+/// The Strategy-Tactical Wargame of 1961.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Scruby1961;
+
+impl RuleSet for Scruby1961 {
+    fn id(&self) -> RuleSetId {
+        RuleSetId::Scruby1961
+    }
+
+    fn seed_file(&self) -> &'static str {
+        "scruby-1961-strategy-tactical-wargame.txt"
+    }
+
+    fn fight(&self, scenario: &Scenario, seed: u64, keep_log: bool) -> Outcome {
+        let mut battle = battle::Battle::new(scenario, seed, keep_log);
+        battle.run();
+        battle.outcome(seed)
+    }
+}
+
+/// Not built until its tests pass: `None` keeps it out of the registry.
+pub const RULE_SET: Option<&dyn RuleSet> = Some(&Scruby1961);
