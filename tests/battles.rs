@@ -153,19 +153,6 @@ fn bad_scenarios_and_unknown_rule_sets_are_named() {
         "{}",
         stderr(&out)
     );
-    let out = run(&[
-        "battle",
-        "campaigns/scenarios/abu_tleih_1895.json",
-        "--rules",
-        "scruby-basic",
-    ]);
-    assert!(
-        stderr(&out).contains(
-            "rule set `scruby-basic` is not built yet; the built ones are: scruby-1961, harman-2021, scruby-1965, cordery-2009"
-        ),
-        "{}",
-        stderr(&out)
-    );
     let mut scenario: Value =
         serde_json::from_str(&std::fs::read_to_string(repo().join(SCENARIOS[0].0)).unwrap()).unwrap();
     scenario["sides"][0]["role"] = Value::String("attacker".to_owned());
@@ -178,4 +165,28 @@ fn bad_scenarios_and_unknown_rule_sets_are_named() {
         "{}",
         stderr(&out)
     );
+}
+
+#[test]
+fn every_rule_set_fights_both_example_scenarios_and_gives_odds() {
+    for rules in [
+        "scruby-1961",
+        "scruby-basic",
+        "harman-2021",
+        "scruby-1965",
+        "cordery-2009",
+    ] {
+        for (file, _) in SCENARIOS {
+            let out = run(&["battle", file, "--rules", rules, "--json"]);
+            assert!(out.status.success(), "{rules} on {file}: {}", stderr(&out));
+            let outcome: Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert_eq!(outcome["rules"], rules);
+            assert!(
+                !outcome["log"].as_array().unwrap().is_empty(),
+                "{rules} on {file}: a log"
+            );
+            let odds = run(&["odds", file, "--rules", rules, "--runs", "50", "--json"]);
+            assert!(odds.status.success(), "{rules} on {file}: {}", stderr(&odds));
+        }
+    }
 }

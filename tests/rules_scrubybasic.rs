@@ -1,0 +1,1047 @@
+//! The `scruby-basic` rule set (Basic War Game Rules, Soldier Factory News
+//! #1): its tables line by line, then whole battles through the public engine.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
+use umpire::model::{ArmyKind, Quality, RuleSetId, StandId, StandKind};
+use umpire::rules::scrubybasic::*;
+use umpire::rules::{Fate, Outcome, fight, odds};
+use umpire::scenario::{Area, Ground, Patch, Reserve, Role, Scenario, ScenarioSide, Table, TableStand};
+
+// ---------------------------------------------------------------------------
+// Fixtures
+// ---------------------------------------------------------------------------
+
+fn stand(id: u32, kind: StandKind, at: Option<(f64, f64)>) -> TableStand {
+    let full = kind.roster_points();
+    TableStand {
+        id: StandId(id),
+        name: format!("{} {id}", kind.label()),
+        kind,
+        quality: Quality::Trained,
+        strength: full,
+        full,
+        at,
+        weapon: None,
+    }
+}
+
+fn side(id: &str, role: Role, deployment: Area, stands: Vec<TableStand>) -> ScenarioSide {
+    ScenarioSide {
+        id: id.to_owned(),
+        name: format!("the {id}"),
+        army: ArmyKind::Regular,
+        role,
+        deployment,
+        stands,
+        reserves: Vec::new(),
+    }
+}
+
+/// An open table of `width` x 12 cells of 6 inches: six feet deep.
+fn battle(width: u32, turn_limit: u32, sides: Vec<ScenarioSide>) -> Scenario {
+    Scenario {
+        title: "test".to_owned(),
+        rules: RuleSetId::ScrubyBasic,
+        seed: 1,
+        turn_limit,
+        table: Table {
+            width,
+            depth: 12,
+            cell_inches: 6.0,
+            grid: false,
+            terrain: Vec::new(),
+        },
+        sides,
+        objectives: Vec::new(),
+        notes: None,
+    }
+}
+
+fn area(x: u32, y: u32, w: u32, h: u32) -> Area {
+    Area { x, y, w, h }
+}
+
+fn logged(outcome: &Outcome, text: &str) -> bool {
+    outcome.log.iter().any(|l| l.text.contains(text))
+}
+
+fn log_text(outcome: &Outcome) -> String {
+    outcome
+        .log
+        .iter()
+        .map(|l| format!("{}: {}", l.turn, l.text))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// One defending stand of `kind` at (5.5, 3.5) and `firers` attacking
+/// stands of `firer` in two ranks 3.6 and 5.1 inches in front of it, on a
+/// one-turn battle.
+fn firing_range(firer: StandKind, firers: u32, kind: StandKind, woods: bool) -> Scenario {
+    let mut attackers = Vec::new();
+    for n in 0..firers {
+        let x = 5.5 - 0.4 + 0.8 * f64::from(n / 2) / f64::from(firers.div_ceil(2).max(2) - 1);
+        let y = 3.5 + if n % 2 == 0 { 0.6 } else { 0.85 };
+        attackers.push(stand(100 + n, firer, Some((x, y))));
+    }
+    let mut s = battle(
+        11,
+        1,
+        vec![
+            side(
+                "north",
+                Role::Defender,
+                area(0, 0, 11, 4),
+                vec![stand(1, kind, Some((5.5, 3.5)))],
+            ),
+            side("south", Role::Attacker, area(0, 4, 11, 8), attackers),
+        ],
+    );
+    if woods {
+        s.table.terrain.push(Patch {
+            area: area(5, 3, 1, 1),
+            ground: Some(Ground::ForestEdge),
+            level: None,
+            road: None,
+            cover: None,
+        });
+    }
+    s
+}
+
+// ---------------------------------------------------------------------------
+// The troops and the mapping
+// ---------------------------------------------------------------------------
+
+#[test]
+fn the_campaign_stands_map_to_the_basic_troops() {
+    use StandKind::*;
+    for k in [LineInfantry, NativeRegulars, NativeRiflemen, NativeSpearmen] {
+        assert_eq!(troop_for(k), Some(Troop::Fusilier), "{k:?}");
+    }
+    assert_eq!(troop_for(LightInfantry), Some(Troop::Light));
+    assert_eq!(troop_for(GrenadierInfantry), Some(Troop::Grenadier));
+    assert_eq!(troop_for(GuardInfantry), Some(Troop::Guard));
+    assert_eq!(troop_for(HeavyCavalry), Some(Troop::HeavyCavalry));
+    assert_eq!(troop_for(MountedInfantry), Some(Troop::HeavyCavalry));
+    assert_eq!(troop_for(LightCavalry), Some(Troop::LightCavalry));
+    for k in [FootArtillery, HorseArtillery, MachineGun] {
+        assert_eq!(troop_for(k), Some(Troop::Artillery), "{k:?}");
+    }
+    assert_eq!(troop_for(Command), None);
+    assert_eq!(troop_for(Transport), None);
+}
+
+#[test]
+fn stands_carry_four_infantry_two_light_and_three_heavy_cavalry_models() {
+    assert_eq!(Troop::Fusilier.models(), 4);
+    assert_eq!(Troop::Grenadier.models(), 4);
+    assert_eq!(Troop::LightCavalry.models(), 2);
+    assert_eq!(Troop::HeavyCavalry.models(), 3);
+    // Reduced strength: ceil(models * strength / full).
+    assert_eq!(models_at(Troop::Fusilier, 100, 100), 4);
+    assert_eq!(models_at(Troop::Fusilier, 51, 100), 3);
+    assert_eq!(models_at(Troop::Fusilier, 50, 100), 2);
+    assert_eq!(models_at(Troop::Fusilier, 1, 100), 1);
+    assert_eq!(models_at(Troop::Fusilier, 0, 100), 0);
+    assert_eq!(models_at(Troop::LightCavalry, 15, 30), 1);
+    assert_eq!(models_at(Troop::HeavyCavalry, 40, 50), 3);
+    assert_eq!(models_at(Troop::HeavyCavalry, 20, 50), 2);
+}
+
+#[test]
+fn grenadiers_and_guards_count_as_two() {
+    assert_eq!(Troop::Grenadier.weight(), 2);
+    assert_eq!(Troop::Guard.weight(), 2);
+    assert_eq!(Troop::Fusilier.weight(), 1);
+    assert_eq!(Troop::Light.weight(), 1);
+    assert_eq!(Troop::HeavyCavalry.weight(), 1);
+    // Their firepower is double a fusilier company's.
+    assert_eq!(
+        stand_share(Troop::Grenadier, 4, 4),
+        2.0 * stand_share(Troop::Fusilier, 4, 4)
+    );
+    assert_eq!(
+        stand_share(Troop::Guard, 4, 3),
+        2.0 * stand_share(Troop::Light, 4, 3)
+    );
+}
+
+// ---------------------------------------------------------------------------
+// The Movement chart
+// ---------------------------------------------------------------------------
+
+fn chart(t: Troop) -> (f64, f64, f64, f64, f64) {
+    (
+        move_inches(t, Going::Open),
+        move_inches(t, Going::Column),
+        move_inches(t, Going::Road),
+        slope_inches(t, true),
+        slope_inches(t, false),
+    )
+}
+
+#[test]
+fn movement_chart_infantry() {
+    assert_eq!(chart(Troop::Fusilier), (2.0, 4.0, 6.0, -1.0, 2.0));
+    // Grenadiers and guards: "Double power in everything except movement".
+    assert_eq!(chart(Troop::Grenadier), chart(Troop::Fusilier));
+    assert_eq!(chart(Troop::Guard), chart(Troop::Fusilier));
+}
+
+#[test]
+fn movement_chart_light_infantry() {
+    assert_eq!(chart(Troop::Light), (4.0, 6.0, 8.0, 0.0, 2.0));
+}
+
+#[test]
+fn movement_chart_light_cavalry() {
+    assert_eq!(chart(Troop::LightCavalry), (6.0, 8.0, 10.0, 0.0, 2.0));
+}
+
+#[test]
+fn movement_chart_heavy_cavalry() {
+    assert_eq!(chart(Troop::HeavyCavalry), (4.0, 6.0, 8.0, 0.0, 2.0));
+}
+
+#[test]
+fn movement_chart_artillery_moves_as_the_infantry() {
+    assert_eq!(chart(Troop::Artillery), chart(Troop::Fusilier));
+}
+
+#[test]
+fn squares_of_four_stands_move_at_column_speed_larger_at_open() {
+    assert_eq!(square_going(5), Going::Column);
+    assert_eq!(square_going(4), Going::Column);
+    assert_eq!(square_going(8), Going::Open);
+}
+
+#[test]
+fn a_small_table_cuts_moves_and_ranges_to_ratio() {
+    assert_eq!(table_scale(72.0), 1.0);
+    assert_eq!(table_scale(144.0), 1.0, "length does not matter");
+    assert_eq!(table_scale(36.0), 0.5);
+}
+
+// ---------------------------------------------------------------------------
+// Artillery and musket fire
+// ---------------------------------------------------------------------------
+
+#[test]
+fn artillery_range_is_18_inches_plus_2_a_hill_level() {
+    assert_eq!(artillery_range(0), 18.0);
+    assert_eq!(artillery_range(1), 20.0);
+    assert_eq!(artillery_range(3), 24.0);
+    assert_eq!(GUN_MOVE_AND_FIRE_INCHES, 2.0);
+}
+
+#[test]
+fn canister_is_musket_range_and_doubles_a_guns_power() {
+    assert_eq!(CANISTER_INCHES, 6.0);
+    assert_eq!(canister_factor(true), 2.0);
+    assert_eq!(canister_factor(false), 1.0);
+    // One gun alone kills nothing; with canister it kills a 2-model stand.
+    let one = stand_share(Troop::Artillery, 4, 2);
+    assert_eq!(kills_from_shares(one), 0);
+    assert_eq!(kills_from_shares(one * canister_factor(true)), 1);
+}
+
+#[test]
+fn counter_battery_hits_on_1_2_3_or_6_and_four_destroy_a_gun() {
+    let hits: Vec<u32> = (1..=6).filter(|f| counter_battery_hit(*f)).collect();
+    assert_eq!(hits, vec![1, 2, 3, 6]);
+    assert!(!counter_battery_hit(4) && !counter_battery_hit(5));
+    assert_eq!(GUN_HITS_TO_DESTROY, 4);
+}
+
+#[test]
+fn musket_range_is_6_inches_plus_1_a_hill_level_carbines_4() {
+    assert_eq!(musket_range(Troop::Fusilier, 0), Some(6.0));
+    assert_eq!(musket_range(Troop::Light, 0), Some(6.0));
+    assert_eq!(musket_range(Troop::Grenadier, 2), Some(8.0));
+    assert_eq!(musket_range(Troop::LightCavalry, 0), Some(4.0));
+    assert_eq!(
+        musket_range(Troop::HeavyCavalry, 0),
+        None,
+        "heavy cavalry do not fire"
+    );
+}
+
+#[test]
+fn fire_into_a_defensive_position_is_halved_but_not_the_light_companys() {
+    assert_eq!(defensive_fire_factor(Troop::Fusilier, true), 0.5);
+    assert_eq!(defensive_fire_factor(Troop::Grenadier, true), 0.5);
+    assert_eq!(defensive_fire_factor(Troop::Artillery, true), 0.5);
+    assert_eq!(defensive_fire_factor(Troop::Fusilier, false), 1.0);
+    assert_eq!(defensive_fire_factor(Troop::Light, true), 1.0);
+}
+
+#[test]
+fn two_ranks_count_for_musket_fire() {
+    assert_eq!(fire_ranks_counted(1), 1);
+    assert_eq!(fire_ranks_counted(2), 2);
+    assert_eq!(fire_ranks_counted(4), 2);
+}
+
+// ---------------------------------------------------------------------------
+// The Combat Table, every line
+// ---------------------------------------------------------------------------
+
+macro_rules! combat_line {
+    ($name:ident, $row:expr, $models:expr, $stands:expr) => {
+        #[test]
+        fn $name() {
+            assert_eq!(stands_to_kill($row, $models), $stands);
+            // The line itself: that many stands kill one stand.
+            assert_eq!(kills($stands, $stands), 1);
+            let share = stand_share_for($row, $models);
+            assert!((share * f64::from($stands) - 1.0).abs() < 1e-9);
+        }
+    };
+}
+
+/// One stand's share of a kill by the row it fires on.
+fn stand_share_for(row: KillRow, models: u32) -> f64 {
+    match row {
+        KillRow::HeavyCavalry => stand_share(Troop::HeavyCavalry, 3, models),
+        KillRow::LightCavalry => stand_share(Troop::LightCavalry, 2, models),
+        KillRow::GrenadierGuard => stand_share(Troop::Grenadier, 4, models),
+        KillRow::LineLight => stand_share(Troop::Fusilier, 4, models),
+        KillRow::Artillery => stand_share(Troop::Artillery, 4, models),
+        KillRow::GrenadierGuard3 => stand_share(Troop::Guard, 3, models),
+        KillRow::LineLight3 => stand_share(Troop::Light, 3, models),
+    }
+}
+
+combat_line!(
+    one_heavy_cavalry_kills_a_2_model_stand,
+    KillRow::HeavyCavalry,
+    2,
+    1
+);
+combat_line!(
+    two_heavy_cavalry_kill_a_3_model_stand,
+    KillRow::HeavyCavalry,
+    3,
+    2
+);
+combat_line!(
+    three_heavy_cavalry_kill_a_4_model_stand,
+    KillRow::HeavyCavalry,
+    4,
+    3
+);
+combat_line!(
+    two_light_cavalry_kill_a_2_model_stand,
+    KillRow::LightCavalry,
+    2,
+    2
+);
+combat_line!(
+    four_light_cavalry_kill_a_3_model_stand,
+    KillRow::LightCavalry,
+    3,
+    4
+);
+combat_line!(
+    six_light_cavalry_kill_a_4_model_stand,
+    KillRow::LightCavalry,
+    4,
+    6
+);
+combat_line!(two_grenadiers_kill_a_2_model_stand, KillRow::GrenadierGuard, 2, 2);
+combat_line!(
+    three_grenadiers_kill_a_3_model_stand,
+    KillRow::GrenadierGuard,
+    3,
+    3
+);
+combat_line!(
+    four_grenadiers_kill_a_4_model_stand,
+    KillRow::GrenadierGuard,
+    4,
+    4
+);
+combat_line!(four_line_kill_a_2_model_stand, KillRow::LineLight, 2, 4);
+combat_line!(six_line_kill_a_3_model_stand, KillRow::LineLight, 3, 6);
+combat_line!(eight_line_kill_a_4_model_stand, KillRow::LineLight, 4, 8);
+combat_line!(two_artillery_kill_a_2_model_stand, KillRow::Artillery, 2, 2);
+combat_line!(three_artillery_kill_a_3_model_stand, KillRow::Artillery, 3, 3);
+combat_line!(four_artillery_kill_a_4_model_stand, KillRow::Artillery, 4, 4);
+// The table for 3-man Infantry stands.
+combat_line!(
+    three_man_three_grenadiers_kill_a_2_model_stand,
+    KillRow::GrenadierGuard3,
+    2,
+    3
+);
+combat_line!(
+    three_man_four_grenadiers_kill_a_3_model_stand,
+    KillRow::GrenadierGuard3,
+    3,
+    4
+);
+combat_line!(
+    three_man_five_grenadiers_kill_a_4_model_stand,
+    KillRow::GrenadierGuard3,
+    4,
+    5
+);
+combat_line!(
+    three_man_five_line_kill_a_2_model_stand,
+    KillRow::LineLight3,
+    2,
+    5
+);
+combat_line!(
+    three_man_eight_line_kill_a_3_model_stand,
+    KillRow::LineLight3,
+    3,
+    8
+);
+combat_line!(
+    three_man_ten_line_kill_a_4_model_stand,
+    KillRow::LineLight3,
+    4,
+    10
+);
+
+#[test]
+fn over_one_half_counts_as_the_full_amount() {
+    // The note's example: six required, three stands none, four one.
+    assert_eq!(kills(3, 6), 0);
+    assert_eq!(kills(4, 6), 1);
+    // "5 to 8 four-man Infantry stands will kill one ... 13 to 16 ... two".
+    assert_eq!(kills(4, 8), 0);
+    for n in 5..=12 {
+        assert_eq!(kills(n, 8), 1, "{n} stands");
+    }
+    for n in 13..=20 {
+        assert_eq!(kills(n, 8), 2, "{n} stands");
+    }
+    assert_eq!(kills(21, 8), 3);
+    // Three required: two stands are over one half.
+    assert_eq!(kills(1, 3), 0);
+    assert_eq!(kills(2, 3), 1);
+    // Two required: one stand is only one half.
+    assert_eq!(kills(1, 2), 0);
+    // Pooled shares round the same way.
+    assert_eq!(kills_from_shares(4.0 / 8.0), 0);
+    assert_eq!(kills_from_shares(5.0 / 8.0), 1);
+    assert_eq!(kills_from_shares(12.0 / 8.0), 1);
+    assert_eq!(kills_from_shares(13.0 / 8.0), 2);
+    assert_eq!(kills_from_shares(0.0), 0);
+}
+
+#[test]
+fn a_target_under_two_models_is_taken_as_two() {
+    assert_eq!(stands_to_kill(KillRow::LineLight, 1), 4);
+    assert_eq!(stands_to_kill(KillRow::LineLight, 9), 8);
+}
+
+#[test]
+fn reduced_firers_use_the_three_man_table_or_a_part_of_a_stand() {
+    // Three models: the 3-man table (ten line stands kill a 4-model stand).
+    assert!((stand_share(Troop::Fusilier, 3, 4) - 0.1).abs() < 1e-12);
+    // Two models: two thirds of that.
+    assert!((stand_share(Troop::Fusilier, 2, 4) - 0.2 / 3.0).abs() < 1e-12);
+    // A light cavalry stand down to one model: half a stand.
+    assert!((stand_share(Troop::LightCavalry, 1, 2) - 0.25).abs() < 1e-12);
+}
+
+// ---------------------------------------------------------------------------
+// Morale
+// ---------------------------------------------------------------------------
+
+#[test]
+fn the_greatest_loss_retires_two_moves() {
+    assert_eq!(greater_loss([2, 1]), Some(0));
+    assert_eq!(greater_loss([0, 1]), Some(1));
+    assert_eq!(greater_loss([1, 1]), None);
+    assert_eq!(RETIRE_MOVES, 2);
+}
+
+#[test]
+fn ties_go_to_models_times_the_die_multiplier() {
+    for face in 1..=3 {
+        assert_eq!(morale_multiplier(face), 2);
+    }
+    for face in 4..=6 {
+        assert_eq!(morale_multiplier(face), 3);
+    }
+    assert_eq!(morale_value(8, 1, false), 16.0);
+    assert_eq!(morale_value(8, 6, false), 24.0);
+    // 12 models throwing low (24) lose to 10 throwing high (30).
+    assert!(morale_value(12, 3, false) < morale_value(10, 4, false));
+}
+
+#[test]
+fn defenders_in_a_position_add_fifty_percent() {
+    // "if 8 model soldiers on defense, add 4 more points = 12 points".
+    assert_eq!(morale_value(8, 1, true), 12.0 * 2.0);
+    assert_eq!(morale_value(8, 5, true), 12.0 * 3.0);
+}
+
+// ---------------------------------------------------------------------------
+// Melee
+// ---------------------------------------------------------------------------
+
+#[test]
+fn two_ranks_count_in_melee_three_for_an_attack_column() {
+    assert_eq!(melee_ranks(false), 2);
+    assert_eq!(melee_ranks(true), 3);
+}
+
+#[test]
+fn cavalry_may_not_attack_a_square_unless_lancers_lead() {
+    assert!(!cavalry_may_attack_square(false));
+    assert!(cavalry_may_attack_square(true));
+    assert!(!cavalry_may_charge(false, true, false));
+    assert!(cavalry_may_charge(false, true, true));
+    assert!(cavalry_may_charge(false, false, false));
+}
+
+#[test]
+fn cavalry_never_attack_infantry_in_walls_woods_or_hedges() {
+    assert!(!cavalry_may_charge(true, false, false));
+    assert!(!cavalry_may_charge(true, false, true), "not even lancers");
+}
+
+#[test]
+fn single_rank_kills_at_half_power() {
+    assert_eq!(rank_factor(true), 0.5);
+    assert_eq!(rank_factor(false), 1.0);
+}
+
+#[test]
+fn caught_in_flank_or_rear_no_kill_value_and_the_attacker_doubled() {
+    assert_eq!(flank_factors(true), (2.0, 0.0));
+    assert_eq!(flank_factors(false), (1.0, 1.0));
+    let facing = (0.0, 1.0);
+    assert!(!caught_in_flank((0.0, 0.0), facing, (0.0, 3.0)), "from the front");
+    assert!(!caught_in_flank((0.0, 0.0), facing, (1.0, 3.0)), "half-right");
+    assert!(caught_in_flank((0.0, 0.0), facing, (3.0, 0.0)), "flank");
+    assert!(caught_in_flank((0.0, 0.0), facing, (0.0, -3.0)), "rear");
+}
+
+#[test]
+fn houses_grenadiers_at_full_others_half_defenders_fifty_percent_more() {
+    assert_eq!(attacker_position_factor(Troop::Fusilier, true), 0.5);
+    assert_eq!(attacker_position_factor(Troop::HeavyCavalry, true), 0.5);
+    assert_eq!(attacker_position_factor(Troop::Grenadier, true), 1.0);
+    assert_eq!(attacker_position_factor(Troop::Guard, true), 1.0);
+    assert_eq!(attacker_position_factor(Troop::Fusilier, false), 1.0);
+    // "two stands in defense are counted as three stands".
+    assert_eq!(2.0 * house_defence_factor(true), 3.0);
+    assert_eq!(house_defence_factor(false), 1.0);
+    // "if a house can use 4 stands in defense, it could be attacked ... by 8".
+    assert_eq!(house_attackers_allowed(4), 8);
+    assert_eq!(PURSUED_FACTOR, 0.5);
+}
+
+// ---------------------------------------------------------------------------
+// Battles
+// ---------------------------------------------------------------------------
+
+#[test]
+fn four_line_stands_firing_kill_nothing_five_kill_a_company() {
+    use StandKind::*;
+    let four = fight(
+        &firing_range(LineInfantry, 4, LineInfantry, false),
+        RuleSetId::ScrubyBasic,
+        1,
+    )
+    .unwrap();
+    assert!(!logged(&four, "killed by musket fire"), "{}", log_text(&four));
+    let five = fight(
+        &firing_range(LineInfantry, 5, LineInfantry, false),
+        RuleSetId::ScrubyBasic,
+        1,
+    )
+    .unwrap();
+    assert!(
+        logged(&five, "line infantry 1 is killed by musket fire"),
+        "{}",
+        log_text(&five)
+    );
+}
+
+#[test]
+fn musket_fire_reaches_six_inches() {
+    use StandKind::*;
+    // Two light cavalry stands (a 2-model target for six line stands is
+    // four...) : eight line stands 7 inches off, out of range, kill nothing
+    // before they move; placed 5 inches off they kill.
+    let mut s = firing_range(LineInfantry, 8, LineInfantry, false);
+    let out = fight(&s, RuleSetId::ScrubyBasic, 2).unwrap();
+    assert!(logged(&out, "killed by musket fire"), "{}", log_text(&out));
+    // Far out of range (and no turn to close): no fire.
+    for (n, st) in s.sides[1].stands.iter_mut().enumerate() {
+        st.at = Some((1.0 + 0.3 * n as f64, 8.0));
+    }
+    let out = fight(&s, RuleSetId::ScrubyBasic, 2).unwrap();
+    assert!(!logged(&out, "killed by musket fire"), "{}", log_text(&out));
+}
+
+#[test]
+fn fire_into_woods_is_halved_except_the_light_companys() {
+    use StandKind::*;
+    let line = fight(
+        &firing_range(LineInfantry, 8, LineInfantry, true),
+        RuleSetId::ScrubyBasic,
+        1,
+    )
+    .unwrap();
+    assert!(!logged(&line, "killed by musket fire"), "{}", log_text(&line));
+    let light = fight(
+        &firing_range(LightInfantry, 8, LineInfantry, true),
+        RuleSetId::ScrubyBasic,
+        1,
+    )
+    .unwrap();
+    assert!(logged(&light, "killed by musket fire"), "{}", log_text(&light));
+    // Ten line stands are five, over one half of eight: a kill.
+    let ten = fight(
+        &firing_range(LineInfantry, 10, LineInfantry, true),
+        RuleSetId::ScrubyBasic,
+        1,
+    )
+    .unwrap();
+    assert!(logged(&ten, "killed by musket fire"), "{}", log_text(&ten));
+}
+
+/// `guns` attacking guns `inches` in front of a light cavalry stand, the
+/// guns on hill `level`, the cavalry in a wood (where it holds) if `woods`.
+fn gun_line(guns: u32, inches: f64, level: u8, woods: bool) -> Scenario {
+    let y = 2.5 + inches / 6.0;
+    let attackers = (0..guns)
+        .map(|n| {
+            stand(
+                100 + n,
+                StandKind::FootArtillery,
+                Some((5.3 + 0.4 * f64::from(n), y)),
+            )
+        })
+        .collect();
+    let mut s = battle(
+        11,
+        1,
+        vec![
+            side(
+                "north",
+                Role::Defender,
+                area(0, 0, 11, 3),
+                vec![stand(1, StandKind::LightCavalry, Some((5.5, 2.5)))],
+            ),
+            side("south", Role::Attacker, area(0, 6, 11, 6), attackers),
+        ],
+    );
+    if woods {
+        s.table.terrain.push(Patch {
+            area: area(5, 2, 1, 1),
+            ground: Some(Ground::ForestEdge),
+            level: None,
+            road: None,
+            cover: None,
+        });
+    }
+    if level > 0 {
+        s.table.terrain.push(Patch {
+            area: area(0, 5, 11, 7),
+            ground: None,
+            level: Some(level),
+            road: None,
+            cover: None,
+        });
+    }
+    s
+}
+
+#[test]
+fn artillery_reaches_18_inches_and_2_more_a_hill_level() {
+    // Four guns, halved by the wood: one kill of a 2-model stand.
+    let at17 = fight(&gun_line(4, 17.0, 0, true), RuleSetId::ScrubyBasic, 1).unwrap();
+    assert!(logged(&at17, "killed by artillery fire"), "{}", log_text(&at17));
+    let at19 = fight(&gun_line(4, 19.0, 0, true), RuleSetId::ScrubyBasic, 1).unwrap();
+    assert!(!logged(&at19, "killed by artillery fire"), "{}", log_text(&at19));
+    let hill = fight(&gun_line(4, 19.0, 1, true), RuleSetId::ScrubyBasic, 1).unwrap();
+    assert!(logged(&hill, "killed by artillery fire"), "{}", log_text(&hill));
+}
+
+#[test]
+fn one_gun_kills_a_two_model_stand_only_with_canister() {
+    let far = fight(&gun_line(1, 12.0, 0, false), RuleSetId::ScrubyBasic, 1).unwrap();
+    assert!(!logged(&far, "killed by artillery fire"), "{}", log_text(&far));
+    let near = fight(&gun_line(1, 5.0, 0, false), RuleSetId::ScrubyBasic, 1).unwrap();
+    assert!(logged(&near, "cut down by canister"), "{}", log_text(&near));
+    assert_eq!(near.stands[0].fate, Fate::Destroyed);
+    // Two guns at long range do what one does with canister; in the wood
+    // (halved) they make half a kill: none.
+    let two = fight(&gun_line(2, 12.0, 0, false), RuleSetId::ScrubyBasic, 1).unwrap();
+    assert!(logged(&two, "killed by artillery fire"), "{}", log_text(&two));
+    let halved = fight(&gun_line(2, 12.0, 0, true), RuleSetId::ScrubyBasic, 1).unwrap();
+    assert!(
+        !logged(&halved, "killed by artillery fire"),
+        "{}",
+        log_text(&halved)
+    );
+}
+
+#[test]
+fn counter_battery_takes_four_hits() {
+    let s = battle(
+        11,
+        40,
+        vec![
+            side(
+                "north",
+                Role::Defender,
+                area(0, 0, 11, 3),
+                vec![stand(1, StandKind::FootArtillery, Some((5.5, 2.5)))],
+            ),
+            side(
+                "south",
+                Role::Attacker,
+                area(0, 6, 11, 6),
+                vec![stand(2, StandKind::FootArtillery, Some((5.5, 5.0)))],
+            ),
+        ],
+    );
+    let mut destroyed = 0;
+    for seed in 0..20 {
+        let out = fight(&s, RuleSetId::ScrubyBasic, seed).unwrap();
+        for l in out
+            .log
+            .iter()
+            .filter(|l| l.text.contains("destroyed by counter-battery"))
+        {
+            destroyed += 1;
+            let gun = l.text.split(" is destroyed").next().unwrap();
+            let hits = out
+                .log
+                .iter()
+                .filter(|m| {
+                    m.turn <= l.turn
+                        && m.text.contains(&format!("fire on the gun {gun}: "))
+                        && m.text.contains("a hit")
+                })
+                .count();
+            assert_eq!(hits, 4, "{}", log_text(&out));
+        }
+    }
+    assert!(destroyed > 0);
+}
+
+#[test]
+fn infantry_form_square_and_cavalry_do_not_charge_it() {
+    let s = battle(
+        11,
+        3,
+        vec![
+            side(
+                "north",
+                Role::Defender,
+                area(0, 0, 11, 3),
+                vec![stand(1, StandKind::LineInfantry, Some((5.5, 2.5)))],
+            ),
+            side(
+                "south",
+                Role::Attacker,
+                area(0, 6, 11, 6),
+                (0..4)
+                    .map(|n| {
+                        stand(
+                            10 + n,
+                            StandKind::HeavyCavalry,
+                            Some((5.0 + 0.3 * f64::from(n), 5.0)),
+                        )
+                    })
+                    .collect(),
+            ),
+        ],
+    );
+    for seed in 0..5 {
+        let out = fight(&s, RuleSetId::ScrubyBasic, seed).unwrap();
+        assert!(logged(&out, "form square"), "{}", log_text(&out));
+        assert!(!logged(&out, "cavalry charge at"), "{}", log_text(&out));
+    }
+}
+
+#[test]
+fn cavalry_charge_a_lone_gun_and_win() {
+    let s = battle(
+        11,
+        3,
+        vec![
+            side(
+                "north",
+                Role::Defender,
+                area(0, 0, 11, 3),
+                vec![stand(1, StandKind::FootArtillery, Some((5.5, 2.5)))],
+            ),
+            side(
+                "south",
+                Role::Attacker,
+                area(0, 6, 11, 6),
+                (0..3)
+                    .map(|n| {
+                        stand(
+                            10 + n,
+                            StandKind::HeavyCavalry,
+                            Some((5.2 + 0.3 * f64::from(n), 4.5)),
+                        )
+                    })
+                    .collect(),
+            ),
+        ],
+    );
+    let out = fight(&s, RuleSetId::ScrubyBasic, 4).unwrap();
+    assert!(logged(&out, "cavalry charge at"), "{}", log_text(&out));
+    assert!(logged(&out, "melee:"), "{}", log_text(&out));
+    assert_eq!(out.winner.as_deref(), Some("south"), "{}", log_text(&out));
+}
+
+#[test]
+fn unescorted_command_is_captured() {
+    let s = battle(
+        11,
+        12,
+        vec![
+            side(
+                "north",
+                Role::Defender,
+                area(0, 0, 11, 3),
+                vec![
+                    stand(1, StandKind::Command, Some((5.5, 1.5))),
+                    stand(2, StandKind::LineInfantry, Some((1.5, 1.5))),
+                ],
+            ),
+            side(
+                "south",
+                Role::Attacker,
+                area(0, 6, 11, 6),
+                (0..3)
+                    .map(|n| {
+                        stand(
+                            10 + n,
+                            StandKind::LightCavalry,
+                            Some((5.2 + 0.3 * f64::from(n), 3.0)),
+                        )
+                    })
+                    .collect(),
+            ),
+        ],
+    );
+    let out = fight(&s, RuleSetId::ScrubyBasic, 1).unwrap();
+    assert!(
+        out.stands
+            .iter()
+            .all(|r| r.id != StandId(1) || r.fate == Fate::Captured)
+            || !logged(&out, "taken")
+    );
+}
+
+#[test]
+fn reserves_that_never_arrive_are_not_engaged_and_every_stand_is_reported() {
+    let mut s = mirror();
+    s.sides[0].reserves.push(Reserve {
+        turn: 999,
+        area: area(0, 0, 3, 1),
+        stands: vec![stand(900, StandKind::LineInfantry, None)],
+    });
+    s.turn_limit = 3;
+    let out = fight(&s, RuleSetId::ScrubyBasic, 5).unwrap();
+    let all = s
+        .sides
+        .iter()
+        .map(|x| x.stands.len() + x.reserves.iter().map(|r| r.stands.len()).sum::<usize>())
+        .sum::<usize>();
+    assert_eq!(out.stands.len(), all);
+    let r = out.stands.iter().find(|r| r.id == StandId(900)).unwrap();
+    assert_eq!(r.fate, Fate::NotEngaged);
+    for r in &out.stands {
+        assert!(
+            r.strength_after == 0 || r.strength_after == r.strength_before,
+            "whole stands only: {r:?}"
+        );
+        assert_eq!(r.strength_after == 0, r.fate == Fate::Destroyed, "{r:?}");
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Determinism and odds
+// ---------------------------------------------------------------------------
+
+/// Mirror-image armies on open ground: a battalion (four fusilier, a light
+/// and a grenadier company) in two ranks, a gun and a stand of light and of
+/// heavy cavalry, across the table's middle.
+fn mirror() -> Scenario {
+    let army = |base: u32, front: f64, back: f64| {
+        let at = |x: f64, y: f64, k: StandKind, n: u32| stand(base + n, k, Some((x, y)));
+        vec![
+            at(3.0, front, StandKind::LineInfantry, 1),
+            at(3.4, front, StandKind::LineInfantry, 2),
+            at(3.8, front, StandKind::GrenadierInfantry, 3),
+            at(3.0, back, StandKind::LineInfantry, 4),
+            at(3.4, back, StandKind::LineInfantry, 5),
+            at(3.8, back, StandKind::LightInfantry, 6),
+            at(5.5, front, StandKind::FootArtillery, 7),
+            at(7.0, front, StandKind::LineInfantry, 8),
+            at(7.4, front, StandKind::LineInfantry, 9),
+            at(7.8, front, StandKind::LineInfantry, 10),
+            at(7.0, back, StandKind::LineInfantry, 11),
+            at(7.4, back, StandKind::LineInfantry, 12),
+            at(7.8, back, StandKind::LightInfantry, 13),
+            at(1.0, back, StandKind::LightCavalry, 14),
+            at(10.0, back, StandKind::HeavyCavalry, 15),
+        ]
+    };
+    battle(
+        11,
+        15,
+        vec![
+            side("north", Role::Defender, area(0, 0, 11, 5), army(0, 4.5, 4.2)),
+            side("south", Role::Attacker, area(0, 7, 11, 5), army(100, 7.5, 7.8)),
+        ],
+    )
+}
+
+#[test]
+fn the_rule_set_is_registered() {
+    let r = umpire::rules::rule_set(RuleSetId::ScrubyBasic).expect("built");
+    assert_eq!(r.seed_file(), "scruby-basic-war-game-rules.txt");
+}
+
+/// Whichever side attacks, mirror-image armies come out near even.
+#[test]
+fn mirror_image_armies_come_out_near_even_with_the_roles_swapped() {
+    let mut m = mirror();
+    m.sides[0].role = Role::Attacker;
+    m.sides[1].role = Role::Defender;
+    let o = odds(&m, RuleSetId::ScrubyBasic, 1000, 14).unwrap();
+    let (north, south) = (o.sides[0].wins.share, o.sides[1].wins.share);
+    assert!((north - south).abs() <= 0.15, "{o:#?}");
+}
+
+#[test]
+fn the_same_seed_gives_the_same_battle_and_log() {
+    let s = mirror();
+    let a = fight(&s, RuleSetId::ScrubyBasic, 42).unwrap();
+    let b = fight(&s, RuleSetId::ScrubyBasic, 42).unwrap();
+    assert_eq!(a, b);
+    assert!(a.log.len() > 5, "{}", log_text(&a));
+    let seeds: std::collections::BTreeSet<String> = (0..20)
+        .map(|seed| format!("{:?}", fight(&s, RuleSetId::ScrubyBasic, seed).unwrap().stands))
+        .collect();
+    assert!(seeds.len() > 1, "the dice must matter");
+}
+
+#[test]
+fn keeping_the_log_changes_nothing_but_the_log() {
+    use umpire::rules::RuleSet;
+    let s = mirror();
+    for seed in 0..10 {
+        let mut kept = ScrubyBasic.fight(&s, seed, true);
+        let quiet = ScrubyBasic.fight(&s, seed, false);
+        assert!(quiet.log.is_empty());
+        kept.log.clear();
+        assert_eq!(kept, quiet);
+    }
+}
+
+#[test]
+fn odds_are_reproducible() {
+    let s = mirror();
+    let a = odds(&s, RuleSetId::ScrubyBasic, 50, 7).unwrap();
+    let b = odds(&s, RuleSetId::ScrubyBasic, 50, 7).unwrap();
+    assert_eq!(a, b);
+}
+
+#[test]
+fn a_much_stronger_side_wins_nine_times_in_ten() {
+    let mut s = mirror();
+    // The defender keeps one battalion's front rank and nothing else.
+    s.sides[0].stands.retain(|t| [1, 2, 3].contains(&t.id.0));
+    let o = odds(&s, RuleSetId::ScrubyBasic, 1000, 11).unwrap();
+    assert!(o.sides[1].wins.share >= 0.9, "{o:#?}");
+    // And the other way about: the attacker weak.
+    let mut s = mirror();
+    s.sides[1].stands.retain(|t| [101, 102, 103].contains(&t.id.0));
+    let o = odds(&s, RuleSetId::ScrubyBasic, 1000, 12).unwrap();
+    assert!(o.sides[0].wins.share >= 0.9, "{o:#?}");
+}
+
+#[test]
+fn mirror_image_armies_come_out_near_even() {
+    let o = odds(&mirror(), RuleSetId::ScrubyBasic, 1000, 13).unwrap();
+    let (north, south) = (o.sides[0].wins.share, o.sides[1].wins.share);
+    assert!((north - south).abs() <= 0.15, "{o:#?}");
+    assert!(north + south >= 0.3, "battles must be decided: {o:#?}");
+}
+
+/// Not a check: the time of odds(1000) with 20 stands a side
+/// (`cargo test --release --test rules_scrubybasic -- --ignored --nocapture`).
+#[test]
+#[ignore]
+fn time_odds_1000() {
+    let mut s = mirror();
+    for (b, side) in [0_u32, 100].into_iter().zip(s.sides.iter_mut()) {
+        let y = side.stands[0].at.unwrap().1;
+        for n in 0..5 {
+            side.stands.push(stand(
+                b + 50 + n,
+                StandKind::LineInfantry,
+                Some((5.0 + 0.3 * f64::from(n), y)),
+            ));
+        }
+        assert_eq!(side.stands.len(), 20);
+    }
+    let _ = odds(&s, RuleSetId::ScrubyBasic, 100, 1).unwrap();
+    {
+        use umpire::rules::RuleSet;
+        let best = (0..3)
+            .map(|_| {
+                let start = std::time::Instant::now();
+                for seed in 0..1000 {
+                    std::hint::black_box(ScrubyBasic.fight(&s, seed, false));
+                }
+                start.elapsed()
+            })
+            .min()
+            .unwrap();
+        println!("1000 battles one after another, 20 stands a side: {best:?}");
+    }
+    // The best of five, the cores being shared.
+    let mut elapsed = std::time::Duration::MAX;
+    let mut o = None;
+    for _ in 0..5 {
+        let start = std::time::Instant::now();
+        o = Some(odds(&s, RuleSetId::ScrubyBasic, 1000, 1).unwrap());
+        elapsed = elapsed.min(start.elapsed());
+    }
+    let o = o.unwrap();
+    println!(
+        "odds(1000), 20 stands a side: {elapsed:?}; north {:.3}, south {:.3}, draws {:.3}",
+        o.sides[0].wins.share, o.sides[1].wins.share, o.draws.share
+    );
+}
+
+/// Not a check: prints one battle and the mirror's odds
+/// (`-- --ignored --nocapture show_battle`).
+#[test]
+#[ignore]
+fn show_battle() {
+    let out = fight(&mirror(), RuleSetId::ScrubyBasic, 3).unwrap();
+    println!("{}", log_text(&out));
+    println!("{}", out.verdict);
+    let o = odds(&mirror(), RuleSetId::ScrubyBasic, 1000, 13).unwrap();
+    println!(
+        "mirror: north {:.3} south {:.3} draws {:.3}",
+        o.sides[0].wins.share, o.sides[1].wins.share, o.draws.share
+    );
+}
