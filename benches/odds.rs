@@ -5,7 +5,7 @@
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Duration;
-use umpire::model::{ArmyKind, Quality, StandId, StandKind};
+use umpire::model::{ArmyKind, Quality, RuleSetId, StandId, StandKind};
 use umpire::rules::{odds, rule_sets};
 use umpire::scenario::{
     Area, Objective, ObjectiveKind, Patch, Role, Scenario, ScenarioSide, Table, TableStand,
@@ -106,7 +106,9 @@ fn benches(c: &mut Criterion) {
     let mut group = c.benchmark_group("odds of 1000 battles, 20 stands a side");
     group.sample_size(10).measurement_time(Duration::from_secs(10));
     for rules in rule_sets() {
-        let s = scenario(rules.id() == umpire::model::RuleSetId::Cordery2009);
+        // The square-grid games fight on Cordery's 18 x 12 grid, the others on an inch table.
+        let grid = matches!(rules.id(), RuleSetId::Cordery2009 | RuleSetId::Harman2021);
+        let s = scenario(grid);
         group.bench_with_input(BenchmarkId::from_parameter(rules.id()), &s, |b, s| {
             b.iter(|| black_box(odds(s, rules.id(), 1000, 7).is_ok()))
         });

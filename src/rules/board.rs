@@ -87,7 +87,41 @@ impl Board {
 
 /// The whole number at or below `v`. Out-of-range values saturate (Rust's
 /// float-to-integer `as` is defined to), and NaN gives 0: never a panic.
-#[allow(clippy::cast_possible_truncation)]
+///
+/// Written with a truncating cast rather than `f64::floor`, which on the
+/// baseline x86-64 target is a call into the C library: line-of-sight checks
+/// call this in their inner loop.
+#[allow(clippy::cast_possible_truncation, clippy::cast_precision_loss)]
 pub fn floor(v: f64) -> i64 {
-    v.floor() as i64
+    let t = v as i64; // toward zero, saturating; NaN gives 0
+    if (t as f64) > v { t.saturating_sub(1) } else { t }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::floor;
+
+    #[test]
+    fn floor_rounds_down_and_never_panics() {
+        let cases = [
+            (2.7, 2),
+            (2.0, 2),
+            (-0.5, -1),
+            (-2.0, -2),
+            (-2.1, -3),
+            (0.0, 0),
+            (f64::NAN, 0),
+            (f64::INFINITY, i64::MAX),
+            (f64::NEG_INFINITY, i64::MIN),
+            (1e300, i64::MAX),
+            (-1e300, i64::MIN),
+        ];
+        for (v, expected) in cases {
+            assert_eq!(floor(v), expected, "floor({v})");
+        }
+        for i in -1000..1000 {
+            let v = f64::from(i) / 7.0;
+            assert_eq!(floor(v), v.floor() as i64, "floor({v})");
+        }
+    }
 }
