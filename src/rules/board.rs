@@ -119,9 +119,10 @@ mod tests {
         for (v, expected) in cases {
             assert_eq!(floor(v), expected, "floor({v})");
         }
-        for i in -1000..1000 {
-            let v = f64::from(i) / 7.0;
-            assert_eq!(floor(v), v.floor() as i64, "floor({v})");
+        for i in -1000..1000_i32 {
+            // Against integer floor division: i / 7 rounded down.
+            let expected = i64::from(i.div_euclid(7));
+            assert_eq!(floor(f64::from(i) / 7.0), expected, "floor({i} / 7)");
         }
     }
 }
