@@ -809,3 +809,192 @@ fn a_2_drives_a_regiment_back_but_not_grenadiers() {
     assert!(grenadiers.iter().any(|o| logged(o, "one figure killed")));
     assert!(!grenadiers.iter().any(|o| logged(o, "driven back")));
 }
+
+// ---------------------------------------------------------------------------
+// Rule 17: the light cavalry's morale combat
+// ---------------------------------------------------------------------------
+
+#[test]
+fn the_scouts_morale_combat_high_total_holds() {
+    assert_eq!(SCOUT_POINTS, 5);
+    assert_eq!(SCOUT_POINTS, combat_points(Troop::LightCavalry));
+    assert_eq!(SCOUTING_INCHES, 9.0);
+    assert_eq!(scout_points(3), 15);
+    assert_eq!(scout_points(0), 0);
+    // 15 x 4 = 60 against 12 x 3 = 36: the scouts hold, the other retires.
+    assert_eq!(morale_combat(15, 4, 12, 3), Scouting::ScoutHolds);
+    // 15 x 1 = 15 against 12 x 2 = 24: the scouts retire.
+    assert_eq!(morale_combat(15, 1, 12, 2), Scouting::ScoutRetires);
+    // 12 x 5 = 60 against 15 x 4 = 60: throw again.
+    assert_eq!(morale_combat(12, 5, 15, 4), Scouting::ThrowAgain);
+}
+
+/// The north's light cavalry scout 8.2 inches from the south's light
+/// cavalry, which screens a concealed heavy cavalry column 1 1/2 inches
+/// behind it; a north gun 12 1/2 inches from the column. The north
+/// attacks, the south holds.
+fn scouted() -> Scenario {
+    battle(
+        10,
+        12,
+        1,
+        vec![
+            side(
+                "north",
+                Role::Attacker,
+                area(0, 0, 10, 5),
+                vec![
+                    stand(1, StandKind::LightCavalry, Some((5.3, 4.5))),
+                    stand(4, StandKind::FootArtillery, Some((5.0, 4.0))),
+                ],
+            ),
+            side(
+                "south",
+                Role::Defender,
+                area(0, 7, 10, 5),
+                vec![
+                    stand(2, StandKind::LightCavalry, Some((5.0, 35.0 / 6.0))),
+                    stand(3, StandKind::HeavyCavalry, Some((5.0, 36.5 / 6.0))),
+                ],
+            ),
+        ],
+    )
+}
+
+#[test]
+fn scouts_drive_off_a_screen_and_expose_the_column_or_fall_back() {
+    let runs: Vec<Outcome> = (0..40)
+        .map(|seed| fight(&scouted(), RuleSetId::Scruby1961, seed).unwrap())
+        .collect();
+    let won: Vec<&Outcome> = runs
+        .iter()
+        .filter(|o| logged(o, "the screen falls back 3 moves"))
+        .collect();
+    let lost: Vec<&Outcome> = runs
+        .iter()
+        .filter(|o| logged(o, "the scouts fall back 3 moves"))
+        .collect();
+    assert!(!won.is_empty() && !lost.is_empty(), "{:#?}", runs[0].log);
+    assert_eq!(
+        won.len() + lost.len(),
+        runs.len(),
+        "one morale combat every battle"
+    );
+    for o in &won {
+        assert!(
+            logged(
+                o,
+                "light cavalry 1 scouts the screen of heavy cavalry 3, light cavalry 2: 15 x "
+            ),
+            "{:#?}",
+            o.log
+        );
+        assert!(
+            logged(o, "light cavalry 2 retire 3 moves (18 inches)"),
+            "{:#?}",
+            o.log
+        );
+        assert!(
+            logged(o, "heavy cavalry 3 is seen within 16 inches"),
+            "{:#?}",
+            o.log
+        );
+        assert!(
+            logged(o, "fires on heavy cavalry 3"),
+            "the gun fires on the column: {:#?}",
+            o.log
+        );
+    }
+    for o in &lost {
+        assert!(
+            logged(o, "light cavalry 1 retire 3 moves (18 inches)"),
+            "{:#?}",
+            o.log
+        );
+        assert!(
+            !logged(o, "heavy cavalry 3 is seen"),
+            "still screened: {:#?}",
+            o.log
+        );
+        assert!(!logged(o, "on heavy cavalry 3"), "{:#?}", o.log);
+    }
+}
+
+#[test]
+fn light_infantry_fire_on_the_scouts_before_the_morale_throw() {
+    // The screen: a light infantry regiment deployed in front of the column.
+    let mut s = scouted();
+    s.sides[1].stands[0] = stand(2, StandKind::LightInfantry, Some((5.0, 35.0 / 6.0)));
+    for seed in 0..10 {
+        let o = fight(&s, RuleSetId::Scruby1961, seed).unwrap();
+        // Concealed at the start, it deploys (exposing itself) within 16
+        // inches; its fire comes before the throw.
+        let fire = o
+            .log
+            .iter()
+            .position(|l| l.text.contains("fire on the scouts light cavalry 1 first"));
+        let throw = o
+            .log
+            .iter()
+            .position(|l| l.text.contains("scouts the screen of heavy cavalry 3"));
+        assert!(
+            fire.is_some() && (throw.is_none() || fire < throw),
+            "{:#?}",
+            o.log
+        );
+    }
+}
+
+/// The north's heavy cavalry 5 inches from the south's light cavalry, which
+/// screens a concealed gun 1 1/2 inches behind it.
+fn charged_screen() -> Scenario {
+    battle(
+        10,
+        12,
+        1,
+        vec![
+            side(
+                "north",
+                Role::Attacker,
+                area(0, 0, 10, 5),
+                vec![stand(1, StandKind::HeavyCavalry, Some((5.0, 30.0 / 6.0)))],
+            ),
+            side(
+                "south",
+                Role::Defender,
+                area(0, 7, 10, 5),
+                vec![
+                    stand(2, StandKind::LightCavalry, Some((5.0, 35.0 / 6.0))),
+                    stand(3, StandKind::FootArtillery, Some((5.0, 36.5 / 6.0))),
+                ],
+            ),
+        ],
+    )
+}
+
+#[test]
+fn heavy_cavalry_meleeing_a_screen_the_morale_throw_decides_the_column() {
+    let runs: Vec<Outcome> = (0..60)
+        .map(|seed| fight(&charged_screen(), RuleSetId::Scruby1961, seed).unwrap())
+        .collect();
+    let exposed = "light cavalry 2 lose the morale throw to heavy cavalry: foot artillery 3, which they screened, is exposed";
+    let held = "light cavalry 2 hold against heavy cavalry: foot artillery 3 stays concealed";
+    assert!(runs.iter().any(|o| logged(o, exposed)), "{:#?}", runs[0].log);
+    assert!(runs.iter().any(|o| logged(o, held)), "{:#?}", runs[0].log);
+    for o in &runs {
+        if logged(o, "heavy cavalry 1 charges light cavalry 2") {
+            assert!(logged(o, exposed) != logged(o, held), "{:#?}", o.log);
+        }
+        assert!(!logged(o, "foot artillery 3 is seen"), "{:#?}", o.log);
+    }
+}
+
+#[test]
+fn the_scouting_battle_is_deterministic() {
+    for seed in 0..10 {
+        assert_eq!(
+            fight(&scouted(), RuleSetId::Scruby1961, seed).unwrap(),
+            fight(&scouted(), RuleSetId::Scruby1961, seed).unwrap()
+        );
+    }
+}

@@ -60,9 +60,24 @@
 //!   are exposed when they are seen or charge. Road Column is used when a
 //!   move starts and ends on a road, and never by concealed troops. In a
 //!   Cross Country Column only the stand at its head fires ("as if one
-//!   Regiment were firing"). Light cavalry's scouting "morale combat rule"
-//!   (rule 17) is not used: here Light Cavalry fight by the ordinary combat
-//!   rules, as in the seed's game without concealment.
+//!   Regiment were firing").
+//! - **Light cavalry scouts** (rules 14-17): each game move, after the
+//!   moves and before columns are exposed, every exposed Light Cavalry
+//!   stand within 9 inches of an enemy screen (an exposed fighter within an
+//!   inch of a concealed friend) or of enemy Light Cavalry fights the
+//!   "morale combat", each pair once a move: 5 points a light cavalryman
+//!   against the other's melee combat points, one die each multiplying
+//!   them; the low total retires 3 moves (equal totals throw again).
+//!   Against Light Infantry or Grenadiers the scouts first take their
+//!   volley from the fire tables (at any range within the 9 inches; it is
+//!   that stand's fire for the move). A screen driven off no longer screens,
+//!   so its column is exposed if an enemy is within 16 inches. Light
+//!   cavalry never charge, and only heavy cavalry charge them (rule 14: "not
+//!   used as combat troops"; rule 16); when heavy cavalry melee them, light
+//!   cavalry losing the morale throw expose the columns they screen at
+//!   once, winning keep them concealed (17D). Rules 19-22 (villages,
+//!   forests, seizing ground, removal once all is exposed) are not used;
+//!   rifle fire of Line infantry still reaches light cavalry.
 //! - **Terrain**: towns at road speed; in a forest a stand goes one 2-inch
 //!   square a move; heavy cavalry and guns never enter forests, light
 //!   cavalry only the edge; uphill ground costs double and a stand climbs
@@ -86,7 +101,7 @@
 //!   ([`crate::rules::doctrine::charge_favoured`]), the attacker, who must
 //!   come to grips to take the ground, at even odds or better; a gun is
 //!   charged on the same terms against its supports. Light cavalry never
-//!   charge guns (rule 18).
+//!   charge (rules 14, 17, 18; see above).
 //!   In a reinforced melee the other chargers fight the target's remnant
 //!   (it strikes back at the first of them) and the defender's stands at the
 //!   first charger's flank fight it (it strikes back at the first of them);

@@ -5,11 +5,12 @@
 
 use super::tables::{
     CONTACT_INCHES, FOREST_FIRE_INCHES, Formation, HOLD_INCHES, Kill, RECAPTURE_MOVES, REINFORCE_INCHES,
-    RETIRE_MOVES, SCREEN_INCHES, Shot, TRAY_DEPTH_INCHES, TRAY_LENGTH_INCHES, Troop, VISION_INCHES,
-    artillery_range_inches, artillery_shot, canister, casualty_rate, charge_inches, combat_points,
-    counter_battery_hit, crew_fire, figures, forest_move_inches, gun_crew_saves, gun_destroyed,
-    horse_artillery_half_move, may_charge_uphill, may_enter, melee_kill, morale_total, move_inches,
-    musket_range_inches, retire_inches, strength_after, town_move_inches, troop_for, units_from_strength,
+    RETIRE_MOVES, SCOUTING_INCHES, SCREEN_INCHES, Scouting, Shot, TRAY_DEPTH_INCHES, TRAY_LENGTH_INCHES,
+    Troop, VISION_INCHES, artillery_range_inches, artillery_shot, canister, casualty_rate, charge_inches,
+    combat_points, counter_battery_hit, crew_fire, figures, forest_move_inches, gun_crew_saves,
+    gun_destroyed, horse_artillery_half_move, may_charge_uphill, may_enter, melee_kill, morale_combat,
+    morale_total, move_inches, musket_range_inches, retire_inches, scout_points, strength_after,
+    town_move_inches, troop_for, units_from_strength,
 };
 use crate::model::{RuleSetId, StandId, StandKind};
 use crate::rules::board::{Board, Point};
@@ -357,6 +358,7 @@ impl<'a> Battle<'a> {
             self.charge_at.iter_mut().for_each(|c| *c = None);
             self.move_side(first);
             self.move_side(1 - first);
+            self.scouting();
             self.expose();
             // A side that breaks quits the field at once: the battle ends
             // after the step in which the first side breaks.
@@ -534,6 +536,15 @@ impl<'a> Battle<'a> {
                 continue;
             }
             if troop == Troop::LightCavalry && e.is_gun() {
+                continue;
+            }
+            // Rule 14: light cavalry are "not used as combat troops"; rule
+            // 17: they meet Line Infantry and Light Cavalry (and screens of
+            // any kind) by the morale combat, not the charge; rule 16: in
+            // melee only heavy cavalry kill them.
+            if troop == Troop::LightCavalry
+                || (e.troop == Some(Troop::LightCavalry) && troop != Troop::HeavyCavalry)
+            {
                 continue;
             }
             let theirs = f64::from(e.melee_points()) + self.support(j, e.owner);
@@ -821,6 +832,140 @@ impl<'a> Battle<'a> {
                     format!("{name} is seen within 16 inches: its column is exposed")
                 });
             }
+        }
+    }
+
+    /// The concealed friends stand `j` screens: its side's concealed stands
+    /// within an inch of it (FIGURE 13), nearest first. Only an exposed
+    /// fighter screens.
+    fn screened_by(&self, j: usize) -> Vec<usize> {
+        let Some(f) = self.stands.get(j) else {
+            return Vec::new();
+        };
+        if f.concealed || !f.fighter() {
+            return Vec::new();
+        }
+        let mut near: Vec<(usize, f64)> = self
+            .stands
+            .iter()
+            .enumerate()
+            .filter(|&(k, c)| k != j && c.owner == f.owner && c.concealed && c.fighting())
+            .map(|(k, c)| (k, doctrine::dist(c.at, f.at)))
+            .filter(|&(_, d)| d <= SCREEN_INCHES + EPSILON)
+            .collect();
+        near.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+        near.into_iter().map(|(k, _)| k).collect()
+    }
+
+    /// THE USE OF LIGHT CAVALRY WHERE CONCEALMENT RULES ARE USED, rule 17:
+    /// every exposed Light Cavalry stand "within 9 inches" of an enemy screen
+    /// or enemy Light Cavalry fights the "morale combat" with it, each pair
+    /// once a game move; a screen driven off no longer screens, so
+    /// [`Battle::expose`] then finds its column (17C).
+    fn scouting(&mut self) {
+        let n = self.stands.len();
+        let mut met: Vec<(usize, usize)> = Vec::new();
+        for i in 0..n {
+            for j in 0..n {
+                let pair = (i.min(j), i.max(j));
+                if met.contains(&pair) {
+                    continue;
+                }
+                let (Some(a), Some(b)) = (self.stands.get(i), self.stands.get(j)) else {
+                    continue;
+                };
+                let ready = |u: &Unit<'_>| u.fighter() && !u.concealed && !u.engaged;
+                if a.troop != Some(Troop::LightCavalry)
+                    || a.owner == b.owner
+                    || !ready(a)
+                    || !ready(b)
+                    || doctrine::dist(a.at, b.at) > SCOUTING_INCHES + EPSILON
+                {
+                    continue;
+                }
+                let b_screens = self.screened_by(j);
+                let b_light = b.troop == Some(Troop::LightCavalry);
+                if !b_screens.is_empty() {
+                    met.push(pair);
+                    self.scout(i, j, b_screens.first().copied());
+                } else if b_light {
+                    met.push(pair);
+                    // Two light cavalry: the one screening is scouted.
+                    let a_screens = self.screened_by(i);
+                    match a_screens.first().copied() {
+                        Some(c) => self.scout(j, i, Some(c)),
+                        None => self.scout(i, j, None),
+                    }
+                }
+            }
+        }
+    }
+
+    /// Rule 17's morale combat of light cavalry `i` against `j` (screening
+    /// `column`, if any). 17B: against Light Infantry or Grenadiers the
+    /// light cavalry "first must take their casualties" (the fire tables'
+    /// volley, which is that stand's fire for the move); then 17A: 5 points a
+    /// light cavalryman, the other's combat points (THE MELEE's), a die each
+    /// multiplying them; the low total retires 3 moves, equal totals throw
+    /// again.
+    fn scout(&mut self, i: usize, j: usize, column: Option<usize>) {
+        let turn = self.turn;
+        let (sname, oname) = (self.name_of(i), self.name_of(j));
+        let cname = column.map(|c| self.name_of(c));
+        let (Some(s), Some(o)) = (self.stands.get(i), self.stands.get(j)) else {
+            return;
+        };
+        let Some(otroop) = o.troop else { return };
+        if matches!(otroop, Troop::LightInfantry | Troop::Grenadiers) {
+            let (rate, kill) = casualty_rate(
+                otroop,
+                o.units,
+                o.formation,
+                self.defensive(o.at, s.at),
+                self.defensive(s.at, o.at),
+            );
+            let face = if kill.needs_die() { self.dice.d6() } else { 0 };
+            let n = kill.kills(face);
+            self.log.say(turn, || {
+                format!("{oname} fire on the scouts {sname} first (casualty rate {rate}): {n} killed")
+            });
+            self.kill(i, n);
+            if let Some(o) = self.stands.get_mut(j) {
+                o.fired_back = true;
+            }
+            if !self.stands.get(i).is_some_and(Unit::fighter) {
+                return;
+            }
+        }
+        let mine = scout_points(self.stands.get(i).map_or(0, |u| u.units));
+        let theirs = self.stands.get(j).map_or(0, Unit::melee_points);
+        if mine == 0 || theirs == 0 {
+            return;
+        }
+        for _ in 0..100 {
+            let (fs, fo) = (self.dice.d6(), self.dice.d6());
+            let holds = match morale_combat(mine, fs, theirs, fo) {
+                Scouting::ScoutHolds => true,
+                Scouting::ScoutRetires => false,
+                Scouting::ThrowAgain => continue,
+            };
+            let (ts, to) = (morale_total(mine, fs), morale_total(theirs, fo));
+            let moves = RETIRE_MOVES;
+            self.log.say(turn, || {
+                let throw = format!("{mine} x {fs} = {ts} against {theirs} x {fo} = {to}");
+                match (cname, holds) {
+                    (Some(c), true) => format!(
+                        "{sname} scouts the screen of {c}, {oname}: {throw}; the screen falls back {moves} moves"
+                    ),
+                    (Some(c), false) => format!(
+                        "{sname} scouts the screen of {c}, {oname}: {throw}; the scouts fall back {moves} moves"
+                    ),
+                    (None, true) => format!("{sname} meets {oname}: {throw}; {oname} fall back {moves} moves"),
+                    (None, false) => format!("{sname} meets {oname}: {throw}; {sname} fall back {moves} moves"),
+                }
+            });
+            self.retire(if holds { j } else { i }, moves);
+            return;
         }
     }
 
@@ -1261,14 +1406,61 @@ impl<'a> Battle<'a> {
                 break;
             }
         }
-        let losers: Vec<usize> = if attacker_wins {
-            defenders
+        let (losers, winners): (Vec<usize>, Vec<usize>) = if attacker_wins {
+            (defenders, chargers.to_vec())
         } else {
-            chargers.to_vec()
+            (chargers.to_vec(), defenders)
         };
+        self.light_cavalry_meleed(&losers, &winners);
         for k in losers {
             if self.stands.get(k).is_some_and(Unit::fighter) {
                 self.retire(k, RETIRE_MOVES);
+            }
+        }
+    }
+
+    /// Rule 17D: "If Light Cavalry are meleed by Heavy Cavalry, the Moral
+    /// Throw determines if the concealed column is exposed or not": light
+    /// cavalry that lose the morale throw to a side with heavy cavalry in
+    /// the melee expose the columns they screen at once; winning, the
+    /// columns stay concealed.
+    fn light_cavalry_meleed(&mut self, losers: &[usize], winners: &[usize]) {
+        let turn = self.turn;
+        let heavy = |b: &Battle<'_>, list: &[usize]| {
+            list.iter().any(|&k| {
+                b.stands
+                    .get(k)
+                    .is_some_and(|u| u.fighter() && u.troop == Some(Troop::HeavyCavalry))
+            })
+        };
+        for (light, other, lost) in [(losers, winners, true), (winners, losers, false)] {
+            if !heavy(self, other) {
+                continue;
+            }
+            for &k in light {
+                if !self
+                    .stands
+                    .get(k)
+                    .is_some_and(|u| u.troop == Some(Troop::LightCavalry))
+                {
+                    continue;
+                }
+                let lname = self.name_of(k);
+                for c in self.screened_by(k) {
+                    let cname = self.name_of(c);
+                    if lost {
+                        if let Some(u) = self.stands.get_mut(c) {
+                            u.concealed = false;
+                        }
+                        self.log.say(turn, || {
+                            format!("{lname} lose the morale throw to heavy cavalry: {cname}, which they screened, is exposed")
+                        });
+                    } else {
+                        self.log.say(turn, || {
+                            format!("{lname} hold against heavy cavalry: {cname} stays concealed")
+                        });
+                    }
+                }
             }
         }
     }

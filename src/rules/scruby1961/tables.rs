@@ -524,6 +524,42 @@ pub fn morale_total(combat_points: u32, face: u32) -> u32 {
     combat_points.saturating_mul(face)
 }
 
+/// Rule 17A, the scouts' "morale combat rule": "Light Cavalry are valued at
+/// 5 Combat Points each".
+pub const SCOUT_POINTS: u32 = 5;
+
+/// Rule 17A: a Light Cavalry stand's combat points in the morale combat,
+/// 5 for each of its `units` figures.
+pub fn scout_points(units: u32) -> u32 {
+    SCOUT_POINTS.saturating_mul(units)
+}
+
+/// Who holds after rule 17A's morale combat: "roll one dice. This throw is
+/// multiplied by the number of Combat Points, and high man total holds his
+/// ground, and the low man total retires 3 moves."
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scouting {
+    /// The light cavalry's total is higher: the other retires.
+    ScoutHolds,
+    /// The other's total is higher: the light cavalry retire.
+    ScoutRetires,
+    /// Equal totals: the seed does not say; both throw again.
+    ThrowAgain,
+}
+
+/// Rule 17A for the scout's `scout` combat points and die `scout_face`
+/// against the other force's `other` points and die `other_face`.
+pub fn morale_combat(scout: u32, scout_face: u32, other: u32, other_face: u32) -> Scouting {
+    let (mine, theirs) = (morale_total(scout, scout_face), morale_total(other, other_face));
+    if mine > theirs {
+        Scouting::ScoutHolds
+    } else if mine < theirs {
+        Scouting::ScoutRetires
+    } else {
+        Scouting::ThrowAgain
+    }
+}
+
 /// MELEEING CANNON CREWS: "If a 1-3-6 is thrown, the attackers are hurled
 /// back three moves and the gun is saved."
 pub fn gun_crew_saves(face: u32) -> bool {
