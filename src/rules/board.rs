@@ -52,6 +52,18 @@ impl Board {
         (p.0.clamp(0.0, max_x), p.1.clamp(0.0, max_y))
     }
 
+    /// A point in cells as inches from the table's corner.
+    pub fn to_inches(&self, p: Point) -> Point {
+        (p.0 * self.cell_inches, p.1 * self.cell_inches)
+    }
+
+    /// A point in inches from the table's corner as cells.
+    pub fn to_cells(&self, p: Point) -> Point {
+        // Times the reciprocal, as the rule sets always scaled: same bits.
+        let by = 1.0 / self.cell_inches;
+        (p.0 * by, p.1 * by)
+    }
+
     /// Straight-line distance in inches of table.
     pub fn inches(&self, a: Point, b: Point) -> f64 {
         ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt() * self.cell_inches

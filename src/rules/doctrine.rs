@@ -5,7 +5,7 @@
 //! generals to the players.)
 
 use super::board::{Board, Point};
-use crate::scenario::{Area, Role, Scenario, ScenarioSide};
+use crate::scenario::{Area, Role, Scenario, TableStand};
 
 /// Odds at which a stand charges: its fighting score at least this many
 /// times the enemy's.
@@ -70,18 +70,18 @@ pub fn best_ground_near(board: &Board, anchor: Point, radius: f64) -> Option<Poi
         })
 }
 
-/// Starting places for `count` stands of a side in its deployment zone: the
-/// defender on the zone's best ground first, the attacker in a line across
-/// the zone's front (the edge nearer the enemy), both spread over the zone.
-pub fn deploy(board: &Board, side: &ScenarioSide, toward: Point, count: usize) -> Vec<Point> {
-    let zone = side.deployment;
-    let mut cells: Vec<Point> = area_centres(&zone)
+/// Starting places for `count` stands deploying in `zone` for a side of
+/// `role`: the defender on the zone's best ground first, the attacker in a
+/// line across the zone's front (the edge nearer `toward`), both spread over
+/// the zone.
+pub fn deploy(board: &Board, zone: &Area, role: Role, toward: Point, count: usize) -> Vec<Point> {
+    let mut cells: Vec<Point> = area_centres(zone)
         .filter(|c| !board.cell_at(*c).is_water())
         .collect();
     if cells.is_empty() {
         cells.push(zone.centre());
     }
-    match side.role {
+    match role {
         Role::Defender => cells.sort_by(|a, b| {
             defensive_value(board, *b)
                 .cmp(&defensive_value(board, *a))
@@ -92,6 +92,86 @@ pub fn deploy(board: &Board, side: &ScenarioSide, toward: Point, count: usize) -
     (0..count)
         .filter_map(|i| cells.get(i % cells.len()).copied())
         .collect()
+}
+
+/// Where one stand of a side starts.
+#[derive(Debug, Clone, Copy)]
+pub struct Start<'s> {
+    pub stand: &'s TableStand,
+    /// In cells: where the scenario places it, or else the doctrine.
+    pub at: Point,
+    /// The turn it comes on: 0 for the stands on the table at the start.
+    pub arrives: u32,
+}
+
+/// Where every stand of side `side` starts, in the scenario's order: its
+/// stands in its deployment area, then each reserve's in its arrival area,
+/// those the scenario does not place deployed by [`deploy`] toward the
+/// side's [`goal`].
+pub fn starts<'s>(board: &Board, scenario: &'s Scenario, side: usize) -> Vec<Start<'s>> {
+    let Some(me) = scenario.sides.get(side) else {
+        return Vec::new();
+    };
+    let toward = goal(board, scenario, side);
+    let mut out = Vec::new();
+    let groups = std::iter::once((&me.stands, me.deployment, 0))
+        .chain(me.reserves.iter().map(|r| (&r.stands, r.area, r.turn)));
+    for (stands, area, arrives) in groups {
+        let unplaced = stands.iter().filter(|t| t.at.is_none()).count();
+        let mut spots = deploy(board, &area, me.role, toward, unplaced).into_iter();
+        for stand in stands {
+            let at = stand.at.or_else(|| spots.next()).unwrap_or(area.centre());
+            out.push(Start { stand, at, arrives });
+        }
+    }
+    out
+}
+
+/// What a side's generals work from on an inch table: who it is, where it
+/// aims (in inches) and which way its own table edge lies.
+#[derive(Debug, Clone, Copy)]
+pub struct SidePlan<'a> {
+    pub id: &'a str,
+    pub name: &'a str,
+    pub role: Role,
+    /// Where its doctrine aims, in inches.
+    pub goal: Point,
+    /// A unit vector toward its own table edge.
+    pub rear: Point,
+}
+
+impl<'a> SidePlan<'a> {
+    pub fn in_inches(board: &Board, scenario: &'a Scenario, side: usize) -> SidePlan<'a> {
+        let s = scenario.sides.get(side);
+        SidePlan {
+            id: s.map_or("", |s| s.id.as_str()),
+            name: s.map_or("", |s| s.name.as_str()),
+            role: s.map_or(Role::Defender, |s| s.role),
+            goal: board.to_inches(goal(board, scenario, side)),
+            rear: rear_of(scenario, side),
+        }
+    }
+}
+
+/// A unit vector from side `side`'s enemy's deployment toward its own: the
+/// way back to its own edge.
+pub fn rear_of(scenario: &Scenario, side: usize) -> Point {
+    let centre = |s: usize| scenario.sides.get(s).map(|x| x.deployment.centre());
+    let fallback = if side == 0 { (0.0, -1.0) } else { (0.0, 1.0) };
+    match (centre(side), centre(1 - side.min(1))) {
+        (Some(own), Some(enemy)) => unit_vector(enemy, own).unwrap_or(fallback),
+        _ => fallback,
+    }
+}
+
+/// The unit vector from `a` toward `b`; `None` if they are the same point.
+pub fn unit_vector(a: Point, b: Point) -> Option<Point> {
+    let d = dist(a, b);
+    if d < 1e-6 || !d.is_finite() {
+        None
+    } else {
+        Some(((b.0 - a.0) / d, (b.1 - a.1) / d))
+    }
 }
 
 fn area_centres(a: &Area) -> impl Iterator<Item = Point> + '_ {

@@ -491,7 +491,7 @@ impl<'a> Battle<'a> {
         }
         // Stands placed by the scenario first, then the doctrine's deployment.
         let unplaced = side.stands.iter().filter(|t| t.at.is_none()).count();
-        let spots = doctrine::deploy(&self.board, side, self.goal(s), unplaced);
+        let spots = doctrine::deploy(&self.board, &side.deployment, side.role, self.goal(s), unplaced);
         let mut spots = spots.into_iter();
         for (k, stand) in side.stands.iter().enumerate() {
             let wanted = match stand.at {

@@ -464,7 +464,7 @@ impl<'a> Battle<'a> {
         }
         let count = side.stands.iter().filter(|t| t.at.is_none()).count();
         let toward = self.goals.get(s).copied().unwrap_or_default();
-        let mut spots = doctrine::deploy(&self.board, side, toward, count).into_iter();
+        let mut spots = doctrine::deploy(&self.board, &side.deployment, side.role, toward, count).into_iter();
         for k in 0..side.stands.len() {
             let i = first + k;
             let Some(stand) = side.stands.get(k) else { continue };

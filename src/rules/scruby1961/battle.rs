@@ -136,15 +136,6 @@ impl Unit<'_> {
     }
 }
 
-#[derive(Debug, Clone)]
-struct Side<'a> {
-    id: &'a str,
-    name: &'a str,
-    role: Role,
-    goal: Point,
-    rear: Point,
-}
-
 /// One battle being fought.
 #[derive(Debug, Clone)]
 pub(super) struct Battle<'a> {
@@ -162,31 +153,9 @@ pub(super) struct Battle<'a> {
     charge_at: Vec<Option<usize>>,
 }
 
-fn scaled(p: Point, by: f64) -> Point {
-    (p.0 * by, p.1 * by)
-}
-
-fn unit_vector(a: Point, b: Point) -> Option<Point> {
-    let d = doctrine::dist(a, b);
-    if d < EPSILON || !d.is_finite() {
-        None
-    } else {
-        Some(((b.0 - a.0) / d, (b.1 - a.1) / d))
-    }
-}
-
 /// Distances closer than this are equal: ties go to the lower index.
 fn nearer(a: f64, b: f64) -> bool {
     a < b - 1e-6
-}
-
-fn rear_of(scenario: &Scenario, side: usize) -> Point {
-    let centre = |s: usize| scenario.sides.get(s).map(|x| x.deployment.centre());
-    let fallback = if side == 0 { (0.0, -1.0) } else { (0.0, 1.0) };
-    match (centre(side), centre(1 - side.min(1))) {
-        (Some(own), Some(enemy)) => unit_vector(enemy, own).unwrap_or(fallback),
-        _ => fallback,
-    }
 }
 
 fn is_forest(c: Cell) -> bool {
@@ -208,21 +177,17 @@ fn outer_area(c: Cell) -> bool {
     matches!(c.ground, Ground::BuiltUpOuter | Ground::ForestEdge)
 }
 
+/// A side as its generals see it (shared by the inch-table rule sets).
+type Side<'a> = doctrine::SidePlan<'a>;
+use doctrine::unit_vector;
+
 impl<'a> Battle<'a> {
     pub(super) fn new(scenario: &'a Scenario, seed: u64, keep_log: bool) -> Battle<'a> {
         let board = Board::new(scenario);
-        let inches = board.cell_inches;
-        let side = |i: usize| {
-            let s = scenario.sides.get(i);
-            Side {
-                id: s.map_or("", |s| s.id.as_str()),
-                name: s.map_or("", |s| s.name.as_str()),
-                role: s.map_or(Role::Defender, |s| s.role),
-                goal: scaled(doctrine::goal(&board, scenario, i), inches),
-                rear: rear_of(scenario, i),
-            }
-        };
-        let sides = [side(0), side(1)];
+        let sides = [
+            Side::in_inches(&board, scenario, 0),
+            Side::in_inches(&board, scenario, 1),
+        ];
         let mut stands = Vec::new();
         for (index, side) in scenario.sides.iter().take(2).enumerate() {
             place_side(&board, scenario, index, side, &mut stands);
@@ -1575,7 +1540,6 @@ impl<'a> Battle<'a> {
     }
 
     pub(super) fn outcome(mut self, seed: u64) -> Outcome {
-        let inches = self.board.cell_inches;
         let mut ends = Vec::with_capacity(self.stands.len());
         let mut stands = Vec::with_capacity(self.stands.len());
         for u in &self.stands {
@@ -1619,7 +1583,7 @@ impl<'a> Battle<'a> {
                     strength_before: u.before,
                     strength_after: after,
                     standing: fate == Fate::Stood,
-                    at: scaled(u.at, 1.0 / inches),
+                    at: self.board.to_cells(u.at),
                 });
             }
         }
@@ -1648,38 +1612,17 @@ fn board_steps(inches: f64) -> u32 {
 
 fn place_side<'a>(
     board: &Board,
-    scenario: &Scenario,
+    scenario: &'a Scenario,
     index: usize,
-    side: &'a ScenarioSide,
+    side: &ScenarioSide,
     stands: &mut Vec<Unit<'a>>,
 ) {
-    let toward = doctrine::goal(board, scenario, index);
-    let unplaced = side.stands.iter().filter(|t| t.at.is_none()).count();
-    let mut spots = doctrine::deploy(board, side, toward, unplaced).into_iter();
-    for t in &side.stands {
-        let at = t.at.or_else(|| spots.next()).unwrap_or(side.deployment.centre());
-        let mut u = unit(t, index, scaled(at, board.cell_inches), 0);
-        if side.role == Role::Defender {
+    for start in doctrine::starts(board, scenario, index) {
+        let mut u = unit(start.stand, index, board.to_inches(start.at), start.arrives);
+        if start.arrives == 0 && side.role == Role::Defender {
             u.post = Some(u.at);
         }
         stands.push(u);
-    }
-    for reserve in &side.reserves {
-        let entry = ScenarioSide {
-            id: String::new(),
-            name: String::new(),
-            army: side.army,
-            role: side.role,
-            deployment: reserve.area,
-            stands: Vec::new(),
-            reserves: Vec::new(),
-        };
-        let unplaced = reserve.stands.iter().filter(|t| t.at.is_none()).count();
-        let mut spots = doctrine::deploy(board, &entry, toward, unplaced).into_iter();
-        for t in &reserve.stands {
-            let at = t.at.or_else(|| spots.next()).unwrap_or(reserve.area.centre());
-            stands.push(unit(t, index, scaled(at, board.cell_inches), reserve.turn));
-        }
     }
 }
 

@@ -149,18 +149,6 @@ impl Unit<'_> {
     }
 }
 
-/// What each side is about.
-#[derive(Debug, Clone)]
-pub(super) struct Side<'a> {
-    pub(super) id: &'a str,
-    pub(super) name: &'a str,
-    pub(super) role: Role,
-    /// Where its doctrine aims (in inches).
-    pub(super) goal: Point,
-    /// A unit vector toward its own table edge.
-    pub(super) rear: Point,
-}
-
 /// One battle being fought.
 #[derive(Debug, Clone)]
 pub(super) struct Battle<'a> {
@@ -194,26 +182,6 @@ pub(super) struct Scratch {
     pub(super) reach: Vec<f64>,
 }
 
-/// The side's `rear`: from the enemy's deployment toward its own.
-fn rear_of(scenario: &Scenario, side: usize) -> Point {
-    let centre = |s: usize| scenario.sides.get(s).map(|x| x.deployment.centre());
-    let fallback = if side == 0 { (0.0, -1.0) } else { (0.0, 1.0) };
-    match (centre(side), centre(1 - side.min(1))) {
-        (Some(own), Some(enemy)) => unit_vector(enemy, own).unwrap_or(fallback),
-        _ => fallback,
-    }
-}
-
-/// The unit vector from `a` toward `b`; `None` if they are the same point.
-pub(super) fn unit_vector(a: Point, b: Point) -> Option<Point> {
-    let d = doctrine::dist(a, b);
-    if d < EPSILON || !d.is_finite() {
-        None
-    } else {
-        Some(((b.0 - a.0) / d, (b.1 - a.1) / d))
-    }
-}
-
 /// Distances closer than this, in inches, are equal: ties go to the lower
 /// index whatever the rounding of the arithmetic that placed the stands, so
 /// a table and its mirror image fight the same battle.
@@ -233,27 +201,19 @@ pub(super) fn by_distance(a: f64, b: f64) -> std::cmp::Ordering {
     thousandths(a).total_cmp(&thousandths(b))
 }
 
-fn scaled(p: Point, by: f64) -> Point {
-    (p.0 * by, p.1 * by)
-}
+/// A side as its generals see it (shared by the inch-table rule sets).
+pub(super) type Side<'a> = doctrine::SidePlan<'a>;
+pub(super) use doctrine::unit_vector;
 
 impl<'a> Battle<'a> {
     /// Sets out the table: every stand on its place (the doctrine's
     /// deployment for those the scenario does not place), reserves waiting.
     pub(super) fn new(scenario: &'a Scenario, seed: u64, keep_log: bool) -> Battle<'a> {
         let board = Board::new(scenario);
-        let inches = board.cell_inches;
-        let side = |i: usize| {
-            let s = scenario.sides.get(i);
-            Side {
-                id: s.map_or("", |s| s.id.as_str()),
-                name: s.map_or("", |s| s.name.as_str()),
-                role: s.map_or(Role::Defender, |s| s.role),
-                goal: scaled(doctrine::goal(&board, scenario, i), inches),
-                rear: rear_of(scenario, i),
-            }
-        };
-        let sides = [side(0), side(1)];
+        let sides = [
+            Side::in_inches(&board, scenario, 0),
+            Side::in_inches(&board, scenario, 1),
+        ];
         let mut stands = Vec::new();
         for (index, side) in scenario.sides.iter().take(2).enumerate() {
             place_side(&board, scenario, index, side, &mut stands);
@@ -331,7 +291,7 @@ impl<'a> Battle<'a> {
     }
 
     pub(super) fn in_cells(&self, p: Point) -> Point {
-        scaled(p, 1.0 / self.board.cell_inches)
+        self.board.to_cells(p)
     }
 
     /// Whether a stand at `at` is in a defensive position against an enemy
@@ -363,7 +323,7 @@ impl<'a> Battle<'a> {
     }
 
     pub(super) fn clamp(&self, p: Point) -> Point {
-        scaled(self.board.clamp(self.in_cells(p)), self.board.cell_inches)
+        self.board.to_inches(self.board.clamp(self.in_cells(p)))
     }
 
     pub(super) fn clear_sight(&self, a: Point, b: Point) -> bool {
@@ -631,7 +591,6 @@ impl<'a> Battle<'a> {
 
     /// The battle's result.
     pub(super) fn outcome(mut self, seed: u64) -> Outcome {
-        let inches = self.board.cell_inches;
         let mut ends = Vec::with_capacity(self.stands.len());
         let mut stands = Vec::with_capacity(self.stands.len());
         for u in &self.stands {
@@ -657,7 +616,7 @@ impl<'a> Battle<'a> {
                     strength_before: u.before,
                     strength_after: u.strength,
                     standing: fate == Fate::Stood,
-                    at: scaled(u.at, 1.0 / inches),
+                    at: self.board.to_cells(u.at),
                 });
             }
         }
@@ -682,44 +641,23 @@ impl<'a> Battle<'a> {
 /// in waiting (their arrival area), positions in inches.
 fn place_side<'a>(
     board: &Board,
-    scenario: &Scenario,
+    scenario: &'a Scenario,
     index: usize,
-    side: &'a ScenarioSide,
+    side: &ScenarioSide,
     stands: &mut Vec<Unit<'a>>,
 ) {
-    let toward = doctrine::goal(board, scenario, index);
-    let unplaced = side.stands.iter().filter(|t| t.at.is_none()).count();
-    let mut spots = doctrine::deploy(board, side, toward, unplaced).into_iter();
-    for t in &side.stands {
-        let at = t.at.or_else(|| spots.next()).unwrap_or(side.deployment.centre());
-        let mut u = unit(t, index, side.army, scaled(at, board.cell_inches), 0);
-        if side.role == Role::Defender {
+    for start in doctrine::starts(board, scenario, index) {
+        let mut u = unit(
+            start.stand,
+            index,
+            side.army,
+            board.to_inches(start.at),
+            start.arrives,
+        );
+        if start.arrives == 0 && side.role == Role::Defender {
             u.post = Some(u.at);
         }
         stands.push(u);
-    }
-    for reserve in &side.reserves {
-        let entry = ScenarioSide {
-            id: String::new(),
-            name: String::new(),
-            army: side.army,
-            role: side.role,
-            deployment: reserve.area,
-            stands: Vec::new(),
-            reserves: Vec::new(),
-        };
-        let unplaced = reserve.stands.iter().filter(|t| t.at.is_none()).count();
-        let mut spots = doctrine::deploy(board, &entry, toward, unplaced).into_iter();
-        for t in &reserve.stands {
-            let at = t.at.or_else(|| spots.next()).unwrap_or(reserve.area.centre());
-            stands.push(unit(
-                t,
-                index,
-                side.army,
-                scaled(at, board.cell_inches),
-                reserve.turn,
-            ));
-        }
     }
 }
 

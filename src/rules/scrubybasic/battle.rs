@@ -1544,41 +1544,23 @@ impl<'a> Battle<'a> {
 
 fn place_side<'a>(
     board: &Board,
-    scenario: &Scenario,
+    scenario: &'a Scenario,
     index: usize,
-    side: &'a ScenarioSide,
+    side: &ScenarioSide,
     out: &mut Vec<Unit<'a>>,
 ) {
     let ci = board.cell_inches;
-    let toward = doctrine::goal(board, scenario, index);
-    let unplaced = side.stands.iter().filter(|t| t.at.is_none()).count();
-    let mut spots = doctrine::deploy(board, side, toward, unplaced).into_iter();
-    for t in &side.stands {
-        let at = t.at.or_else(|| spots.next()).unwrap_or(side.deployment.centre());
-        let mut u = unit(t, index, (at.0 * ci, at.1 * ci), 0);
-        let c = side.deployment.centre();
-        u.offset = ((at.0 - c.0) * ci, (at.1 - c.1) * ci);
-        if side.role == Role::Defender {
-            u.post = Some(u.at);
+    let c = side.deployment.centre();
+    for start in doctrine::starts(board, scenario, index) {
+        let at = start.at;
+        let mut u = unit(start.stand, index, board.to_inches(at), start.arrives);
+        if start.arrives == 0 {
+            u.offset = ((at.0 - c.0) * ci, (at.1 - c.1) * ci);
+            if side.role == Role::Defender {
+                u.post = Some(u.at);
+            }
         }
         out.push(u);
-    }
-    for reserve in &side.reserves {
-        let entry = ScenarioSide {
-            id: String::new(),
-            name: String::new(),
-            army: side.army,
-            role: side.role,
-            deployment: reserve.area,
-            stands: Vec::new(),
-            reserves: Vec::new(),
-        };
-        let unplaced = reserve.stands.iter().filter(|t| t.at.is_none()).count();
-        let mut spots = doctrine::deploy(board, &entry, toward, unplaced).into_iter();
-        for t in &reserve.stands {
-            let at = t.at.or_else(|| spots.next()).unwrap_or(reserve.area.centre());
-            out.push(unit(t, index, (at.0 * ci, at.1 * ci), reserve.turn));
-        }
     }
 }
 
