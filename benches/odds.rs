@@ -68,6 +68,7 @@ fn scenario(grid: bool) -> Scenario {
                 name: "Red".to_owned(),
                 army: ArmyKind::Regular,
                 role: Role::Defender,
+                colour: None,
                 deployment: Area {
                     x: 2,
                     y: 0,
@@ -82,6 +83,7 @@ fn scenario(grid: bool) -> Scenario {
                 name: "Blue".to_owned(),
                 army: ArmyKind::Native,
                 role: Role::Attacker,
+                colour: None,
                 deployment: Area {
                     x: 2,
                     y: depth - 3,

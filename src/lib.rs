@@ -5,6 +5,7 @@
 //! code that reads campaign and map files) <- the binary's `cli`.
 
 pub mod files;
+pub mod handoff;
 pub mod model;
 pub mod rules;
 pub mod scenario;

@@ -39,6 +39,7 @@ fn side(id: &str, army: ArmyKind, role: Role, deployment: Area, stands: Vec<Tabl
         name: format!("The {id}"),
         army,
         role,
+        colour: None,
         deployment,
         stands,
         reserves: Vec::new(),

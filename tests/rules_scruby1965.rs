@@ -44,6 +44,7 @@ fn side(id: &str, army: ArmyKind, role: Role, deployment: Area, stands: Vec<Tabl
         name: format!("the {id}"),
         army,
         role,
+        colour: None,
         deployment,
         stands,
         reserves: Vec::new(),

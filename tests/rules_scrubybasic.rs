@@ -36,6 +36,7 @@ fn side(id: &str, role: Role, deployment: Area, stands: Vec<TableStand>) -> Scen
         name: format!("the {id}"),
         army: ArmyKind::Regular,
         role,
+        colour: None,
         deployment,
         stands,
         reserves: Vec::new(),

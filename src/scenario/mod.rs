@@ -7,7 +7,7 @@
 //! deploys at low y, side 1 at high y unless the zones say otherwise).
 //! Positions of stands are in cells (fractions allowed on inch-scale tables).
 
-use crate::model::{ArmyKind, Quality, RuleSetId, StandId, StandKind};
+use crate::model::{ArmyKind, Colour, Quality, RuleSetId, StandId, StandKind};
 use serde::{Deserialize, Serialize};
 
 /// The ground of a cell. Source of the list: the terrain the five seeds use
@@ -223,6 +223,9 @@ pub struct ScenarioSide {
     pub name: String,
     pub army: ArmyKind,
     pub role: Role,
+    /// Its colour in the battle pack's pictures; `None`: blue for the first side, red for the second.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub colour: Option<Colour>,
     /// Where its stands deploy.
     pub deployment: Area,
     pub stands: Vec<TableStand>,

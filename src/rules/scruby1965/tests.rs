@@ -34,6 +34,7 @@ fn table(british: Vec<TableStand>, natives: Vec<TableStand>) -> Scenario {
         name: id.to_owned(),
         army,
         role,
+        colour: None,
         deployment: Area { x: 0, y, w: 40, h: 4 },
         stands,
         reserves: Vec::new(),
