@@ -180,7 +180,10 @@ pub struct Supply {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum BattleStatus {
+    /// Waiting to be fought.
     Pending,
+    /// Fought, and its result applied to the campaign.
+    Fought,
 }
 
 /// A battle made by a contact on the map.
@@ -198,6 +201,90 @@ pub struct Battle {
     /// Forces of either side within one move, which may join.
     pub reserves: Vec<ForceId>,
     pub status: BattleStatus,
+    /// The region each force marched in from; forces already in the region
+    /// (or that came from nowhere, as at the start) have none.
+    #[serde(default)]
+    pub came_from: Vec<Approach>,
+    /// The hand-off and what came of it.
+    #[serde(default)]
+    pub record: BattleRecord,
+}
+
+/// Where a force came into a battle from: its table edge.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Approach {
+    pub force: ForceId,
+    pub from: RegionId,
+}
+
+/// A battle's record: the scenario handed to the table, the odds computed
+/// before it was fought, and its result.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct BattleRecord {
+    /// The scenario, in the scenario JSON format, once made.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scenario: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prediction: Option<Prediction>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<BattleResult>,
+}
+
+/// The engine's odds for a battle before it was fought.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Prediction {
+    pub rules: RuleSetId,
+    pub runs: u32,
+    pub seed: u64,
+    /// Each side's share of wins and its expected losses in points.
+    pub sides: Vec<SidePrediction>,
+    pub draws: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SidePrediction {
+    pub side: SideId,
+    pub wins: f64,
+    pub expected_losses: f64,
+}
+
+impl Prediction {
+    /// The side the engine expected to win, if one was more likely than the other and a draw.
+    pub fn favourite(&self) -> Option<&SideId> {
+        let best = self.sides.iter().max_by(|a, b| a.wins.total_cmp(&b.wins))?;
+        let tied = self.sides.iter().filter(|s| s.wins == best.wins).count() > 1;
+        (!tied && best.wins > self.draws).then_some(&best.side)
+    }
+}
+
+/// How a battle came out, and where that came from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BattleResult {
+    /// The rule set it was fought under.
+    pub rules: RuleSetId,
+    pub source: ResultSource,
+    /// `None`: a draw.
+    pub winner: Option<SideId>,
+    /// Points each side lost.
+    pub losses: Vec<SideLoss>,
+    /// In a sentence: the engine's verdict or the umpire's notes.
+    pub verdict: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SideLoss {
+    pub side: SideId,
+    pub points: u64,
+}
+
+/// Who decided the battle.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "by", rename_all = "snake_case")]
+pub enum ResultSource {
+    /// The built-in engine, with the seed that replays it.
+    Engine { seed: u64 },
+    /// Fought on the table; the results sheet's file name.
+    Table { sheet: String },
 }
 
 impl Force {

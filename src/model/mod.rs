@@ -16,8 +16,9 @@ mod stand;
 pub mod status;
 
 pub use campaign::{
-    ArmyKind, Battle, BattleStatus, CUT_OFF_GRACE_MOVES, Campaign, Colour, DEFAULT_MILES_PER_INCH, EnRoute,
-    Fatigue, Force, Hq, RuleSetId, Side, StandingOrder, Supply, Wing,
+    Approach, ArmyKind, Battle, BattleRecord, BattleResult, BattleStatus, CUT_OFF_GRACE_MOVES, Campaign,
+    Colour, DEFAULT_MILES_PER_INCH, EnRoute, Fatigue, Force, Hq, Prediction, ResultSource, RuleSetId, Side,
+    SideLoss, SidePrediction, StandingOrder, Supply, Wing,
 };
 pub use date::Date;
 pub use diag::{Diagnostic, Location, Severity};

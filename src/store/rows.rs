@@ -137,8 +137,8 @@ pub(super) fn write_state(tx: &Transaction<'_>, campaign: &Campaign) -> rusqlite
         }
     }
     let mut insert = tx.prepare(
-        "INSERT INTO battles (id, turn, region, attacker, defender, forces, reserves, status)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        "INSERT INTO battles (id, turn, region, attacker, defender, forces, reserves, status, came_from, record)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
     )?;
     for b in &campaign.battles {
         insert.execute(params![
@@ -150,6 +150,8 @@ pub(super) fn write_state(tx: &Transaction<'_>, campaign: &Campaign) -> rusqlite
             json(&b.forces),
             json(&b.reserves),
             json(&b.status).trim_matches('"'),
+            json(&b.came_from),
+            json(&b.record),
         ])?;
     }
     Ok(())
@@ -376,7 +378,8 @@ pub(super) fn read_campaign(conn: &Connection, path: &Path) -> Result<Campaign, 
     }
     let battles = reader.rows(
         "battles",
-        "SELECT id, turn, region, attacker, defender, forces, reserves, status FROM battles ORDER BY id",
+        "SELECT id, turn, region, attacker, defender, forces, reserves, status, came_from, record
+         FROM battles ORDER BY id",
         |row| {
             row.get::<_, i64>(0)
                 .map_or_else(|_| "?".to_owned(), |id| id.to_string())
@@ -392,6 +395,8 @@ pub(super) fn read_campaign(conn: &Connection, path: &Path) -> Result<Campaign, 
                 reserves: from_json(row, 6, "reserves")?,
                 status: serde_json::from_value(serde_json::Value::String(text(row, 7)?))
                     .map_err(|e| format!("status: {e}"))?,
+                came_from: from_json(row, 8, "came_from")?,
+                record: from_json(row, 9, "record")?,
             })
         },
     )?;

@@ -13,8 +13,8 @@ use super::movement::{FORCED_MARCH_MOVES, MARCH_HOURS_PER_DAY, miles_per_move};
 use super::orders::{Order, OrderSet};
 use super::supply::{self, Holding};
 use crate::model::{
-    Arm, Battle, BattleStatus, Campaign, EnRoute, Event, Force, ForceId, RegionId, SideId, Stand,
-    StandingOrder,
+    Approach, Arm, Battle, BattleRecord, BattleStatus, Campaign, EnRoute, Event, Force, ForceId, RegionId,
+    SideId, Stand, StandingOrder,
 };
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
@@ -125,6 +125,8 @@ struct Turn<'c> {
     present: Vec<Vec<usize>>,
     /// Forces that entered a region this move: when (hour, order of arrival).
     arrivals: HashMap<usize, (usize, usize)>,
+    /// The region each force that arrived somewhere this move came from (indices).
+    came_from: HashMap<usize, usize>,
     /// Where each force is in `state.forces`; rebuilt after a split or merge.
     force_at: Option<HashMap<ForceId, usize>>,
     /// Regions with a pending battle.
@@ -141,6 +143,7 @@ impl<'c> Turn<'c> {
             events: Vec::new(),
             present: Vec::new(),
             arrivals: HashMap::new(),
+            came_from: HashMap::new(),
             force_at: None,
             battle_regions: HashSet::new(),
         }
@@ -530,6 +533,7 @@ impl<'c> Turn<'c> {
                     list.push(m.force);
                 }
                 self.arrivals.insert(m.force, (hour, *arrival_order));
+                self.came_from.insert(m.force, road.from);
                 *arrival_order += 1;
                 if self.enemy_present(road.to, m.force) {
                     m.halted = Some(format!("met the enemy at {}", self.index.name(road.to)));
@@ -633,6 +637,7 @@ impl<'c> Turn<'c> {
                         self.halt_at(force, region);
                         if heading == region {
                             self.arrivals.insert(force, (hour, *arrival_order));
+                            self.came_from.insert(force, if region == to { from } else { to });
                             *arrival_order += 1;
                         }
                         if let Some(m) = marcher.and_then(|k| marchers.get_mut(k)) {
@@ -846,9 +851,11 @@ impl<'c> Turn<'c> {
                         continue;
                     };
                     let (id, name) = (f.id.clone(), f.name.clone());
+                    let approach = self.approach(i);
                     if let Some(battle) = self.state.battles.get_mut(b) {
                         battle.forces.push(id.clone());
                         battle.reserves.retain(|r| r != &id);
+                        battle.came_from.extend(approach);
                     }
                     self.emit(
                         "battle_joined",
@@ -877,6 +884,7 @@ impl<'c> Turn<'c> {
                 .or_else(|| sides.iter().find(|s| ***s != attacker))
                 .map(|s| (*s).clone());
             let Some(defender) = defender else { continue };
+            let came_from = forces.iter().filter_map(|&i| self.approach(i)).collect();
             self.state.battles.push(Battle {
                 id: next_id,
                 turn: self.turn,
@@ -886,6 +894,8 @@ impl<'c> Turn<'c> {
                 forces: ids,
                 reserves: Vec::new(),
                 status: BattleStatus::Pending,
+                came_from,
+                record: BattleRecord::default(),
             });
             next_id += 1;
             touched.push((self.state.battles.len() - 1, true));
@@ -901,6 +911,13 @@ impl<'c> Turn<'c> {
         for (b, created) in touched {
             self.find_reserves(b, created, &engaged);
         }
+    }
+
+    /// Where force `i` marched into its region from this move, if it did.
+    fn approach(&self, i: usize) -> Option<Approach> {
+        let from = self.index.id(*self.came_from.get(&i)?)?.clone();
+        let force = self.state.forces.get(i)?.id.clone();
+        Some(Approach { force, from })
     }
 
     /// Forces of either side within one move of battle `b`, not in a battle themselves.
