@@ -1,4 +1,49 @@
 //! The hand-off from the campaign to the table: a pending battle becomes a
 //! scenario and a printable battle pack (briefing, table picture, results
 //! sheet), and a filled results sheet is read back. Pure: the files are
-//! written by `files`.
+//! written by `files`, the save by `store`.
+
+pub mod build;
+
+pub use build::{Edge, ForceEntry, Handoff, TablePlan, build};
+
+use crate::model::{Battle, BattleStatus, Campaign, RuleSetId};
+
+/// Why a battle cannot be handed off or brought back.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum HandoffError {
+    #[error("there is no battle {id} in this campaign; its battles are: {known}")]
+    NoSuchBattle { id: u32, known: String },
+    #[error("battle {id} at {region} was already fought (game move {turn}); `umpire log` shows its result")]
+    AlreadyFought { id: u32, region: String, turn: u32 },
+    #[error("rule set {0} is not built yet")]
+    RulesNotBuilt(RuleSetId),
+    #[error("the save is inconsistent: {0}")]
+    Damaged(String),
+}
+
+/// The pending battle `id`, or why not.
+pub fn pending_battle(campaign: &Campaign, id: u32) -> Result<&Battle, HandoffError> {
+    let Some(battle) = campaign.battles.iter().find(|b| b.id == id) else {
+        let known: Vec<String> = campaign
+            .battles
+            .iter()
+            .filter(|b| b.status == BattleStatus::Pending)
+            .map(|b| format!("{} at {}", b.id, campaign.map.region_name(&b.region)))
+            .collect();
+        let known = if known.is_empty() {
+            "none pending".to_owned()
+        } else {
+            known.join(", ")
+        };
+        return Err(HandoffError::NoSuchBattle { id, known });
+    };
+    if battle.status != BattleStatus::Pending {
+        return Err(HandoffError::AlreadyFought {
+            id,
+            region: campaign.map.region_name(&battle.region).to_owned(),
+            turn: battle.turn,
+        });
+    }
+    Ok(battle)
+}

@@ -28,6 +28,15 @@ impl RngState {
         rng
     }
 
+    /// Battle `battle`'s own stream: the campaign's seed with a stream number
+    /// of its own, so a battle's table and seed replay exactly and never
+    /// depend on, or move, the game moves' stream (stream 0).
+    pub fn battle_stream(&self, battle: u32) -> ChaCha8Rng {
+        let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
+        rng.set_stream(u64::from(battle) + 1);
+        rng
+    }
+
     /// Records how far `rng`, made by [`RngState::generator`], has drawn.
     pub fn advance_to(&mut self, rng: &ChaCha8Rng) {
         self.word_pos = rng.get_word_pos();

@@ -101,8 +101,8 @@ pub use tables::{
 };
 
 use super::{Outcome, RuleSet};
-use crate::model::RuleSetId;
-use crate::scenario::Scenario;
+use crate::model::{ArmyKind, RuleSetId};
+use crate::scenario::{Scenario, TableStand};
 
 /// Bob Cordery's 2009 rules.
 #[derive(Debug, Clone, Copy, Default)]
@@ -123,6 +123,11 @@ impl RuleSet for Cordery2009 {
             battle.play_turn();
         }
         battle.finish()
+    }
+
+    fn muster(&self, stand: &TableStand, army: ArmyKind) -> String {
+        let t = tables::stand_type(stand.kind, stand.quality, army);
+        format!("{}, stand value {}", t.label(), tables::stand_value(t))
     }
 }
 

@@ -74,8 +74,8 @@ pub use battle::{Battle, Square, cheb};
 pub use tables::*;
 
 use super::{Outcome, RuleSet};
-use crate::model::RuleSetId;
-use crate::scenario::Scenario;
+use crate::model::{ArmyKind, RuleSetId};
+use crate::scenario::{Scenario, TableStand};
 
 /// Arthur Harman's 2021 rules.
 #[derive(Debug, Clone, Copy, Default)]
@@ -96,6 +96,28 @@ impl RuleSet for Harman2021 {
             battle.play_turn();
         }
         battle.finish()
+    }
+
+    fn muster(&self, stand: &TableStand, _army: ArmyKind) -> String {
+        let unit = tables::unit_of(stand.kind, false);
+        let name = match unit {
+            tables::Unit::FormedInfantry { fires: true } => "formed infantry",
+            tables::Unit::FormedInfantry { fires: false } => "formed infantry, close combat only",
+            tables::Unit::Skirmishers => "skirmishers",
+            tables::Unit::FootArtillery => "foot artillery",
+            tables::Unit::HorseArtillery => "horse artillery",
+            tables::Unit::Cavalry => "cavalry",
+            tables::Unit::General | tables::Unit::Adc => {
+                "General if the side's first command stand, else ADC"
+            }
+            tables::Unit::Transport => "transport, takes no part in combat",
+        };
+        format!(
+            "Combat Value {}, {:?} quality, {} dice ({name})",
+            tables::combat_value(unit, stand.quality, stand.strength, stand.full),
+            stand.quality,
+            tables::tactical_dice(unit, stand.quality),
+        )
     }
 }
 

@@ -12,8 +12,8 @@ pub mod scruby1961;
 pub mod scruby1965;
 pub mod scrubybasic;
 
-use crate::model::{RuleSetId, StandId, StandKind};
-use crate::scenario::{Role, Scenario, ScenarioProblem};
+use crate::model::{ArmyKind, RuleSetId, StandId, StandKind};
+use crate::scenario::{Role, Scenario, ScenarioProblem, TableStand};
 use serde::Serialize;
 
 /// What became of a stand.
@@ -99,6 +99,25 @@ pub trait RuleSet: Sync {
     /// Fights the battle. The scenario has been checked (see [`fight`]).
     /// With `keep_log` false no log is written (odds fight thousands).
     fn fight(&self, scenario: &Scenario, seed: u64, keep_log: bool) -> Outcome;
+    /// How `stand` of an `army` is fielded under this rule set, for the
+    /// orders of battle: its troop type and the rule set's own measure.
+    fn muster(&self, stand: &TableStand, army: ArmyKind) -> String;
+}
+
+/// `HeavyCavalry` as "heavy cavalry": a troop type's name for people.
+pub fn words(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 4);
+    for (i, c) in name.chars().enumerate() {
+        if c.is_uppercase() {
+            if i > 0 {
+                out.push(' ');
+            }
+            out.extend(c.to_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// The battle log, written only when kept; lines are formatted only then.

@@ -124,8 +124,8 @@ pub mod tables;
 pub use tables::*;
 
 use super::{Outcome, RuleSet};
-use crate::model::RuleSetId;
-use crate::scenario::Scenario;
+use crate::model::{ArmyKind, RuleSetId};
+use crate::scenario::{Scenario, TableStand};
 
 /// The Strategy-Tactical Wargame of 1961.
 #[derive(Debug, Clone, Copy, Default)]
@@ -144,6 +144,20 @@ impl RuleSet for Scruby1961 {
         let mut battle = battle::Battle::new(scenario, seed, keep_log);
         battle.run();
         battle.outcome(seed)
+    }
+
+    fn muster(&self, stand: &TableStand, _army: ArmyKind) -> String {
+        let Some(troop) = tables::troop_for(stand.kind) else {
+            return "not on the table: no combat power".to_owned();
+        };
+        let name = super::words(&format!("{troop:?}"));
+        if troop.is_gun() {
+            return format!("1 cannon ({name})");
+        }
+        let n = tables::figures(troop);
+        let left = tables::units_from_strength(troop, stand.strength, stand.full);
+        let holder = if troop.is_cavalry() { "squadron" } else { "tray" };
+        format!("{left} of {n} figures on a {holder} ({name})")
     }
 }
 

@@ -126,8 +126,8 @@ mod tests;
 pub use tables::*;
 
 use super::{Outcome, RuleSet};
-use crate::model::RuleSetId;
-use crate::scenario::Scenario;
+use crate::model::{ArmyKind, RuleSetId};
+use crate::scenario::{Scenario, TableStand};
 
 /// The "Unbalanced Equality" rules of 1965.
 #[derive(Debug, Clone, Copy, Default)]
@@ -146,6 +146,18 @@ impl RuleSet for Scruby1965 {
         let mut battle = battle::Battle::new(scenario, seed, keep_log);
         battle.run();
         battle.outcome(seed)
+    }
+
+    fn muster(&self, stand: &TableStand, army: ArmyKind) -> String {
+        match tables::troop_for(stand.kind, army) {
+            Some(troop) => format!(
+                "{} of {} points ({})",
+                stand.strength,
+                stand.full,
+                super::words(&format!("{troop:?}"))
+            ),
+            None => "not on the table: no combat power".to_owned(),
+        }
     }
 }
 

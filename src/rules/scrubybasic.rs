@@ -106,8 +106,8 @@
 mod battle;
 
 use super::{Outcome, RuleSet};
-use crate::model::{RuleSetId, StandKind};
-use crate::scenario::Scenario;
+use crate::model::{ArmyKind, RuleSetId, StandKind};
+use crate::scenario::{Scenario, TableStand};
 
 /// The Basic War Game Rules.
 #[derive(Debug, Clone, Copy, Default)]
@@ -126,6 +126,18 @@ impl RuleSet for ScrubyBasic {
         let mut b = battle::Battle::new(scenario, seed, keep_log);
         b.run();
         b.outcome(seed)
+    }
+
+    fn muster(&self, stand: &TableStand, _army: ArmyKind) -> String {
+        let Some(troop) = troop_for(stand.kind) else {
+            return "not on the table: does not fight".to_owned();
+        };
+        let left = models_at(troop, stand.strength, stand.full);
+        format!(
+            "company stand, {left} of {} models ({})",
+            troop.models(),
+            super::words(&format!("{troop:?}"))
+        )
     }
 }
 
