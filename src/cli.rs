@@ -13,6 +13,8 @@ use umpire::model::{Diagnostic, Severity};
 use umpire::store::{Overwrite, Store, Undone};
 use umpire::strategy::{self, Order};
 
+mod battles;
+
 /// The campaign umpire for model-soldier wargames.
 #[derive(Debug, Parser)]
 #[command(name = "umpire", version, about, long_about = None)]
@@ -72,7 +74,7 @@ enum Command {
         #[arg(long)]
         turn: Option<u32>,
     },
-    /// Take back the last orders not yet resolved, or else the last game move.
+    /// Take back the last change: orders not yet resolved, a battle's result, or the last game move.
     Undo {
         /// The campaign save.
         save: PathBuf,
@@ -108,6 +110,52 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Hand a pending battle to the table: write its battle pack (scenario.json, briefing.md, table.png, result.toml).
+    Scenario {
+        /// The campaign save.
+        save: PathBuf,
+        /// The battle's number (as `umpire status` shows it).
+        battle: u32,
+        /// The rule set; the campaign's own when left out.
+        #[arg(long)]
+        rules: Option<String>,
+        /// The folder to write the pack into (made if missing).
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Fight a pending battle with the rules engine and apply the outcome to the campaign.
+    Resolve {
+        /// The campaign save.
+        save: PathBuf,
+        /// The battle's number.
+        battle: u32,
+        /// The rule set; the one its battle pack was made for, else the campaign's.
+        #[arg(long)]
+        rules: Option<String>,
+        /// The dice's seed; the battle's own when left out.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Print the events as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Apply a battle fought on the table, from its filled results sheet (result.toml).
+    Result {
+        /// The campaign save.
+        save: PathBuf,
+        /// The battle's number.
+        battle: u32,
+        /// The filled results sheet.
+        file: PathBuf,
+    },
+    /// How the engine's odds before each battle compare with how the battles came out.
+    Calibration {
+        /// The campaign save.
+        save: PathBuf,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 pub fn run() -> Result<ExitCode> {
@@ -137,6 +185,21 @@ pub fn run() -> Result<ExitCode> {
             seed,
             json,
         } => odds(&file, rules.as_deref(), runs, seed, json),
+        Command::Scenario {
+            save,
+            battle,
+            rules,
+            out,
+        } => battles::scenario(&save, battle, rules.as_deref(), &out),
+        Command::Resolve {
+            save,
+            battle,
+            rules,
+            seed,
+            json,
+        } => battles::resolve(&save, battle, rules.as_deref(), seed, json),
+        Command::Result { save, battle, file } => battles::result(&save, battle, &file),
+        Command::Calibration { save, json } => battles::calibration(&save, json),
     }
 }
 
@@ -474,6 +537,11 @@ fn undo(save: &Path) -> Result<ExitCode> {
         Undone::Orders { side, turn, source } => {
             let name = campaign.side(&side).map_or(side.as_str(), |s| s.name.as_str());
             println!("Withdrew the orders {name} gave for game move {turn} ({source}).");
+        }
+        Undone::Battle { battle, turn } => {
+            println!(
+                "Took back the result of battle {battle} (game move {turn}): it is pending again. `umpire resolve` or `umpire result` decides it anew."
+            );
         }
         Undone::Turn { turn } => {
             println!(

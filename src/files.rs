@@ -127,3 +127,38 @@ pub fn check_file(path: &Path) -> Checked<Checkable> {
         }
     }
 }
+
+/// A file of a battle pack could not be written.
+#[derive(Debug, thiserror::Error)]
+#[error("{path}: cannot {action}: {source}; check the folder exists and can be written to")]
+pub struct WriteError {
+    pub path: String,
+    pub action: &'static str,
+    #[source]
+    pub source: std::io::Error,
+}
+
+/// Writes `files` (name and bytes) into folder `dir`, creating it. Each file
+/// is written beside its place and renamed over it, so a reader never sees
+/// half a file. Returns the paths written.
+pub fn write_files(dir: &Path, files: &[(&str, &[u8])]) -> Result<Vec<std::path::PathBuf>, WriteError> {
+    fn fail(path: &Path, action: &'static str) -> impl FnOnce(std::io::Error) -> WriteError {
+        let path = display_name(path);
+        move |source| WriteError { path, action, source }
+    }
+    std::fs::create_dir_all(dir).map_err(fail(dir, "create the folder"))?;
+    let mut written = Vec::new();
+    for (name, bytes) in files {
+        let path = dir.join(name);
+        let temp = dir.join(format!(".{name}.part"));
+        std::fs::write(&temp, bytes).map_err(fail(&temp, "write"))?;
+        std::fs::rename(&temp, &path).map_err(fail(&path, "put in place"))?;
+        written.push(path);
+    }
+    Ok(written)
+}
+
+/// Reads a text file a person filled in (a results sheet), as UTF-8.
+pub fn read_sheet_text(path: &Path) -> Result<String, Diagnostic> {
+    read_text(path)
+}

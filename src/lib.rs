@@ -4,6 +4,7 @@
 //! `model` (pure) <- `store` (the only SQLite code) and `files` (the only
 //! code that reads campaign and map files) <- the binary's `cli`.
 
+pub mod desk;
 pub mod files;
 pub mod handoff;
 pub mod model;

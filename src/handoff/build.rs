@@ -209,7 +209,11 @@ pub fn build(campaign: &Campaign, battle_id: u32, rules: RuleSetId) -> Result<Ha
                 x: 1,
                 y: 0,
                 w: width.saturating_sub(2).max(1),
-                h: (depth * 2 / 5).max(1),
+                // Down to the river and a row beyond, to hold the crossing.
+                h: lay
+                    .river_y
+                    .map_or(depth * 2 / 5, |y| (y + 2).max(depth * 2 / 5))
+                    .clamp(1, depth),
             },
             Role::Attacker => edge_area(Edge::Near, width, depth, zone),
         };
@@ -597,6 +601,8 @@ struct Layout<'r> {
     bridge: Option<(u32, u32)>,
     hill_top: Option<(u32, u32)>,
     crossroads: Option<(u32, u32)>,
+    /// The row of the river, if there is one.
+    river_y: Option<u32>,
 }
 
 impl<'r> Layout<'r> {
@@ -610,6 +616,7 @@ impl<'r> Layout<'r> {
             bridge: None,
             hill_top: None,
             crossroads: None,
+            river_y: None,
         }
     }
 
@@ -717,7 +724,8 @@ impl<'r> Layout<'r> {
         let has_bridge = region.has(Feature::Bridge) || crossing == Some(RiverCrossing::Bridge);
         let has_ford = region.has(Feature::Ford) || crossing == Some(RiverCrossing::Ford);
         let river_y = if has_bridge || has_ford {
-            let y = (self.depth / 2).saturating_sub(1);
+            // Before the defender's key place, so the defender can hold the crossing.
+            let y = self.depth * 2 / 5;
             self.patch(
                 Area {
                     x: 0,
@@ -733,6 +741,7 @@ impl<'r> Layout<'r> {
         } else {
             None
         };
+        self.river_y = river_y;
 
         // Roads: from each approach edge to the centre, and the main road
         // from the near edge to the far one.

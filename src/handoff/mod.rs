@@ -3,11 +3,40 @@
 //! sheet), and a filled results sheet is read back. Pure: the files are
 //! written by `files`, the save by `store`.
 
+pub mod briefing;
 pub mod build;
+pub mod calibration;
+pub mod sheet;
 
 pub use build::{Edge, ForceEntry, Handoff, TablePlan, build};
+pub use calibration::{Calibration, CalibrationRow, calibration};
 
-use crate::model::{Battle, BattleStatus, Campaign, RuleSetId};
+use crate::model::{Battle, BattleStatus, Campaign, Prediction, RuleSetId, SideId, SidePrediction};
+use crate::rules::FightError;
+use crate::scenario::Scenario;
+
+/// Battles fought for the odds kept with each battle before it is fought.
+pub const PREDICTION_RUNS: u32 = 1000;
+
+/// The engine's odds for `scenario` under its own rule set, from its seed.
+pub fn predict(scenario: &Scenario) -> Result<Prediction, FightError> {
+    let odds = crate::rules::odds(scenario, scenario.rules, PREDICTION_RUNS, scenario.seed)?;
+    Ok(Prediction {
+        rules: scenario.rules,
+        runs: odds.runs,
+        seed: scenario.seed,
+        sides: odds
+            .sides
+            .iter()
+            .map(|s| SidePrediction {
+                side: SideId::new(&s.id),
+                wins: s.wins.share,
+                expected_losses: s.expected_losses,
+            })
+            .collect(),
+        draws: odds.draws.share,
+    })
+}
 
 /// Why a battle cannot be handed off or brought back.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

@@ -215,6 +215,7 @@ impl Status {
             battles: campaign
                 .battles
                 .iter()
+                .filter(|b| b.status == crate::model::BattleStatus::Pending)
                 .map(|b| BattleStatus {
                     id: b.id,
                     turn: b.turn,

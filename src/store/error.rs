@@ -40,6 +40,9 @@ pub enum StoreError {
     #[error("{path}: nothing to undo: {why}")]
     NothingToUndo { path: String, why: String },
 
+    #[error("{path}: battle {battle} {why}")]
+    BattleNotPending { path: String, battle: u32, why: String },
+
     #[error(
         "{path}: the save changed while this game move was being resolved (it is now at game move {found}, not {expected}); run the command again"
     )]

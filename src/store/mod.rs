@@ -9,6 +9,7 @@
 //! Every change is one transaction, so a crash leaves the last change whole
 //! or not there at all.
 
+mod battles;
 mod error;
 mod moves;
 mod rows;

@@ -20,6 +20,8 @@ pub enum Undone {
     Orders { side: SideId, turn: u32, source: String },
     /// The last resolved game move; the campaign is back at its start.
     Turn { turn: u32 },
+    /// The result of battle `battle`, which is pending again.
+    Battle { battle: u32, turn: u32 },
 }
 
 impl Store {
@@ -138,8 +140,9 @@ impl Store {
         tx.commit().map_err(sqlite("saving the game move"))
     }
 
-    /// Takes back the last orders not yet resolved, or else the last resolved
-    /// game move, rebuilding the state from the event log.
+    /// Takes back the last change: orders not yet resolved, a battle's
+    /// result, or the last resolved game move, rebuilding the state from the
+    /// event log.
     pub fn undo(&mut self) -> Result<Undone, StoreError> {
         let path = path_text(&self.path);
         let sqlite = |action| sqlite(&path, action);
@@ -153,6 +156,22 @@ impl Store {
             )
             .optional()
             .map_err(sqlite("reading the orders"))?;
+        // Orders given after the last battle result are taken back first; a
+        // result entered after the orders goes before them.
+        let top = undo_stack(&tx, &path)?.pop();
+        let last_orders = match (last_orders, top) {
+            (Some(orders), Some(mark)) if mark.battle.is_some() => {
+                let given: Option<i64> = tx
+                    .query_row(
+                        "SELECT MAX(rowid) FROM events WHERE kind = 'orders_given' AND turn = ?1",
+                        params![campaign.turn],
+                        |r| r.get(0),
+                    )
+                    .map_err(sqlite("reading the log"))?;
+                given.is_some_and(|g| g > mark.rowid).then_some(orders)
+            }
+            (orders, _) => orders,
+        };
         let undone = if let Some((seq, side, source)) = last_orders {
             tx.execute("DELETE FROM orders WHERE seq = ?1", params![seq])
                 .map_err(sqlite("withdrawing the orders"))?;
@@ -177,8 +196,26 @@ impl Store {
                 source,
             }
         } else {
-            let (undone_turn, first_seq, last_seq, restored) = restore_point(&tx, &self.path)?;
+            let (mark, restored) = restore_point(&tx, &self.path)?;
+            let (undone_turn, first_seq, last_seq) = (mark.turn, mark.first_seq, mark.seq);
             rows::write_state(&tx, &restored).map_err(sqlite("restoring the state"))?;
+            if let Some(battle) = mark.battle {
+                let event = Event {
+                    turn: campaign.turn,
+                    seq: next_seq(&tx, campaign.turn).map_err(sqlite("numbering the event"))?,
+                    kind: "result_undone".to_owned(),
+                    payload: json!({ "battle": battle, "first_seq": first_seq, "last_seq": last_seq }),
+                    sentence: format!(
+                        "The result of battle {battle} was taken back: the battle is pending again."
+                    ),
+                };
+                rows::append_event(&tx, &event).map_err(sqlite("recording the undo"))?;
+                tx.commit().map_err(sqlite("saving the undo"))?;
+                return Ok(Undone::Battle {
+                    battle,
+                    turn: undone_turn,
+                });
+            }
             tx.execute(
                 "UPDATE orders SET resolved_turn = NULL WHERE resolved_turn = ?1",
                 params![undone_turn],
@@ -202,7 +239,7 @@ impl Store {
 }
 
 /// The next free sequence number in a game move's events.
-fn next_seq(tx: &Transaction<'_>, turn: u32) -> rusqlite::Result<u32> {
+pub(super) fn next_seq(tx: &Transaction<'_>, turn: u32) -> rusqlite::Result<u32> {
     tx.query_row(
         "SELECT COALESCE(MAX(seq) + 1, 0) FROM events WHERE turn = ?1",
         params![turn],
@@ -210,19 +247,27 @@ fn next_seq(tx: &Transaction<'_>, turn: u32) -> rusqlite::Result<u32> {
     )
 }
 
-/// Finds the last resolved game move still standing and the state before it:
-/// (its turn, its first and last event numbers, the state to restore). Reads
-/// only the log's bookkeeping, then parses the one state it restores.
-fn restore_point(
-    tx: &Transaction<'_>,
-    path: &std::path::Path,
-) -> Result<(u32, u32, u32, Campaign), StoreError> {
-    let name = path_text(path);
-    let sqlite = |action| sqlite(&name, action);
+/// One entry of the undo stack: a state the log can go back to.
+#[derive(Debug, Clone, Copy)]
+struct Mark {
+    rowid: i64,
+    turn: u32,
+    first_seq: u32,
+    seq: u32,
+    /// The starting state in `campaign_created`, not a checkpoint.
+    starting: bool,
+    /// The battle whose result this checkpoint follows, if it is one.
+    battle: Option<u32>,
+}
+
+/// The undo stack: `campaign_created` and each `checkpoint` push a state;
+/// `turn_undone` and `result_undone` pop one.
+fn undo_stack(tx: &Transaction<'_>, name: &str) -> Result<Vec<Mark>, StoreError> {
+    let sqlite = |action| sqlite(name, action);
     let mut statement = tx
         .prepare(
-            "SELECT rowid, kind, turn, seq, json_extract(payload, '$.first_seq') FROM events
-             WHERE kind IN ('campaign_created', 'checkpoint', 'turn_undone') ORDER BY rowid",
+            "SELECT rowid, kind, turn, seq, json_extract(payload, '$.first_seq'), json_extract(payload, '$.battle')
+             FROM events WHERE kind IN ('campaign_created', 'checkpoint', 'turn_undone', 'result_undone') ORDER BY rowid",
         )
         .map_err(sqlite("reading the log"))?;
     let marks = statement
@@ -233,33 +278,58 @@ fn restore_point(
                 r.get::<_, u32>(2)?,
                 r.get::<_, u32>(3)?,
                 r.get::<_, Option<u32>>(4)?,
+                r.get::<_, Option<u32>>(5)?,
             ))
         })
         .map_err(sqlite("reading the log"))?;
-    // Each entry: (rowid, turn, first seq, checkpoint seq, whether it is the starting state).
-    let mut stack: Vec<(i64, u32, u32, u32, bool)> = Vec::new();
+    let mut stack: Vec<Mark> = Vec::new();
     for mark in marks {
-        let (rowid, kind, turn, seq, first) = mark.map_err(sqlite("reading the log"))?;
+        let (rowid, kind, turn, seq, first, battle) = mark.map_err(sqlite("reading the log"))?;
         match kind.as_str() {
-            "campaign_created" => stack.push((rowid, turn, seq, seq, true)),
-            "checkpoint" => stack.push((rowid, turn, first.unwrap_or(0), seq, false)),
+            "campaign_created" => stack.push(Mark {
+                rowid,
+                turn,
+                first_seq: seq,
+                seq,
+                starting: true,
+                battle: None,
+            }),
+            "checkpoint" => stack.push(Mark {
+                rowid,
+                turn,
+                first_seq: first.unwrap_or(0),
+                seq,
+                starting: false,
+                battle,
+            }),
             _ => {
                 stack.pop();
             }
         }
     }
-    let Some((_, turn, first, last, _)) = stack.pop() else {
+    Ok(stack)
+}
+
+/// Finds the last change still standing (a game move or a battle result) and
+/// the state before it: (its mark, the state to restore). Reads only the
+/// log's bookkeeping, then parses the one state it restores.
+fn restore_point(tx: &Transaction<'_>, path: &std::path::Path) -> Result<(Mark, Campaign), StoreError> {
+    let name = path_text(path);
+    let sqlite = |action| sqlite(&name, action);
+    let mut stack = undo_stack(tx, &name)?;
+    let Some(top) = stack.pop().filter(|m| !m.starting) else {
         return Err(StoreError::NothingToUndo {
             path: name,
-            why: "no game move has been resolved".to_owned(),
+            why: "no game move has been resolved and no battle fought".to_owned(),
         });
     };
-    let Some(&(rowid, _, _, _, starting)) = stack.last() else {
+    let Some(&Mark { rowid, starting, .. }) = stack.last() else {
         return Err(StoreError::NothingToUndo {
             path: name,
             why: "no game move has been resolved since the campaign began".to_owned(),
         });
     };
+    let turn = top.turn;
     let payload: String = tx
         .query_row(
             "SELECT payload FROM events WHERE rowid = ?1",
@@ -281,5 +351,5 @@ fn restore_point(
             .unwrap_or_default();
     }
     let restored: Campaign = serde_json::from_value(value).map_err(|e| bad(e.to_string()))?;
-    Ok((turn, first, last, restored))
+    Ok((top, restored))
 }

@@ -1,0 +1,196 @@
+//! The umpire's desk: the battle commands that read and write a save and
+//! files, shared by the CLI and the app. Each wires the pure core
+//! (`handoff`, `rules`, `strategy::aftermath`) to `store` and `files`; a
+//! change to the save is one transaction, made only after everything was
+//! checked.
+
+use crate::files::{self, WriteError};
+use crate::handoff::{self, Handoff, HandoffError, sheet::SheetError};
+use crate::model::{BattleRecord, Campaign, Event, RuleSetId};
+use crate::rules::{self, FightError, Outcome};
+use crate::scenario::Scenario;
+use crate::store::{Store, StoreError};
+use crate::strategy::aftermath::{self, AftermathError, Verdict};
+use std::path::{Path, PathBuf};
+
+/// Why a battle command failed. Nothing was written to the save.
+#[derive(Debug, thiserror::Error)]
+pub enum DeskError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("{0}")]
+    Handoff(#[from] HandoffError),
+    #[error("{0}")]
+    Sheet(#[from] SheetError),
+    #[error("{0}")]
+    Aftermath(#[from] AftermathError),
+    #[error("{0}")]
+    Fight(#[from] FightError),
+    #[error(transparent)]
+    Write(#[from] WriteError),
+    #[error("{0}")]
+    Read(String),
+    #[error("the table picture could not be drawn: {0}")]
+    Picture(String),
+    #[error(
+        "battle {battle}: the scenario kept with it cannot be read ({detail}); `umpire scenario` makes it again"
+    )]
+    BadRecord { battle: u32, detail: String },
+}
+
+/// The files of a battle pack, written.
+#[derive(Debug, Clone)]
+pub struct PackWritten {
+    pub battle: u32,
+    pub rules: RuleSetId,
+    pub files: Vec<PathBuf>,
+    pub handoff: Handoff,
+}
+
+/// The scenario for battle `battle`: the one kept with it if it was made
+/// under `rules` (or no rule set is named), else a new one.
+fn scenario_for(campaign: &Campaign, battle: u32, rules: Option<RuleSetId>) -> Result<Handoff, DeskError> {
+    let b = handoff::pending_battle(campaign, battle)?;
+    let rules = rules.unwrap_or(campaign.rules);
+    let made = handoff::build(campaign, battle, rules)?;
+    if let Some(text) = &b.record.scenario {
+        let kept: Scenario = serde_json::from_str(text).map_err(|e| DeskError::BadRecord {
+            battle,
+            detail: e.to_string(),
+        })?;
+        if kept.rules == rules {
+            return Ok(Handoff {
+                scenario: kept,
+                plan: made.plan,
+            });
+        }
+    }
+    Ok(made)
+}
+
+/// The record with the scenario and its odds, computing the odds if they
+/// are missing or were for another rule set.
+fn record_with(campaign: &Campaign, battle: u32, scenario: &Scenario) -> Result<BattleRecord, DeskError> {
+    let mut record = campaign
+        .battles
+        .iter()
+        .find(|b| b.id == battle)
+        .map(|b| b.record.clone())
+        .unwrap_or_default();
+    record.scenario = Some(serde_json::to_string(scenario).unwrap_or_default());
+    if record
+        .prediction
+        .as_ref()
+        .is_none_or(|p| p.rules != scenario.rules)
+    {
+        record.prediction = Some(handoff::predict(scenario)?);
+    }
+    Ok(record)
+}
+
+/// `umpire scenario`: writes battle `battle`'s pack (scenario.json,
+/// briefing.md, table.png, result.toml) into `dir`, and keeps the scenario
+/// and its odds with the battle.
+pub fn write_pack(
+    store: &mut Store,
+    battle: u32,
+    rules: Option<RuleSetId>,
+    dir: &Path,
+) -> Result<PackWritten, DeskError> {
+    let campaign = store.load()?;
+    let handoff = scenario_for(&campaign, battle, rules)?;
+    let b = handoff::pending_battle(&campaign, battle)?;
+    let record = record_with(&campaign, battle, &handoff.scenario)?;
+    let json = serde_json::to_string_pretty(&handoff.scenario).unwrap_or_default();
+    let briefing = handoff::briefing::write_briefing(&campaign, b, &handoff);
+    let sheet = handoff::sheet::write_sheet(&campaign, b, &handoff.scenario);
+    let files = files::write_files(
+        dir,
+        &[
+            ("scenario.json", json.as_bytes()),
+            ("briefing.md", briefing.as_bytes()),
+            ("result.toml", sheet.as_bytes()),
+        ],
+    )?;
+    store.record_battle(battle, &record)?;
+    Ok(PackWritten {
+        battle,
+        rules: handoff.scenario.rules,
+        files,
+        handoff,
+    })
+}
+
+/// A result applied: the outcome (when the engine fought), the events and the new state.
+#[derive(Debug, Clone)]
+pub struct Applied {
+    pub battle: u32,
+    pub outcome: Option<Outcome>,
+    pub verdict: Verdict,
+    pub events: Vec<Event>,
+    pub campaign: Campaign,
+}
+
+fn apply(
+    store: &mut Store,
+    before: &Campaign,
+    battle: u32,
+    record: BattleRecord,
+    verdict: Verdict,
+    outcome: Option<Outcome>,
+) -> Result<Applied, DeskError> {
+    let mut with_record = before.clone();
+    if let Some(b) = with_record.battles.iter_mut().find(|b| b.id == battle) {
+        b.record = record;
+    }
+    let (after, events) = aftermath::apply(&with_record, battle, &verdict)?;
+    store.commit_battle(before, battle, &after, &events)?;
+    Ok(Applied {
+        battle,
+        outcome,
+        verdict,
+        events,
+        campaign: after,
+    })
+}
+
+/// `umpire resolve`: fights battle `battle` with the engine and applies the outcome.
+pub fn resolve(
+    store: &mut Store,
+    battle: u32,
+    rules: Option<RuleSetId>,
+    seed: Option<u64>,
+) -> Result<Applied, DeskError> {
+    let campaign = store.load()?;
+    let handoff = scenario_for(&campaign, battle, rules)?;
+    let record = record_with(&campaign, battle, &handoff.scenario)?;
+    let seed = seed.unwrap_or(handoff.scenario.seed);
+    let outcome = rules::fight(&handoff.scenario, handoff.scenario.rules, seed)?;
+    let verdict = Verdict::from_outcome(&outcome);
+    apply(store, &campaign, battle, record, verdict, Some(outcome))
+}
+
+/// `umpire result`: applies the filled results sheet at `sheet` to battle `battle`.
+pub fn enter_result(store: &mut Store, battle: u32, sheet: &Path) -> Result<Applied, DeskError> {
+    let text = files::read_sheet_text(sheet).map_err(|d| DeskError::Read(d.to_string()))?;
+    let campaign = store.load()?;
+    let name = sheet.file_name().map_or_else(
+        || sheet.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    enter_result_text(store, &campaign, battle, &text, &name)
+}
+
+/// Applies a results sheet given as text (the app's form writes one).
+pub fn enter_result_text(
+    store: &mut Store,
+    campaign: &Campaign,
+    battle: u32,
+    text: &str,
+    name: &str,
+) -> Result<Applied, DeskError> {
+    let verdict = handoff::sheet::read_sheet(text, name, campaign, battle)?;
+    let handoff = scenario_for(campaign, battle, Some(verdict.rules))?;
+    let record = record_with(campaign, battle, &handoff.scenario)?;
+    apply(store, campaign, battle, record, verdict, None)
+}

@@ -1,0 +1,105 @@
+//! Battles in the save: their records, and results applied to the campaign.
+//!
+//! A result is committed like a game move: the new state, its events and a
+//! `checkpoint` event (with the battle's id) in one transaction, so `undo`
+//! takes it back.
+
+use super::error::{path_text, sqlite};
+use super::moves::next_seq;
+use super::rows;
+use super::{Store, StoreError, begin};
+use crate::model::{BattleRecord, BattleStatus, Campaign, Event};
+use rusqlite::{OptionalExtension, params};
+use serde_json::json;
+
+impl Store {
+    /// Replaces battle `battle`'s record (the scenario handed off, the odds
+    /// computed before it is fought), if it is still pending.
+    pub fn record_battle(&mut self, battle: u32, record: &BattleRecord) -> Result<(), StoreError> {
+        let path = path_text(&self.path);
+        let sqlite = |action| sqlite(&path, action);
+        let tx = begin(&mut self.conn, &path, "starting to record the battle")?;
+        let status: Option<String> = tx
+            .query_row("SELECT status FROM battles WHERE id = ?1", params![battle], |r| {
+                r.get(0)
+            })
+            .optional()
+            .map_err(sqlite("reading the battle"))?;
+        match status.as_deref() {
+            Some("pending") => {}
+            Some(_) => {
+                return Err(StoreError::BattleNotPending {
+                    path,
+                    battle,
+                    why: "was already fought".to_owned(),
+                });
+            }
+            None => {
+                return Err(StoreError::BattleNotPending {
+                    path,
+                    battle,
+                    why: "is not in this save".to_owned(),
+                });
+            }
+        }
+        let text = serde_json::to_string(record).unwrap_or_else(|_| "{}".to_owned());
+        tx.execute(
+            "UPDATE battles SET record = ?1 WHERE id = ?2",
+            params![text, battle],
+        )
+        .map_err(sqlite("recording the battle"))?;
+        tx.commit().map_err(sqlite("saving the battle's record"))
+    }
+
+    /// Writes a battle's result: the state `after` it and its `events`, with
+    /// a checkpoint, in one transaction. `before` is the state the result was
+    /// applied to; if the save has moved on since, or the battle is no longer
+    /// pending, nothing is written.
+    pub fn commit_battle(
+        &mut self,
+        before: &Campaign,
+        battle: u32,
+        after: &Campaign,
+        events: &[Event],
+    ) -> Result<(), StoreError> {
+        let path = path_text(&self.path);
+        let sqlite = |action| sqlite(&path, action);
+        let tx = begin(&mut self.conn, &path, "starting to apply the result")?;
+        let now = rows::read_campaign(&tx, &self.path)?;
+        if now.turn != before.turn {
+            return Err(StoreError::Changed {
+                path,
+                expected: before.turn,
+                found: now.turn,
+            });
+        }
+        if !now
+            .battles
+            .iter()
+            .any(|b| b.id == battle && b.status == BattleStatus::Pending)
+        {
+            return Err(StoreError::BattleNotPending {
+                path,
+                battle,
+                why: "is no longer pending: it was fought while this result was being worked out".to_owned(),
+            });
+        }
+        rows::write_state(&tx, after).map_err(sqlite("writing the new state"))?;
+        let first = next_seq(&tx, before.turn).map_err(sqlite("numbering the events"))?;
+        for event in events {
+            let mut event = event.clone();
+            event.turn = before.turn;
+            event.seq = first.saturating_add(event.seq);
+            rows::append_event(&tx, &event).map_err(sqlite("writing the events"))?;
+        }
+        let checkpoint = Event {
+            turn: before.turn,
+            seq: next_seq(&tx, before.turn).map_err(sqlite("numbering the events"))?,
+            kind: "checkpoint".to_owned(),
+            payload: json!({ "first_seq": first, "battle": battle, "state": after }),
+            sentence: format!("The state after battle {battle}'s result is kept here, for undo."),
+        };
+        rows::append_event(&tx, &checkpoint).map_err(sqlite("writing the checkpoint"))?;
+        tx.commit().map_err(sqlite("saving the result"))
+    }
+}
