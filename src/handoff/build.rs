@@ -723,9 +723,71 @@ impl<'r> Layout<'r> {
             .find(|c| *c != RiverCrossing::None);
         let has_bridge = region.has(Feature::Bridge) || crossing == Some(RiverCrossing::Bridge);
         let has_ford = region.has(Feature::Ford) || crossing == Some(RiverCrossing::Ford);
-        let river_y = if has_bridge || has_ford {
-            // Before the defender's key place, so the defender can hold the crossing.
-            let y = self.depth * 2 / 5;
+        // Before the defender's key place, so the defender can hold the crossing.
+        let river_y = (has_bridge || has_ford).then_some(self.depth * 2 / 5);
+        self.river_y = river_y;
+
+        let cx = self.width / 2;
+        // Built-up ground: the town, villages and farms, on the defender's half.
+        let town_size = if region.terrain == Terrain::Urban || region.has(Feature::Town) {
+            Some((s * 2 + 1).min(self.width / 3).max(2))
+        } else if region.has(Feature::Village) {
+            Some((s + 1).max(2))
+        } else {
+            None
+        };
+        if let Some(size) = town_size {
+            // On the defender's side of the river, clear of it.
+            let size = river_y.map_or(size, |r| size.min(r).max(1));
+            let x = cx.saturating_sub(size / 2);
+            let y = match river_y {
+                Some(r) => r.saturating_sub(size + 1),
+                None => (self.depth / 4).saturating_sub(size / 2),
+            };
+            let town = Area {
+                x,
+                y,
+                w: size.min(self.width),
+                h: size.min(self.depth),
+            };
+            self.patch(town, Some(Ground::BuiltUpOuter), Some(0), None);
+            if size > 2 {
+                let inner = Area {
+                    x: x + 1,
+                    y: y + 1,
+                    w: size - 2,
+                    h: size - 2,
+                };
+                self.patch(inner, Some(Ground::BuiltUpInner), Some(0), None);
+            }
+            let (tx, ty) = town.centre();
+            self.town = Some((floor_u32(tx), floor_u32(ty)));
+            let mut built = f64::from(size * size);
+            let mut tries = 0;
+            while built < mix.built * self.cells() && tries < 50 {
+                tries += 1;
+                let area = self.blob(s, s);
+                built += f64::from(area.w * area.h);
+                self.patch(area, Some(Ground::BuiltUpOuter), None, None);
+            }
+        }
+        for feature in [Feature::Farm, Feature::Station, Feature::Port] {
+            if region.has(feature) {
+                let area = self.blob(2, 2);
+                self.patch(area, Some(Ground::BuiltUpOuter), None, None);
+                if feature == Feature::Farm {
+                    let wall = Area {
+                        x: area.x.saturating_sub(1),
+                        y: area.y.saturating_sub(1),
+                        w: (area.w + 2).min(self.width),
+                        h: 1,
+                    };
+                    self.patch(wall, None, None, Some(Cover::WallOrHedge));
+                }
+            }
+        }
+        // The river, the roads and the crossings go over whatever lies there.
+        if let Some(y) = river_y {
             self.patch(
                 Area {
                     x: 0,
@@ -737,15 +799,9 @@ impl<'r> Layout<'r> {
                 Some(0),
                 None,
             );
-            Some(y)
-        } else {
-            None
-        };
-        self.river_y = river_y;
-
+        }
         // Roads: from each approach edge to the centre, and the main road
         // from the near edge to the far one.
-        let cx = self.width / 2;
         let cy = self.depth / 2;
         self.crossroads = Some((cx, cy));
         let mut edges: Vec<Edge> = vec![Edge::Near, Edge::Far];
@@ -800,59 +856,6 @@ impl<'r> Layout<'r> {
             }
         }
 
-        // Built-up ground: the town, villages and farms, on the defender's half.
-        let town_size = if region.terrain == Terrain::Urban || region.has(Feature::Town) {
-            Some((s * 2 + 1).min(self.width / 3).max(2))
-        } else if region.has(Feature::Village) {
-            Some((s + 1).max(2))
-        } else {
-            None
-        };
-        if let Some(size) = town_size {
-            let x = cx.saturating_sub(size / 2);
-            let y = (self.depth / 4).saturating_sub(size / 2);
-            let town = Area {
-                x,
-                y,
-                w: size.min(self.width),
-                h: size.min(self.depth),
-            };
-            self.patch(town, Some(Ground::BuiltUpOuter), Some(0), None);
-            if size > 2 {
-                let inner = Area {
-                    x: x + 1,
-                    y: y + 1,
-                    w: size - 2,
-                    h: size - 2,
-                };
-                self.patch(inner, Some(Ground::BuiltUpInner), Some(0), None);
-            }
-            let (tx, ty) = town.centre();
-            self.town = Some((floor_u32(tx), floor_u32(ty)));
-            let mut built = f64::from(size * size);
-            let mut tries = 0;
-            while built < mix.built * self.cells() && tries < 50 {
-                tries += 1;
-                let area = self.blob(s, s);
-                built += f64::from(area.w * area.h);
-                self.patch(area, Some(Ground::BuiltUpOuter), None, None);
-            }
-        }
-        for feature in [Feature::Farm, Feature::Station, Feature::Port] {
-            if region.has(feature) {
-                let area = self.blob(2, 2);
-                self.patch(area, Some(Ground::BuiltUpOuter), None, None);
-                if feature == Feature::Farm {
-                    let wall = Area {
-                        x: area.x.saturating_sub(1),
-                        y: area.y.saturating_sub(1),
-                        w: (area.w + 2).min(self.width),
-                        h: 1,
-                    };
-                    self.patch(wall, None, None, Some(Cover::WallOrHedge));
-                }
-            }
-        }
         // A fort or an HQ: entrenchments before the defender's key place.
         let hq_here = campaign
             .hqs
