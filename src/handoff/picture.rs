@@ -1202,7 +1202,7 @@ fn stands(
         let (cx, cy) = g.point(s.at);
         let (dx, dy) = (cx - g.x, cy - g.y);
         // Only stands on the table (the scenario's problems name the others).
-        if !(dx >= 0.0 && dy >= 0.0 && dx <= max_x && dy <= max_y) {
+        if !(dx >= 0.0 && dy >= 0.0 && dx < max_x && dy < max_y) {
             continue;
         }
         // Stands at the same place are fanned out so each shows.
