@@ -456,7 +456,7 @@ fn odd_cases() -> Vec<(&'static str, Scenario)> {
     s.table.depth = 2;
     cases.push(("grid of 2x2 with terrain off it", s));
     let mut s = base();
-    s.title = "A very long title ".repeat(40);
+    s.title = "A very long title ".repeat(5000);
     s.sides[0].name = "Ω".repeat(300);
     s.objectives[0].name = String::new();
     for i in 0..20 {

@@ -1877,15 +1877,20 @@ impl Type {
         if self.width(size, words) <= max {
             return words.to_owned();
         }
+        // One pass, adding each character's width (kerning ignored), so a
+        // long text costs time in proportion to its length.
+        let room = max - self.width(size, "…");
         let mut out = String::new();
+        let mut used = 0.0;
         for ch in words.chars() {
-            out.push(ch);
-            if self.width(size, &format!("{out}…")) > max {
-                out.pop();
+            used += self.width(size, ch.encode_utf8(&mut [0; 4]));
+            if used > room {
                 break;
             }
+            out.push(ch);
         }
-        format!("{out}…")
+        out.push('…');
+        out
     }
 
     /// `words` broken into rows of at most `max` pixels.
