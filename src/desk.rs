@@ -104,11 +104,14 @@ pub fn write_pack(
     let json = serde_json::to_string_pretty(&handoff.scenario).unwrap_or_default();
     let briefing = handoff::briefing::write_briefing(&campaign, b, &handoff);
     let sheet = handoff::sheet::write_sheet(&campaign, b, &handoff.scenario);
+    let png =
+        handoff::picture::table_png(&handoff.scenario).map_err(|e| DeskError::Picture(e.to_string()))?;
     let files = files::write_files(
         dir,
         &[
             ("scenario.json", json.as_bytes()),
             ("briefing.md", briefing.as_bytes()),
+            ("table.png", &png),
             ("result.toml", sheet.as_bytes()),
         ],
     )?;

@@ -6,6 +6,7 @@
 pub mod briefing;
 pub mod build;
 pub mod calibration;
+pub mod picture;
 pub mod sheet;
 
 pub use build::{Edge, ForceEntry, Handoff, TablePlan, build};
