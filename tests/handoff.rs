@@ -542,3 +542,25 @@ fn the_pack_can_be_made_for_every_rule_set() {
         stderr(&bad)
     );
 }
+
+#[test]
+fn undo_takes_back_the_latest_change_first_orders_or_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = beni_suef(dir.path());
+    let before = load(&save);
+    ok(dir.path(), &["resolve", "war.umpire", "1"]);
+    let orders = dir.path().join("hold.toml");
+    std::fs::write(
+        &orders,
+        "campaign = \"The Egyptian Rebellion of 1895\"\nside = \"british\"\nturn = 5\n\n[[orders]]\nforce = \"guards-brigade\"\nhold = true\n",
+    )
+    .unwrap();
+    ok(dir.path(), &["orders", "war.umpire", "british", orders.to_str().unwrap()]);
+    let first = ok(dir.path(), &["undo", "war.umpire"]);
+    assert!(first.contains("Withdrew the orders"), "the orders came last: {first}");
+    let second = ok(dir.path(), &["undo", "war.umpire"]);
+    assert!(second.contains("Took back the result of battle 1"), "{second}");
+    assert_eq!(load(&save).forces, before.forces);
+    let third = ok(dir.path(), &["undo", "war.umpire"]);
+    assert!(third.contains("Undid game move 4"), "{third}");
+}
