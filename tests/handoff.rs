@@ -555,9 +555,15 @@ fn undo_takes_back_the_latest_change_first_orders_or_result() {
         "campaign = \"The Egyptian Rebellion of 1895\"\nside = \"british\"\nturn = 5\n\n[[orders]]\nforce = \"guards-brigade\"\nhold = true\n",
     )
     .unwrap();
-    ok(dir.path(), &["orders", "war.umpire", "british", orders.to_str().unwrap()]);
+    ok(
+        dir.path(),
+        &["orders", "war.umpire", "british", orders.to_str().unwrap()],
+    );
     let first = ok(dir.path(), &["undo", "war.umpire"]);
-    assert!(first.contains("Withdrew the orders"), "the orders came last: {first}");
+    assert!(
+        first.contains("Withdrew the orders"),
+        "the orders came last: {first}"
+    );
     let second = ok(dir.path(), &["undo", "war.umpire"]);
     assert!(second.contains("Took back the result of battle 1"), "{second}");
     assert_eq!(load(&save).forces, before.forces);

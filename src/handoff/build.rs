@@ -121,13 +121,15 @@ fn table_spec(rules: RuleSetId) -> TableSpec {
         // scruby-1961-strategy-tactical-wargame.txt, BASIC CONCEPTION: "an 8
         // foot long table top represents almost a five mile area"; towns "no
         // larger than 6 inches square", forests in 2-inch squares (Figures 2-3).
+        // No turn limit in the seed: 30 moves, enough for foot in column
+        // (4 inches a move, MOVEMENT) to cross the table and fight.
         RuleSetId::Scruby1961 => TableSpec {
             width: 48,
             depth: 36,
             cell_inches: 2.0,
             grid: false,
             per_cell: 0,
-            turn_limit: 12,
+            turn_limit: 30,
         },
         // scruby-basic-war-game-rules.txt, scale note: a six-foot-deep table
         // ("Length of the table does not matter"); eight feet across.

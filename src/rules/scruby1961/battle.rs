@@ -676,6 +676,18 @@ impl<'a> Battle<'a> {
                     } else {
                         u.range - STEP_INCHES
                     };
+                    // Into a forest only the adjoining square is fired on
+                    // (Figures 2-3), and an enemy out of sight cannot be
+                    // fired on at all: close in until it can, short of contact.
+                    let in_wood = self.cell(at).ground == Ground::ForestInterior
+                        || self.cell(u.at).ground == Ground::ForestInterior;
+                    let stop = if !self.clear_sight(u.at, at) {
+                        stop.min(CONTACT_INCHES + 1.0 + STEP_INCHES)
+                    } else if in_wood {
+                        stop.min(FOREST_FIRE_INCHES - STEP_INCHES)
+                    } else {
+                        stop
+                    };
                     (at, stop)
                 }
                 _ => (self.side(side).goal, 0.0),
