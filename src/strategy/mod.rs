@@ -3,6 +3,7 @@
 //! Pure: takes the campaign and orders, returns the new campaign and the
 //! events; the store persists them. No SQL, no egui, no file I/O, no panics.
 
+pub mod fog;
 mod index;
 pub mod movement;
 pub mod orders;
