@@ -61,8 +61,8 @@
 
 use super::index::MapIndex;
 use crate::model::{
-    BattleStatus, Campaign, EnRoute, Event, Feature, Force, ForceId, How, Knowledge, RegionId, Seen, SideId,
-    Sighting, StandKind, Terrain,
+    BattleStatus, Campaign, EnRoute, Event, Feature, Force, ForceId, How, Knowledge, Region, RegionId, Seen,
+    SideId, Sighting, StandKind, Terrain,
 };
 use crate::rules::scruby1961::{self, Scouting, Troop};
 use rand::RngExt;
@@ -201,11 +201,16 @@ impl Cover {
 
 /// Whether `force`, watched from `directions` places, is concealed, and by what.
 pub fn concealment(campaign: &Campaign, force: &Force, directions: usize) -> Option<Cover> {
+    conceal(campaign.map.region(&force.region), force, directions)
+}
+
+/// [`concealment`], with the force's region found.
+fn conceal(region: Option<&Region>, force: &Force, directions: usize) -> Option<Cover> {
     if force.stands.iter().all(|s| s.kind == StandKind::LightCavalry) {
         return None;
     }
     if force.en_route.is_none()
-        && let Some(region) = campaign.map.region(&force.region)
+        && let Some(region) = region
     {
         if region.terrain == Terrain::Urban || region.has(Feature::Town) || region.has(Feature::Village) {
             return Some(Cover::Town);
@@ -401,7 +406,10 @@ fn see(
     }
 
     let mut screens_gone: HashSet<usize> = HashSet::new();
-    let mut out = Notes::default();
+    let mut out = Notes {
+        index: &index,
+        events: Vec::new(),
+    };
     let side_ids: Vec<SideId> = state.sides.iter().map(|s| s.id.clone()).collect();
     let mut sightings = std::mem::take(&mut knowledge.sightings);
     let mut kept: Vec<Sighting> = Vec::new();
@@ -440,7 +448,8 @@ fn see(
             }
             places.sort_unstable();
             places.dedup();
-            let mut cover = concealment(state, force, places.len());
+            let region = index.at(&force.region).and_then(|r| state.map.regions.get(r));
+            let mut cover = conceal(region, force, places.len());
             if cover == Some(Cover::Screen) && screens_gone.contains(&i) {
                 cover = None;
             }
@@ -511,22 +520,11 @@ fn see(
         let (theirs, others): (Vec<Sighting>, Vec<Sighting>) =
             sightings.into_iter().partition(|s| &s.by == side);
         sightings = others;
-        let mut records = theirs;
-        let mut refreshed: HashSet<u32> = HashSet::new();
+        let mut memory = Memory::new(theirs);
         for seeing in seeing {
-            if let Some(marker) = remember(state, knowledge, &mut records, side, seeing, turn, &mut out) {
-                refreshed.insert(marker);
-            }
+            remember(state, knowledge, &mut memory, side, seeing, turn, &mut out);
         }
-        for record in records
-            .iter_mut()
-            .filter(|r| r.in_sight && !refreshed.contains(&r.marker))
-        {
-            record.in_sight = false;
-            out.lost(state, record);
-        }
-        records.sort_by_key(|r| r.marker);
-        kept.extend(records);
+        kept.extend(memory.finish(state, &mut out));
     }
     // Sightings by sides no longer in the campaign are dropped.
     knowledge.sightings = kept;
@@ -563,40 +561,91 @@ fn morale_combat(rng: &mut ChaCha8Rng, scouts: usize, scout_points: u32, other_p
     }
 }
 
-/// Writes what `side` saw of one force into its records, with the events;
-/// returns the record's marker.
+/// A side's records during the fog phase, found by force.
+struct Memory {
+    /// `None`: a memory found to be of a force now seen in full elsewhere.
+    records: Vec<Option<Sighting>>,
+    by_force: HashMap<ForceId, Vec<usize>>,
+    /// Records seen this game move.
+    refreshed: HashSet<usize>,
+}
+
+impl Memory {
+    fn new(records: Vec<Sighting>) -> Memory {
+        let mut by_force: HashMap<ForceId, Vec<usize>> = HashMap::new();
+        for (i, r) in records.iter().enumerate() {
+            by_force.entry(r.force.clone()).or_default().push(i);
+        }
+        Memory {
+            records: records.into_iter().map(Some).collect(),
+            by_force,
+            refreshed: HashSet::new(),
+        }
+    }
+
+    fn get(&self, i: usize) -> Option<&Sighting> {
+        self.records.get(i).and_then(Option::as_ref)
+    }
+
+    /// Records in sight last move and not seen this one are lost from sight;
+    /// the records left, by marker.
+    fn finish(self, state: &Campaign, out: &mut Notes<'_>) -> Vec<Sighting> {
+        let mut kept: Vec<Sighting> = Vec::with_capacity(self.records.len());
+        for (i, record) in self.records.into_iter().enumerate() {
+            let Some(mut record) = record else { continue };
+            if record.in_sight && !self.refreshed.contains(&i) {
+                record.in_sight = false;
+                out.lost(state, &record);
+            }
+            kept.push(record);
+        }
+        kept.sort_by_key(|r| r.marker);
+        kept
+    }
+}
+
+/// Writes what `side` saw of one force into its records, with the events.
 fn remember(
     state: &Campaign,
     knowledge: &mut Knowledge,
-    records: &mut Vec<Sighting>,
+    memory: &mut Memory,
     side: &SideId,
     seeing: Seeing,
     turn: u32,
-    out: &mut Notes,
-) -> Option<u32> {
-    let force = state.forces.get(seeing.force)?;
-    let current = records.iter().position(|r| r.force == force.id && r.in_sight);
-    let before = current.and_then(|i| records.get(i)).map(|r| r.seen.clone());
-    let slot = match (&seeing.seen, current) {
+    out: &mut Notes<'_>,
+) {
+    let Some(force) = state.forces.get(seeing.force) else {
+        return;
+    };
+    let mine: Vec<usize> = memory.by_force.get(&force.id).cloned().unwrap_or_default();
+    let current = mine
+        .iter()
+        .copied()
+        .find(|&i| memory.get(i).is_some_and(|r| r.in_sight));
+    let before = current.and_then(|i| memory.get(i)).map(|r| r.seen.clone());
+    let slot = match &seeing.seen {
         // Seen in full: the side knows which force it is, so its older
         // memories of it are this one. The one in sight, or else the
         // latest, keeps its number; the others go.
-        (Seen::Full { .. }, _) => {
-            let keep = current
-                .or_else(|| {
-                    records
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, r)| r.force == force.id)
-                        .max_by_key(|(_, r)| (r.turn, r.marker))
-                        .map(|(i, _)| i)
-                })
-                .and_then(|i| records.get(i))
-                .map(|r| r.marker);
-            records.retain(|r| r.force != force.id || Some(r.marker) == keep);
-            keep.and_then(|m| records.iter().position(|r| r.marker == m))
+        Seen::Full { .. } => {
+            let keep = current.or_else(|| {
+                mine.iter()
+                    .copied()
+                    .filter_map(|i| memory.get(i).map(|r| (i, (r.turn, r.marker))))
+                    .max_by_key(|(_, key)| *key)
+                    .map(|(i, _)| i)
+            });
+            for &i in mine.iter().filter(|&&i| Some(i) != keep) {
+                if let Some(r) = memory.records.get_mut(i) {
+                    *r = None;
+                }
+            }
+            memory
+                .by_force
+                .insert(force.id.clone(), keep.into_iter().collect());
+            keep
         }
-        (Seen::Blind, current) => current,
+        Seen::Blind => current,
     };
     let record = Sighting {
         by: side.clone(),
@@ -610,7 +659,10 @@ fn remember(
         seen: seeing.seen.clone(),
         how: seeing.how,
     };
-    let index = match slot.and_then(|i| records.get_mut(i)) {
+    let at = match slot
+        .and_then(|i| memory.records.get_mut(i))
+        .and_then(Option::as_mut)
+    {
         Some(old) => {
             let marker = old.marker;
             *old = Sighting { marker, ..record };
@@ -618,11 +670,17 @@ fn remember(
         }
         None => {
             let marker = knowledge.next_marker(side);
-            records.push(Sighting { marker, ..record });
-            records.len().checked_sub(1)
+            memory.records.push(Some(Sighting { marker, ..record }));
+            let at = memory.records.len().checked_sub(1);
+            if let Some(at) = at {
+                memory.by_force.entry(force.id.clone()).or_default().push(at);
+            }
+            at
         }
     };
-    let record = index.and_then(|i| records.get(i))?;
+    let Some(at) = at else { return };
+    memory.refreshed.insert(at);
+    let Some(record) = memory.get(at) else { return };
     for throw in &seeing.scouting {
         out.scouted(state, record, throw, seeing.cover);
     }
@@ -632,16 +690,33 @@ fn remember(
         (Some(Seen::Full { name, .. }), Seen::Blind) => out.concealed(state, record, &name, seeing.cover),
         _ => {}
     }
-    Some(record.marker)
 }
 
 /// The fog's events, in order.
-#[derive(Default)]
-struct Notes {
+struct Notes<'i> {
+    index: &'i MapIndex<'i>,
     events: Vec<(&'static str, serde_json::Value, String)>,
 }
 
-impl Notes {
+impl Notes<'_> {
+    /// "at Cairo", or "on the road from Cairo to Giza, 3.5 miles out".
+    fn place(&self, region: &RegionId, en_route: Option<&EnRoute>) -> String {
+        let name = |id: &RegionId| {
+            self.index
+                .at(id)
+                .map_or_else(|| id.to_string(), |r| self.index.name(r).to_owned())
+        };
+        match en_route {
+            None => format!("at {}", name(region)),
+            Some(e) => format!(
+                "on the road from {} to {}, {:.1} miles out",
+                name(region),
+                name(&e.toward),
+                e.miles
+            ),
+        }
+    }
+
     fn events(self, turn: u32) -> Vec<Event> {
         self.events
             .into_iter()
@@ -669,7 +744,7 @@ impl Notes {
 
     fn sighted(&mut self, state: &Campaign, record: &Sighting, cover: Option<Cover>, exposed: Option<&str>) {
         let by = side_name(state, &record.by);
-        let place = place(state, &record.region, record.en_route.as_ref());
+        let place = self.place(&record.region, record.en_route.as_ref());
         let sentence = match &record.seen {
             Seen::Full { name, points, stands } => format!(
                 "{by} sights {name} {place}: {}, about {points} points{}{}.",
@@ -695,7 +770,7 @@ impl Notes {
             "{} makes out blind {} {}: it is {name}, {}, about {points} points{}{}.",
             side_name(state, &record.by),
             record.marker,
-            place(state, &record.region, record.en_route.as_ref()),
+            self.place(&record.region, record.en_route.as_ref()),
             count(*stands, "stand"),
             how_words(record.how),
             because(exposed)
@@ -707,7 +782,7 @@ impl Notes {
         let sentence = format!(
             "{} can no longer make out {name} {}: it shows as blind {} ({}).",
             side_name(state, &record.by),
-            place(state, &record.region, record.en_route.as_ref()),
+            self.place(&record.region, record.en_route.as_ref()),
             record.marker,
             cover.map_or("hidden", Cover::words)
         );
@@ -722,7 +797,7 @@ impl Notes {
         let sentence = format!(
             "{} loses sight of {what}, last seen {} in game move {}.",
             side_name(state, &record.by),
-            place(state, &record.region, record.en_route.as_ref()),
+            self.place(&record.region, record.en_route.as_ref()),
             record.turn
         );
         self.push("force_lost_sight", Self::payload(record), sentence);
@@ -731,7 +806,7 @@ impl Notes {
     fn scouted(&mut self, state: &Campaign, record: &Sighting, throw: &Throw, cover: Option<Cover>) {
         let scouts = state.forces.get(throw.scouts).map_or("?", |f| f.name.as_str());
         let scouts_id = state.forces.get(throw.scouts).map(|f| f.id.clone());
-        let place = place(state, &record.region, record.en_route.as_ref());
+        let place = self.place(&record.region, record.en_route.as_ref());
         let screen = cover == Some(Cover::Screen);
         let (rule, against) = if screen {
             ("scruby-1961 rule 17A-C", "the screen")
@@ -805,18 +880,5 @@ fn count(n: usize, word: &str) -> String {
         format!("1 {word}")
     } else {
         format!("{n} {word}s")
-    }
-}
-
-/// "at Cairo", or "on the road from Cairo to Giza, 3.5 miles out".
-pub fn place(state: &Campaign, region: &RegionId, en_route: Option<&EnRoute>) -> String {
-    let name = state.map.region_name(region);
-    match en_route {
-        None => format!("at {name}"),
-        Some(e) => format!(
-            "on the road from {name} to {}, {:.1} miles out",
-            state.map.region_name(&e.toward),
-            e.miles
-        ),
     }
 }
