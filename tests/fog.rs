@@ -1282,6 +1282,25 @@ fn orders_written_from_a_report_are_refused_for_another_campaign_side_or_game_mo
 }
 
 #[test]
+fn an_orders_file_naming_an_unknown_force_gets_no_hint_of_an_enemy_force() {
+    let dir = fog_ground();
+    std::fs::write(
+        dir.path().join("typo.toml"),
+        "[[orders]]\nforce = \"desert-hos\"\nhold = true\n\n[[orders]]\nforce = \"red-outpst\"\nhold = true\n",
+    )
+    .unwrap();
+    let out = umpire(dir.path(), &["orders", "fog.umpire", "red", "typo.toml"]);
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(err.contains("unknown force `desert-hos`"), "{err}");
+    assert!(
+        err.contains("unknown force `red-outpst` (did you mean `red-outpost`?)"),
+        "{err}"
+    );
+    assert!(!err.contains("desert-host"), "{err}");
+}
+
+#[test]
 fn knowledge_is_saved_and_undo_then_redo_gives_it_back_byte_for_byte() {
     let dir = fog_ground();
     let view = |dir: &std::path::Path| {

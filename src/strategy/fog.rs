@@ -44,6 +44,11 @@
 //!    [`crate::rules::scruby1961::morale_combat`], the tactical rule 17 of
 //!    the 1961 rule set, with its combat points and figures per stand.
 //!
+//! Strategic Rules 4.1 would settle a screen by "combat and morale rules (if
+//! no casualties are made, then use rule 4 under ‘judging the morale’ ...)";
+//! the 1961 rule 17 is the one written for scouts against screens, so it is
+//! the one used.
+//!
 //! What this program chooses where the seeds speak of the table only:
 //! nobody moves after the morale combat (the seed's "retires 3 moves" is a
 //! table move; on the map the loser only fails); the scouts take no
