@@ -267,6 +267,7 @@ fn generate_campaign(n: usize) -> Campaign {
         hqs,
         forces,
         battles: vec![],
+        knowledge: Default::default(),
     }
 }
 

@@ -48,6 +48,20 @@ enum Command {
         /// Print JSON (the shape is documented in README.md) instead of text.
         #[arg(long)]
         json: bool,
+        /// Show only what this side knows (by id): its own forces in full,
+        /// enemy forces as last seen. Without it, the umpire's view: everything.
+        #[arg(long)]
+        side: Option<String>,
+    },
+    /// Write a side's report for play by email: what it knows, its forces and
+    /// supply, the last game move's events as it heard them, its battles.
+    Report {
+        /// The campaign save.
+        save: PathBuf,
+        /// The side, by id (as `umpire status` shows it).
+        side: String,
+        /// The report file to write (JSON; see docs/FILES.md), e.g. british_move3.json.
+        out: PathBuf,
     },
     /// Give a side's orders for the current game move from an orders file.
     Orders {
@@ -167,7 +181,11 @@ pub fn run() -> Result<ExitCode> {
             save,
             force,
         } => new(&campaign, &save, force),
-        Command::Status { save, json } => status(&save, json),
+        Command::Status { save, json, side } => match side {
+            Some(side) => status_of_side(&save, &side, json),
+            None => status(&save, json),
+        },
+        Command::Report { save, side, out } => report(&save, &side, &out),
         Command::Orders { save, side, file } => orders(&save, &side, &file),
         Command::Turn { save, json } => turn(&save, json),
         Command::Log { save, turn } => log(&save, turn),
@@ -282,6 +300,8 @@ fn new(campaign_path: &Path, save: &Path, force: bool) -> Result<ExitCode> {
     } else {
         Overwrite::Refuse
     };
+    // What each side sees as the campaign begins (strategy::fog).
+    let campaign = strategy::fog::begin(&campaign);
     let store = Store::create(save, &campaign, overwrite)?;
     let campaign = store.load()?;
     println!(
@@ -389,6 +409,174 @@ fn write_status_text(out: &mut impl Write, status: &Status) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// The side `id` names, or an error listing the campaign's sides.
+fn known_side(campaign: &umpire::model::Campaign, id: &str) -> Result<SideId> {
+    let side = SideId::new(id);
+    if campaign.side(&side).is_none() {
+        let ids: Vec<String> = campaign.sides.iter().map(|s| format!("`{}`", s.id)).collect();
+        bail!(
+            "unknown side `{id}`: this campaign's sides are {}",
+            ids.join(", ")
+        );
+    }
+    Ok(side)
+}
+
+fn status_of_side(save: &Path, side: &str, json: bool) -> Result<ExitCode> {
+    let store = Store::open(save)?;
+    let campaign = store.load()?;
+    let side = known_side(&campaign, side)?;
+    let status = Status::for_side(&campaign, &side).context("building the side's view")?;
+    let mut out = std::io::stdout().lock();
+    if json {
+        serde_json::to_writer_pretty(&mut out, &status).context("writing the status as JSON")?;
+        writeln!(out)?;
+    } else {
+        write_side_status_text(&mut out, &status)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A side's view: its own side as the umpire's view shows it, then what it
+/// knows of each other side.
+fn write_side_status_text(out: &mut impl Write, status: &Status) -> Result<()> {
+    let viewer = status.view.clone().unwrap_or_default();
+    let mut own = status.clone();
+    own.sides.retain(|s| s.id == viewer);
+    own.battles.clear();
+    let name = own
+        .sides
+        .first()
+        .map_or(viewer.as_str(), |s| s.name.as_str())
+        .to_owned();
+    write_status_text(out, &own)?;
+    for side in status.sides.iter().filter(|s| s.id != viewer) {
+        let known: Vec<_> = status.known.iter().filter(|k| k.side == side.id).collect();
+        let in_sight = known.iter().filter(|k| k.in_sight).count();
+        writeln!(out)?;
+        writeln!(
+            out,
+            "{} ({} army), as {name} knows it: {} known, {in_sight} in sight; holds {}",
+            side.name,
+            side.army,
+            plural(known.len(), "force"),
+            plural(side.hqs_held.len(), "HQ")
+        )?;
+        for hq in &side.hqs_held {
+            let whose = if hq.side == side.id {
+                String::new()
+            } else {
+                format!(", captured from {}", hq.side)
+            };
+            writeln!(
+                out,
+                "  HQ {:<7} {} at {}{whose}",
+                hq.wing.as_str(),
+                hq.name,
+                hq.region_name
+            )?;
+        }
+        let label = |k: &umpire::model::status::KnownStatus| match (&k.name, k.blind) {
+            (Some(name), false) => name.clone(),
+            _ => format!("blind {}", k.marker),
+        };
+        let where_ = |k: &umpire::model::status::KnownStatus| match &k.en_route {
+            Some(e) => format!("{} -> {} ({:.1} mi)", k.region_name, e.toward_name, e.miles),
+            None => k.region_name.clone(),
+        };
+        let name_width = known.iter().map(|k| label(k).chars().count()).max().unwrap_or(0);
+        let place_width = known.iter().map(|k| where_(k).chars().count()).max().unwrap_or(0);
+        for k in &known {
+            let strength = match (k.stands, k.points) {
+                (Some(stands), Some(points)) if !k.blind => {
+                    format!("{:>9}  {points:>4} pts", plural(stands, "stand"))
+                }
+                _ => format!("{:>18}", "strength unknown"),
+            };
+            let when = if k.in_sight {
+                match k.how {
+                    umpire::model::How::Vision => "in sight".to_owned(),
+                    umpire::model::How::Scouts => "in sight, found by scouts".to_owned(),
+                    umpire::model::How::Battle => "in sight, in battle".to_owned(),
+                }
+            } else {
+                format!("last seen game move {}", k.seen_turn)
+            };
+            writeln!(
+                out,
+                "  {:<name_width$}  {:<place_width$}  {strength}  {when}",
+                label(k),
+                where_(k)
+            )?;
+        }
+    }
+    if !status.battles.is_empty() {
+        writeln!(out)?;
+        writeln!(out, "Battles pending (both sides in full, as on the table):")?;
+        for b in &status.battles {
+            writeln!(
+                out,
+                "  Battle {} at {} (since game move {}): {} attacking {}; forces {}; reserves {}",
+                b.id,
+                b.region_name,
+                b.turn,
+                b.attacker_name,
+                b.defender_name,
+                b.force_names.join(", "),
+                if b.reserves.is_empty() {
+                    "none".to_owned()
+                } else {
+                    b.reserve_names.join(", ")
+                }
+            )?;
+        }
+    }
+    Ok(())
+}
+
+fn report(save: &Path, side: &str, out: &Path) -> Result<ExitCode> {
+    let store = Store::open(save)?;
+    let campaign = store.load()?;
+    let side = known_side(&campaign, side)?;
+    let log = store.events()?;
+    let report =
+        umpire::model::report::Report::of(&campaign, &side, &log).context("building the side's report")?;
+    if std::fs::canonicalize(out).ok() == std::fs::canonicalize(save).ok() && out.exists() {
+        bail!(
+            "{} is the save itself: give the report another file name, e.g. {}_move{}.json",
+            out.display(),
+            side,
+            campaign.turn
+        );
+    }
+    std::fs::write(out, umpire::model::report::write_report(&report))
+        .with_context(|| format!("writing the report {}", out.display()))?;
+    let blinds = report.known.iter().filter(|k| k.blind).count();
+    println!(
+        "Wrote {}'s report for game move {} to {}: {}, {} known ({} blind), {}, {}.",
+        report.side_name,
+        report.turn,
+        out.display(),
+        plural(report.forces.len(), "own force"),
+        plural(report.known.len(), "enemy force"),
+        blinds,
+        match report.battles.len() {
+            1 => "1 battle pending".to_owned(),
+            n => format!("{n} battles pending"),
+        },
+        plural(report.events.len(), "event")
+    );
+    println!(
+        "Orders written from it carry campaign = \"{}\", side = \"{}\", turn = {}; give them with `umpire orders {} {} FILE`.",
+        report.campaign,
+        report.side,
+        report.turn,
+        save.display(),
+        report.side
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 fn orders(save: &Path, side: &str, file: &Path) -> Result<ExitCode> {

@@ -38,10 +38,12 @@ fn a_game_move_is_resolved_reported_and_logged() {
     let out = umpire(dir.path(), &["turn", "war.umpire"]);
     assert!(out.status.success(), "{}", stderr(&out));
     // Road miles at 15 a day, then the track uphill into South Hills at 7.5 a day.
+    // Out of its town, Red Column is no longer a blind to Blue (strategy::fog).
     assert_eq!(
         stdout(&out),
         "Game move 1, 1895-03-01:
   Red Column marched 11.5 miles from North Town and is 3.5 of 7.5 miles along the road from The Ford to South Hills.
+  Blue Army makes out blind 1 on the road from The Ford to South Hills, 3.5 miles out: it is Red Column, 2 stands, about 160 points.
   Game move 1 ends; 0 battles pending.
 "
     );

@@ -2,6 +2,7 @@
 
 use super::date::Date;
 use super::ids::{ForceId, RegionId, SideId, StandId};
+use super::knowledge::Knowledge;
 use super::map::Map;
 use super::rng::RngState;
 use super::stand::Stand;
@@ -322,6 +323,9 @@ pub struct Campaign {
     pub forces: Vec<Force>,
     #[serde(default)]
     pub battles: Vec<Battle>,
+    /// What each side knows of the others' forces (`strategy::fog`).
+    #[serde(default)]
+    pub knowledge: Knowledge,
 }
 
 /// Map miles per inch of the movement tables, unless the campaign file says.

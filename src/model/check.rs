@@ -804,6 +804,7 @@ impl<'a> CampaignDraft<'a> {
                 hqs,
                 forces,
                 battles: Vec::new(),
+                knowledge: Default::default(),
             })
         })
     }

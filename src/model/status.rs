@@ -4,6 +4,9 @@
 //! tools read it. Add fields; never rename or remove one.
 
 use super::campaign::{CUT_OFF_GRACE_MOVES, Campaign, Force, StandingOrder, Wing};
+use super::ids::SideId;
+use super::knowledge::How;
+use super::report::KnownForce;
 use super::stand::{Quality, StandKind};
 use serde::Serialize;
 
@@ -16,8 +19,38 @@ pub struct Status {
     pub rules: String,
     pub map: String,
     pub sides: Vec<SideStatus>,
-    /// Battles waiting to be fought.
+    /// Battles waiting to be fought (in a side's view: those it is in).
     pub battles: Vec<BattleStatus>,
+    /// Whose view this is: a side's id, or `None` for the umpire's, which shows everything.
+    pub view: Option<String>,
+    /// In a side's view: the other sides' forces as it last saw them. Empty in the umpire's.
+    pub known: Vec<KnownStatus>,
+}
+
+/// An enemy force as the viewing side knows it: a blind has no id, name or strength.
+#[derive(Debug, Clone, Serialize)]
+pub struct KnownStatus {
+    /// The side's number for it: "blind 3".
+    pub marker: u32,
+    /// Whose force it is.
+    pub side: String,
+    pub side_name: String,
+    pub blind: bool,
+    pub id: Option<String>,
+    pub name: Option<String>,
+    /// Strength in roster points and stands when last seen in full.
+    pub points: Option<u64>,
+    pub stands: Option<usize>,
+    /// Where it was last seen.
+    pub region: String,
+    pub region_name: String,
+    pub en_route: Option<EnRouteStatus>,
+    /// The game move in which it was last seen.
+    pub seen_turn: u32,
+    /// Seen at the end of the last game move; `false`: remembered.
+    pub in_sight: bool,
+    /// `vision`, `scouts` or `battle`.
+    pub how: How,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -231,7 +264,67 @@ impl Status {
                     reserves: b.reserves.iter().map(|f| f.to_string()).collect(),
                 })
                 .collect(),
+            view: None,
+            known: Vec::new(),
         }
+    }
+
+    /// What `side` knows: its own forces in full; the other sides' forces
+    /// only as it last saw them (in `known`; their `forces` are empty and
+    /// their `points`, `full_points` and `stands` count only the forces it
+    /// last saw in full, as they looked then); only the battles it is in;
+    /// HQs, public, for all. `None` when the campaign has no such side.
+    pub fn for_side(campaign: &Campaign, side: &SideId) -> Option<Status> {
+        campaign.side(side)?;
+        let mut status = Status::of(campaign);
+        let known: Vec<KnownForce> = campaign.knowledge.of(side).map(KnownForce::of).collect();
+        for other in status.sides.iter_mut().filter(|s| s.id != side.as_str()) {
+            let seen = || known.iter().filter(|k| k.side.as_str() == other.id && !k.blind);
+            let points = seen().filter_map(|k| k.points).sum();
+            other.stands = seen().filter_map(|k| k.stands).sum();
+            other.points = points;
+            other.full_points = points;
+            other.forces = Vec::new();
+        }
+        status.battles.retain(|b| {
+            campaign.battles.iter().any(|battle| {
+                battle.id == b.id
+                    && (&battle.attacker == side
+                        || &battle.defender == side
+                        || battle
+                            .forces
+                            .iter()
+                            .any(|f| campaign.force(f).is_some_and(|f| &f.side == side)))
+            })
+        });
+        let map = &campaign.map;
+        status.known = known
+            .into_iter()
+            .map(|k| KnownStatus {
+                marker: k.marker,
+                side_name: campaign
+                    .side(&k.side)
+                    .map_or_else(|| k.side.to_string(), |s| s.name.clone()),
+                side: k.side.to_string(),
+                blind: k.blind,
+                id: k.id.map(|i| i.to_string()),
+                name: k.name,
+                points: k.points,
+                stands: k.stands,
+                region_name: map.region_name(&k.region).to_owned(),
+                region: k.region.to_string(),
+                en_route: k.en_route.as_ref().map(|e| EnRouteStatus {
+                    toward: e.toward.to_string(),
+                    toward_name: map.region_name(&e.toward).to_owned(),
+                    miles: e.miles,
+                }),
+                seen_turn: k.seen_turn,
+                in_sight: k.in_sight,
+                how: k.how,
+            })
+            .collect();
+        status.view = Some(side.to_string());
+        Some(status)
     }
 }
 

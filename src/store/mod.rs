@@ -29,10 +29,11 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0002_event_log.sql"),
     include_str!("../../migrations/0003_game_moves.sql"),
     include_str!("../../migrations/0004_battle_records.sql"),
+    include_str!("../../migrations/0005_knowledge.sql"),
 ];
 
 /// The schema this build writes: the number of migrations.
-pub const SCHEMA_VERSION: i64 = 4;
+pub const SCHEMA_VERSION: i64 = 5;
 
 /// SQLite `application_id` of an umpire save: "UMPR".
 pub const APPLICATION_ID: i32 = 0x554D_5052;

@@ -3,9 +3,9 @@
 use super::StoreError;
 use super::error::path_text;
 use crate::model::{
-    Arm, ArmyKind, Battle, Campaign, Colour, Date, EnRoute, Event, Fatigue, Feature, Force, ForceId, Hq, Map,
-    Quality, Region, RegionId, RiverCrossing, RngState, Road, RoadKind, RuleSetId, Side, SideId, Stand,
-    StandId, StandKind, Supply, Terrain, Wing,
+    Arm, ArmyKind, Battle, Campaign, Colour, Date, EnRoute, Event, Fatigue, Feature, Force, ForceId, How, Hq,
+    Knowledge, Map, MarkerCount, Quality, Region, RegionId, RiverCrossing, RngState, Road, RoadKind,
+    RuleSetId, Side, SideId, Sighting, Stand, StandId, StandKind, Supply, Terrain, Wing,
 };
 use rusqlite::{Connection, Row, Transaction, params};
 use std::path::Path;
@@ -79,7 +79,14 @@ pub(super) fn write_campaign(tx: &Transaction<'_>, campaign: &Campaign) -> rusql
 /// place, HQs, forces, stands and battles) with `campaign`'s; the map and the
 /// sides stay. Call inside a transaction.
 pub(super) fn write_state(tx: &Transaction<'_>, campaign: &Campaign) -> rusqlite::Result<()> {
-    for table in ["battles", "stands", "forces", "hqs"] {
+    for table in [
+        "knowledge_markers",
+        "knowledge",
+        "battles",
+        "stands",
+        "forces",
+        "hqs",
+    ] {
         tx.execute(&format!("DELETE FROM {table}"), [])?;
     }
     tx.execute(
@@ -153,6 +160,35 @@ pub(super) fn write_state(tx: &Transaction<'_>, campaign: &Campaign) -> rusqlite
             json(&b.came_from),
             json(&b.record),
         ])?;
+    }
+    write_knowledge(tx, &campaign.knowledge)
+}
+
+/// What each side knows, in the order it is kept.
+fn write_knowledge(tx: &Transaction<'_>, knowledge: &Knowledge) -> rusqlite::Result<()> {
+    let mut insert = tx.prepare(
+        "INSERT INTO knowledge (by_side, marker, force, side, turn, region, en_route_to, en_route_miles,
+                                in_sight, seen, how)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+    )?;
+    for k in &knowledge.sightings {
+        insert.execute(params![
+            k.by.as_str(),
+            k.marker,
+            k.force.as_str(),
+            k.side.as_str(),
+            k.turn,
+            k.region.as_str(),
+            k.en_route.as_ref().map(|e| e.toward.as_str()),
+            k.en_route.as_ref().map_or(0.0, |e| e.miles),
+            k.in_sight,
+            json(&k.seen),
+            k.how.as_str(),
+        ])?;
+    }
+    let mut insert = tx.prepare("INSERT INTO knowledge_markers (side, last) VALUES (?1, ?2)")?;
+    for m in &knowledge.markers {
+        insert.execute(params![m.side.as_str(), m.last])?;
     }
     Ok(())
 }
@@ -400,6 +436,51 @@ pub(super) fn read_campaign(conn: &Connection, path: &Path) -> Result<Campaign, 
             })
         },
     )?;
+    let sightings = reader.rows(
+        "knowledge",
+        "SELECT by_side, marker, force, side, turn, region, en_route_to, en_route_miles, in_sight, seen, how
+         FROM knowledge ORDER BY rowid",
+        |row| {
+            format!(
+                "{} {}",
+                first_text(row),
+                row.get::<_, i64>(1)
+                    .map_or_else(|_| "?".to_owned(), |m| m.to_string())
+            )
+        },
+        |row| {
+            Ok(Sighting {
+                by: SideId::new(text(row, 0)?),
+                marker: number(row, 1)?,
+                force: ForceId::new(text(row, 2)?),
+                side: SideId::new(text(row, 3)?),
+                turn: number(row, 4)?,
+                region: RegionId::new(text(row, 5)?),
+                en_route: opt_text(row, 6)?
+                    .map(|toward| {
+                        Ok::<_, String>(EnRoute {
+                            toward: RegionId::new(toward),
+                            miles: number(row, 7)?,
+                        })
+                    })
+                    .transpose()?,
+                in_sight: number(row, 8)?,
+                seen: from_json(row, 9, "seen")?,
+                how: word(row, 10, "way of seeing", How::parse)?,
+            })
+        },
+    )?;
+    let markers = reader.rows(
+        "knowledge_markers",
+        "SELECT side, last FROM knowledge_markers ORDER BY rowid",
+        first_text,
+        |row| {
+            Ok(MarkerCount {
+                side: SideId::new(text(row, 0)?),
+                last: number(row, 1)?,
+            })
+        },
+    )?;
     let mut campaign = reader.rows(
         "campaign",
         "SELECT title, description, turn, start_turn, start_date, days_per_turn, rules, rng_seed, rng_word_pos,
@@ -424,6 +505,7 @@ pub(super) fn read_campaign(conn: &Connection, path: &Path) -> Result<Campaign, 
                 hqs: Vec::new(),
                 forces: Vec::new(),
                 battles: Vec::new(),
+                knowledge: Default::default(),
             })
         },
     )?;
@@ -439,6 +521,7 @@ pub(super) fn read_campaign(conn: &Connection, path: &Path) -> Result<Campaign, 
     campaign.hqs = hqs;
     campaign.forces = forces;
     campaign.battles = battles;
+    campaign.knowledge = Knowledge { sightings, markers };
     Ok(campaign)
 }
 

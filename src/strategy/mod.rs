@@ -4,6 +4,7 @@
 //! events; the store persists them. No SQL, no egui, no file I/O, no panics.
 
 pub mod aftermath;
+pub mod fog;
 mod index;
 pub mod movement;
 pub mod orders;

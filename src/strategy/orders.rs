@@ -246,7 +246,8 @@ impl<'c> Checker<'c> {
 
     fn find_force(&mut self, entry: usize, id: &ForceId) -> Option<Known<'c>> {
         let Some(known) = self.known(id) else {
-            let ids = self.campaign.forces.iter().map(|f| f.id.as_str());
+            // Only its own forces: a hint must not name an enemy force (the fog of war).
+            let ids = self.campaign.forces_of(self.side).map(|f| f.id.as_str());
             let hint = suggestion(id.as_str(), ids);
             let why = if self.gone.contains(id) {
                 ": it is merged into another force by an earlier order"

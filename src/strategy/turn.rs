@@ -58,6 +58,10 @@ pub fn resolve(campaign: &Campaign, orders: &[OrderSet]) -> TurnOutcome {
     turn.trace_supply();
     turn.hq_loss_attrition();
     turn.strike_empty_forces();
+    // The fog of war last, once every force stands where the move leaves it.
+    for seen in super::fog::look(&mut turn.state, &mut turn.rng, turn.turn) {
+        turn.emit(&seen.kind, seen.payload, seen.sentence);
+    }
     turn.finish()
 }
 

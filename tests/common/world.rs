@@ -128,6 +128,7 @@ pub fn campaign(
         hqs,
         forces,
         battles: vec![],
+        knowledge: Default::default(),
     }
 }
 

@@ -1,0 +1,889 @@
+//! The fog of war on the campaign map: what each side sees of the others at
+//! the end of a game move, and what it remembers.
+//!
+//! Sources: "Concealment", Strategic Rules 4 of `scruby-basic-war-game-rules.txt`
+//! (markers instead of troops, screened by light cavalry or light infantry,
+//! "Sight range" 18 inches, longer from hills) and THE CONCEALED FORCES IN
+//! STRATEGY-TACTICAL GAMES of `scruby-1961-strategy-tactical-wargame.txt`
+//! (vision range, screening, light cavalry scouts and their morale combat,
+//! rules 1-22). Table inches become map miles at the campaign's
+//! `miles_per_inch` (2.5 unless the campaign file says): 18 inches is 45 miles.
+//!
+//! For each side and each enemy force, at the end of the game move:
+//!
+//! 1. A force in a pending battle with the side, as fighter or reserve, is
+//!    seen in full ("The minute the Concealed Column is attacked ... it must
+//!    be exposed completely", 1961 rule 4; the table needs both sides).
+//! 2. Otherwise it is in sight when one of the side's forces is within sight
+//!    range of it: 18 inches, 2 more for each level of hill the watcher stands
+//!    on (Strategic Rules 4.2 and Artillery 2). A watcher on a road has no hill.
+//! 3. A force in sight is seen in full unless it is concealed; then it shows
+//!    as a blind (a numbered marker, no name, no strength). It is concealed
+//!    - in a town, village or urban region, or in a forest, "until attacked
+//!      directly in melee" (1961 rules 10 and 11); or
+//!    - when screened: each light infantry stand, and each light cavalry stand
+//!      of two figures or more, screens it from one direction ("It requires a
+//!      Squadron of Light Cavalry (or a minimum of 2 cavalry figures) to
+//!      properly screen the front, or one flank", 1961 FIGURE 13; "screened by
+//!      Light Cavalry or Light Infantry company stands", Strategic Rules 4.1).
+//!      A direction is a place watchers stand (a region, or a road): watched
+//!      from more places than it has screening stands, it is exposed.
+//!
+//!    A force of light cavalry alone is never concealed ("Light Cavalry cannot
+//!    be concealed", 1961 rule 14).
+//! 4. Light cavalry scouts: every force of the side with light cavalry within
+//!    9 inches of a concealed force (1961 rule 17A) throws the morale combat
+//!    against it, one force after another, until one wins: 5 combat points a
+//!    light cavalryman against the screen's combat points (rule 17A-C), or,
+//!    against a force in a town or forest, the whole force's (rule 19: "the
+//!    Light Cavalry must melee the unit and again the Morale Throw will
+//!    effect the combat"); each throws one die and multiplies. High total: the
+//!    screen is driven off (it screens no more this game move) or the cover
+//!    broken, and the force is seen in full. Low total: the scouts are driven
+//!    off. Equal totals throw again. The throw is
+//!    [`crate::rules::scruby1961::morale_combat`], the tactical rule 17 of
+//!    the 1961 rule set, with its combat points and figures per stand.
+//!
+//! Strategic Rules 4.1 would settle a screen by "combat and morale rules (if
+//! no casualties are made, then use rule 4 under ‘judging the morale’ ...)";
+//! the 1961 rule 17 is the one written for scouts against screens, so it is
+//! the one used.
+//!
+//! What this program chooses where the seeds speak of the table only:
+//! nobody moves after the morale combat (the seed's "retires 3 moves" is a
+//! table move; on the map the loser only fails); the scouts take no
+//! casualties from light infantry first (rule 17B's fire is the table's);
+//! hills are one level, mountains two; the dice are thrown from the
+//! campaign's stream after everything else in the game move, so a replay is
+//! exact; sight is judged where forces stand at the end of the move, not on
+//! the march. HQs are public: fixed places on the map.
+//!
+//! What a side saw is kept in [`Campaign::knowledge`]: each force it has
+//! seen, with the game move and place it was last seen and how strong it
+//! looked. A force that stays in sight keeps its marker number; a force lost
+//! from sight is remembered where it was last seen; a blind found again gets
+//! a new number, as nothing tells it is the one lost.
+
+use super::index::MapIndex;
+use crate::model::{
+    BattleStatus, Campaign, EnRoute, Event, Feature, Force, ForceId, How, Knowledge, Region, RegionId, Seen,
+    SideId, Sighting, StandKind, Terrain,
+};
+use crate::rules::scruby1961::{self, Scouting, Troop};
+use rand::RngExt;
+use rand_chacha::ChaCha8Rng;
+use serde_json::json;
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+/// "“Sight range” is 18 inches" (`scruby-basic-war-game-rules.txt`,
+/// Strategic Rules 4.2). The 1961 table's VISION RANGE is 16 inches
+/// ([`scruby1961::VISION_INCHES`]); the Strategic Rules are the campaign's.
+pub const SIGHT_INCHES: f64 = 18.0;
+
+/// "(or longer if from hills rule 2 under ‘artillery’)": "add 2″ to this
+/// range for each level of hill" (`scruby-basic-war-game-rules.txt`,
+/// Strategic Rules 4.2 and Artillery 2).
+pub const HILL_LEVEL_INCHES: f64 = 2.0;
+
+/// Rule 17A: "Whenever Light Cavalry approach enemy forces within 9 inches"
+/// (`scruby-1961-strategy-tactical-wargame.txt`).
+pub const SCOUTING_INCHES: f64 = scruby1961::SCOUTING_INCHES;
+
+/// FIGURE 13: "a Squadron of Light Cavalry (or a minimum of 2 cavalry
+/// figures) to properly screen the front, or one flank"
+/// (`scruby-1961-strategy-tactical-wargame.txt`).
+pub const SCREEN_FIGURES: u32 = 2;
+
+/// Equal morale totals throw again (the seed does not say; the 1961 rule set
+/// does the same); after this many equal throws the concealed force holds.
+/// This program's own bound, so a game move always ends.
+pub const MAX_THROWS: u32 = 100;
+
+/// Levels of hill a watcher in `terrain` stands on: hills one, mountains two
+/// (this program's reading of "each level of hill"), anything else none.
+pub fn hill_levels(terrain: Terrain) -> u32 {
+    match terrain {
+        Terrain::Hills => 1,
+        Terrain::Mountains => 2,
+        _ => 0,
+    }
+}
+
+/// Sight range in map miles of a watcher in `terrain` (`None`: on a road).
+pub fn sight_miles(miles_per_inch: f64, terrain: Option<Terrain>) -> f64 {
+    let levels = terrain.map_or(0, hill_levels);
+    (SIGHT_INCHES + HILL_LEVEL_INCHES * f64::from(levels)) * miles_per_inch
+}
+
+/// How far light cavalry scout, in map miles.
+pub fn scouting_miles(miles_per_inch: f64) -> f64 {
+    SCOUTING_INCHES * miles_per_inch
+}
+
+/// Figures a stand has on the 1961 table (a squadron three, a tray four).
+fn figures(kind: StandKind, strength: u32, full: u32) -> Option<(Troop, u32)> {
+    let troop = scruby1961::troop_for(kind)?;
+    Some((troop, scruby1961::units_from_strength(troop, strength, full)))
+}
+
+/// Whether a stand screens: light infantry, or light cavalry of at least
+/// [`SCREEN_FIGURES`] figures.
+fn is_screen(kind: StandKind, strength: u32, full: u32) -> bool {
+    match kind {
+        StandKind::LightInfantry => strength > 0,
+        StandKind::LightCavalry => {
+            figures(kind, strength, full).is_some_and(|(_, units)| units >= SCREEN_FIGURES)
+        }
+        _ => false,
+    }
+}
+
+/// The stands screening a force: how many directions it is screened from.
+pub fn screens(force: &Force) -> u32 {
+    let n = force
+        .stands
+        .iter()
+        .filter(|s| is_screen(s.kind, s.strength, s.full))
+        .count();
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// Combat points in the morale combat of the stands `which` picks: each
+/// figure's melee points (THE MELEE, COMBAT VALUE; a light cavalryman 5,
+/// rule 17A).
+fn combat_points(force: &Force, which: impl Fn(StandKind, u32, u32) -> bool) -> u32 {
+    force
+        .stands
+        .iter()
+        .filter(|s| which(s.kind, s.strength, s.full))
+        .filter_map(|s| figures(s.kind, s.strength, s.full))
+        .map(|(troop, units)| scruby1961::combat_points(troop).saturating_mul(units))
+        .fold(0, u32::saturating_add)
+}
+
+/// The screen's points in the morale combat.
+pub fn screen_points(force: &Force) -> u32 {
+    combat_points(force, is_screen)
+}
+
+/// The whole force's points in the morale combat (rule 19).
+pub fn force_points(force: &Force) -> u32 {
+    combat_points(force, |_, _, _| true)
+}
+
+/// The scouts' points: 5 for each light cavalryman of the force (rule 17A);
+/// 0 when it has no light cavalry.
+pub fn scout_points(force: &Force) -> u32 {
+    force
+        .stands
+        .iter()
+        .filter(|s| s.kind == StandKind::LightCavalry)
+        .filter_map(|s| figures(s.kind, s.strength, s.full))
+        .map(|(_, units)| scruby1961::scout_points(units))
+        .fold(0, u32::saturating_add)
+}
+
+/// What hides a force in sight.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cover {
+    /// In a town, village or urban region (1961 rule 10).
+    Town,
+    /// In a forest (1961 rule 11).
+    Forest,
+    /// Behind its light troops (FIGURE 13; Strategic Rules 4.1).
+    Screen,
+}
+
+impl Cover {
+    fn words(self) -> &'static str {
+        match self {
+            Cover::Town => "in the town",
+            Cover::Forest => "in the forest",
+            Cover::Screen => "behind a screen of light troops",
+        }
+    }
+}
+
+/// Whether `force`, watched from `directions` places, is concealed, and by what.
+pub fn concealment(campaign: &Campaign, force: &Force, directions: usize) -> Option<Cover> {
+    conceal(campaign.map.region(&force.region), force, directions)
+}
+
+/// [`concealment`], with the force's region found.
+fn conceal(region: Option<&Region>, force: &Force, directions: usize) -> Option<Cover> {
+    if force.stands.iter().all(|s| s.kind == StandKind::LightCavalry) {
+        return None;
+    }
+    if force.en_route.is_none()
+        && let Some(region) = region
+    {
+        if region.terrain == Terrain::Urban || region.has(Feature::Town) || region.has(Feature::Village) {
+            return Some(Cover::Town);
+        }
+        if region.terrain == Terrain::Forest {
+            return Some(Cover::Forest);
+        }
+    }
+    let screens = usize::try_from(screens(force)).unwrap_or(usize::MAX);
+    (directions > 0 && screens >= directions).then_some(Cover::Screen)
+}
+
+/// Where a force stands: its map position, its place (region, and the region
+/// it marches to when on a road), and the ground it watches from.
+#[derive(Debug, Clone, Copy)]
+struct Spot {
+    x: f64,
+    y: f64,
+    place: (usize, Option<usize>),
+    terrain: Option<Terrain>,
+}
+
+fn spot(index: &MapIndex<'_>, force: &Force) -> Option<Spot> {
+    let at = index.at(&force.region)?;
+    let here = index.map.regions.get(at)?;
+    match &force.en_route {
+        None => Some(Spot {
+            x: here.x,
+            y: here.y,
+            place: (at, None),
+            terrain: Some(here.terrain),
+        }),
+        Some(e) => {
+            let to = index.at(&e.toward)?;
+            let there = index.map.regions.get(to)?;
+            let length = index
+                .roads_between(at, to)
+                .filter_map(|r| index.road(r).map(|r| r.miles))
+                .min_by(f64::total_cmp)
+                .unwrap_or(0.0);
+            let share = if length > 0.0 {
+                (e.miles / length).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            Some(Spot {
+                x: here.x + (there.x - here.x) * share,
+                y: here.y + (there.y - here.y) * share,
+                place: (at, Some(to)),
+                terrain: None,
+            })
+        }
+    }
+}
+
+/// Forces bucketed in squares of the longest sight range, so each force
+/// looks only at its own and the eight squares around it.
+struct Grid {
+    cell: f64,
+    cells: HashMap<(i64, i64), Vec<usize>>,
+}
+
+impl Grid {
+    fn new(cell: f64, spots: &[Option<Spot>]) -> Grid {
+        let mut grid = Grid {
+            cell: if cell > 0.0 { cell } else { 1.0 },
+            cells: HashMap::new(),
+        };
+        for (i, s) in spots.iter().enumerate() {
+            if let Some(s) = s {
+                let key = grid.key(s.x, s.y);
+                grid.cells.entry(key).or_default().push(i);
+            }
+        }
+        grid
+    }
+
+    #[allow(clippy::cast_possible_truncation)]
+    fn key(&self, x: f64, y: f64) -> (i64, i64) {
+        // Saturating float-to-int casts: any position has a square.
+        ((x / self.cell).floor() as i64, (y / self.cell).floor() as i64)
+    }
+
+    /// Forces in the squares around `(x, y)`, in campaign order.
+    fn around(&self, x: f64, y: f64) -> Vec<usize> {
+        let (cx, cy) = self.key(x, y);
+        let mut out: Vec<usize> = Vec::new();
+        for dx in -1..=1 {
+            for dy in -1..=1 {
+                let key = (cx.saturating_add(dx), cy.saturating_add(dy));
+                if let Some(list) = self.cells.get(&key) {
+                    out.extend(list);
+                }
+            }
+        }
+        out.sort_unstable();
+        out
+    }
+}
+
+/// A force a side sees this game move, and how.
+struct Seeing {
+    force: usize,
+    seen: Seen,
+    how: How,
+    /// When concealed: what hides it.
+    cover: Option<Cover>,
+    /// When seen in full by sight though it has a screen: why the screen failed.
+    exposed: Option<String>,
+    /// Morale combats its scouts threw against it.
+    scouting: Vec<Throw>,
+}
+
+/// One morale combat of scouts against a concealed force.
+struct Throw {
+    scouts: usize,
+    scout_points: u32,
+    scout_die: u32,
+    other_points: u32,
+    other_die: u32,
+    throws: u32,
+    scouts_won: bool,
+}
+
+/// The starting knowledge: what each side sees as the campaign begins
+/// (concealment "must be made at the start of the game", 1961 rule 1). Sight
+/// only: no scout has ridden yet, so no die is thrown. Any knowledge
+/// `campaign` holds is replaced.
+pub fn begin(campaign: &Campaign) -> Campaign {
+    let mut state = campaign.clone();
+    state.knowledge = Default::default();
+    let turn = state.turn;
+    let _ = update(&mut state, None, turn);
+    state
+}
+
+/// The fog of war at the end of game move `turn`: updates `state.knowledge`
+/// and returns the events (numbered from 0), drawing scouts' dice from `rng`.
+pub fn look(state: &mut Campaign, rng: &mut ChaCha8Rng, turn: u32) -> Vec<Event> {
+    update(state, Some(rng), turn)
+}
+
+fn update(state: &mut Campaign, rng: Option<&mut ChaCha8Rng>, turn: u32) -> Vec<Event> {
+    let mut knowledge = std::mem::take(&mut state.knowledge);
+    let events = see(state, &mut knowledge, rng, turn);
+    state.knowledge = knowledge;
+    events
+}
+
+fn see(
+    state: &Campaign,
+    knowledge: &mut Knowledge,
+    mut rng: Option<&mut ChaCha8Rng>,
+    turn: u32,
+) -> Vec<Event> {
+    let index = MapIndex::new(&state.map);
+    let spots: Vec<Option<Spot>> = state
+        .forces
+        .iter()
+        .map(|f| {
+            if f.stands.is_empty() {
+                None
+            } else {
+                spot(&index, f)
+            }
+        })
+        .collect();
+    let mpi = state.miles_per_inch;
+    let longest = sight_miles(mpi, Some(Terrain::Mountains)).max(scouting_miles(mpi));
+    let grid = Grid::new(longest, &spots);
+    let at: HashMap<&ForceId, usize> = state.forces.iter().enumerate().map(|(i, f)| (&f.id, i)).collect();
+
+    // Forces each side is fighting: a pending battle's forces and reserves.
+    let mut fighting: HashSet<(SideId, usize)> = HashSet::new();
+    for battle in state.battles.iter().filter(|b| b.status == BattleStatus::Pending) {
+        let mut sides: BTreeSet<&SideId> = [&battle.attacker, &battle.defender].into_iter().collect();
+        for id in &battle.forces {
+            if let Some(f) = at.get(id).and_then(|&i| state.forces.get(i)) {
+                sides.insert(&f.side);
+            }
+        }
+        for id in battle.forces.iter().chain(&battle.reserves) {
+            let Some(&i) = at.get(id) else { continue };
+            let Some(force) = state.forces.get(i) else {
+                continue;
+            };
+            for side in &sides {
+                if **side != force.side {
+                    fighting.insert(((*side).clone(), i));
+                }
+            }
+        }
+    }
+
+    let mut screens_gone: HashSet<usize> = HashSet::new();
+    let mut out = Notes {
+        index: &index,
+        events: Vec::new(),
+    };
+    let side_ids: Vec<SideId> = state.sides.iter().map(|s| s.id.clone()).collect();
+    let mut sightings = std::mem::take(&mut knowledge.sightings);
+    let mut kept: Vec<Sighting> = Vec::new();
+    for side in &side_ids {
+        let mut seeing: Vec<Seeing> = Vec::new();
+        for (i, force) in state.forces.iter().enumerate() {
+            if &force.side == side {
+                continue;
+            }
+            let Some(target) = spots.get(i).copied().flatten() else {
+                continue;
+            };
+            if fighting.contains(&(side.clone(), i)) {
+                seeing.push(Seeing {
+                    force: i,
+                    seen: full(force),
+                    how: How::Battle,
+                    cover: None,
+                    exposed: None,
+                    scouting: Vec::new(),
+                });
+                continue;
+            }
+            let near = grid.around(target.x, target.y);
+            let ours = |j: &usize| state.forces.get(*j).is_some_and(|f| &f.side == side);
+            let distance = |s: &Spot| (s.x - target.x).hypot(s.y - target.y);
+            let mut places: Vec<(usize, Option<usize>)> = near
+                .iter()
+                .filter(|j| ours(j))
+                .filter_map(|&j| spots.get(j).copied().flatten())
+                .filter(|s| distance(s) <= sight_miles(mpi, s.terrain))
+                .map(|s| s.place)
+                .collect();
+            if places.is_empty() {
+                continue;
+            }
+            places.sort_unstable();
+            places.dedup();
+            let region = index.at(&force.region).and_then(|r| state.map.regions.get(r));
+            let mut cover = conceal(region, force, places.len());
+            if cover == Some(Cover::Screen) && screens_gone.contains(&i) {
+                cover = None;
+            }
+            let Some(hidden_by) = cover else {
+                let screening = screens(force);
+                let exposed =
+                    if screening == 0 || force.stands.iter().all(|s| s.kind == StandKind::LightCavalry) {
+                        None
+                    } else if screens_gone.contains(&i) {
+                        Some("its screen was driven off".to_owned())
+                    } else {
+                        Some(format!(
+                            "watched from {} places, more than its {} can screen",
+                            places.len(),
+                            count(
+                                usize::try_from(screening).unwrap_or(usize::MAX),
+                                "screening stand"
+                            )
+                        ))
+                    };
+                seeing.push(Seeing {
+                    force: i,
+                    seen: full(force),
+                    how: How::Vision,
+                    cover: None,
+                    exposed,
+                    scouting: Vec::new(),
+                });
+                continue;
+            };
+            let mut scouting = Vec::new();
+            let mut found = false;
+            if let Some(rng) = rng.as_deref_mut() {
+                let other_points = match hidden_by {
+                    Cover::Screen => screen_points(force),
+                    Cover::Town | Cover::Forest => force_points(force),
+                };
+                for &j in near.iter().filter(|j| ours(j)) {
+                    let (Some(scout), Some(s)) = (state.forces.get(j), spots.get(j).copied().flatten())
+                    else {
+                        continue;
+                    };
+                    let points = scout_points(scout);
+                    if points == 0 || distance(&s) > scouting_miles(mpi) {
+                        continue;
+                    }
+                    let throw = morale_combat(rng, j, points, other_points);
+                    let won = throw.scouts_won;
+                    scouting.push(throw);
+                    if won {
+                        found = true;
+                        if hidden_by == Cover::Screen {
+                            screens_gone.insert(i);
+                        }
+                        break;
+                    }
+                }
+            }
+            seeing.push(Seeing {
+                force: i,
+                seen: if found { full(force) } else { Seen::Blind },
+                how: if found { How::Scouts } else { How::Vision },
+                cover: Some(hidden_by),
+                exposed: None,
+                scouting,
+            });
+        }
+        let (theirs, others): (Vec<Sighting>, Vec<Sighting>) =
+            sightings.into_iter().partition(|s| &s.by == side);
+        sightings = others;
+        let mut memory = Memory::new(theirs);
+        for seeing in seeing {
+            remember(state, knowledge, &mut memory, side, seeing, turn, &mut out);
+        }
+        kept.extend(memory.finish(state, &mut out));
+    }
+    // Sightings by sides no longer in the campaign are dropped.
+    knowledge.sightings = kept;
+    out.events(turn)
+}
+
+fn full(force: &Force) -> Seen {
+    Seen::Full {
+        name: force.name.clone(),
+        points: force.points(),
+        stands: force.stands.len(),
+    }
+}
+
+/// Rule 17A's morale combat, thrown again on equal totals.
+fn morale_combat(rng: &mut ChaCha8Rng, scouts: usize, scout_points: u32, other_points: u32) -> Throw {
+    let mut throws = 0;
+    loop {
+        throws += 1;
+        let scout_die: u32 = rng.random_range(1..=6);
+        let other_die: u32 = rng.random_range(1..=6);
+        let result = scruby1961::morale_combat(scout_points, scout_die, other_points, other_die);
+        if result != Scouting::ThrowAgain || throws >= MAX_THROWS {
+            return Throw {
+                scouts,
+                scout_points,
+                scout_die,
+                other_points,
+                other_die,
+                throws,
+                scouts_won: result == Scouting::ScoutHolds,
+            };
+        }
+    }
+}
+
+/// A side's records during the fog phase, found by force.
+struct Memory {
+    /// `None`: a memory found to be of a force now seen in full elsewhere.
+    records: Vec<Option<Sighting>>,
+    by_force: HashMap<ForceId, Vec<usize>>,
+    /// Records seen this game move.
+    refreshed: HashSet<usize>,
+}
+
+impl Memory {
+    fn new(records: Vec<Sighting>) -> Memory {
+        let mut by_force: HashMap<ForceId, Vec<usize>> = HashMap::new();
+        for (i, r) in records.iter().enumerate() {
+            by_force.entry(r.force.clone()).or_default().push(i);
+        }
+        Memory {
+            records: records.into_iter().map(Some).collect(),
+            by_force,
+            refreshed: HashSet::new(),
+        }
+    }
+
+    fn get(&self, i: usize) -> Option<&Sighting> {
+        self.records.get(i).and_then(Option::as_ref)
+    }
+
+    /// Records in sight last move and not seen this one are lost from sight;
+    /// the records left, by marker.
+    fn finish(self, state: &Campaign, out: &mut Notes<'_>) -> Vec<Sighting> {
+        let mut kept: Vec<Sighting> = Vec::with_capacity(self.records.len());
+        for (i, record) in self.records.into_iter().enumerate() {
+            let Some(mut record) = record else { continue };
+            if record.in_sight && !self.refreshed.contains(&i) {
+                record.in_sight = false;
+                out.lost(state, &record);
+            }
+            kept.push(record);
+        }
+        kept.sort_by_key(|r| r.marker);
+        kept
+    }
+}
+
+/// Writes what `side` saw of one force into its records, with the events.
+fn remember(
+    state: &Campaign,
+    knowledge: &mut Knowledge,
+    memory: &mut Memory,
+    side: &SideId,
+    seeing: Seeing,
+    turn: u32,
+    out: &mut Notes<'_>,
+) {
+    let Some(force) = state.forces.get(seeing.force) else {
+        return;
+    };
+    let mine: Vec<usize> = memory.by_force.get(&force.id).cloned().unwrap_or_default();
+    let current = mine
+        .iter()
+        .copied()
+        .find(|&i| memory.get(i).is_some_and(|r| r.in_sight));
+    let before = current.and_then(|i| memory.get(i)).map(|r| r.seen.clone());
+    let slot = match &seeing.seen {
+        // Seen in full: the side knows which force it is, so its older
+        // memories of it are this one. The one in sight, or else the
+        // latest, keeps its number; the others go.
+        Seen::Full { .. } => {
+            let keep = current.or_else(|| {
+                mine.iter()
+                    .copied()
+                    .filter_map(|i| memory.get(i).map(|r| (i, (r.turn, r.marker))))
+                    .max_by_key(|(_, key)| *key)
+                    .map(|(i, _)| i)
+            });
+            for &i in mine.iter().filter(|&&i| Some(i) != keep) {
+                if let Some(r) = memory.records.get_mut(i) {
+                    *r = None;
+                }
+            }
+            memory
+                .by_force
+                .insert(force.id.clone(), keep.into_iter().collect());
+            keep
+        }
+        Seen::Blind => current,
+    };
+    let record = Sighting {
+        by: side.clone(),
+        force: force.id.clone(),
+        side: force.side.clone(),
+        marker: 0,
+        turn,
+        region: force.region.clone(),
+        en_route: force.en_route.clone(),
+        in_sight: true,
+        seen: seeing.seen.clone(),
+        how: seeing.how,
+    };
+    let at = match slot
+        .and_then(|i| memory.records.get_mut(i))
+        .and_then(Option::as_mut)
+    {
+        Some(old) => {
+            let marker = old.marker;
+            *old = Sighting { marker, ..record };
+            slot
+        }
+        None => {
+            let marker = knowledge.next_marker(side);
+            memory.records.push(Some(Sighting { marker, ..record }));
+            let at = memory.records.len().checked_sub(1);
+            if let Some(at) = at {
+                memory.by_force.entry(force.id.clone()).or_default().push(at);
+            }
+            at
+        }
+    };
+    let Some(at) = at else { return };
+    memory.refreshed.insert(at);
+    let Some(record) = memory.get(at) else { return };
+    for throw in &seeing.scouting {
+        out.scouted(state, record, throw, seeing.cover);
+    }
+    match (before, &record.seen) {
+        (None, _) => out.sighted(state, record, seeing.cover, seeing.exposed.as_deref()),
+        (Some(Seen::Blind), Seen::Full { .. }) => out.identified(state, record, seeing.exposed.as_deref()),
+        (Some(Seen::Full { name, .. }), Seen::Blind) => out.concealed(state, record, &name, seeing.cover),
+        _ => {}
+    }
+}
+
+/// The fog's events, in order.
+struct Notes<'i> {
+    index: &'i MapIndex<'i>,
+    events: Vec<(&'static str, serde_json::Value, String)>,
+}
+
+impl Notes<'_> {
+    /// "at Cairo", or "on the road from Cairo to Giza, 3.5 miles out".
+    fn place(&self, region: &RegionId, en_route: Option<&EnRoute>) -> String {
+        let name = |id: &RegionId| {
+            self.index
+                .at(id)
+                .map_or_else(|| id.to_string(), |r| self.index.name(r).to_owned())
+        };
+        match en_route {
+            None => format!("at {}", name(region)),
+            Some(e) => format!(
+                "on the road from {} to {}, {:.1} miles out",
+                name(region),
+                name(&e.toward),
+                e.miles
+            ),
+        }
+    }
+
+    fn events(self, turn: u32) -> Vec<Event> {
+        self.events
+            .into_iter()
+            .enumerate()
+            .map(|(seq, (kind, payload, sentence))| Event {
+                turn,
+                seq: u32::try_from(seq).unwrap_or(u32::MAX),
+                kind: kind.to_owned(),
+                payload,
+                sentence,
+            })
+            .collect()
+    }
+
+    fn push(&mut self, kind: &'static str, payload: serde_json::Value, sentence: String) {
+        self.events.push((kind, payload, sentence));
+    }
+
+    fn payload(record: &Sighting) -> serde_json::Value {
+        json!({
+            "by": record.by, "force": record.force, "side": record.side, "marker": record.marker,
+            "region": record.region, "en_route": record.en_route, "seen": record.seen, "how": record.how,
+        })
+    }
+
+    fn sighted(&mut self, state: &Campaign, record: &Sighting, cover: Option<Cover>, exposed: Option<&str>) {
+        let by = side_name(state, &record.by);
+        let place = self.place(&record.region, record.en_route.as_ref());
+        let sentence = match &record.seen {
+            Seen::Full { name, points, stands } => format!(
+                "{by} sights {name} {place}: {}, about {points} points{}{}.",
+                count(*stands, "stand"),
+                how_words(record.how),
+                because(exposed)
+            ),
+            Seen::Blind => format!(
+                "{by} sights blind {} {place}: a force of the {} it cannot make out ({}).",
+                record.marker,
+                side_name(state, &record.side),
+                cover.map_or("hidden", Cover::words)
+            ),
+        };
+        self.push("force_sighted", Self::payload(record), sentence);
+    }
+
+    fn identified(&mut self, state: &Campaign, record: &Sighting, exposed: Option<&str>) {
+        let Seen::Full { name, points, stands } = &record.seen else {
+            return;
+        };
+        let sentence = format!(
+            "{} makes out blind {} {}: it is {name}, {}, about {points} points{}{}.",
+            side_name(state, &record.by),
+            record.marker,
+            self.place(&record.region, record.en_route.as_ref()),
+            count(*stands, "stand"),
+            how_words(record.how),
+            because(exposed)
+        );
+        self.push("force_identified", Self::payload(record), sentence);
+    }
+
+    fn concealed(&mut self, state: &Campaign, record: &Sighting, name: &str, cover: Option<Cover>) {
+        let sentence = format!(
+            "{} can no longer make out {name} {}: it shows as blind {} ({}).",
+            side_name(state, &record.by),
+            self.place(&record.region, record.en_route.as_ref()),
+            record.marker,
+            cover.map_or("hidden", Cover::words)
+        );
+        self.push("force_concealed", Self::payload(record), sentence);
+    }
+
+    fn lost(&mut self, state: &Campaign, record: &Sighting) {
+        let what = match &record.seen {
+            Seen::Full { name, .. } => name.clone(),
+            Seen::Blind => format!("blind {}", record.marker),
+        };
+        let sentence = format!(
+            "{} loses sight of {what}, last seen {} in game move {}.",
+            side_name(state, &record.by),
+            self.place(&record.region, record.en_route.as_ref()),
+            record.turn
+        );
+        self.push("force_lost_sight", Self::payload(record), sentence);
+    }
+
+    fn scouted(&mut self, state: &Campaign, record: &Sighting, throw: &Throw, cover: Option<Cover>) {
+        let scouts = state.forces.get(throw.scouts).map_or("?", |f| f.name.as_str());
+        let scouts_id = state.forces.get(throw.scouts).map(|f| f.id.clone());
+        let place = self.place(&record.region, record.en_route.as_ref());
+        let screen = cover == Some(Cover::Screen);
+        let (rule, against) = if screen {
+            ("scruby-1961 rule 17A-C", "the screen")
+        } else {
+            ("scruby-1961 rule 19", "the force")
+        };
+        let totals = format!(
+            "morale throw {} x {} = {} against {} x {} = {}{}; {rule}",
+            throw.scout_points,
+            throw.scout_die,
+            throw.scout_points.saturating_mul(throw.scout_die),
+            throw.other_points,
+            throw.other_die,
+            throw.other_points.saturating_mul(throw.other_die),
+            if throw.throws > 1 {
+                format!(", after {} equal throws", throw.throws - 1)
+            } else {
+                String::new()
+            }
+        );
+        let (kind, sentence) = match (throw.scouts_won, screen) {
+            (true, true) => (
+                "scouts_drove_off_screen",
+                format!("The scouts of {scouts} drive off the screen of a force {place} ({totals})."),
+            ),
+            (true, false) => (
+                "scouts_broke_cover",
+                format!("The scouts of {scouts} ride in on a force hidden {place} and expose it ({totals})."),
+            ),
+            (false, _) => (
+                "scouts_driven_off",
+                format!(
+                    "The scouts of {scouts} are driven off by {against} of blind {} {place} ({totals}).",
+                    record.marker
+                ),
+            ),
+        };
+        let mut payload = Self::payload(record);
+        if let Some(map) = payload.as_object_mut() {
+            map.insert("scouts".to_owned(), json!(scouts_id));
+            map.insert("scout_points".to_owned(), json!(throw.scout_points));
+            map.insert("scout_die".to_owned(), json!(throw.scout_die));
+            map.insert("other_points".to_owned(), json!(throw.other_points));
+            map.insert("other_die".to_owned(), json!(throw.other_die));
+            map.insert("throws".to_owned(), json!(throw.throws));
+            map.insert("rule".to_owned(), json!(rule));
+        }
+        self.push(kind, payload, sentence);
+    }
+}
+
+/// " (watched from 2 places, ...)" when a screen failed; nothing otherwise.
+fn because(exposed: Option<&str>) -> String {
+    exposed.map_or_else(String::new, |why| format!(" ({why})"))
+}
+
+fn how_words(how: How) -> &'static str {
+    match how {
+        How::Vision => "",
+        How::Scouts => ", found by its scouts",
+        How::Battle => ", in battle with it",
+    }
+}
+
+fn side_name(state: &Campaign, id: &SideId) -> String {
+    state.side(id).map_or_else(|| id.to_string(), |s| s.name.clone())
+}
+
+fn count(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}

@@ -1,0 +1,1526 @@
+//! The fog of war and play by email (`strategy::fog`, `model::report`,
+//! `umpire status --side`, `umpire report`): one test per rule with the
+//! seeds' own numbers, memory, views, reports that leak nothing, and orders
+//! files refused for another campaign, side or game move.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
+mod common;
+use common::world::*;
+use common::{campaign_dir, stderr, stdout, umpire};
+use proptest::prelude::*;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use umpire::model::report::{self, HeardEvent, Report, ReportError, heard_by, read_report, write_report};
+use umpire::model::status::Status;
+use umpire::model::*;
+use umpire::strategy::fog;
+
+// ---------------------------------------------------------------------------
+// Helpers
+
+fn at(mut r: Region, x: f64, y: f64) -> Region {
+    r.x = x;
+    r.y = y;
+    r
+}
+
+fn with(mut r: Region, features: &[Feature]) -> Region {
+    r.features = features.to_vec();
+    r
+}
+
+fn red() -> SideId {
+    SideId::new("red")
+}
+
+fn blue() -> SideId {
+    SideId::new("blue")
+}
+
+/// A world of regions at the given places, each joined to the first by a
+/// long road (so nothing marches anywhere by accident); red's HQs in the
+/// first region, blue's in the last.
+fn world(regions: Vec<Region>, forces: Vec<Force>) -> Campaign {
+    let first = regions[0].id.to_string();
+    let last = regions[regions.len() - 1].id.to_string();
+    let roads = regions
+        .iter()
+        .skip(1)
+        .map(|r| road(&first, r.id.as_str(), RoadKind::Road, 500.0))
+        .collect();
+    campaign(regions, roads, &first, &last, forces)
+}
+
+/// The fog at the end of game move `c.turn`, then the next game move.
+fn look(c: &mut Campaign) -> Vec<Event> {
+    let mut rng = c.rng.generator();
+    let turn = c.turn;
+    let events = fog::look(c, &mut rng, turn);
+    c.rng.advance_to(&rng);
+    c.turn += 1;
+    events
+}
+
+fn known<'a>(c: &'a Campaign, side: &SideId) -> Vec<&'a Sighting> {
+    c.knowledge.of(side).collect()
+}
+
+/// What `side` made of `force` now, if it has it in sight.
+fn seen_now(c: &Campaign, side: &SideId, force: &str) -> Option<Seen> {
+    c.knowledge
+        .of(side)
+        .find(|s| s.force.as_str() == force && s.in_sight)
+        .map(|s| s.seen.clone())
+}
+
+fn kinds_of<'a>(events: &'a [Event], kind: &str) -> Vec<&'a Event> {
+    events.iter().filter(|e| e.kind == kind).collect()
+}
+
+fn line(n: u32, first: u32) -> Vec<Stand> {
+    stands(StandKind::LineInfantry, n, first)
+}
+
+/// A light cavalry stand at `strength` of its 30 points.
+fn light_cavalry(id: u32, strength: u32) -> Stand {
+    let mut s = stands(StandKind::LightCavalry, 1, id).remove(0);
+    s.strength = strength;
+    s
+}
+
+// ---------------------------------------------------------------------------
+// Sight range and hills
+
+#[test]
+fn sight_range_is_18_inches_at_the_campaigns_miles_per_inch() {
+    // Strategic Rules 4.2: "“Sight range” is 18 inches"; at 2.5 miles an
+    // inch, 45 miles. Enemy columns at 45 and at 46 miles, in the open.
+    assert_eq!(fog::sight_miles(2.5, Some(Terrain::Open)), 45.0);
+    let mut c = world(
+        vec![
+            at(region("red-home", Terrain::Open), 0.0, 0.0),
+            at(region("near", Terrain::Open), 45.0, 0.0),
+            at(region("beyond", Terrain::Open), 0.0, 46.0),
+            at(region("blue-home", Terrain::Open), 500.0, 500.0),
+        ],
+        vec![
+            force("watchers", "red", "red-home", line(1, 1)),
+            force("at-45", "blue", "near", line(2, 10)),
+            force("at-46", "blue", "beyond", line(2, 20)),
+        ],
+    );
+    let events = look(&mut c);
+    assert!(matches!(seen_now(&c, &red(), "at-45"), Some(Seen::Full { .. })));
+    assert_eq!(seen_now(&c, &red(), "at-46"), None);
+    let sighted: Vec<&Event> = kinds_of(&events, "force_sighted")
+        .into_iter()
+        .filter(|e| e.payload["by"] == "red")
+        .collect();
+    assert_eq!(sighted.len(), 1, "{events:?}");
+    assert_eq!(
+        sighted[0].sentence,
+        "Red Army sights At 45 at Near: 2 stands, about 200 points."
+    );
+    // The scale is the campaign's: at 1 mile an inch the range is 18 miles.
+    let mut small = c.clone();
+    small.knowledge = Knowledge::default();
+    small.miles_per_inch = 1.0;
+    look(&mut small);
+    assert_eq!(seen_now(&small, &red(), "at-45"), None);
+}
+
+#[test]
+fn hills_add_2_inches_of_sight_a_level() {
+    // Strategic Rules 4.2 "(or longer if from hills rule 2 under
+    // ‘artillery’)", Artillery 2: "add 2″ to this range for each level of
+    // hill": from hills 20 inches (50 miles), from mountains (two levels) 22
+    // inches (55 miles). The enemy stands 52 miles away.
+    assert_eq!(fog::sight_miles(2.5, Some(Terrain::Hills)), 50.0);
+    assert_eq!(fog::sight_miles(2.5, Some(Terrain::Mountains)), 55.0);
+    assert_eq!(fog::sight_miles(2.5, None), 45.0, "on a road, no hill");
+    for (ground, sees) in [
+        (Terrain::Open, false),
+        (Terrain::Hills, false),
+        (Terrain::Mountains, true),
+    ] {
+        let mut c = world(
+            vec![
+                at(region("red-home", ground), 0.0, 0.0),
+                at(region("plain", Terrain::Open), 52.0, 0.0),
+                at(region("blue-home", Terrain::Open), 900.0, 0.0),
+            ],
+            vec![
+                force("watchers", "red", "red-home", line(1, 1)),
+                force("column", "blue", "plain", line(2, 10)),
+            ],
+        );
+        look(&mut c);
+        assert_eq!(seen_now(&c, &red(), "column").is_some(), sees, "{ground}");
+    }
+    // 50 miles away, the hills see it and the plain does not.
+    for (ground, sees) in [(Terrain::Open, false), (Terrain::Hills, true)] {
+        let mut c = world(
+            vec![
+                at(region("red-home", ground), 0.0, 0.0),
+                at(region("plain", Terrain::Open), 50.0, 0.0),
+                at(region("blue-home", Terrain::Open), 900.0, 0.0),
+            ],
+            vec![
+                force("watchers", "red", "red-home", line(1, 1)),
+                force("column", "blue", "plain", line(2, 10)),
+            ],
+        );
+        look(&mut c);
+        assert_eq!(seen_now(&c, &red(), "column").is_some(), sees, "{ground}");
+    }
+}
+
+#[test]
+fn a_force_on_the_road_is_seen_where_it_has_got_to() {
+    // 40 miles along a 100-mile road from 0 to 100: 40 miles from red.
+    let mut c = world(
+        vec![
+            at(region("red-home", Terrain::Open), 0.0, 0.0),
+            at(region("east", Terrain::Open), 100.0, 0.0),
+            at(region("blue-home", Terrain::Open), 900.0, 0.0),
+        ],
+        vec![
+            force("watchers", "red", "red-home", line(1, 1)),
+            force("column", "blue", "east", line(2, 10)),
+        ],
+    );
+    c.map.roads[0].miles = 100.0;
+    c.forces[1].en_route = Some(EnRoute {
+        toward: RegionId::new("red-home"),
+        miles: 60.0,
+    });
+    look(&mut c);
+    let record = known(&c, &red())[0].clone();
+    assert_eq!(record.region.as_str(), "east");
+    assert_eq!(record.en_route.as_ref().unwrap().miles, 60.0);
+    // 50 miles out it is out of sight.
+    c.forces[1].en_route.as_mut().unwrap().miles = 50.0;
+    look(&mut c);
+    assert_eq!(seen_now(&c, &red(), "column"), None);
+}
+
+// ---------------------------------------------------------------------------
+// Concealment and screens
+
+#[test]
+fn a_force_in_a_town_village_or_forest_shows_as_a_blind() {
+    // 1961 rule 10: "In cities or villages they can be kept concealed until
+    // attacked directly in melee"; rule 11: "in forests, the column could be
+    // dispersed and kept in concealment".
+    for (terrain, features) in [
+        (Terrain::Urban, vec![]),
+        (Terrain::Open, vec![Feature::Town]),
+        (Terrain::Cultivated, vec![Feature::Village]),
+        (Terrain::Forest, vec![]),
+    ] {
+        let mut c = world(
+            vec![
+                at(region("red-home", Terrain::Open), 0.0, 0.0),
+                with(at(region("hideout", terrain), 20.0, 0.0), &features),
+                at(region("blue-home", Terrain::Open), 900.0, 0.0),
+            ],
+            vec![
+                force("watchers", "red", "red-home", line(1, 1)),
+                force("garrison", "blue", "hideout", line(3, 10)),
+            ],
+        );
+        let events = look(&mut c);
+        assert_eq!(seen_now(&c, &red(), "garrison"), Some(Seen::Blind), "{terrain}");
+        let sentence = &kinds_of(&events, "force_sighted")[0].sentence;
+        assert!(
+            sentence.starts_with(
+                "Red Army sights blind 1 at Hideout: a force of the Blue Army it cannot make out (in the"
+            ),
+            "{sentence}"
+        );
+        assert!(!sentence.contains("Garrison"), "{sentence}");
+    }
+}
+
+#[test]
+fn light_cavalry_alone_is_never_concealed() {
+    // 1961 rule 14: "Light Cavalry cannot be concealed, but must always be
+    // shown on the table top".
+    let mut c = world(
+        vec![
+            at(region("red-home", Terrain::Open), 0.0, 0.0),
+            with(
+                at(region("village", Terrain::Open), 20.0, 0.0),
+                &[Feature::Village],
+            ),
+            at(region("blue-home", Terrain::Open), 900.0, 0.0),
+        ],
+        vec![
+            force("watchers", "red", "red-home", line(1, 1)),
+            force(
+                "hussars",
+                "blue",
+                "village",
+                vec![light_cavalry(10, 30), light_cavalry(11, 30)],
+            ),
+        ],
+    );
+    look(&mut c);
+    assert!(matches!(seen_now(&c, &red(), "hussars"), Some(Seen::Full { .. })));
+}
+
+/// Red watchers at each of `places` (all 20 miles from the blue column in
+/// the open); the column has `screen` stands besides its line.
+fn screened(screen: Vec<Stand>, places: usize) -> Campaign {
+    let spots = [(0.0, 20.0), (20.0, 0.0), (40.0, 20.0), (20.0, 40.0)];
+    let mut regions = vec![at(region("plain", Terrain::Open), 20.0, 20.0)];
+    let mut forces = Vec::new();
+    for (k, (x, y)) in spots.iter().take(places).enumerate() {
+        regions.push(at(region(&format!("post-{k}"), Terrain::Open), *x, *y));
+        forces.push(force(
+            &format!("watch-{k}"),
+            "red",
+            &format!("post-{k}"),
+            line(1, 100 + u32::try_from(k).unwrap()),
+        ));
+    }
+    regions.push(at(region("blue-home", Terrain::Open), 900.0, 0.0));
+    let mut column = line(4, 1);
+    column.extend(screen);
+    forces.push(force("column", "blue", "plain", column));
+    world(regions, forces)
+}
+
+#[test]
+fn light_cavalry_screen_with_two_figures_light_infantry_with_any() {
+    // FIGURE 13: "It requires a Squadron of Light Cavalry (or a minimum of 2
+    // cavalry figures) to properly screen"; Strategic Rules 4.1: markers
+    // "can be screened by Light Cavalry or Light Infantry company stands".
+    // A squadron has three figures: 30 points is 3, 20 is 2, 10 is 1.
+    let light_infantry = stands(StandKind::LightInfantry, 1, 50);
+    for (screen, hidden) in [
+        (vec![], false),
+        (vec![light_cavalry(50, 30)], true),
+        (vec![light_cavalry(50, 20)], true),
+        (vec![light_cavalry(50, 10)], false),
+        (light_infantry, true),
+        (stands(StandKind::HeavyCavalry, 1, 50), false),
+    ] {
+        let what = format!("{screen:?}");
+        let mut c = screened(screen, 1);
+        look(&mut c);
+        let seen = seen_now(&c, &red(), "column").unwrap();
+        assert_eq!(seen.is_blind(), hidden, "{what}");
+    }
+}
+
+#[test]
+fn one_screening_stand_covers_one_direction() {
+    // FIGURE 13: a squadron screens "the front, or one flank ... an attack by
+    // two enemy light cavalry regiments, preferably from two sides, is
+    // impossible to defend against with one squadron of screening light cavalry".
+    for (screens, places, hidden) in [
+        (1, 1, true),
+        (1, 2, false),
+        (2, 2, true),
+        (2, 3, false),
+        (3, 3, true),
+    ] {
+        let screen = (0..screens).map(|k| light_cavalry(50 + k, 30)).collect();
+        let mut c = screened(screen, places);
+        let events = look(&mut c);
+        let seen = seen_now(&c, &red(), "column").unwrap();
+        assert_eq!(
+            seen.is_blind(),
+            hidden,
+            "{screens} screens, watched from {places}"
+        );
+        if !hidden {
+            let sentence = &kinds_of(&events, "force_sighted")[0].sentence;
+            assert!(
+                sentence.ends_with(&format!(
+                    "(watched from {places} places, more than its {screens} screening stand{} can screen).",
+                    if screens == 1 { "" } else { "s" }
+                )),
+                "{sentence}"
+            );
+        }
+    }
+}
+
+#[test]
+fn forces_in_a_battle_and_its_reserves_are_seen_in_full_by_both_sides() {
+    // 1961 rule 4: "The minute the Concealed Column is attacked ... it must
+    // be exposed completely"; a battle shows both sides in full (the table
+    // needs them), even in a town.
+    let mut c = world(
+        vec![
+            at(region("red-home", Terrain::Open), 0.0, 0.0),
+            with(at(region("town", Terrain::Urban), 10.0, 0.0), &[Feature::Town]),
+            with(
+                at(region("next-town", Terrain::Urban), 12.0, 0.0),
+                &[Feature::Town],
+            ),
+            at(region("blue-home", Terrain::Open), 900.0, 0.0),
+        ],
+        vec![
+            force("red-col", "red", "town", line(2, 1)),
+            force("blue-col", "blue", "town", line(2, 10)),
+            force("blue-reserve", "blue", "next-town", line(2, 20)),
+            force("red-reserve", "red", "next-town", line(2, 30)),
+        ],
+    );
+    c.battles.push(Battle {
+        id: 1,
+        turn: 1,
+        region: RegionId::new("town"),
+        attacker: red(),
+        defender: blue(),
+        forces: vec![ForceId::new("red-col"), ForceId::new("blue-col")],
+        reserves: vec![ForceId::new("blue-reserve"), ForceId::new("red-reserve")],
+        status: BattleStatus::Pending,
+        came_from: vec![],
+        record: BattleRecord::default(),
+    });
+    let events = look(&mut c);
+    for (side, force) in [
+        (red(), "blue-col"),
+        (red(), "blue-reserve"),
+        (blue(), "red-col"),
+        (blue(), "red-reserve"),
+    ] {
+        assert!(
+            matches!(seen_now(&c, &side, force), Some(Seen::Full { .. })),
+            "{side} {force}"
+        );
+    }
+    assert!(
+        events.iter().any(|e| e.sentence
+            == "Red Army sights Blue Col at Town: 2 stands, about 200 points, in battle with it."),
+        "{events:?}"
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Scouts: rule 17's morale combat
+
+/// Red light cavalry `miles` from a blue column screened by one light
+/// infantry stand (one direction: red watches from one place).
+fn scouting(miles: f64, seed: u64) -> Campaign {
+    let mut c = world(
+        vec![
+            at(region("red-home", Terrain::Open), 0.0, 0.0),
+            at(region("plain", Terrain::Open), miles, 0.0),
+            at(region("blue-home", Terrain::Open), 900.0, 0.0),
+        ],
+        vec![
+            force(
+                "scouts",
+                "red",
+                "red-home",
+                vec![light_cavalry(1, 30), light_cavalry(2, 30)],
+            ),
+            force("column", "blue", "plain", {
+                let mut s = line(3, 10);
+                s.extend(stands(StandKind::LightInfantry, 1, 20));
+                s
+            }),
+        ],
+    );
+    c.rng = RngState::new(seed);
+    c
+}
+
+#[test]
+fn scouts_drive_off_a_screen_by_the_morale_throw_of_rule_17() {
+    // Rule 17A: "Whenever Light Cavalry approach enemy forces within 9
+    // inches, the players count the combat points of the two forces (Light
+    // Cavalry are valued at 5 Combat Points each), then roll one dice. This
+    // throw is multiplied by the number of Combat Points, and high man total
+    // holds his ground"; 17C: "In this manner only, can Light Cavalry Scouts
+    // drive off screening troops and expose the Concealed column".
+    // Two squadrons of three: 6 x 5 = 30 points; the screen, one light
+    // infantry tray of four at 4 points (THE MELEE, COMBAT VALUE): 16.
+    assert_eq!(fog::scouting_miles(2.5), 22.5);
+    let (mut drove_off, mut driven_off) = (0, 0);
+    for seed in 0..40 {
+        let mut c = scouting(20.0, seed);
+        let events = look(&mut c);
+        let throws: Vec<&Event> = events.iter().filter(|e| e.kind.starts_with("scouts_")).collect();
+        assert_eq!(throws.len(), 1, "one morale combat: {events:?}");
+        let p = &throws[0].payload;
+        assert_eq!(
+            (p["scout_points"].as_u64(), p["other_points"].as_u64()),
+            (Some(30), Some(16))
+        );
+        let (a, b) = (p["scout_die"].as_u64().unwrap(), p["other_die"].as_u64().unwrap());
+        assert!((1..=6).contains(&a) && (1..=6).contains(&b));
+        let won = 30 * a > 16 * b;
+        assert_eq!(
+            throws[0].kind,
+            if won {
+                "scouts_drove_off_screen"
+            } else {
+                "scouts_driven_off"
+            }
+        );
+        assert_eq!(p["rule"], "scruby-1961 rule 17A-C");
+        let record = known(&c, &red())[0].clone();
+        if won {
+            drove_off += 1;
+            assert!(matches!(record.seen, Seen::Full { .. }));
+            assert_eq!(record.how, How::Scouts);
+            assert!(
+                throws[0].sentence.starts_with(
+                    "The scouts of Scouts drive off the screen of a force at Plain (morale throw 30 x"
+                ),
+                "{}",
+                throws[0].sentence
+            );
+        } else {
+            driven_off += 1;
+            assert_eq!(record.seen, Seen::Blind);
+            assert!(
+                throws[0].sentence.starts_with(
+                    "The scouts of Scouts are driven off by the screen of blind 1 at Plain (morale throw 30 x"
+                ),
+                "{}",
+                throws[0].sentence
+            );
+            assert!(!throws[0].sentence.contains("Column"), "{}", throws[0].sentence);
+        }
+    }
+    assert!(
+        drove_off > 0 && driven_off > 0,
+        "{drove_off} won, {driven_off} lost"
+    );
+}
+
+#[test]
+fn scouts_ride_only_within_9_inches() {
+    // 9 inches at 2.5 miles an inch: 22.5 miles. At 30 miles the column is in
+    // sight (18 inches) but the scouts do not reach it, and no die is thrown.
+    let mut c = scouting(30.0, 1);
+    let before = c.rng;
+    let events = look(&mut c);
+    assert!(
+        events.iter().all(|e| !e.kind.starts_with("scouts_")),
+        "{events:?}"
+    );
+    assert_eq!(seen_now(&c, &red(), "column"), Some(Seen::Blind));
+    assert_eq!(c.rng, before, "no die thrown");
+}
+
+#[test]
+fn scouts_must_melee_a_force_in_a_village_and_meet_its_whole_strength() {
+    // Rule 19: "In order to expose troops in a village that are concealed,
+    // or in a Forest, the Light Cavalry must melee the unit and again the
+    // Morale Throw will effect the combat": the scouts' 30 points against
+    // the whole force's, three line trays and a light infantry tray of four
+    // figures at 4 points: 64.
+    let mut c = scouting(20.0, 3);
+    c.map.regions[1].features = vec![Feature::Village];
+    let events = look(&mut c);
+    let throw = events.iter().find(|e| e.kind.starts_with("scouts_")).unwrap();
+    assert_eq!(throw.payload["other_points"], 64);
+    assert_eq!(throw.payload["rule"], "scruby-1961 rule 19");
+}
+
+#[test]
+fn a_game_move_with_scouts_replays_exactly() {
+    let c = scouting(20.0, 11);
+    let a = umpire::strategy::resolve(&c, &[]);
+    let b = umpire::strategy::resolve(&c, &[]);
+    assert_eq!(a, b);
+    assert_ne!(
+        a.campaign.rng, c.rng,
+        "the scouts' dice came from the campaign's stream"
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Memory
+
+#[test]
+fn a_side_remembers_where_and_when_it_last_saw_a_force() {
+    // A screened blue column (one light infantry stand) 30 miles from a red post.
+    let mut c = world(
+        vec![
+            at(region("red-home", Terrain::Open), 0.0, 0.0),
+            at(region("ridge", Terrain::Open), 0.0, 60.0),
+            at(region("plain", Terrain::Open), 30.0, 30.0),
+            at(region("blue-home", Terrain::Open), 900.0, 0.0),
+        ],
+        vec![
+            force("post", "red", "red-home", line(1, 1)),
+            force("column", "blue", "plain", {
+                let mut s = line(2, 10);
+                s.extend(stands(StandKind::LightInfantry, 1, 20));
+                s
+            }),
+        ],
+    );
+    let post = |c: &Campaign| c.forces.iter().position(|f| f.id.as_str() == "post").unwrap();
+    let column = |c: &Campaign| c.forces.iter().position(|f| f.id.as_str() == "column").unwrap();
+    // Game move 1: a blind.
+    look(&mut c);
+    assert_eq!(seen_now(&c, &red(), "column"), Some(Seen::Blind));
+    // Game move 2: it is gone to blue's home; remembered at the plain, move 1.
+    let i = column(&c);
+    c.forces[i].region = RegionId::new("blue-home");
+    let events = look(&mut c);
+    let lost = kinds_of(&events, "force_lost_sight");
+    assert_eq!(
+        lost[0].sentence,
+        "Red Army loses sight of blind 1, last seen at Plain in game move 1."
+    );
+    let memory = known(&c, &red());
+    assert_eq!(memory.len(), 1);
+    assert_eq!(
+        (
+            memory[0].marker,
+            memory[0].region.as_str(),
+            memory[0].turn,
+            memory[0].in_sight
+        ),
+        (1, "plain", 1, false)
+    );
+    // Game move 3: a blind on the plain again. Nothing tells it is the same:
+    // a new marker, and the old memory stays.
+    c.forces[i].region = RegionId::new("plain");
+    look(&mut c);
+    let markers: Vec<(u32, bool)> = known(&c, &red()).iter().map(|s| (s.marker, s.in_sight)).collect();
+    assert_eq!(markers, [(1, false), (2, true)]);
+    // Game move 4: red watches from a second place, more than one stand can
+    // screen: it is made out, and the side now knows blind 1 was it too.
+    let mut second = c.forces[post(&c)].clone();
+    second.id = ForceId::new("second-post");
+    second.name = "Second Post".to_owned();
+    second.region = RegionId::new("ridge");
+    second.stands = line(1, 2);
+    c.forces.push(second);
+    let events = look(&mut c);
+    assert_eq!(
+        kinds_of(&events, "force_identified")[0].sentence,
+        "Red Army makes out blind 2 at Plain: it is Column, 3 stands, about 300 points (watched from 2 places, more than its 1 screening stand can screen)."
+    );
+    let memory = known(&c, &red());
+    assert_eq!(memory.len(), 1, "blind 1 was the column: {memory:?}");
+    assert_eq!(memory[0].marker, 2);
+    // Game move 5: gone again; remembered by name, strength and place.
+    c.forces[i].region = RegionId::new("blue-home");
+    let events = look(&mut c);
+    assert_eq!(
+        kinds_of(&events, "force_lost_sight")[0].sentence,
+        "Red Army loses sight of Column, last seen at Plain in game move 4."
+    );
+    let status = Status::for_side(&c, &red()).unwrap();
+    assert_eq!(status.known.len(), 1);
+    let k = &status.known[0];
+    assert_eq!(
+        (
+            k.name.as_deref(),
+            k.points,
+            k.stands,
+            k.region.as_str(),
+            k.seen_turn,
+            k.in_sight
+        ),
+        (Some("Column"), Some(300), Some(3), "plain", 4, false)
+    );
+}
+
+#[test]
+fn a_force_in_sight_keeps_its_marker_as_it_moves() {
+    let mut c = screened(vec![light_cavalry(50, 30)], 1);
+    look(&mut c);
+    let i = c.forces.iter().position(|f| f.id.as_str() == "column").unwrap();
+    c.forces[i].region = RegionId::new("post-0");
+    c.forces[i].en_route = Some(EnRoute {
+        toward: RegionId::new("plain"),
+        miles: 1.0,
+    });
+    let events = look(&mut c);
+    assert!(events.is_empty(), "no news: {events:?}");
+    let record = known(&c, &red())[0].clone();
+    assert_eq!(
+        (record.marker, record.turn, record.region.as_str()),
+        (1, 2, "post-0")
+    );
+}
+
+#[test]
+fn the_starting_knowledge_is_what_each_side_sees_at_the_start() {
+    // 1961 rule 1: "the concealment of these troops must be made at the
+    // start of the game". Sight only: no die is thrown.
+    let c = scouting(20.0, 5);
+    let started = fog::begin(&c);
+    assert_eq!(started.rng, c.rng);
+    assert_eq!(seen_now(&started, &red(), "column"), Some(Seen::Blind));
+    assert!(matches!(
+        seen_now(&started, &blue(), "scouts"),
+        Some(Seen::Full { .. })
+    ));
+    assert_eq!(known(&started, &red())[0].turn, 1);
+}
+
+// ---------------------------------------------------------------------------
+// Views and reports, at the public API
+
+#[test]
+fn a_sides_status_shows_its_own_forces_and_only_what_it_knows_of_the_enemy() {
+    let mut c = world(
+        vec![
+            at(region("red-home", Terrain::Open), 0.0, 0.0),
+            at(region("plain", Terrain::Open), 20.0, 0.0),
+            with(
+                at(region("village", Terrain::Open), 0.0, 20.0),
+                &[Feature::Village],
+            ),
+            at(region("far", Terrain::Open), 300.0, 300.0),
+            at(region("blue-home", Terrain::Open), 900.0, 0.0),
+        ],
+        vec![
+            force("red-col", "red", "red-home", line(2, 1)),
+            force("seen-col", "blue", "plain", line(3, 10)),
+            force("blind-col", "blue", "village", line(4, 20)),
+            force("far-col", "blue", "far", line(5, 30)),
+        ],
+    );
+    look(&mut c);
+    let umpires = Status::of(&c);
+    assert_eq!(umpires.view, None);
+    assert_eq!(umpires.sides[1].forces.len(), 3, "the umpire sees everything");
+    let status = Status::for_side(&c, &red()).unwrap();
+    assert_eq!(status.view.as_deref(), Some("red"));
+    assert_eq!(status.sides[0].forces.len(), 1, "its own force in full");
+    assert!(status.sides[1].forces.is_empty());
+    assert_eq!(
+        (status.sides[1].points, status.sides[1].stands),
+        (300, 3),
+        "as seen"
+    );
+    let labels: Vec<(Option<&str>, bool, Option<u64>)> = status
+        .known
+        .iter()
+        .map(|k| (k.name.as_deref(), k.blind, k.points))
+        .collect();
+    assert_eq!(labels, [(Some("Seen Col"), false, Some(300)), (None, true, None)]);
+    let json = serde_json::to_string(&status).unwrap();
+    for hidden in ["Blind Col", "blind-col", "Far Col", "far-col", "\"far\""] {
+        assert!(!json.contains(hidden), "{hidden} in {json}");
+    }
+    assert!(Status::for_side(&c, &SideId::new("green")).is_none());
+}
+
+#[test]
+fn a_report_is_written_and_read_back_whole() {
+    let mut c = scouting(30.0, 2);
+    look(&mut c);
+    let r = Report::of(&c, &red(), &[]).unwrap();
+    assert_eq!(
+        (r.format.as_str(), r.version),
+        (report::REPORT_FORMAT, report::REPORT_VERSION)
+    );
+    assert_eq!((r.campaign.as_str(), r.side.as_str(), r.turn), ("Test", "red", 2));
+    let text = write_report(&r);
+    assert_eq!(read_report(&text).unwrap(), r);
+    assert!(Report::of(&c, &SideId::new("green"), &[]).is_none());
+}
+
+#[test]
+fn reading_a_report_refuses_what_is_not_one() {
+    for (text, expected) in [
+        (
+            "{\"format\": \"umpire-report\",\n  \"version\": 1,\n  oops }",
+            "3:3: key must be a string: the report is not valid JSON; write it again with `umpire report`",
+        ),
+        (
+            "{\"format\": \"scenario\"}",
+            "this is not an umpire report (its `format` is \"scenario\", not \"umpire-report\"): open a file written by `umpire report`",
+        ),
+        (
+            "{\"format\": \"umpire-report\", \"version\": 2}",
+            "this report is version 2, newer than this umpire reads (up to 1): update umpire to open it",
+        ),
+    ] {
+        let error = read_report(text).unwrap_err();
+        assert_eq!(error.to_string(), expected);
+    }
+    assert!(matches!(
+        read_report("{\"format\": \"umpire-report\", \"version\": 1}"),
+        Err(ReportError::Json { .. })
+    ));
+}
+
+fn event(turn: u32, seq: u32, kind: &str, payload: serde_json::Value) -> Event {
+    Event {
+        turn,
+        seq,
+        kind: kind.to_owned(),
+        payload,
+        sentence: format!("{kind} {seq}"),
+    }
+}
+
+#[test]
+fn a_side_hears_of_its_own_forces_its_battles_its_hqs_and_what_it_saw() {
+    use serde_json::json;
+    let mut c = world(
+        vec![
+            at(region("red-home", Terrain::Open), 0.0, 0.0),
+            at(region("plain", Terrain::Open), 500.0, 0.0),
+            at(region("blue-home", Terrain::Open), 900.0, 0.0),
+        ],
+        vec![
+            force("red-col", "red", "red-home", line(2, 1)),
+            force("blue-col", "blue", "plain", line(2, 10)),
+        ],
+    );
+    c.battles.push(Battle {
+        id: 4,
+        turn: 1,
+        region: RegionId::new("plain"),
+        attacker: blue(),
+        defender: red(),
+        forces: vec![ForceId::new("blue-col")],
+        reserves: vec![],
+        status: BattleStatus::Pending,
+        came_from: vec![],
+        record: BattleRecord::default(),
+    });
+    let created = event(1, 0, "campaign_created", serde_json::to_value(&c).unwrap());
+    c.turn = 2;
+    // (event, heard by red)
+    let table = [
+        (event(1, 1, "orders_given", json!({ "side": "red" })), true),
+        (event(1, 2, "orders_given", json!({ "side": "blue" })), false),
+        (event(1, 3, "moved", json!({ "force": "red-col" })), true),
+        (event(1, 4, "moved", json!({ "force": "blue-col" })), false),
+        (
+            event(
+                1,
+                5,
+                "force_split",
+                json!({ "force": "red-col", "new_force": "red-detachment" }),
+            ),
+            true,
+        ),
+        (
+            event(
+                1,
+                6,
+                "force_split",
+                json!({ "force": "blue-col", "new_force": "blue-detachment" }),
+            ),
+            false,
+        ),
+        (
+            event(1, 7, "force_destroyed", json!({ "force": "red-detachment" })),
+            true,
+        ),
+        (
+            event(1, 8, "force_destroyed", json!({ "force": "blue-detachment" })),
+            false,
+        ),
+        (event(1, 9, "battle_created", json!({ "battle": 4 })), true),
+        (event(1, 10, "battle_created", json!({ "battle": 5 })), false),
+        (
+            event(1, 11, "hq_captured", json!({ "side": "red", "held_by": "blue" })),
+            true,
+        ),
+        (
+            event(1, 12, "hq_captured", json!({ "side": "blue", "held_by": "red" })),
+            true,
+        ),
+        (
+            event(1, 13, "hq_loss", json!({ "side": "blue", "force": "blue-col" })),
+            false,
+        ),
+        (
+            event(
+                1,
+                14,
+                "force_sighted",
+                json!({ "by": "red", "force": "blue-col" }),
+            ),
+            true,
+        ),
+        (
+            event(
+                1,
+                15,
+                "scouts_driven_off",
+                json!({ "by": "blue", "force": "red-col" }),
+            ),
+            false,
+        ),
+        (event(1, 16, "turn_ended", json!({})), false),
+        (event(1, 17, "checkpoint", json!({ "state": {} })), false),
+        (event(1, 18, "battle_result", json!({ "battle": 4 })), true),
+        (event(1, 19, "something_new", json!({ "side": "red" })), false),
+    ];
+    let mut log = vec![created];
+    log.extend(table.iter().map(|(e, _)| e.clone()));
+    let events: Vec<&Event> = report::standing_events(&log, 1);
+    let heard: Vec<u32> = heard_by(&c, &red(), &log, &events)
+        .iter()
+        .map(|h| h.seq)
+        .collect();
+    let expected: Vec<u32> = table.iter().filter(|(_, h)| *h).map(|(e, _)| e.seq).collect();
+    assert_eq!(heard, expected);
+}
+
+#[test]
+fn events_taken_back_by_undo_are_not_heard() {
+    use serde_json::json;
+    let c = world(
+        vec![
+            at(region("red-home", Terrain::Open), 0.0, 0.0),
+            at(region("blue-home", Terrain::Open), 900.0, 0.0),
+        ],
+        vec![force("red-col", "red", "red-home", line(2, 1))],
+    );
+    let log = vec![
+        event(1, 0, "moved", json!({ "force": "red-col" })),
+        event(1, 1, "checkpoint", json!({})),
+        event(
+            1,
+            2,
+            "turn_undone",
+            json!({ "turn": 1, "first_seq": 0, "last_seq": 1 }),
+        ),
+        event(1, 3, "moved", json!({ "force": "red-col" })),
+    ];
+    let standing: Vec<u32> = report::standing_events(&log, 1).iter().map(|e| e.seq).collect();
+    assert_eq!(standing, [3]);
+    let heard = heard_by(&c, &red(), &log, &report::standing_events(&log, 1));
+    assert_eq!(
+        heard,
+        [HeardEvent {
+            turn: 1,
+            seq: 3,
+            kind: "moved".to_owned(),
+            sentence: "moved 3".to_owned()
+        }]
+    );
+}
+
+// ---------------------------------------------------------------------------
+// The CLI: status --side, report, orders from a report
+
+const MAP: &str = r##"name = "Fog test ground"
+
+[[regions]]
+id = "red-home"
+name = "Redhome"
+terrain = "urban"
+x = 0.0
+y = 0.0
+features = ["town"]
+
+[[regions]]
+id = "deep"
+name = "Deep Desert"
+terrain = "desert"
+x = 100.0
+y = 0.0
+
+[[regions]]
+id = "outpost"
+name = "Outpost"
+terrain = "open"
+x = 200.0
+y = 0.0
+
+[[regions]]
+id = "plain"
+name = "Plain"
+terrain = "open"
+x = 230.0
+y = 0.0
+
+[[regions]]
+id = "hamlet"
+name = "Hamlet"
+terrain = "cultivated"
+x = 200.0
+y = 40.0
+features = ["village"]
+
+[[regions]]
+id = "blue-home"
+name = "Bluehome"
+terrain = "open"
+x = 400.0
+y = 0.0
+
+[[roads]]
+from = "red-home"
+to = "deep"
+kind = "road"
+miles = 100.0
+
+[[roads]]
+from = "deep"
+to = "outpost"
+kind = "road"
+miles = 100.0
+
+[[roads]]
+from = "outpost"
+to = "plain"
+kind = "road"
+miles = 30.0
+
+[[roads]]
+from = "outpost"
+to = "hamlet"
+kind = "track"
+miles = 40.0
+
+[[roads]]
+from = "plain"
+to = "blue-home"
+kind = "road"
+miles = 170.0
+"##;
+
+const CAMPAIGN: &str = r##"title = "Fog test"
+map = "map.toml"
+start_date = 1895-03-01
+seed = 7
+rules = "scruby-1961"
+
+[[sides]]
+id = "red"
+name = "Red Army"
+colour = "#cc0000"
+army = "regular"
+
+[[sides]]
+id = "blue"
+name = "Blue Army"
+colour = "#0000cc"
+army = "regular"
+
+[[hqs]]
+side = "red"
+wing = "left"
+region = "red-home"
+
+[[hqs]]
+side = "red"
+wing = "centre"
+region = "red-home"
+
+[[hqs]]
+side = "red"
+wing = "right"
+region = "red-home"
+
+[[hqs]]
+side = "blue"
+wing = "left"
+region = "blue-home"
+
+[[hqs]]
+side = "blue"
+wing = "centre"
+region = "blue-home"
+
+[[hqs]]
+side = "blue"
+wing = "right"
+region = "blue-home"
+
+[[forces]]
+id = "red-outpost"
+name = "Red Outpost"
+side = "red"
+region = "outpost"
+
+  [[forces.stands]]
+  id = 1
+  name = "Outpost Company"
+  kind = "line_infantry"
+
+[[forces]]
+id = "seen-column"
+name = "Seen Column"
+side = "blue"
+region = "plain"
+
+  [[forces.stands]]
+  id = 10
+  name = "Column Company"
+  kind = "line_infantry"
+
+[[forces]]
+id = "hamlet-garrison"
+name = "Hamlet Garrison"
+side = "blue"
+region = "hamlet"
+
+  [[forces.stands]]
+  id = 20
+  name = "Garrison Company"
+  kind = "line_infantry"
+
+  [[forces.stands]]
+  id = 21
+  name = "Garrison Rifles"
+  kind = "light_infantry"
+
+[[forces]]
+id = "desert-host"
+name = "Desert Host"
+side = "blue"
+region = "deep"
+
+  [[forces.stands]]
+  id = 30
+  name = "Host Spearmen"
+  kind = "native_spearmen"
+
+  [[forces.stands]]
+  id = 31
+  name = "Host Horsemen"
+  kind = "light_cavalry"
+"##;
+
+/// The fog test ground, created and one game move played: red's outpost sees
+/// the column, a blind in the hamlet, and not the host in the desert behind
+/// it, which cuts its road home.
+fn fog_ground() -> tempfile::TempDir {
+    let dir = campaign_dir(MAP, CAMPAIGN);
+    let out = umpire(dir.path(), &["new", "campaign.toml", "fog.umpire"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = umpire(dir.path(), &["turn", "fog.umpire"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    dir
+}
+
+/// Every trace of the forces red has not seen: names, ids, stand names.
+const HIDDEN: &[&str] = &[
+    "Desert Host",
+    "desert-host",
+    "Host Spearmen",
+    "Host Horsemen",
+    "Hamlet Garrison",
+    "hamlet-garrison",
+    "Garrison Company",
+    "Garrison Rifles",
+];
+
+#[test]
+fn a_report_never_holds_what_the_side_has_not_seen() {
+    let dir = fog_ground();
+    let out = umpire(dir.path(), &["report", "fog.umpire", "red", "red.json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "Wrote Red Army's report for game move 2 to red.json: 1 own force, 2 enemy forces known (1 blind), 0 battles pending, 1 event.
+Orders written from it carry campaign = \"Fog test\", side = \"red\", turn = 2; give them with `umpire orders fog.umpire red FILE`.
+"
+    );
+    let text = std::fs::read_to_string(dir.path().join("red.json")).unwrap();
+    for hidden in HIDDEN {
+        assert!(!text.contains(hidden), "`{hidden}` is in red's report:\n{text}");
+    }
+    // The desert host's place: only on the map, which is public.
+    let mut value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    value.as_object_mut().unwrap().remove("map");
+    let rest = value.to_string();
+    for place in ["deep", "Deep Desert"] {
+        assert!(!rest.contains(place), "`{place}` is in red's report:\n{rest}");
+    }
+    let r = read_report(&text).unwrap();
+    let known: Vec<String> = r.known.iter().map(|k| k.label()).collect();
+    assert_eq!(known, ["Seen Column", "blind 2"]);
+    let blind = &r.known[1];
+    assert_eq!(
+        (
+            blind.id.as_ref(),
+            blind.points,
+            blind.stands,
+            blind.region.as_str()
+        ),
+        (None, None, None, "hamlet")
+    );
+    // Red heard that its road home is cut, not where.
+    let sentences: Vec<&str> = r.events.iter().map(|e| e.sentence.as_str()).collect();
+    assert!(
+        sentences.contains(&"Red Outpost at Outpost is cut off from its HQs: the enemy holds its road to the nearest HQ. It loses a stand each game move from game move 5 unless the road is reopened (Strategic Rules 2.2)."),
+        "{sentences:?}"
+    );
+    // The umpire's log says where.
+    let log = stdout(&umpire(dir.path(), &["log", "fog.umpire"]));
+    assert!(log.contains("the enemy holds Deep Desert on its road"), "{log}");
+    // Blue sees the outpost that cuts its own roads, so hears where.
+    let out = umpire(dir.path(), &["report", "fog.umpire", "blue", "blue.json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let blue = read_report(&std::fs::read_to_string(dir.path().join("blue.json")).unwrap()).unwrap();
+    assert_eq!(
+        blue.known.iter().map(|k| k.label()).collect::<Vec<_>>(),
+        ["Red Outpost"]
+    );
+    assert!(
+        blue.events
+            .iter()
+            .any(|e| e.sentence.contains("the enemy holds Outpost on its road")),
+        "{:?}",
+        blue.events
+    );
+    assert!(
+        blue.events
+            .iter()
+            .all(|e| !e.sentence.contains("Red Outpost at Outpost is cut"))
+    );
+}
+
+#[test]
+fn status_side_shows_what_the_side_knows_and_the_umpire_sees_everything() {
+    let dir = fog_ground();
+    let out = umpire(dir.path(), &["status", "fog.umpire", "--side", "red"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "Fog test
+Game move 2, 1895-03-02. Map: Fog test ground. Battles fought under scruby-1961.
+
+Red Army (regular army): 100 of 100 points in 1 stand; holds 3 HQs
+  HQ left    Red Army left HQ at Redhome
+  HQ centre  Red Army centre HQ at Redhome
+  HQ right   Red Army right HQ at Redhome
+  Red Outpost  Outpost    1 stand   100/100 pts  CUT OFF 1 move (losses from game move 5)
+
+Blue Army (regular army), as Red Army knows it: 2 forces known, 2 in sight; holds 3 HQs
+  HQ left    Blue Army left HQ at Bluehome
+  HQ centre  Blue Army centre HQ at Bluehome
+  HQ right   Blue Army right HQ at Bluehome
+  Seen Column  Plain     1 stand   100 pts  in sight
+  blind 2      Hamlet    strength unknown  in sight
+"
+    );
+    let json = stdout(&umpire(
+        dir.path(),
+        &["status", "fog.umpire", "--side", "red", "--json"],
+    ));
+    for hidden in HIDDEN.iter().chain(&["deep", "Deep Desert"]) {
+        assert!(!json.contains(hidden), "`{hidden}` is in red's status:\n{json}");
+    }
+    let umpires = stdout(&umpire(dir.path(), &["status", "fog.umpire", "--json"]));
+    for shown in HIDDEN {
+        assert!(
+            umpires.contains(shown),
+            "`{shown}` is missing from the umpire's view"
+        );
+    }
+    let out = umpire(dir.path(), &["status", "fog.umpire", "--side", "green"]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("unknown side `green`: this campaign's sides are `red`, `blue`"),
+        "{}",
+        stderr(&out)
+    );
+    let out = umpire(dir.path(), &["report", "fog.umpire", "green", "g.json"]);
+    assert!(!out.status.success());
+    assert!(!dir.path().join("g.json").exists());
+}
+
+#[test]
+fn orders_written_from_a_report_are_refused_for_another_campaign_side_or_game_move() {
+    let dir = fog_ground();
+    assert!(
+        umpire(dir.path(), &["report", "fog.umpire", "red", "red.json"])
+            .status
+            .success()
+    );
+    let r = read_report(&std::fs::read_to_string(dir.path().join("red.json")).unwrap()).unwrap();
+    let orders = |campaign: &str, side: &str, turn: u32| {
+        format!(
+            "campaign = \"{campaign}\"\nside = \"{side}\"\nturn = {turn}\n\n[[orders]]\nforce = \"{}\"\nhold = true\n",
+            r.forces[0].id
+        )
+    };
+    let give = |name: &str, text: String, side: &str| {
+        std::fs::write(dir.path().join(name), text).unwrap();
+        umpire(dir.path(), &["orders", "fog.umpire", side, name])
+    };
+    for (name, text, side, refusal) in [
+        (
+            "other-campaign.toml",
+            orders("Another war", "red", r.turn),
+            "red",
+            "other-campaign.toml:1:12: error: these orders are for the campaign \"Another war\", but the save holds \"Fog test\"",
+        ),
+        (
+            "other-side.toml",
+            orders(&r.campaign, "red", r.turn),
+            "blue",
+            "other-side.toml:2:8: error: these orders are for side `red`, but were given for side `blue`",
+        ),
+        (
+            "other-turn.toml",
+            orders(&r.campaign, "red", r.turn - 1),
+            "red",
+            "other-turn.toml:3:8: error: these orders are for game move 1, but the campaign is at game move 2",
+        ),
+    ] {
+        let out = give(name, text, side);
+        assert!(!out.status.success(), "{name} was taken");
+        assert!(stderr(&out).contains(refusal), "{name}: {}", stderr(&out));
+    }
+    let out = give("good.toml", orders(&r.campaign, r.side.as_str(), r.turn), "red");
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
+#[test]
+fn an_orders_file_naming_an_unknown_force_gets_no_hint_of_an_enemy_force() {
+    let dir = fog_ground();
+    std::fs::write(
+        dir.path().join("typo.toml"),
+        "[[orders]]\nforce = \"desert-hos\"\nhold = true\n\n[[orders]]\nforce = \"red-outpst\"\nhold = true\n",
+    )
+    .unwrap();
+    let out = umpire(dir.path(), &["orders", "fog.umpire", "red", "typo.toml"]);
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(err.contains("unknown force `desert-hos`"), "{err}");
+    assert!(
+        err.contains("unknown force `red-outpst` (did you mean `red-outpost`?)"),
+        "{err}"
+    );
+    assert!(!err.contains("desert-host"), "{err}");
+}
+
+#[test]
+fn knowledge_is_saved_and_undo_then_redo_gives_it_back_byte_for_byte() {
+    let dir = fog_ground();
+    let view = |dir: &std::path::Path| {
+        (
+            stdout(&umpire(dir, &["status", "fog.umpire", "--side", "red", "--json"])),
+            stdout(&umpire(
+                dir,
+                &["status", "fog.umpire", "--side", "blue", "--json"],
+            )),
+        )
+    };
+    let after_one = view(dir.path());
+    assert!(after_one.0.contains("\"Seen Column\""), "{}", after_one.0);
+    let moved = stdout(&umpire(dir.path(), &["turn", "--json", "fog.umpire"]));
+    let after_two = view(dir.path());
+    assert!(umpire(dir.path(), &["undo", "fog.umpire"]).status.success());
+    assert_eq!(view(dir.path()), after_one);
+    assert_eq!(
+        stdout(&umpire(dir.path(), &["turn", "--json", "fog.umpire"])),
+        moved
+    );
+    assert_eq!(view(dir.path()), after_two);
+}
+
+#[test]
+fn the_egyptian_rebellion_starts_in_the_fog() {
+    let dir = tempfile::tempdir().unwrap();
+    let campaign = common::repo().join("campaigns/egyptian_rebellion_1895.toml");
+    let out = umpire(dir.path(), &["new", campaign.to_str().unwrap(), "r.umpire"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    for (side, file) in [("british", "british_move1.toml"), ("rebels", "rebels_move1.toml")] {
+        let orders = common::repo().join("campaigns/orders").join(file);
+        let out = umpire(
+            dir.path(),
+            &["orders", "r.umpire", side, orders.to_str().unwrap()],
+        );
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
+    for _ in 0..3 {
+        assert!(umpire(dir.path(), &["turn", "r.umpire"]).status.success());
+    }
+    let status: serde_json::Value = serde_json::from_str(&stdout(&umpire(
+        dir.path(),
+        &["status", "r.umpire", "--side", "rebels", "--json"],
+    )))
+    .unwrap();
+    let known = status["known"].as_array().unwrap();
+    assert!(
+        !known.is_empty(),
+        "the rebels have met the British by game move 3"
+    );
+    assert!(known.iter().any(|k| k["blind"] == true), "{known:?}");
+    assert!(status["sides"][0]["forces"].as_array().unwrap().is_empty());
+    assert_eq!(status["sides"][1]["forces"].as_array().unwrap().len(), 8);
+}
+
+// ---------------------------------------------------------------------------
+// Property: a side's view never holds a force it has not seen
+
+const KINDS: &[StandKind] = &[
+    StandKind::LineInfantry,
+    StandKind::LightInfantry,
+    StandKind::LightCavalry,
+    StandKind::HeavyCavalry,
+    StandKind::FootArtillery,
+];
+
+/// Regions scattered over a 400-mile square, joined in a chain, some in
+/// towns; forces of both sides marching about them.
+fn scattered(seed: u64, regions: usize, forces: usize) -> Campaign {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let name = |i: usize| format!("r{i}");
+    let regs: Vec<Region> = (0..regions)
+        .map(|i| {
+            let mut r = at(
+                region(&name(i), Terrain::ALL[rng.random_range(0..Terrain::ALL.len())]),
+                rng.random_range(0.0..400.0),
+                rng.random_range(0.0..400.0),
+            );
+            if rng.random_range(0..4) == 0 {
+                r.features = vec![Feature::Village];
+            }
+            r
+        })
+        .collect();
+    let roads: Vec<Road> = (1..regions)
+        .map(|i| {
+            let (a, b) = (&regs[i - 1], &regs[i]);
+            road(
+                &name(i - 1),
+                &name(i),
+                RoadKind::Road,
+                (a.x - b.x).hypot(a.y - b.y).max(1.0),
+            )
+        })
+        .collect();
+    let mut next = 1;
+    let fs = (0..forces)
+        .map(|k| {
+            let side = if k % 2 == 0 { "red" } else { "blue" };
+            let start = rng.random_range(0..regions);
+            let mut st = Vec::new();
+            for _ in 0..rng.random_range(1..5) {
+                st.extend(stands(KINDS[rng.random_range(0..KINDS.len())], 1, next));
+                next += 1;
+            }
+            for s in &mut st {
+                s.name = format!("St{}Y", s.id.0);
+            }
+            let mut f = force(&format!("q{k}x-{side}"), side, &name(start), st);
+            f.name = format!("Zq{k}X");
+            let goal = rng.random_range(0..regions);
+            let path: Vec<String> = if goal > start {
+                (start + 1..=goal).map(name).collect()
+            } else {
+                (goal..start).rev().map(name).collect()
+            };
+            let path: Vec<&str> = path.iter().map(String::as_str).collect();
+            marching(f, &path, false)
+        })
+        .collect();
+    let red_hq = name(0);
+    let blue_hq = name(regions - 1);
+    campaign(regs, roads, &red_hq, &blue_hq, fs)
+}
+
+/// Enemy forces `side` could have seen now: within the longest sight range
+/// (55 miles, from mountains) of one of its forces, or in a battle with it.
+fn within_reach(c: &Campaign, side: &SideId) -> Vec<ForceId> {
+    let place = |f: &Force| {
+        let r = c.map.region(&f.region).unwrap();
+        match &f.en_route {
+            None => (r.x, r.y),
+            Some(e) => {
+                let t = c.map.region(&e.toward).unwrap();
+                let len = c
+                    .map
+                    .roads_from(&f.region)
+                    .find(|road| road.other_end(&f.region) == Some(&e.toward))
+                    .unwrap()
+                    .miles;
+                let share = (e.miles / len).clamp(0.0, 1.0);
+                (r.x + (t.x - r.x) * share, r.y + (t.y - r.y) * share)
+            }
+        }
+    };
+    let reach = fog::sight_miles(c.miles_per_inch, Some(Terrain::Mountains)) + 1e-6;
+    c.forces
+        .iter()
+        .filter(|f| &f.side != side)
+        .filter(|f| {
+            let (x, y) = place(f);
+            let near = c.forces_of(side).any(|o| {
+                let (ox, oy) = place(o);
+                (ox - x).hypot(oy - y) <= reach
+            });
+            let fighting = c.battles.iter().any(|b| {
+                b.status == BattleStatus::Pending
+                    && (b.forces.contains(&f.id) || b.reserves.contains(&f.id))
+                    && (&b.attacker == side || &b.defender == side)
+            });
+            near || fighting
+        })
+        .map(|f| f.id.clone())
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, .. ProptestConfig::default() })]
+
+    #[test]
+    fn a_sides_view_never_holds_a_force_it_has_not_seen(
+        seed in any::<u64>(), regions in 2usize..16, forces in 2usize..10, moves in 1usize..5,
+    ) {
+        let mut c = fog::begin(&scattered(seed, regions, forces));
+        type Sets = std::collections::HashMap<SideId, std::collections::HashSet<ForceId>>;
+        let (mut reachable, mut identified): (Sets, Sets) = Default::default();
+        let note = |c: &Campaign, reachable: &mut Sets, identified: &mut Sets| {
+            for side in [red(), blue()] {
+                reachable.entry(side.clone()).or_default().extend(within_reach(c, &side));
+                identified.entry(side.clone()).or_default().extend(
+                    c.knowledge.of(&side).filter(|s| !s.seen.is_blind()).map(|s| s.force.clone()),
+                );
+            }
+        };
+        note(&c, &mut reachable, &mut identified);
+        let mut log: Vec<Event> = Vec::new();
+        for _ in 0..moves {
+            let outcome = umpire::strategy::resolve(&c, &[]);
+            log.extend(outcome.events.iter().cloned());
+            c = outcome.campaign;
+            note(&c, &mut reachable, &mut identified);
+        }
+        for side in [red(), blue()] {
+            let reach = &reachable[&side];
+            for s in c.knowledge.of(&side) {
+                prop_assert!(reach.contains(&s.force), "{side} knows {} it could not have seen", s.force);
+                prop_assert_ne!(&s.side, &side);
+            }
+            // The status: only forces it now knows in full, as last seen.
+            let status = serde_json::to_string(&Status::for_side(&c, &side).unwrap()).unwrap();
+            // The report also tells the last move's news, which may name a
+            // force it saw in full then and has lost or sees as a blind now.
+            let mut report = serde_json::to_value(Report::of(&c, &side, &log).unwrap()).unwrap();
+            report.as_object_mut().unwrap().remove("map");
+            let report = report.to_string();
+            for f in c.forces.iter().filter(|f| f.side != side) {
+                let now = c.knowledge.of(&side).any(|s| s.force == f.id && !s.seen.is_blind());
+                let ever = identified[&side].contains(&f.id);
+                for (view, known) in [(&status, now), (&report, ever)] {
+                    if known {
+                        continue;
+                    }
+                    prop_assert!(!view.contains(f.id.as_str()), "{side} shows {}: {view}", f.id);
+                    prop_assert!(!view.contains(&f.name), "{side} shows {}: {view}", f.name);
+                    for stand in &f.stands {
+                        prop_assert!(!view.contains(&stand.name), "{side} shows {}", stand.name);
+                    }
+                }
+            }
+        }
+    }
+}
