@@ -1524,3 +1524,63 @@ proptest! {
         }
     }
 }
+
+// ---------------------------------------------------------------------------
+// Orders are checked against what the side knows
+
+#[test]
+fn orders_are_checked_against_what_the_side_knows_not_the_umpires_view() {
+    use umpire::strategy::{Action, OrderRequest, check_requests};
+    // Red at home; blue in a town 20 miles off (a blind) and in the open 30
+    // miles off (seen in full); beyond sight, blue holds a third region.
+    let mut c = world(
+        vec![
+            at(region("home", Terrain::Open), 0.0, 0.0),
+            at(with(region("town", Terrain::Open), &[Feature::Town]), 20.0, 0.0),
+            at(region("field", Terrain::Open), 0.0, 30.0),
+            at(region("far", Terrain::Open), 200.0, 0.0),
+        ],
+        vec![
+            force("reds", "red", "home", line(2, 1)),
+            force("hidden", "blue", "town", line(2, 10)),
+            force("open", "blue", "field", line(2, 20)),
+            force("unseen", "blue", "far", line(2, 30)),
+        ],
+    );
+    look(&mut c);
+    c.turn -= 1;
+    let order = |force: &str, action: Action| OrderRequest {
+        force: ForceId::new(force),
+        action,
+        forced: false,
+    };
+    let refusal = |r: OrderRequest| check_requests(&c, &red(), &[r]).unwrap_err()[0].message.clone();
+    // An enemy force seen in full: red knows whose it is.
+    assert!(refusal(order("open", Action::Hold)).contains("belongs to Blue Army"));
+    // Never identified: no more than a misspelt id.
+    for hidden in ["hidden", "unseen"] {
+        let message = refusal(order(hidden, Action::Hold));
+        assert!(
+            message.starts_with(&format!("unknown force `{hidden}`")),
+            "{message}"
+        );
+        assert!(!message.contains("Blue"), "{message}");
+    }
+    // A forced march may not attack a region red sees held, blind or not...
+    let march = |to: &str| Action::March(vec![RegionId::new(to)]);
+    let forced = |to: &str| OrderRequest {
+        force: ForceId::new("reds"),
+        action: march(to),
+        forced: false,
+    };
+    let mut attack = forced("town");
+    attack.forced = true;
+    assert!(
+        check_requests(&c, &red(), &[attack]).is_err(),
+        "the blind in the town is seen"
+    );
+    // ...but red cannot be refused for what it cannot see.
+    let mut blind_march = forced("far");
+    blind_march.forced = true;
+    assert!(check_requests(&c, &red(), &[blind_march]).is_ok());
+}

@@ -236,10 +236,12 @@ const REFUSALS: &[Refusal] = &[
         message: "unknown force `red-9` (did you mean `red-1`?)",
     },
     Refusal {
-        name: "a force of another side",
+        // Red has never made out blue-1, so to Red it is no more than a
+        // misspelt id: the refusal must not tell it the force exists.
+        name: "an enemy force the side has not identified",
         orders: "[[orders]]\nforce = \"blue-1\"\nhold = true\n",
         at: "\"blue-1\"",
-        message: "force `blue-1` belongs to Blue Army, not to Red Army: a side orders only its own forces",
+        message: "unknown force `blue-1`",
     },
     Refusal {
         name: "regions not joined on the map",

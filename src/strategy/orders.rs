@@ -188,16 +188,24 @@ impl<'c> Checker<'c> {
     fn new(campaign: &'c Campaign, side: &'c SideId) -> Self {
         let index = MapIndex::new(&campaign.map);
         let mut ours = HashSet::new();
-        let mut theirs = HashSet::new();
-        for force in campaign.forces.iter().filter(|f| f.en_route.is_none()) {
+        for force in campaign
+            .forces
+            .iter()
+            .filter(|f| f.en_route.is_none() && &f.side == side)
+        {
             if let Some(r) = index.at(&force.region) {
-                if &force.side == side {
-                    ours.insert(r)
-                } else {
-                    theirs.insert(r)
-                };
+                ours.insert(r);
             }
         }
+        // Enemy forces as the side sees them now, blinds included: its
+        // orders are checked against what it knows, never against the
+        // umpire's full view (the fog of war).
+        let theirs: HashSet<usize> = campaign
+            .knowledge
+            .of(side)
+            .filter(|s| s.in_sight && s.en_route.is_none())
+            .filter_map(|s| index.at(&s.region))
+            .collect();
         let enemy_held = theirs.difference(&ours).copied().collect();
         Checker {
             campaign,
@@ -257,6 +265,14 @@ impl<'c> Checker<'c> {
             self.problem(entry, Part::Force, format!("unknown force `{id}`{hint}{why}"));
             return None;
         };
+        if known.side != self.side && !self.campaign.knowledge.identified(self.side, id) {
+            // An enemy force the side has never identified is no more known
+            // to it than a misspelt id.
+            let ids = self.campaign.forces_of(self.side).map(|f| f.id.as_str());
+            let hint = suggestion(id.as_str(), ids);
+            self.problem(entry, Part::Force, format!("unknown force `{id}`{hint}"));
+            return None;
+        }
         if known.side != self.side {
             let message = format!(
                 "force `{id}` belongs to {}, not to {}: a side orders only its own forces",
