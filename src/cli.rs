@@ -13,12 +13,20 @@ use umpire::model::{Diagnostic, Severity};
 use umpire::store::{Overwrite, Store, Undone};
 use umpire::strategy::{self, Order};
 
-/// The campaign umpire for model-soldier wargames.
+/// The campaign umpire for model-soldier wargames. With no command, opens the
+/// desktop window on the campaign used last (the first time, on a new save of
+/// the bundled Egyptian Rebellion in your data folder).
 #[derive(Debug, Parser)]
 #[command(name = "umpire", version, about, long_about = None)]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
+    /// Open this save in the window instead of the one used last.
+    #[arg(long, value_name = "SAVE")]
+    open: Option<PathBuf>,
+    /// Render the window once, save it as a PNG to FILE and close.
+    #[arg(long, value_name = "FILE")]
+    screenshot: Option<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -112,7 +120,13 @@ enum Command {
 
 pub fn run() -> Result<ExitCode> {
     let cli = Cli::parse();
-    match cli.command {
+    let Some(command) = cli.command else {
+        return app(cli.open, cli.screenshot);
+    };
+    if cli.open.is_some() || cli.screenshot.is_some() {
+        bail!("--open and --screenshot are for the window: give them without a command");
+    }
+    match command {
         Command::Check { files } => check(&files),
         Command::New {
             campaign,
@@ -138,6 +152,18 @@ pub fn run() -> Result<ExitCode> {
             json,
         } => odds(&file, rules.as_deref(), runs, seed, json),
     }
+}
+
+/// Opens the desktop window.
+fn app(open: Option<PathBuf>, screenshot: Option<PathBuf>) -> Result<ExitCode> {
+    let remember = screenshot.is_none();
+    umpire::ui::run(umpire::ui::Launch {
+        data_folder: None,
+        open,
+        screenshot,
+        remember,
+    })?;
+    Ok(ExitCode::SUCCESS)
 }
 
 fn print_diagnostics(out: &mut impl Write, diagnostics: &[Diagnostic]) -> Result<()> {

@@ -162,6 +162,51 @@ impl Store {
         &self.path
     }
 
+    /// Copies the whole save, history included, to `path` (built beside it and
+    /// moved into place when whole, like [`Store::create`]) and opens the copy.
+    /// This save is left as it was.
+    pub fn save_as(&self, path: &Path, overwrite: Overwrite) -> Result<Store, StoreError> {
+        let name = path_text(path);
+        if overwrite == Overwrite::Refuse && path.exists() {
+            return Err(StoreError::AlreadyExists { path: name });
+        }
+        let file_name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let temp = path.with_file_name(format!(".{file_name}.{}.creating", std::process::id()));
+        remove_with_sidecars(&temp);
+        let copied = self
+            .conn
+            .execute("VACUUM INTO ?1", [path_text(&temp)])
+            .map_err(|source| self.sqlite_error("copying the save", source));
+        if let Err(error) = copied {
+            remove_with_sidecars(&temp);
+            return Err(relabel(error, &name));
+        }
+        if overwrite == Overwrite::Replace {
+            for sidecar in sidecars(path) {
+                if let Err(source) = remove_if_present(&sidecar) {
+                    remove_with_sidecars(&temp);
+                    return Err(StoreError::Io {
+                        path: path_text(&sidecar),
+                        action: "remove the old save's log",
+                        source,
+                    });
+                }
+            }
+        }
+        if let Err(source) = std::fs::rename(&temp, path) {
+            remove_with_sidecars(&temp);
+            return Err(StoreError::Io {
+                path: name,
+                action: "move the copy into place",
+                source,
+            });
+        }
+        Store::open(path)
+    }
+
     /// The schema version of the open save (always current once opened).
     pub fn schema_version(&self) -> Result<i64, StoreError> {
         self.conn

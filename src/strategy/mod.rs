@@ -3,12 +3,14 @@
 //! Pure: takes the campaign and orders, returns the new campaign and the
 //! events; the store persists them. No SQL, no egui, no file I/O, no panics.
 
+pub mod forecast;
 mod index;
 pub mod movement;
 pub mod orders;
 pub mod supply;
 pub mod turn;
 
+pub use forecast::{MarchForecast, SupplyLine, march_forecast, supply_lines};
 pub use index::MapIndex;
 pub use orders::{
     Action, Order, OrderProblem, OrderRequest, OrderSet, Part, check_requests, read_orders_file,
