@@ -139,6 +139,7 @@ fn generated(n: usize) -> Campaign {
             description: None,
             regions,
             roads,
+            background: None,
         },
         turn: 1,
         start_turn: 1,

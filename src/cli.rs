@@ -245,7 +245,17 @@ fn new(campaign_path: &Path, save: &Path, force: bool) -> Result<ExitCode> {
     } else {
         Overwrite::Refuse
     };
-    let store = Store::create(save, &campaign, overwrite)?;
+    let mut store = Store::create(save, &campaign, overwrite)?;
+    // The map's background picture goes into the save with it.
+    match files::load_map_picture(campaign_path, &campaign) {
+        Ok(Some(png)) => {
+            if let Some(background) = &campaign.map.background {
+                store.set_picture(&background.file, &png)?;
+            }
+        }
+        Ok(None) => {}
+        Err(problem) => eprintln!("{problem} (the save was created without the picture)"),
+    }
     let campaign = store.load()?;
     println!(
         "Created {}: \"{}\", game move {} ({}). Next: `umpire status {}`",

@@ -27,10 +27,11 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0001_campaign_state.sql"),
     include_str!("../../migrations/0002_event_log.sql"),
     include_str!("../../migrations/0003_game_moves.sql"),
+    include_str!("../../migrations/0004_map_background.sql"),
 ];
 
 /// The schema this build writes: the number of migrations.
-pub const SCHEMA_VERSION: i64 = 3;
+pub const SCHEMA_VERSION: i64 = 4;
 
 /// SQLite `application_id` of an umpire save: "UMPR".
 pub const APPLICATION_ID: i32 = 0x554D_5052;
@@ -217,6 +218,29 @@ impl Store {
     /// The campaign's current state.
     pub fn load(&self) -> Result<Campaign, StoreError> {
         rows::read_campaign(&self.conn, &self.path)
+    }
+
+    /// Keeps a picture (the map's background) in the save under `name`,
+    /// replacing one of that name, in one transaction.
+    pub fn set_picture(&mut self, name: &str, png: &[u8]) -> Result<(), StoreError> {
+        let path = path_text(&self.path);
+        let tx = begin(&mut self.conn, &path, "starting to store the picture")?;
+        tx.execute(
+            "INSERT INTO pictures (name, png) VALUES (?1, ?2)
+             ON CONFLICT (name) DO UPDATE SET png = excluded.png",
+            rusqlite::params![name, png],
+        )
+        .map_err(sqlite(&path, "storing the picture"))?;
+        tx.commit().map_err(sqlite(&path, "saving the picture"))
+    }
+
+    /// The picture kept under `name`, if any.
+    pub fn picture(&self, name: &str) -> Result<Option<Vec<u8>>, StoreError> {
+        use rusqlite::OptionalExtension;
+        self.conn
+            .query_row("SELECT png FROM pictures WHERE name = ?1", [name], |r| r.get(0))
+            .optional()
+            .map_err(|source| self.sqlite_error("reading the picture", source))
     }
 
     /// The whole event log, oldest first.

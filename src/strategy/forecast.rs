@@ -294,6 +294,7 @@ mod tests {
                     .map(|(id, i)| region(id, f64::from(i) * 15.0))
                     .collect(),
                 roads: ids.windows(2).map(|w| road(w[0], w[1], 15.0)).collect(),
+                background: None,
             },
             turn: 1,
             start_turn: 1,

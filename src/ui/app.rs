@@ -101,6 +101,8 @@ pub struct UmpireApp {
     pub(super) log_rows: Option<((u64, u64), Vec<usize>)>,
     pub(super) commands: Vec<Command>,
     job: Option<TurnJob>,
+    /// The save whose background picture the map has (or has tried to load).
+    background_for: Option<PathBuf>,
     launch: Launch,
     frames: u64,
     shot: Option<mpsc::Receiver<Arc<egui::ColorImage>>>,
@@ -146,6 +148,7 @@ impl UmpireApp {
             log_rows: None,
             commands: Vec::new(),
             job: None,
+            background_for: None,
             launch,
             frames: 0,
             shot: None,
@@ -203,6 +206,11 @@ impl UmpireApp {
         self.map.counter_pos(&crate::model::ForceId::new(force), campaign)
     }
 
+    /// Whether the map has a background picture to draw.
+    pub fn has_background(&self) -> bool {
+        self.map.has_background()
+    }
+
     /// Centres the map on a region at `zoom` pixels per mile (after the first frame).
     pub fn look_at(&mut self, region: &str, zoom: f32) -> bool {
         self.map.look_at(&crate::model::RegionId::new(region), zoom)
@@ -225,6 +233,7 @@ impl UmpireApp {
         self.view.recent.truncate(RECENT);
         self.view.last_save = Some(path.clone());
         self.map.reset();
+        self.background_for = None;
         self.map.camera = match &self.view.camera {
             Some((p, camera)) if p == &path => Some(*camera),
             _ => None,
@@ -374,6 +383,35 @@ impl UmpireApp {
         }
     }
 
+    /// Loads the open save's background picture into a texture, once per save.
+    fn load_background(&mut self, ctx: &egui::Context) {
+        let Some(session) = &self.session else { return };
+        if self.background_for.as_deref() == Some(session.path()) {
+            return;
+        }
+        self.background_for = Some(session.path().to_owned());
+        let Some((background, png)) = session.picture() else {
+            return;
+        };
+        match image::load_from_memory_with_format(&png, image::ImageFormat::Png) {
+            Ok(picture) => {
+                let rgba = picture.to_rgba8();
+                let size = [rgba.width() as usize, rgba.height() as usize];
+                let image = egui::ColorImage::from_rgba_unmultiplied(size, rgba.as_raw());
+                let texture = ctx.load_texture("map_background", image, egui::TextureOptions::LINEAR);
+                let world = egui::Rect::from_min_max(
+                    egui::pos2(background.left as f32, background.top as f32),
+                    egui::pos2(background.right as f32, background.bottom as f32),
+                );
+                self.map.set_background(texture, world);
+            }
+            Err(e) => self.note_error(format!(
+                "The map's background picture {} cannot be read ({e}); the map is drawn without it.",
+                background.file
+            )),
+        }
+    }
+
     fn poll_job(&mut self) {
         let Some(job) = &self.job else { return };
         match job.result.try_recv() {
@@ -504,23 +542,26 @@ impl eframe::App for UmpireApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
         self.poll_job();
+        self.load_background(&ctx);
         self.shortcuts(&ctx);
         panels::menu_bar_ui(self, ui);
         panels::notes_ui(self, ui);
         egui::Panel::bottom("turn_log")
             .resizable(true)
-            .default_size(170.0)
+            .default_size(130.0)
             .min_size(60.0)
             .show(ui, |ui| panels::log_ui(self, ui));
         egui::Panel::left("forces")
             .resizable(true)
-            .default_size(270.0)
+            .default_size(260.0)
             .min_size(160.0)
+            .max_size(420.0)
             .show(ui, |ui| panels::tree_ui(self, ui));
         egui::Panel::right("inspector")
             .resizable(true)
-            .default_size(290.0)
+            .default_size(280.0)
             .min_size(180.0)
+            .max_size(480.0)
             .show(ui, |ui| panels::inspector_ui(self, ui));
         egui::CentralPanel::no_frame().show(ui, |ui| match self.session.as_ref() {
             Some(session) => {
@@ -552,6 +593,10 @@ impl eframe::App for UmpireApp {
             ctx.request_repaint_after(std::time::Duration::from_millis(50));
         }
         self.screenshot(&ctx);
+    }
+
+    fn persist_egui_memory(&self) -> bool {
+        self.launch.remember
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {

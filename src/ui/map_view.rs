@@ -57,6 +57,8 @@ impl Default for Overlays {
 
 const MIN_ZOOM: f32 = 0.01;
 const MAX_ZOOM: f32 = 200.0;
+/// Maps with at most this many regions always show names, centres and full counters.
+const SMALL_MAP: usize = 300;
 /// Size of a force counter at full size, in points.
 const COUNTER: Vec2 = vec2(30.0, 18.0);
 
@@ -267,6 +269,10 @@ impl MapView {
         self.background = Some(Background(texture, world));
     }
 
+    pub fn has_background(&self) -> bool {
+        self.background.is_some()
+    }
+
     /// Where a region is on screen now, if the map has been drawn.
     pub fn screen_pos(&self, region: &RegionId) -> Option<Pos2> {
         let g = self.geometry.as_ref()?;
@@ -296,7 +302,13 @@ impl MapView {
 
     fn counter_scale(&self, zoom: f32) -> f32 {
         let spacing = self.geometry.as_ref().map_or(10.0, |g| g.spacing);
-        (spacing * zoom / 40.0).clamp(0.25, 1.0)
+        let smallest = if self.small_map() { 0.7 } else { 0.25 };
+        (spacing * zoom / 40.0).clamp(smallest, 1.0)
+    }
+
+    /// A map small enough to show every name and counter in full when zoomed out.
+    fn small_map(&self) -> bool {
+        self.geometry.as_ref().is_some_and(|g| g.pos.len() <= SMALL_MAP)
     }
 
     /// Draws the map filling `ui` and handles its input.
@@ -351,7 +363,7 @@ impl MapView {
         }
         self.paint_routes(&painter, camera, rect, &input);
         if input.overlays.names {
-            self.paint_names(&painter, camera, rect, campaign);
+            self.paint_names(&painter, camera, rect, campaign, scale);
         }
         self.paint_flags(&painter, camera, rect);
         self.paint_counters(&painter, camera, rect, &input, scale);
@@ -667,7 +679,7 @@ impl MapView {
         }
 
         // Region centres.
-        if px_spacing > 18.0 {
+        if px_spacing > 18.0 || g.pos.len() <= SMALL_MAP {
             let (cols, rows) = g.grid.span(view);
             for r in rows {
                 for c in cols.clone() {
@@ -684,10 +696,17 @@ impl MapView {
         }
     }
 
-    fn paint_names(&mut self, painter: &Painter, camera: Camera, rect: Rect, campaign: &Campaign) {
+    fn paint_names(
+        &mut self,
+        painter: &Painter,
+        camera: Camera,
+        rect: Rect,
+        campaign: &Campaign,
+        scale: f32,
+    ) {
         let Some(g) = self.geometry.as_ref() else { return };
         let px_spacing = g.spacing * camera.zoom;
-        if px_spacing < 14.0 {
+        if px_spacing < 14.0 && g.pos.len() > SMALL_MAP {
             return;
         }
         const CELL: f32 = 8.0;
@@ -697,6 +716,24 @@ impl MapView {
             self.label_cells.resize(cols * rows, 0);
         }
         let frame = self.frame;
+        // Counters are drawn over names: a name does not go under one.
+        for c in &self.layout.counters {
+            let body = counter_rect(camera, rect, c, scale).intersect(rect);
+            if !body.is_positive() {
+                continue;
+            }
+            let c0 = ((body.min.x - rect.min.x) / CELL) as usize;
+            let c1 = (((body.max.x - rect.min.x) / CELL) as usize).min(cols - 1);
+            let r0 = ((body.min.y - rect.min.y) / CELL) as usize;
+            let r1 = (((body.max.y - rect.min.y) / CELL) as usize).min(rows - 1);
+            for y in r0..=r1 {
+                for x in c0..=c1 {
+                    if let Some(s) = self.label_cells.get_mut(y * cols + x) {
+                        *s = frame;
+                    }
+                }
+            }
+        }
         let font = FontId::proportional(11.0);
         let view = to_world_rect(camera, rect);
         let (gc, gr) = g.grid.span(view);
@@ -754,7 +791,8 @@ impl MapView {
 
     fn paint_flags(&self, painter: &Painter, camera: Camera, rect: Rect) {
         let Some(g) = self.geometry.as_ref() else { return };
-        let size = (g.spacing * camera.zoom / 3.0).clamp(5.0, 14.0);
+        let smallest = if g.pos.len() <= SMALL_MAP { 8.0 } else { 5.0 };
+        let size = (g.spacing * camera.zoom / 3.0).clamp(smallest, 14.0);
         for flag in &self.layout.flags {
             let base = to_screen(camera, rect, flag.world) + vec2(-size * 0.9, 0.0);
             if !rect.expand(size * 2.0).contains(base) {
@@ -1251,10 +1289,12 @@ fn fit(bounds: Rect, rect: Rect) -> Camera {
 }
 
 fn counter_rect(camera: Camera, rect: Rect, c: &Counter, scale: f32) -> Rect {
+    // Above and to the right of the region's centre, stacked upwards, so the
+    // region's name below it stays clear.
     let size = COUNTER * scale;
-    let at = to_screen(camera, rect, c.world) + vec2(size.x * 0.45, -size.y * 0.2);
+    let at = to_screen(camera, rect, c.world) + vec2(3.0, -size.y - 3.0);
     Rect::from_min_size(
-        at + vec2(c.stack as f32 * 4.0 * scale, c.stack as f32 * (size.y + 2.0)),
+        at + vec2(c.stack as f32 * 4.0 * scale, -(c.stack as f32) * (size.y + 2.0)),
         size,
     )
 }

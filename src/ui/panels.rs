@@ -167,6 +167,7 @@ pub fn tree_ui(app: &mut UmpireApp, ui: &mut Ui) {
     };
     let campaign = session.campaign();
     ui.heading("Sides and forces");
+    ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
     ScrollArea::vertical().auto_shrink(false).show(ui, |ui| {
         for side in &campaign.sides {
             let forces: Vec<&Force> = campaign.forces_of(&side.id).collect();

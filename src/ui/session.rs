@@ -104,7 +104,30 @@ impl Session {
                 problems.join("; ")
             )));
         };
-        Session::create(save, &campaign, Overwrite::Refuse)
+        let mut session = Session::create(save, &campaign, Overwrite::Refuse)?;
+        // A picture that cannot be read leaves the map without it, not the campaign.
+        if let (Ok(Some(png)), Some(background)) = (
+            crate::files::load_map_picture(campaign_file, &campaign),
+            &campaign.map.background,
+        ) {
+            session.store.set_picture(&background.file, &png)?;
+        }
+        Ok(session)
+    }
+
+    /// Keeps the map's background picture in the save.
+    pub fn set_picture(&mut self, png: &[u8]) -> Result<(), Refusal> {
+        if let Some(background) = &self.campaign.map.background {
+            self.store.set_picture(&background.file, png)?;
+        }
+        Ok(())
+    }
+
+    /// The map's background picture kept in the save, with where it lies.
+    pub fn picture(&self) -> Option<(crate::model::Background, Vec<u8>)> {
+        let background = self.campaign.map.background.clone()?;
+        let png = self.store.picture(&background.file).ok()??;
+        Some((background, png))
     }
 
     fn from_store(store: Store) -> Result<Session, Refusal> {

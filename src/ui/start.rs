@@ -12,6 +12,7 @@ const CAMPAIGN_FILE: &str = "campaigns/egyptian_rebellion_1895.toml";
 const CAMPAIGN_TEXT: &str = include_str!("../../campaigns/egyptian_rebellion_1895.toml");
 const MAP_FILE: &str = "maps/egypt_1895.toml";
 const MAP_TEXT: &str = include_str!("../../maps/egypt_1895.toml");
+const MAP_PICTURE: &[u8] = include_bytes!("../../maps/egypt_1895.png");
 
 /// The save the first start creates in the data folder.
 pub const BUNDLED_SAVE_NAME: &str = "egyptian_rebellion_1895.umpire";
@@ -58,5 +59,7 @@ pub fn open_or_create_default(folder: &Path) -> Result<Session, Refusal> {
             folder.display()
         ))
     })?;
-    Session::create(&save, &bundled_campaign()?, Overwrite::Refuse)
+    let mut session = Session::create(&save, &bundled_campaign()?, Overwrite::Refuse)?;
+    session.set_picture(MAP_PICTURE)?;
+    Ok(session)
 }
