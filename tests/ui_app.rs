@@ -15,7 +15,7 @@ use egui_kittest::kittest::Queryable;
 use std::path::Path;
 use umpire::model::{Campaign, Force, RegionId, StandingOrder, Terrain};
 use umpire::store::{Overwrite, Store};
-use umpire::ui::{Launch, UmpireApp};
+use umpire::ui::{Launch, Session, UmpireApp};
 
 fn harness(launch: Launch) -> Harness<'static, UmpireApp> {
     let mut harness = Harness::builder()
@@ -277,4 +277,116 @@ fn a_bad_campaign_file_shows_its_message_and_the_campaign_stays_open() {
     h.run();
     h.get_by_label_contains("missing.umpire: no such save file");
     assert_eq!(h.state().session().unwrap().path(), open);
+}
+
+#[test]
+fn a_force_split_in_the_inspector_and_merged_back_after_the_move() {
+    let folder = tempfile::tempdir().unwrap();
+    let mut h = bundled(folder.path());
+    let c = campaign(&h);
+    let force = c
+        .forces
+        .iter()
+        .find(|f| f.side.as_str() == "british" && f.stands.len() >= 3)
+        .unwrap()
+        .clone();
+    h.get_by_label_contains(&format!("{}: ", force.name)).click();
+    h.run();
+    for stand in &force.stands[..2] {
+        h.get_by_label_contains(&format!("{} (", stand.name)).click();
+        h.run();
+    }
+    for (field, text) in [
+        ("New force id", "flying-column"),
+        ("New force name", "Flying Column"),
+    ] {
+        h.get_by_label(field).focus();
+        h.run();
+        h.get_by_label(field).type_text(text);
+        h.run();
+    }
+    h.get_by_label("Split off 2 stands").click();
+    h.run();
+    assert!(
+        h.state().notes().iter().all(|n| !n.error),
+        "{:?}",
+        h.state().notes()
+    );
+    h.get_by_label("End turn").click();
+    h.run();
+    let after = campaign(&h);
+    let column = after
+        .force(&umpire::model::ForceId::new("flying-column"))
+        .expect("the new force");
+    assert_eq!((column.stands.len(), &column.region), (2, &force.region));
+    assert_eq!(
+        after.force(&force.id).unwrap().stands.len(),
+        force.stands.len() - 2
+    );
+
+    // Merge the column back into its parent through the inspector.
+    h.get_by_label("Close").click();
+    h.run();
+    h.get_by_label_contains("Flying Column: ").click();
+    h.run();
+    h.get_by_label("Merge into").click();
+    h.run();
+    h.get_by_label(&force.name).click();
+    h.run();
+    h.get_by_label("Merge").click();
+    h.run();
+    h.get_by_label("End turn").click();
+    h.run();
+    let merged = campaign(&h);
+    assert!(
+        merged
+            .force(&umpire::model::ForceId::new("flying-column"))
+            .is_none()
+    );
+    assert_eq!(merged.force(&force.id).unwrap().stands.len(), force.stands.len());
+}
+
+#[test]
+fn the_plots_and_battles_windows_open_after_a_game_move() {
+    let folder = tempfile::tempdir().unwrap();
+    let mut h = bundled(folder.path());
+    h.get_by_label("End turn").click();
+    h.run();
+    h.get_by_label("View").click();
+    h.run();
+    h.get_by_label("Plots").click();
+    h.run();
+    h.get_by_label("Strength in roster points after each game move (0 is the start)");
+    h.get_by_label("Stands lost, by side and cause");
+    h.get_by_label("HQs held after each game move");
+    h.get_by_label("View").click();
+    h.run();
+    h.get_by_label("Battles").click();
+    h.run();
+    assert!(
+        h.query_by_label_contains("No battles are pending").is_some()
+            || h.query_by_label_contains("Battle ").is_some()
+    );
+}
+
+#[test]
+fn save_as_copies_the_history_and_goes_on_in_the_copy() {
+    let folder = tempfile::tempdir().unwrap();
+    let mut h = bundled(folder.path());
+    h.get_by_label("End turn").click();
+    h.run();
+    let copy = folder.path().join("copy.umpire");
+    h.state_mut().send(umpire::ui::Command::SaveAs(copy.clone()));
+    h.run();
+    let session = h.state().session().unwrap();
+    assert_eq!(session.path(), copy);
+    assert_eq!(session.campaign().turn, 2);
+    assert!(session.events().iter().any(|e| e.kind == "checkpoint"));
+    // Undo in the copy leaves the original at game move 2.
+    h.state_mut()
+        .send(umpire::ui::Command::Session(umpire::ui::session::Command::Undo));
+    h.run();
+    assert_eq!(campaign(&h).turn, 1);
+    let original = Session::open(&folder.path().join(umpire::ui::BUNDLED_SAVE_NAME)).unwrap();
+    assert_eq!(original.campaign().turn, 2);
 }
