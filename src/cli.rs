@@ -156,12 +156,11 @@ pub fn run() -> Result<ExitCode> {
 
 /// Opens the desktop window.
 fn app(open: Option<PathBuf>, screenshot: Option<PathBuf>) -> Result<ExitCode> {
-    let remember = screenshot.is_none();
     umpire::ui::run(umpire::ui::Launch {
         data_folder: None,
         open,
         screenshot,
-        remember,
+        remember: true,
     })?;
     Ok(ExitCode::SUCCESS)
 }

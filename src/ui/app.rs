@@ -23,7 +23,8 @@ pub struct Launch {
     pub open: Option<PathBuf>,
     /// Render the window once, save it here as a PNG and close.
     pub screenshot: Option<PathBuf>,
-    /// Read and keep the view state (panels, overlays, recent files) through eframe.
+    /// Read and keep the view state (panels, overlays, camera, recent files)
+    /// through eframe; with a screenshot it is read but not written.
     pub remember: bool,
 }
 
@@ -532,10 +533,22 @@ fn save_png(image: &egui::ColorImage, path: &Path) -> Result<(), String> {
         bytes,
     )
     .ok_or_else(|| "the picture's size does not match its pixels".to_owned())?;
-    image::DynamicImage::ImageRgba8(buffer)
-        .to_rgb8()
-        .save_with_format(path, image::ImageFormat::Png)
-        .map_err(|e| e.to_string())
+    use image::ImageEncoder;
+    use image::codecs::png::{CompressionType, FilterType, PngEncoder};
+    let rgb = image::DynamicImage::ImageRgba8(buffer).to_rgb8();
+    let file = std::fs::File::create(path).map_err(|e| e.to_string())?;
+    PngEncoder::new_with_quality(
+        std::io::BufWriter::new(file),
+        CompressionType::Best,
+        FilterType::Adaptive,
+    )
+    .write_image(
+        rgb.as_raw(),
+        rgb.width(),
+        rgb.height(),
+        image::ExtendedColorType::Rgb8,
+    )
+    .map_err(|e| e.to_string())
 }
 
 impl eframe::App for UmpireApp {
@@ -596,11 +609,11 @@ impl eframe::App for UmpireApp {
     }
 
     fn persist_egui_memory(&self) -> bool {
-        self.launch.remember
+        self.launch.remember && self.launch.screenshot.is_none()
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
-        if self.launch.remember {
+        if self.launch.remember && self.launch.screenshot.is_none() {
             eframe::set_value(storage, eframe::APP_KEY, &self.view);
         }
     }

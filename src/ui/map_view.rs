@@ -217,7 +217,7 @@ impl Default for MapView {
             frame: 0,
             label_cells: Vec::new(),
             dragging: None,
-            fit_next: true,
+            fit_next: false,
             last_rect: Rect::NOTHING,
             background: None,
         }
@@ -391,7 +391,9 @@ impl MapView {
         self.layout = Layout::default();
         self.supply = SupplyView::default();
         self.preview = None;
-        self.fit_next = self.camera.is_none() || self.geometry.is_some();
+        if self.camera.is_none() {
+            self.fit_next = true;
+        }
         self.stamps = vec![0; campaign.map.roads.len()];
     }
 

@@ -3,7 +3,7 @@
 use crate::model::Terrain;
 use egui::Color32;
 
-pub const MAP_GROUND: Color32 = Color32::from_rgb(236, 226, 200);
+pub const MAP_GROUND: Color32 = Color32::from_rgb(232, 214, 168);
 pub const ROAD: Color32 = Color32::from_rgb(120, 72, 40);
 pub const TRACK: Color32 = Color32::from_rgb(160, 120, 80);
 pub const RAILWAY: Color32 = Color32::from_rgb(40, 40, 40);
