@@ -2,7 +2,7 @@
 //! the inspector on the right and the turn log at the bottom.
 
 use super::history::Timeline;
-use super::map_view::{Camera, MapInput, MapView, Overlays};
+use super::map_view::{Camera, MapInput, MapView, Overlays, miles};
 use super::session::{self, Applied, Refusal, Session};
 use super::{Command, Selection, panels, plots, start};
 use crate::model::{Campaign, Event, StandId};
@@ -72,6 +72,9 @@ pub struct SplitForm {
     pub name: String,
 }
 
+/// Where the screenshot's outcome is left for `ui::run`.
+pub(super) type ShotReport = Arc<Mutex<Option<Result<(), String>>>>;
+
 /// A game move resolving on another thread.
 #[derive(Debug)]
 struct TurnJob {
@@ -107,7 +110,7 @@ pub struct UmpireApp {
     launch: Launch,
     frames: u64,
     shot: Option<mpsc::Receiver<Arc<egui::ColorImage>>>,
-    shot_report: Option<Arc<Mutex<Option<Result<(), String>>>>>,
+    shot_report: Option<ShotReport>,
 }
 
 impl std::fmt::Debug for UmpireApp {
@@ -174,7 +177,7 @@ impl UmpireApp {
     }
 
     /// Where `run` learns how the screenshot went.
-    pub(super) fn with_screenshot_report(mut self, report: Arc<Mutex<Option<Result<(), String>>>>) -> Self {
+    pub(super) fn with_screenshot_report(mut self, report: ShotReport) -> Self {
         self.shot_report = Some(report);
         self
     }
@@ -401,8 +404,8 @@ impl UmpireApp {
                 let image = egui::ColorImage::from_rgba_unmultiplied(size, rgba.as_raw());
                 let texture = ctx.load_texture("map_background", image, egui::TextureOptions::LINEAR);
                 let world = egui::Rect::from_min_max(
-                    egui::pos2(background.left as f32, background.top as f32),
-                    egui::pos2(background.right as f32, background.bottom as f32),
+                    egui::pos2(miles(background.left), miles(background.top)),
+                    egui::pos2(miles(background.right), miles(background.bottom)),
                 );
                 self.map.set_background(texture, world);
             }

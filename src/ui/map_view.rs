@@ -101,8 +101,8 @@ struct CellGrid {
 
 impl CellGrid {
     fn cell_of(&self, p: Pos2) -> (usize, usize) {
-        let c = ((p.x - self.origin.x) / self.cell).floor().max(0.0) as usize;
-        let r = ((p.y - self.origin.y) / self.cell).floor().max(0.0) as usize;
+        let c = cell_number((p.x - self.origin.x) / self.cell);
+        let r = cell_number((p.y - self.origin.y) / self.cell);
         (
             c.min(self.cols.saturating_sub(1)),
             r.min(self.rows.saturating_sub(1)),
@@ -712,8 +712,8 @@ impl MapView {
             return;
         }
         const CELL: f32 = 8.0;
-        let cols = (rect.width() / CELL).ceil() as usize + 1;
-        let rows = (rect.height() / CELL).ceil() as usize + 1;
+        let cols = cell_number((rect.width() / CELL).ceil()) + 1;
+        let rows = cell_number((rect.height() / CELL).ceil()) + 1;
         if self.label_cells.len() < cols * rows {
             self.label_cells.resize(cols * rows, 0);
         }
@@ -724,10 +724,10 @@ impl MapView {
             if !body.is_positive() {
                 continue;
             }
-            let c0 = ((body.min.x - rect.min.x) / CELL) as usize;
-            let c1 = (((body.max.x - rect.min.x) / CELL) as usize).min(cols - 1);
-            let r0 = ((body.min.y - rect.min.y) / CELL) as usize;
-            let r1 = (((body.max.y - rect.min.y) / CELL) as usize).min(rows - 1);
+            let c0 = cell_number((body.min.x - rect.min.x) / CELL);
+            let c1 = (cell_number((body.max.x - rect.min.x) / CELL)).min(cols - 1);
+            let r0 = cell_number((body.min.y - rect.min.y) / CELL);
+            let r1 = (cell_number((body.max.y - rect.min.y) / CELL)).min(rows - 1);
             for y in r0..=r1 {
                 for x in c0..=c1 {
                     if let Some(s) = self.label_cells.get_mut(y * cols + x) {
@@ -758,10 +758,10 @@ impl MapView {
                             continue;
                         }
                         let cells = |area: Rect| {
-                            let c0 = ((area.min.x - rect.min.x) / CELL) as usize;
-                            let c1 = ((area.max.x - rect.min.x) / CELL) as usize;
-                            let r0 = ((area.min.y - rect.min.y) / CELL) as usize;
-                            let r1 = ((area.max.y - rect.min.y) / CELL) as usize;
+                            let c0 = cell_number((area.min.x - rect.min.x) / CELL);
+                            let c1 = cell_number((area.max.x - rect.min.x) / CELL);
+                            let r0 = cell_number((area.min.y - rect.min.y) / CELL);
+                            let r1 = cell_number((area.max.y - rect.min.y) / CELL);
                             (c0..=c1.min(cols - 1), r0..=r1.min(rows - 1))
                         };
                         let (cc, rr) = cells(area);
@@ -1360,7 +1360,7 @@ fn pan_and_zoom(ui: &Ui, response: &Response, rect: Rect, camera: &mut Camera, d
 
 fn build_geometry(campaign: &Campaign, key: (std::path::PathBuf, usize)) -> Geometry {
     let map = &campaign.map;
-    let pos: Vec<Pos2> = map.regions.iter().map(|r| pos2(r.x as f32, r.y as f32)).collect();
+    let pos: Vec<Pos2> = map.regions.iter().map(|r| pos2(miles(r.x), miles(r.y))).collect();
     let by_id: HashMap<RegionId, usize> = map
         .regions
         .iter()
@@ -1423,8 +1423,8 @@ fn build_geometry(campaign: &Campaign, key: (std::path::PathBuf, usize)) -> Geom
         .collect();
     // About four regions to a cell.
     let cell = (spacing * 2.0).max(1.0);
-    let cols = ((bounds.width() / cell).ceil() as usize).clamp(1, 4096);
-    let rows = ((bounds.height() / cell).ceil() as usize).clamp(1, 4096);
+    let cols = cell_number((bounds.width() / cell).ceil()).clamp(1, 4096);
+    let rows = cell_number((bounds.height() / cell).ceil()).clamp(1, 4096);
     let mut grid = CellGrid {
         origin: bounds.min,
         cell,
@@ -1468,7 +1468,7 @@ fn build_geometry(campaign: &Campaign, key: (std::path::PathBuf, usize)) -> Geom
 
 fn build_layout(session: &Session, g: &Geometry) -> Layout {
     let campaign = session.campaign();
-    let mut stacks: HashMap<(i64, i64), usize> = HashMap::new();
+    let mut stacks: HashMap<(usize, usize), usize> = HashMap::new();
     let mut counters = Vec::with_capacity(campaign.forces.len());
     let mut routes = Vec::new();
     for (i, force) in campaign.forces.iter().enumerate() {
@@ -1486,16 +1486,19 @@ fn build_layout(session: &Session, g: &Geometry) -> Layout {
                     .and_then(|t| g.pos.get(*t))
                     .copied()
                     .unwrap_or(at);
-                let miles = campaign
+                let length = campaign
                     .map
                     .roads_from(&force.region)
                     .find(|r| r.other_end(&force.region) == Some(&e.toward))
                     .map_or(1.0, |r| r.miles.max(0.1));
-                at.lerp(toward, (e.miles / miles).clamp(0.0, 1.0) as f32)
+                at.lerp(toward, miles((e.miles / length).clamp(0.0, 1.0)))
             }
             None => at,
         };
-        let spot = ((world.x * 10.0) as i64, (world.y * 10.0) as i64);
+        let spot = (
+            cell_number(world.x * 10.0 + 1e6),
+            cell_number(world.y * 10.0 + 1e6),
+        );
         let stack = stacks.entry(spot).or_insert(0);
         counters.push(Counter {
             force: i,
@@ -1553,6 +1556,20 @@ fn build_layout(session: &Session, g: &Geometry) -> Layout {
         battles,
         routes,
     }
+}
+
+/// A non-negative float as a cell or bucket number: rounded down, negative
+/// and NaN to 0, and too large to the largest number.
+#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+fn cell_number(value: f32) -> usize {
+    // `as` from a float saturates and turns NaN into 0.
+    value.floor().max(0.0) as usize
+}
+
+/// Map miles as drawing coordinates: an f32 keeps a map's positions to within inches.
+#[allow(clippy::cast_possible_truncation)]
+pub(super) fn miles(value: f64) -> f32 {
+    value as f32
 }
 
 // -- Mesh helpers -------------------------------------------------------------
