@@ -169,12 +169,20 @@ fn harness(launch: Launch) -> Harness<'static, UmpireApp> {
     h
 }
 
-/// One frame: the app's ui and egui's layout, then tessellation.
+/// One frame: the app's ui and egui's layout, then tessellation; the
+/// number of vertices painted.
 fn frame(h: &mut Harness<'_, UmpireApp>) -> usize {
     h.step();
     let shapes = h.output().shapes.clone();
     let ppp = h.output().pixels_per_point;
-    h.ctx.tessellate(shapes, ppp).len()
+    h.ctx
+        .tessellate(shapes, ppp)
+        .iter()
+        .map(|p| match &p.primitive {
+            egui::epaint::Primitive::Mesh(mesh) => mesh.vertices.len(),
+            egui::epaint::Primitive::Callback(_) => 0,
+        })
+        .sum()
 }
 
 fn bench(c: &mut Criterion) {
@@ -186,6 +194,7 @@ fn bench(c: &mut Criterion) {
         data_folder: Some(folder.path().to_owned()),
         ..Launch::default()
     });
+    eprintln!("Egyptian Rebellion: {} vertices a frame", frame(&mut egypt));
     group.bench_function("egyptian_rebellion_44_regions", |b| {
         b.iter(|| black_box(frame(&mut egypt)))
     });
@@ -193,10 +202,21 @@ fn bench(c: &mut Criterion) {
     let big = generated(10_000);
     let save = folder.path().join("big.umpire");
     Store::create(Path::new(&save), &big, Overwrite::Refuse).unwrap();
+    // To look at it: UMPIRE_KEEP_SAVE=big.umpire cargo bench --bench ui_frame; umpire --open big.umpire
+    if let Some(keep) = std::env::var_os("UMPIRE_KEEP_SAVE") {
+        std::fs::copy(&save, keep).unwrap();
+    }
     let mut h = harness(Launch {
         open: Some(save),
         ..Launch::default()
     });
+    // Everything is on screen: the whole map's regions, roads and counters.
+    let vertices = frame(&mut h);
+    assert!(
+        vertices > 150_000,
+        "the generated map painted only {vertices} vertices"
+    );
+    eprintln!("generated map: {vertices} vertices a frame");
     group.sample_size(30);
     group.bench_function("generated_10000_regions", |b| b.iter(|| black_box(frame(&mut h))));
     group.finish();

@@ -75,6 +75,16 @@ pub struct SplitForm {
 /// Where the screenshot's outcome is left for `ui::run`.
 pub(super) type ShotReport = Arc<Mutex<Option<Result<(), String>>>>;
 
+/// What is open in the forces tree, and its lines as last built.
+#[derive(Debug, Default)]
+pub struct TreeState {
+    pub open_forces: std::collections::HashSet<crate::model::ForceId>,
+    pub closed_sides: std::collections::HashSet<crate::model::SideId>,
+    /// Counts changes of what is open.
+    pub version: u64,
+    pub rows: Option<((u64, u64), Vec<super::panels::TreeRow>)>,
+}
+
 /// A game move resolving on another thread.
 #[derive(Debug)]
 struct TurnJob {
@@ -104,6 +114,7 @@ pub struct UmpireApp {
     /// The log rows shown: (revision, filter) and the event indexes.
     pub(super) log_rows: Option<((u64, u64), Vec<usize>)>,
     pub(super) commands: Vec<Command>,
+    pub(super) tree: TreeState,
     job: Option<TurnJob>,
     /// The save whose background picture the map has (or has tried to load).
     background_for: Option<PathBuf>,
@@ -151,6 +162,7 @@ impl UmpireApp {
             timeline: None,
             log_rows: None,
             commands: Vec::new(),
+            tree: TreeState::default(),
             job: None,
             background_for: None,
             launch,
@@ -248,6 +260,7 @@ impl UmpireApp {
         self.selection = Selection::None;
         self.timeline = None;
         self.log_rows = None;
+        self.tree = TreeState::default();
         self.summary = None;
         self.session = Some(session);
     }

@@ -177,9 +177,9 @@ pub struct MapView {
     layout: Layout,
     supply: SupplyView,
     preview: Option<Preview>,
-    /// Reused meshes: the map's base and the counters, two of each so that
+    /// Reused meshes: the map's base, the counters and the supply lines, two of each so that
     /// one may still be held by the last frame's output while the other is filled.
-    meshes: [Arc<Mesh>; 4],
+    meshes: [Arc<Mesh>; 6],
     /// Per-road stamp of the frame it was last drawn in, so roads in several cells draw once.
     stamps: Vec<u32>,
     frame: u32,
@@ -880,8 +880,14 @@ impl MapView {
         }
     }
 
-    fn paint_supply(&self, painter: &Painter, camera: Camera, rect: Rect) {
+    fn paint_supply(&mut self, painter: &Painter, camera: Camera, rect: Rect) {
         let Some(g) = self.geometry.as_ref() else { return };
+        let slot = 4 + (self.frame % 2) as usize;
+        let Some(mesh) = self.meshes.get_mut(slot) else {
+            return;
+        };
+        let mesh = Arc::make_mut(mesh);
+        mesh.clear();
         let view = rect.expand(10.0);
         for &(a, b, colour, cut) in &self.supply.edges {
             let (Some(pa), Some(pb)) = (g.pos.get(a as usize), g.pos.get(b as usize)) else {
@@ -892,14 +898,9 @@ impl MapView {
                 continue;
             }
             if cut {
-                painter.add(Shape::dashed_line(
-                    &[sa, sb],
-                    Stroke::new(2.5, theme::CUT_OFF),
-                    6.0,
-                    4.0,
-                ));
+                dashed(mesh, sa, sb, 2.5, theme::CUT_OFF, 6.0, 4.0);
             } else {
-                painter.line_segment([sa, sb], Stroke::new(4.0, colour.gamma_multiply(0.45)));
+                segment(mesh, sa, sb, 4.0, colour.gamma_multiply(0.45));
             }
         }
         for &r in &self.supply.cut_regions {
@@ -909,9 +910,11 @@ impl MapView {
                 continue;
             }
             let s = 7.0;
-            let stroke = Stroke::new(3.0, theme::CUT_OFF);
-            painter.line_segment([at - vec2(s, s), at + vec2(s, s)], stroke);
-            painter.line_segment([at - vec2(s, -s), at + vec2(s, -s)], stroke);
+            segment(mesh, at - vec2(s, s), at + vec2(s, s), 3.0, theme::CUT_OFF);
+            segment(mesh, at - vec2(s, -s), at + vec2(s, -s), 3.0, theme::CUT_OFF);
+        }
+        if let Some(mesh) = self.meshes.get(slot) {
+            painter.add(Shape::Mesh(mesh.clone()));
         }
     }
 

@@ -160,94 +160,168 @@ pub fn welcome_ui(app: &mut UmpireApp, ui: &mut Ui) {
     });
 }
 
+/// One line of the forces tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TreeRow {
+    Side(usize),
+    Force(usize),
+    Stand(usize, usize),
+    Battles,
+    Battle(usize),
+}
+
+/// The lines of the forces tree as they stand open: built when the campaign
+/// or what is open changes, so a frame draws only the lines in view.
+fn tree_rows(app: &UmpireApp, campaign: &Campaign) -> Vec<TreeRow> {
+    let mut rows = Vec::new();
+    for (s, side) in campaign.sides.iter().enumerate() {
+        rows.push(TreeRow::Side(s));
+        if app.tree.closed_sides.contains(&side.id) {
+            continue;
+        }
+        for (f, force) in campaign
+            .forces
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.side == side.id)
+        {
+            rows.push(TreeRow::Force(f));
+            if app.tree.open_forces.contains(&force.id) {
+                rows.extend((0..force.stands.len()).map(|k| TreeRow::Stand(f, k)));
+            }
+        }
+    }
+    if !campaign.battles.is_empty() {
+        rows.push(TreeRow::Battles);
+        rows.extend((0..campaign.battles.len()).map(TreeRow::Battle));
+    }
+    rows
+}
+
 pub fn tree_ui(app: &mut UmpireApp, ui: &mut Ui) {
     let Some(session) = &app.session else {
         ui.weak("No campaign open.");
         return;
     };
-    let campaign = session.campaign();
     ui.heading("Sides and forces");
     ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
-    ScrollArea::vertical().auto_shrink(false).show(ui, |ui| {
-        for side in &campaign.sides {
-            let forces: Vec<&Force> = campaign.forces_of(&side.id).collect();
-            let points: u64 = forces.iter().map(|f| f.points()).sum();
-            let full: u64 = forces.iter().map(|f| f.full_points()).sum();
-            let hqs = campaign.hqs_held_by(&side.id).count();
-            let colour = colour_of(campaign, &side.id);
-            let title = RichText::new(format!("{}: {points}/{full} pts, {hqs} HQs", side.name))
-                .color(colour)
-                .strong();
-            egui::CollapsingHeader::new(title)
-                .id_salt(("side", side.id.as_str()))
-                .default_open(true)
-                .show(ui, |ui| {
-                    for force in forces {
-                        force_row_ui(ui, &mut app.selection, campaign, force);
+    let key = (session.revision(), app.tree.version);
+    if app.tree.rows.as_ref().is_none_or(|(k, _)| *k != key) {
+        let rows = tree_rows(app, session.campaign());
+        app.tree.rows = Some((key, rows));
+    }
+    let (Some(session), Some((_, rows))) = (&app.session, &app.tree.rows) else {
+        return;
+    };
+    let campaign = session.campaign();
+    let mut toggle_side = None;
+    let mut toggle_force = None;
+    let mut select = None;
+    let row_height = ui.spacing().interact_size.y;
+    ScrollArea::vertical()
+        .auto_shrink(false)
+        .show_rows(ui, row_height, rows.len(), |ui, range| {
+            for row in rows.get(range).into_iter().flatten() {
+                ui.horizontal(|ui| match *row {
+                    TreeRow::Side(s) => {
+                        let Some(side) = campaign.sides.get(s) else { return };
+                        let open = !app.tree.closed_sides.contains(&side.id);
+                        if ui.small_button(if open { "-" } else { "+" }).clicked() {
+                            toggle_side = Some(side.id.clone());
+                        }
+                        let (points, full) = campaign
+                            .forces_of(&side.id)
+                            .fold((0, 0), |(p, f), x| (p + x.points(), f + x.full_points()));
+                        let hqs = campaign.hqs_held_by(&side.id).count();
+                        let text = format!("{}: {points}/{full} pts, {hqs} HQs", side.name);
+                        ui.label(RichText::new(text).color(colour_of(campaign, &side.id)).strong());
+                    }
+                    TreeRow::Force(f) => {
+                        let Some(force) = campaign.forces.get(f) else {
+                            return;
+                        };
+                        ui.add_space(14.0);
+                        let open = app.tree.open_forces.contains(&force.id);
+                        if ui.small_button(if open { "-" } else { "+" }).clicked() {
+                            toggle_force = Some(force.id.clone());
+                        }
+                        let text = format!(
+                            "{}: {}/{} pts, {}",
+                            force.name,
+                            force.points(),
+                            force.full_points(),
+                            campaign.map.region_name(&force.region)
+                        );
+                        let text = if force.supply.cut_moves > 0 {
+                            RichText::new(format!("{text} (cut off)")).color(theme::CUT_OFF)
+                        } else {
+                            RichText::new(text)
+                        };
+                        let selected = matches!(&app.selection, Selection::Force(id) if id == &force.id);
+                        if ui.selectable_label(selected, text).clicked() {
+                            select = Some(Selection::Force(force.id.clone()));
+                        }
+                    }
+                    TreeRow::Stand(f, k) => {
+                        let Some(stand) = campaign.forces.get(f).and_then(|f| f.stands.get(k)) else {
+                            return;
+                        };
+                        ui.add_space(44.0);
+                        let text = format!(
+                            "{} ({}) {}/{}",
+                            stand.name,
+                            stand.kind.label(),
+                            stand.strength,
+                            stand.full
+                        );
+                        if ui
+                            .selectable_label(app.selection == Selection::Stand(stand.id), text)
+                            .clicked()
+                        {
+                            select = Some(Selection::Stand(stand.id));
+                        }
+                    }
+                    TreeRow::Battles => {
+                        ui.label(RichText::new("Battles pending").strong());
+                    }
+                    TreeRow::Battle(b) => {
+                        let Some(battle) = campaign.battles.get(b) else {
+                            return;
+                        };
+                        ui.add_space(14.0);
+                        let text = format!(
+                            "Battle {} at {}",
+                            battle.id,
+                            campaign.map.region_name(&battle.region)
+                        );
+                        if ui
+                            .selectable_label(app.selection == Selection::Battle(battle.id), text)
+                            .clicked()
+                        {
+                            select = Some(Selection::Battle(battle.id));
+                        }
                     }
                 });
-        }
-        if !campaign.battles.is_empty() {
-            ui.separator();
-            ui.label(RichText::new("Battles pending").strong());
-            for battle in &campaign.battles {
-                let text = format!(
-                    "Battle {} at {}",
-                    battle.id,
-                    campaign.map.region_name(&battle.region)
-                );
-                if ui
-                    .selectable_label(app.selection == Selection::Battle(battle.id), text)
-                    .clicked()
-                {
-                    app.selection = Selection::Battle(battle.id);
-                    app.view.show_battles = true;
-                }
-            }
-        }
-    });
-}
-
-fn force_row_ui(ui: &mut Ui, selection: &mut Selection, campaign: &Campaign, force: &Force) {
-    let id = ui.make_persistent_id(("force", force.id.as_str()));
-    let state = egui::collapsing_header::CollapsingState::load_with_default_open(ui.ctx(), id, false);
-    state
-        .show_header(ui, |ui| {
-            let selected = *selection == Selection::Force(force.id.clone());
-            let cut = force.supply.cut_moves > 0;
-            let text = format!(
-                "{}: {}/{} pts, {}",
-                force.name,
-                force.points(),
-                force.full_points(),
-                campaign.map.region_name(&force.region)
-            );
-            let text = if cut {
-                RichText::new(format!("{text} (cut off)")).color(theme::CUT_OFF)
-            } else {
-                RichText::new(text)
-            };
-            if ui.selectable_label(selected, text).clicked() {
-                *selection = Selection::Force(force.id.clone());
-            }
-        })
-        .body(|ui| {
-            for stand in &force.stands {
-                let text = format!(
-                    "{} ({}) {}/{}",
-                    stand.name,
-                    stand.kind.label(),
-                    stand.strength,
-                    stand.full
-                );
-                if ui
-                    .selectable_label(*selection == Selection::Stand(stand.id), text)
-                    .clicked()
-                {
-                    *selection = Selection::Stand(stand.id);
-                }
             }
         });
+    if let Some(side) = toggle_side {
+        if !app.tree.closed_sides.remove(&side) {
+            app.tree.closed_sides.insert(side);
+        }
+        app.tree.version += 1;
+    }
+    if let Some(force) = toggle_force {
+        if !app.tree.open_forces.remove(&force) {
+            app.tree.open_forces.insert(force);
+        }
+        app.tree.version += 1;
+    }
+    if let Some(selection) = select {
+        if matches!(selection, Selection::Battle(_)) {
+            app.view.show_battles = true;
+        }
+        app.selection = selection;
+    }
 }
 
 pub fn inspector_ui(app: &mut UmpireApp, ui: &mut Ui) {
@@ -602,19 +676,25 @@ pub fn log_ui(app: &mut UmpireApp, ui: &mut Ui) {
         ui.weak("The turn log shows here.");
         return;
     };
-    let campaign = session.campaign().clone();
+    // Only the sides: the campaign itself is not copied each frame.
+    let sides: Vec<(crate::model::SideId, String, Color32)> = session
+        .campaign()
+        .sides
+        .iter()
+        .map(|s| (s.id.clone(), s.name.clone(), colour_of(session.campaign(), &s.id)))
+        .collect();
     let revision = session.revision();
     ui.horizontal_wrapped(|ui| {
         ui.label(RichText::new("Turn log").strong());
         ui.separator();
-        for side in &campaign.sides {
-            let mut shown = !app.view.log_hidden_sides.contains(side.id.as_str());
-            let text = RichText::new(&side.name).color(colour_of(&campaign, &side.id));
+        for (id, name, colour) in &sides {
+            let mut shown = !app.view.log_hidden_sides.contains(id.as_str());
+            let text = RichText::new(name).color(*colour);
             if ui.checkbox(&mut shown, text).changed() {
                 if shown {
-                    app.view.log_hidden_sides.remove(side.id.as_str());
+                    app.view.log_hidden_sides.remove(id.as_str());
                 } else {
-                    app.view.log_hidden_sides.insert(side.id.to_string());
+                    app.view.log_hidden_sides.insert(id.to_string());
                 }
             }
         }
@@ -662,11 +742,10 @@ pub fn log_ui(app: &mut UmpireApp, ui: &mut Ui) {
         .as_ref()
         .is_none_or(|(key, _)| *key != (revision, filter))
     {
-        let hidden_bits: u64 = campaign
-            .sides
+        let hidden_bits: u64 = sides
             .iter()
             .enumerate()
-            .filter(|(_, s)| app.view.log_hidden_sides.contains(s.id.as_str()))
+            .filter(|(_, (id, _, _))| app.view.log_hidden_sides.contains(id.as_str()))
             .fold(0, |bits, (i, _)| {
                 bits | u32::try_from(i)
                     .ok()
@@ -696,11 +775,8 @@ pub fn log_ui(app: &mut UmpireApp, ui: &mut Ui) {
     let (Some(session), Some((_, rows))) = (&app.session, &app.log_rows) else {
         return;
     };
-    let undone = app
-        .timeline
-        .as_ref()
-        .map(|(_, t)| t.undone.clone())
-        .unwrap_or_default();
+    let none = std::collections::BTreeSet::new();
+    let undone = app.timeline.as_ref().map_or(&none, |(_, t)| &t.undone);
     let row_height = ui.text_style_height(&egui::TextStyle::Body) + 2.0;
     ScrollArea::vertical()
         .auto_shrink(false)
