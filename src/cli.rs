@@ -17,7 +17,13 @@ use umpire::strategy::{self, Order};
 /// desktop window on the campaign used last (the first time, on a new save of
 /// the bundled Egyptian Rebellion in your data folder).
 #[derive(Debug, Parser)]
-#[command(name = "umpire", version, about, long_about = None)]
+#[command(
+    name = "umpire",
+    version,
+    about,
+    long_about = None,
+    after_help = "With no command, umpire opens the desktop window on the campaign used last (the first time, on a new save of the bundled Egyptian Rebellion of 1895 in your data folder)."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,

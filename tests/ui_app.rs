@@ -390,3 +390,50 @@ fn save_as_copies_the_history_and_goes_on_in_the_copy() {
     let original = Session::open(&folder.path().join(umpire::ui::BUNDLED_SAVE_NAME)).unwrap();
     assert_eq!(original.campaign().turn, 2);
 }
+
+/// Presses at `from`, moves in steps to `to` and lets go there.
+fn drag(h: &mut Harness<'_, UmpireApp>, from: Pos2, to: Pos2) {
+    h.event(Event::PointerMoved(from));
+    h.run();
+    let button = |pos, pressed| Event::PointerButton {
+        pos,
+        button: PointerButton::Primary,
+        pressed,
+        modifiers: Modifiers::NONE,
+    };
+    h.event(button(from, true));
+    h.run();
+    for k in 1..=6 {
+        h.event(Event::PointerMoved(from + (to - from) * (k as f32 / 6.0)));
+        h.run();
+    }
+    h.event(button(to, false));
+    h.run();
+}
+
+#[test]
+fn dragging_a_counter_onto_a_region_orders_the_march_and_dragging_the_map_pans_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = opened(&cut_off_save(dir.path()));
+    assert!(h.state_mut().look_at("c", 6.0));
+    h.run();
+    let counter = h.state().counter_on_screen("red-column").unwrap();
+    let d = h.state().region_on_screen("d").unwrap();
+    drag(&mut h, counter, d);
+    let session = h.state().session().unwrap();
+    let (path, forced) = session
+        .ordered_march(&umpire::model::ForceId::new("red-column"))
+        .expect("the drag ordered a march");
+    assert_eq!((path, forced), ([RegionId::new("d")].as_slice(), false));
+
+    // A drag on empty ground moves the map under the pointer.
+    let before = h.state().region_on_screen("c").unwrap();
+    let empty = before + egui::vec2(0.0, 150.0);
+    drag(&mut h, empty, empty + egui::vec2(60.0, 0.0));
+    let after = h.state().region_on_screen("c").unwrap();
+    assert!((after.x - before.x - 60.0).abs() < 2.0, "{before:?} -> {after:?}");
+    assert!(
+        h.state().session().unwrap().pending().len() == 1,
+        "panning ordered nothing"
+    );
+}

@@ -91,7 +91,7 @@ pub fn run(launch: Launch) -> Result<(), UiError> {
             ))
         }),
     )
-    .map_err(|e| UiError::Window(e.to_string()))?;
+    .map_err(|e| UiError::Window(e.to_string().trim_end_matches('.').to_owned()))?;
     let result = outcome.lock().map(|mut o| o.take()).unwrap_or(None);
     match (screenshot, result) {
         (Some(path), Some(Err(reason))) => Err(UiError::Screenshot {
