@@ -437,3 +437,33 @@ fn dragging_a_counter_onto_a_region_orders_the_march_and_dragging_the_map_pans_i
         "panning ordered nothing"
     );
 }
+
+#[test]
+fn keyboard_shortcuts_toggle_forced_march_clear_the_selection_and_zoom_to_fit() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = opened(&cut_off_save(dir.path()));
+    let fitted = h.state().region_on_screen("c").unwrap();
+    h.get_by_label_contains("Red Column: ").click();
+    h.run();
+    assert!(!h.state().forced());
+    h.key_press(egui::Key::F);
+    h.run();
+    assert!(h.state().forced());
+    h.key_press(egui::Key::Escape);
+    h.run();
+    assert_eq!(h.state().selection(), &umpire::ui::Selection::None);
+
+    assert!(h.state_mut().look_at("a", 20.0));
+    h.run();
+    assert!(h.state().region_on_screen("c").unwrap().distance(fitted) > 200.0);
+    h.key_press(egui::Key::Home);
+    h.run();
+    // Back to the whole map (the panels beside it may have changed width a little).
+    let back = h.state().region_on_screen("c").unwrap();
+    assert!(back.distance(fitted) < 20.0, "{fitted:?} -> {back:?}");
+
+    // Ctrl+E ends the turn.
+    h.key_press_modifiers(Modifiers::COMMAND, egui::Key::E);
+    h.run();
+    assert_eq!(campaign(&h).turn, 2);
+}

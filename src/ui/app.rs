@@ -198,6 +198,11 @@ impl UmpireApp {
         self.session.as_ref()
     }
 
+    /// Whether orders given on the map are forced marches.
+    pub fn forced(&self) -> bool {
+        self.forced
+    }
+
     pub fn selection(&self) -> &Selection {
         &self.selection
     }

@@ -958,7 +958,12 @@ impl MapView {
                     strategy::march_forecast(campaign, f, &ids, *forced),
                     points.last(),
                 ) {
-                    route_label(painter, *last, &forecast_text(&forecast, *forced));
+                    route_label(
+                        painter,
+                        *last,
+                        &forecast_text(&forecast, *forced),
+                        Align2::CENTER_TOP,
+                    );
                 }
             }
         }
@@ -1049,7 +1054,8 @@ impl MapView {
             ),
             (None, None) => "click to order the march".to_owned(),
         };
-        route_label(painter, at + vec2(0.0, 14.0), &text);
+        // Above the region: the tooltip opens below the pointer.
+        route_label(painter, at - vec2(0.0, 16.0), &text, Align2::CENTER_BOTTOM);
     }
 
     fn make_preview(
@@ -1709,9 +1715,9 @@ fn arrow_head(painter: &Painter, from: Pos2, to: Pos2, colour: Color32) {
     ));
 }
 
-fn route_label(painter: &Painter, at: Pos2, text: &str) {
+fn route_label(painter: &Painter, at: Pos2, text: &str, anchor: Align2) {
     let galley = painter.layout_no_wrap(text.to_owned(), FontId::proportional(12.0), theme::LABEL_STRONG);
-    let rect = Align2::CENTER_TOP.anchor_size(at, galley.size()).expand(3.0);
+    let rect = anchor.anchor_size(at, galley.size()).expand(3.0);
     let rect = rect.translate(clamp_into(rect, painter.clip_rect()));
     painter.rect(
         rect,
@@ -1734,6 +1740,9 @@ fn clamp_into(rect: Rect, clip: Rect) -> Vec2 {
     }
     if rect.max.y > clip.max.y {
         shift.y = clip.max.y - rect.max.y;
+    }
+    if rect.min.y + shift.y < clip.min.y {
+        shift.y = clip.min.y - rect.min.y;
     }
     shift
 }

@@ -811,6 +811,8 @@ fn summary_window(app: &mut UmpireApp, ctx: &egui::Context) {
     let mut close = false;
     egui::Window::new(format!("Game move {turn}: what happened"))
         .id(egui::Id::unique("turn_summary"))
+        .pivot(egui::Align2::CENTER_CENTER)
+        .default_pos(ctx.content_rect().center())
         .open(&mut open)
         .default_size([520.0, 360.0])
         .show(ctx, |ui| {
