@@ -467,3 +467,24 @@ fn keyboard_shortcuts_toggle_forced_march_clear_the_selection_and_zoom_to_fit() 
     h.run();
     assert_eq!(campaign(&h).turn, 2);
 }
+
+#[test]
+fn a_game_move_resolved_on_another_thread_lands_when_done() {
+    let folder = tempfile::tempdir().unwrap();
+    let mut h = bundled(folder.path());
+    h.state_mut().resolve_on_a_thread_above(0);
+    h.get_by_label("End turn").click();
+    h.step();
+    assert!(h.state().resolving(), "the game move went to another thread");
+    assert_eq!(campaign(&h).turn, 1);
+    let mut frames = 0;
+    while campaign(&h).turn == 1 && frames < 500 {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        h.step();
+        frames += 1;
+    }
+    assert_eq!(campaign(&h).turn, 2, "resolved within {frames} frames");
+    assert!(!h.state().resolving());
+    h.run();
+    h.get_by_label("Game move 1: what happened");
+}

@@ -116,6 +116,8 @@ pub struct UmpireApp {
     pub(super) commands: Vec<Command>,
     pub(super) tree: TreeState,
     job: Option<TurnJob>,
+    /// Regions and forces above which a game move resolves on another thread.
+    threaded_turn: usize,
     /// The save whose background picture the map has (or has tried to load).
     background_for: Option<PathBuf>,
     launch: Launch,
@@ -164,6 +166,7 @@ impl UmpireApp {
             commands: Vec::new(),
             tree: TreeState::default(),
             job: None,
+            threaded_turn: THREADED_TURN,
             background_for: None,
             launch,
             frames: 0,
@@ -196,6 +199,17 @@ impl UmpireApp {
 
     pub fn session(&self) -> Option<&Session> {
         self.session.as_ref()
+    }
+
+    /// Resolves game moves on another thread when the map has more regions
+    /// and forces than `size` (20,000 unless set).
+    pub fn resolve_on_a_thread_above(&mut self, size: usize) {
+        self.threaded_turn = size;
+    }
+
+    /// Whether a game move is being resolved on another thread.
+    pub fn resolving(&self) -> bool {
+        self.job.is_some()
     }
 
     /// Whether orders given on the map are forced marches.
@@ -318,7 +332,7 @@ impl UmpireApp {
             Command::Session(session::Command::EndTurn)
                 if self.session.as_ref().is_some_and(|s| {
                     let c = s.campaign();
-                    c.map.regions.len() + c.forces.len() > THREADED_TURN
+                    c.map.regions.len() + c.forces.len() > self.threaded_turn
                 }) =>
             {
                 if let Some(session) = &self.session {
