@@ -177,6 +177,8 @@ pub struct MapView {
     layout: Layout,
     supply: SupplyView,
     preview: Option<Preview>,
+    /// The forecast of a force's route, kept until the campaign changes.
+    route_forecast: Option<((u64, ForceId), Option<MarchForecast>)>,
     /// Reused meshes: the map's base, the counters and the supply lines, two of each so that
     /// one may still be held by the last frame's output while the other is filled.
     meshes: [Arc<Mesh>; 6],
@@ -212,6 +214,7 @@ impl Default for MapView {
             layout: Layout::default(),
             supply: SupplyView::default(),
             preview: None,
+            route_forecast: None,
             meshes: Default::default(),
             stamps: Vec::new(),
             frame: 0,
@@ -290,6 +293,30 @@ impl MapView {
         Some(counter_rect(camera, self.last_rect, c, scale).center())
     }
 
+    /// The forecast of the route a force is on (its order this move, else its
+    /// standing order), computed once per change of the campaign.
+    pub fn route_forecast(&mut self, session: &Session, force: &ForceId) -> Option<MarchForecast> {
+        let key = (session.revision(), force.clone());
+        if let Some((k, forecast)) = &self.route_forecast
+            && *k == key
+        {
+            return forecast.clone();
+        }
+        let campaign = session.campaign();
+        let forecast = campaign.force(force).and_then(|f| {
+            let (path, forced) = match session.ordered_march(force) {
+                Some((path, forced)) => (path.to_vec(), forced),
+                None => match &f.order {
+                    StandingOrder::March { path, forced } => (path.clone(), *forced),
+                    StandingOrder::Hold => return None,
+                },
+            };
+            strategy::march_forecast(campaign, f, &path, forced)
+        });
+        self.route_forecast = Some((key, forecast.clone()));
+        forecast
+    }
+
     /// Forces the supply overlay marks as cut off, as last drawn.
     pub fn cut_off_forces(&self) -> Vec<String> {
         self.supply.cut_forces.clone()
@@ -361,7 +388,11 @@ impl MapView {
         if input.overlays.supply {
             self.paint_supply(&painter, camera, rect);
         }
-        self.paint_routes(&painter, camera, rect, &input);
+        let forecast = match (&*input.selection, input.overlays.forecast) {
+            (Selection::Force(id), true) => self.route_forecast(input.session, id),
+            _ => None,
+        };
+        self.paint_routes(&painter, camera, rect, &input, forecast.as_ref());
         if input.overlays.names {
             self.paint_names(&painter, camera, rect, campaign, scale);
         }
@@ -918,7 +949,14 @@ impl MapView {
         }
     }
 
-    fn paint_routes(&self, painter: &Painter, camera: Camera, rect: Rect, input: &MapInput<'_>) {
+    fn paint_routes(
+        &self,
+        painter: &Painter,
+        camera: Camera,
+        rect: Rect,
+        input: &MapInput<'_>,
+        forecast: Option<&MarchForecast>,
+    ) {
         let Some(g) = self.geometry.as_ref() else { return };
         let campaign = input.session.campaign();
         let selected = match &*input.selection {
@@ -945,26 +983,13 @@ impl MapView {
             if let [.., before, last] = points.as_slice() {
                 arrow_head(painter, *before, *last, colour);
             }
-            if mine
-                && input.overlays.forecast
-                && let Some(f) = campaign.forces.get(*force)
-            {
-                let ids: Vec<RegionId> = path
-                    .iter()
-                    .skip(1)
-                    .filter_map(|r| campaign.map.regions.get(*r).map(|x| x.id.clone()))
-                    .collect();
-                if let (Some(forecast), Some(last)) = (
-                    strategy::march_forecast(campaign, f, &ids, *forced),
-                    points.last(),
-                ) {
-                    route_label(
-                        painter,
-                        *last,
-                        &forecast_text(&forecast, *forced),
-                        Align2::CENTER_TOP,
-                    );
-                }
+            if mine && let (Some(forecast), Some(last)) = (forecast, points.last()) {
+                route_label(
+                    painter,
+                    *last,
+                    &forecast_text(forecast, *forced),
+                    Align2::CENTER_TOP,
+                );
             }
         }
     }

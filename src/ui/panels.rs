@@ -6,7 +6,7 @@ use super::map_view::{forecast_text, supply_text, where_is};
 use super::session::Command as Do;
 use super::{Command, Selection, theme};
 use crate::model::{Campaign, Force, ForceId, RegionId, StandingOrder};
-use crate::strategy::{self, Action, OrderRequest};
+use crate::strategy::{Action, OrderRequest};
 use egui::{Color32, RichText, ScrollArea, Ui};
 use std::path::PathBuf;
 
@@ -401,7 +401,7 @@ fn force_ui(app: &mut UmpireApp, ui: &mut Ui, force: Force) {
             );
             ui.label(RichText::new(text).color(if forced { theme::FORCED } else { theme::ROUTE }));
             if app.view.overlays.forecast
-                && let Some(f) = strategy::march_forecast(campaign, &force, path, forced)
+                && let Some(f) = app.map.route_forecast(session, &force.id)
             {
                 ui.label(forecast_text(&f, forced));
             }
