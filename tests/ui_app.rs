@@ -47,6 +47,13 @@ fn campaign(h: &Harness<'_, UmpireApp>) -> Campaign {
         .clone()
 }
 
+/// The log the window holds is the save's whole log, read in pieces as it grew.
+fn assert_log_matches_the_save(h: &Harness<'_, UmpireApp>) {
+    let session = h.state().session().unwrap();
+    let stored = Store::open(session.path()).unwrap().events().unwrap();
+    assert_eq!(session.events(), stored.as_slice());
+}
+
 /// A primary click at a point of the window.
 fn click_at(h: &mut Harness<'_, UmpireApp>, pos: Pos2) {
     h.event(Event::PointerMoved(pos));

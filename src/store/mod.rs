@@ -248,6 +248,12 @@ impl Store {
         rows::read_events(&self.conn, &self.path)
     }
 
+    /// The events after the first `skip`, oldest first: what was appended
+    /// since a reader last read `skip` events (the log is append-only).
+    pub fn events_from(&self, skip: usize) -> Result<Vec<Event>, StoreError> {
+        rows::read_events_from(&self.conn, &self.path, skip)
+    }
+
     fn sqlite_error(&self, action: &'static str, source: rusqlite::Error) -> StoreError {
         classify(path_text(&self.path), action, source)
     }

@@ -447,9 +447,21 @@ pub(super) fn read_campaign(conn: &Connection, path: &Path) -> Result<Campaign, 
 }
 
 pub(super) fn read_events(conn: &Connection, path: &Path) -> Result<Vec<Event>, StoreError> {
+    read_events_from(conn, path, 0)
+}
+
+/// The events after the first `skip`, oldest first. The log is append-only,
+/// so the first `skip` are the ones a reader already has.
+pub(super) fn read_events_from(
+    conn: &Connection,
+    path: &Path,
+    skip: usize,
+) -> Result<Vec<Event>, StoreError> {
     Reader { conn, path }.rows(
         "events",
-        "SELECT turn, seq, kind, payload, sentence FROM events ORDER BY rowid",
+        &format!(
+            "SELECT turn, seq, kind, payload, sentence FROM events ORDER BY rowid LIMIT -1 OFFSET {skip}"
+        ),
         |row| {
             format!(
                 "{}/{}",

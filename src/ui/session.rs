@@ -298,10 +298,12 @@ impl Session {
         })
     }
 
-    /// Reads the campaign, log and orders back from the save.
+    /// Reads the campaign, the new part of the log and the orders back from the save.
     fn reload(&mut self) -> Result<(), Refusal> {
         self.campaign = self.store.load()?;
-        self.events = self.store.events()?;
+        // Only what was appended: the log's checkpoints hold whole states.
+        let more = self.store.events_from(self.events.len())?;
+        self.events.extend(more);
         self.pending = self.store.pending_orders()?;
         self.revision += 1;
         Ok(())
