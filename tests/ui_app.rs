@@ -186,6 +186,12 @@ fn undo_and_redo_take_back_and_give_again_an_order() {
         .ordered_march(&force.id)
         .expect("given again");
     assert_eq!(path.last(), Some(&target));
+    h.get_by_label("End turn").click();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, egui::Key::Z);
+    h.run();
+    assert_eq!(campaign(&h).turn, 1, "the game move was undone");
+    assert_log_matches_the_save(&h);
 }
 
 /// Red's column at c, its HQs at a, blue's column at b astride the road home;
