@@ -118,6 +118,7 @@ fn generate_map(n: usize, rng: &mut ChaCha8Rng) -> Grid {
         description: None,
         regions,
         roads,
+        background: None,
     };
     Grid { map, cols, adjacent }
 }

@@ -15,12 +15,26 @@ use umpire::strategy::{self, Order};
 
 mod battles;
 
-/// The campaign umpire for model-soldier wargames.
+/// The campaign umpire for model-soldier wargames. With no command, opens the
+/// desktop window on the campaign used last (the first time, on a new save of
+/// the bundled Egyptian Rebellion in your data folder).
 #[derive(Debug, Parser)]
-#[command(name = "umpire", version, about, long_about = None)]
+#[command(
+    name = "umpire",
+    version,
+    about,
+    long_about = None,
+    after_help = "With no command, umpire opens the desktop window on the campaign used last (the first time, on a new save of the bundled Egyptian Rebellion of 1895 in your data folder)."
+)]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
+    /// Open this save in the window instead of the one used last.
+    #[arg(long, value_name = "SAVE")]
+    open: Option<PathBuf>,
+    /// Render the window once, save it as a PNG to FILE and close.
+    #[arg(long, value_name = "FILE")]
+    screenshot: Option<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -174,7 +188,13 @@ enum Command {
 
 pub fn run() -> Result<ExitCode> {
     let cli = Cli::parse();
-    match cli.command {
+    let Some(command) = cli.command else {
+        return app(cli.open, cli.screenshot);
+    };
+    if cli.open.is_some() || cli.screenshot.is_some() {
+        bail!("--open and --screenshot are for the window: give them without a command");
+    }
+    match command {
         Command::Check { files } => check(&files),
         Command::New {
             campaign,
@@ -219,6 +239,17 @@ pub fn run() -> Result<ExitCode> {
         Command::Result { save, battle, file } => battles::result(&save, battle, &file),
         Command::Calibration { save, json } => battles::calibration(&save, json),
     }
+}
+
+/// Opens the desktop window.
+fn app(open: Option<PathBuf>, screenshot: Option<PathBuf>) -> Result<ExitCode> {
+    umpire::ui::run(umpire::ui::Launch {
+        data_folder: None,
+        open,
+        screenshot,
+        remember: true,
+    })?;
+    Ok(ExitCode::SUCCESS)
 }
 
 fn print_diagnostics(out: &mut impl Write, diagnostics: &[Diagnostic]) -> Result<()> {
@@ -302,7 +333,17 @@ fn new(campaign_path: &Path, save: &Path, force: bool) -> Result<ExitCode> {
     };
     // What each side sees as the campaign begins (strategy::fog).
     let campaign = strategy::fog::begin(&campaign);
-    let store = Store::create(save, &campaign, overwrite)?;
+    let mut store = Store::create(save, &campaign, overwrite)?;
+    // The map's background picture goes into the save with it.
+    match files::load_map_picture(campaign_path, &campaign) {
+        Ok(Some(png)) => {
+            if let Some(background) = &campaign.map.background {
+                store.set_picture(&background.file, &png)?;
+            }
+        }
+        Ok(None) => {}
+        Err(problem) => eprintln!("{problem} (the save was created without the picture)"),
+    }
     let campaign = store.load()?;
     println!(
         "Created {}: \"{}\", game move {} ({}). Next: `umpire status {}`",

@@ -36,15 +36,82 @@ fn read_text(path: &Path) -> Result<String, Diagnostic> {
     })
 }
 
-/// Reads and checks a map file.
+/// Reads and checks a map file. A background picture it names that is not
+/// there is a warning: the map works without it.
 pub fn load_map(path: &Path) -> Checked<Map> {
-    match read_text(path) {
+    let mut checked = match read_text(path) {
         Ok(text) => check::check_map(Source {
             name: &display_name(path),
             text: &text,
         }),
         Err(problem) => Checked::failed(problem),
+    };
+    if let Some(warning) = checked.value.as_ref().and_then(|m| missing_picture(path, m)) {
+        checked.diagnostics.push(warning);
     }
+    checked
+}
+
+/// A warning when the map names a background picture that is not beside it.
+fn missing_picture(path: &Path, map: &Map) -> Option<Diagnostic> {
+    let background = map.background.as_ref()?;
+    let picture = picture_path(path, &background.file);
+    (!picture.is_file()).then(|| Diagnostic {
+        file: display_name(path),
+        location: Location { line: 1, column: 1 },
+        severity: Severity::Warning,
+        message: format!(
+            "[background] file `{}` not found (looked for {}): the map is drawn without it",
+            background.file,
+            picture.display()
+        ),
+    })
+}
+
+fn picture_path(map_path: &Path, file: &str) -> std::path::PathBuf {
+    map_path.parent().unwrap_or(Path::new("")).join(file)
+}
+
+/// The bytes of the background picture the campaign's map names, read from
+/// beside the map file; `None` when the map names none.
+pub fn load_map_picture(campaign_path: &Path, campaign: &Campaign) -> Result<Option<Vec<u8>>, Diagnostic> {
+    let Some(background) = &campaign.map.background else {
+        return Ok(None);
+    };
+    let text = read_text(campaign_path)?;
+    let name = display_name(campaign_path);
+    let map_path = match check::read_campaign(Source {
+        name: &name,
+        text: &text,
+    }) {
+        Ok(draft) => campaign_path
+            .parent()
+            .unwrap_or(Path::new(""))
+            .join(draft.map_path()),
+        Err(mut diagnostics) => {
+            return Err(diagnostics.pop().unwrap_or_else(|| Diagnostic {
+                file: name.clone(),
+                location: Location { line: 1, column: 1 },
+                severity: Severity::Error,
+                message: "the campaign file cannot be read".to_owned(),
+            }));
+        }
+    };
+    let picture = picture_path(&map_path, &background.file);
+    let problem = |message: String| Diagnostic {
+        file: picture.display().to_string(),
+        location: Location { line: 1, column: 1 },
+        severity: Severity::Error,
+        message,
+    };
+    let bytes = std::fs::read(&picture)
+        .map_err(|e| problem(format!("cannot read the map's background picture: {e}")))?;
+    if !bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
+        return Err(problem(
+            "the map's background picture is not a PNG file".to_owned(),
+        ));
+    }
+    Ok(Some(bytes))
 }
 
 /// Reads and checks a campaign file and the map it names (relative to the
@@ -107,10 +174,13 @@ pub fn check_file(path: &Path) -> Checked<Checkable> {
     };
     match check::file_kind(&text) {
         Some(FileKind::Map) => {
-            let checked = check::check_map(Source {
+            let mut checked = check::check_map(Source {
                 name: &display_name(path),
                 text: &text,
             });
+            if let Some(warning) = checked.value.as_ref().and_then(|m| missing_picture(path, m)) {
+                checked.diagnostics.push(warning);
+            }
             Checked {
                 value: checked.value.map(Checkable::Map),
                 diagnostics: checked.diagnostics,

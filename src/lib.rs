@@ -2,7 +2,8 @@
 //!
 //! See `ARCHITECTURE.md` for the bird's-eye view. The layers, one way only:
 //! `model` (pure) <- `store` (the only SQLite code) and `files` (the only
-//! code that reads campaign and map files) <- the binary's `cli`.
+//! code that reads campaign and map files) <- `ui` (the desktop app, the only
+//! egui code) and the binary's `cli`.
 
 pub mod desk;
 pub mod files;
@@ -12,3 +13,4 @@ pub mod rules;
 pub mod scenario;
 pub mod store;
 pub mod strategy;
+pub mod ui;

@@ -1,5 +1,6 @@
-//! The `umpire` binary: the headless CLI (the desktop window comes later on
-//! the same core). Errors are reported once, here, with their causes.
+//! The `umpire` binary: with no command the desktop window (`umpire::ui`),
+//! otherwise the headless CLI on the same core. Errors are reported once,
+//! here, with their causes.
 
 mod cli;
 

@@ -216,13 +216,11 @@ fn a_save_from_a_newer_umpire_is_refused_and_left_unchanged() {
         conn.pragma_update(None, "journal_mode", "DELETE").unwrap();
     }
     let message = refused_untouched(&path, |e| matches!(e, StoreError::NewerSchema { .. }));
-    assert!(
-        message.contains(&format!(
-            "written by a newer umpire (save schema {}; this umpire reads up to {SCHEMA_VERSION})",
-            SCHEMA_VERSION + 1
-        )),
-        "{message}"
+    let expected = format!(
+        "written by a newer umpire (save schema {}; this umpire reads up to {SCHEMA_VERSION})",
+        SCHEMA_VERSION + 1
     );
+    assert!(message.contains(&expected), "{message}");
 }
 
 #[test]

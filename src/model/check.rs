@@ -12,7 +12,7 @@ use super::campaign::{
 use super::date::Date;
 use super::diag::{Diagnostic, Location, Severity};
 use super::ids::{ForceId, RegionId, SideId, StandId, is_valid_key};
-use super::map::{Feature, Map, Region, RiverCrossing, Road, RoadKind, Terrain};
+use super::map::{Background, Feature, Map, Region, RiverCrossing, Road, RoadKind, Terrain};
 use super::rng::RngState;
 use super::stand::{Quality, Stand, StandKind};
 use serde::Deserialize;
@@ -86,6 +86,17 @@ struct RawMap {
     regions: Vec<RawRegion>,
     #[serde(default)]
     roads: Vec<RawRoad>,
+    background: Option<Spanned<RawBackground>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawBackground {
+    file: Spanned<String>,
+    left: Spanned<f64>,
+    top: Spanned<f64>,
+    right: Spanned<f64>,
+    bottom: Spanned<f64>,
 }
 
 #[derive(Deserialize)]
@@ -322,6 +333,60 @@ pub(crate) fn suggestion<'k>(wrong: &str, known: impl Iterator<Item = &'k str>) 
 // ---------------------------------------------------------------------------
 // Maps.
 
+/// The `[background]` table: a PNG beside the map file and its edges in miles.
+fn check_background(sink: &mut Sink<'_>, raw: &RawBackground) -> Option<Background> {
+    let file = raw.file.get_ref();
+    let mut ok = true;
+    if file.trim().is_empty() || file.contains(['/', '\\']) || file.starts_with('.') {
+        sink.error(
+            &raw.file.span(),
+            format!("background file `{file}` must be the name of a file in the map's own folder, such as \"egypt_1895.png\""),
+        );
+        ok = false;
+    } else if !file.to_ascii_lowercase().ends_with(".png") {
+        sink.error(
+            &raw.file.span(),
+            format!("background file `{file}` must be a PNG picture (`.png`)"),
+        );
+        ok = false;
+    }
+    for (edge, value) in [
+        ("left", &raw.left),
+        ("top", &raw.top),
+        ("right", &raw.right),
+        ("bottom", &raw.bottom),
+    ] {
+        if !value.get_ref().is_finite() {
+            sink.error(
+                &value.span(),
+                format!("background {edge} must be a number of miles"),
+            );
+            ok = false;
+        }
+    }
+    if *raw.right.get_ref() <= *raw.left.get_ref() {
+        sink.error(
+            &raw.right.span(),
+            "background right must be east of (greater than) left",
+        );
+        ok = false;
+    }
+    if *raw.bottom.get_ref() <= *raw.top.get_ref() {
+        sink.error(
+            &raw.bottom.span(),
+            "background bottom must be south of (greater than) top",
+        );
+        ok = false;
+    }
+    ok.then(|| Background {
+        file: file.clone(),
+        left: *raw.left.get_ref(),
+        top: *raw.top.get_ref(),
+        right: *raw.right.get_ref(),
+        bottom: *raw.bottom.get_ref(),
+    })
+}
+
 /// Reads and checks a map file.
 pub fn check_map(source: Source<'_>) -> Checked<Map> {
     let mut sink = Sink::new(source);
@@ -459,11 +524,16 @@ pub fn check_map(source: Source<'_>) -> Checked<Map> {
         });
     }
 
+    let background = raw
+        .background
+        .as_ref()
+        .and_then(|b| check_background(&mut sink, b.get_ref()));
     let map = Map {
         name: raw.name.get_ref().clone(),
         description: raw.description.clone(),
         regions,
         roads,
+        background,
     };
     // Connectivity means something only once regions and roads are right.
     let parts = if sink.has_errors() {

@@ -97,6 +97,18 @@ impl Road {
     }
 }
 
+/// A picture drawn under the map: a PNG file in the map file's folder, and
+/// where its edges fall in the map's miles.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Background {
+    /// The file's name, beside the map file.
+    pub file: String,
+    pub left: f64,
+    pub top: f64,
+    pub right: f64,
+    pub bottom: f64,
+}
+
 /// The map graph. Regions and roads keep the order of the map file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Map {
@@ -104,6 +116,9 @@ pub struct Map {
     pub description: Option<String>,
     pub regions: Vec<Region>,
     pub roads: Vec<Road>,
+    /// The picture under the map, if the map file names one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub background: Option<Background>,
 }
 
 impl Map {

@@ -28,7 +28,7 @@ pub use event::Event;
 pub(crate) use ids::is_valid_key;
 pub use ids::{ForceId, RegionId, SideId, StandId};
 pub use knowledge::{How, Knowledge, MarkerCount, Seen, Sighting};
-pub use map::{Feature, Map, Region, RiverCrossing, Road, RoadKind, Terrain};
+pub use map::{Background, Feature, Map, Region, RiverCrossing, Road, RoadKind, Terrain};
 pub use rng::RngState;
 pub use stand::{Arm, Quality, Stand, StandKind};
 

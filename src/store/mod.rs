@@ -30,10 +30,11 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0003_game_moves.sql"),
     include_str!("../../migrations/0004_battle_records.sql"),
     include_str!("../../migrations/0005_knowledge.sql"),
+    include_str!("../../migrations/0006_map_background.sql"),
 ];
 
 /// The schema this build writes: the number of migrations.
-pub const SCHEMA_VERSION: i64 = 5;
+pub const SCHEMA_VERSION: i64 = 6;
 
 /// SQLite `application_id` of an umpire save: "UMPR".
 pub const APPLICATION_ID: i32 = 0x554D_5052;
@@ -165,6 +166,51 @@ impl Store {
         &self.path
     }
 
+    /// Copies the whole save, history included, to `path` (built beside it and
+    /// moved into place when whole, like [`Store::create`]) and opens the copy.
+    /// This save is left as it was.
+    pub fn save_as(&self, path: &Path, overwrite: Overwrite) -> Result<Store, StoreError> {
+        let name = path_text(path);
+        if overwrite == Overwrite::Refuse && path.exists() {
+            return Err(StoreError::AlreadyExists { path: name });
+        }
+        let file_name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let temp = path.with_file_name(format!(".{file_name}.{}.creating", std::process::id()));
+        remove_with_sidecars(&temp);
+        let copied = self
+            .conn
+            .execute("VACUUM INTO ?1", [path_text(&temp)])
+            .map_err(|source| self.sqlite_error("copying the save", source));
+        if let Err(error) = copied {
+            remove_with_sidecars(&temp);
+            return Err(relabel(error, &name));
+        }
+        if overwrite == Overwrite::Replace {
+            for sidecar in sidecars(path) {
+                if let Err(source) = remove_if_present(&sidecar) {
+                    remove_with_sidecars(&temp);
+                    return Err(StoreError::Io {
+                        path: path_text(&sidecar),
+                        action: "remove the old save's log",
+                        source,
+                    });
+                }
+            }
+        }
+        if let Err(source) = std::fs::rename(&temp, path) {
+            remove_with_sidecars(&temp);
+            return Err(StoreError::Io {
+                path: name,
+                action: "move the copy into place",
+                source,
+            });
+        }
+        Store::open(path)
+    }
+
     /// The schema version of the open save (always current once opened).
     pub fn schema_version(&self) -> Result<i64, StoreError> {
         self.conn
@@ -177,9 +223,38 @@ impl Store {
         rows::read_campaign(&self.conn, &self.path)
     }
 
+    /// Keeps a picture (the map's background) in the save under `name`,
+    /// replacing one of that name, in one transaction.
+    pub fn set_picture(&mut self, name: &str, png: &[u8]) -> Result<(), StoreError> {
+        let path = path_text(&self.path);
+        let tx = begin(&mut self.conn, &path, "starting to store the picture")?;
+        tx.execute(
+            "INSERT INTO pictures (name, png) VALUES (?1, ?2)
+             ON CONFLICT (name) DO UPDATE SET png = excluded.png",
+            rusqlite::params![name, png],
+        )
+        .map_err(sqlite(&path, "storing the picture"))?;
+        tx.commit().map_err(sqlite(&path, "saving the picture"))
+    }
+
+    /// The picture kept under `name`, if any.
+    pub fn picture(&self, name: &str) -> Result<Option<Vec<u8>>, StoreError> {
+        use rusqlite::OptionalExtension;
+        self.conn
+            .query_row("SELECT png FROM pictures WHERE name = ?1", [name], |r| r.get(0))
+            .optional()
+            .map_err(|source| self.sqlite_error("reading the picture", source))
+    }
+
     /// The whole event log, oldest first.
     pub fn events(&self) -> Result<Vec<Event>, StoreError> {
         rows::read_events(&self.conn, &self.path)
+    }
+
+    /// The events after the first `skip`, oldest first: what was appended
+    /// since a reader last read `skip` events (the log is append-only).
+    pub fn events_from(&self, skip: usize) -> Result<Vec<Event>, StoreError> {
+        rows::read_events_from(&self.conn, &self.path, skip)
     }
 
     fn sqlite_error(&self, action: &'static str, source: rusqlite::Error) -> StoreError {

@@ -15,8 +15,8 @@ pub(super) fn write_campaign(tx: &Transaction<'_>, campaign: &Campaign) -> rusql
     let map = &campaign.map;
     tx.execute(
         "INSERT INTO campaign (id, title, description, turn, start_turn, start_date, days_per_turn, rules,
-                               rng_seed, rng_word_pos, map_name, map_description, miles_per_inch)
-         VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                               rng_seed, rng_word_pos, map_name, map_description, miles_per_inch, map_background)
+         VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
         params![
             campaign.title,
             campaign.description,
@@ -30,6 +30,7 @@ pub(super) fn write_campaign(tx: &Transaction<'_>, campaign: &Campaign) -> rusql
             map.name,
             map.description,
             campaign.miles_per_inch,
+            map.background.as_ref().and_then(|b| serde_json::to_string(b).ok()),
         ],
     )?;
     let mut insert = tx.prepare(
@@ -484,7 +485,7 @@ pub(super) fn read_campaign(conn: &Connection, path: &Path) -> Result<Campaign, 
     let mut campaign = reader.rows(
         "campaign",
         "SELECT title, description, turn, start_turn, start_date, days_per_turn, rules, rng_seed, rng_word_pos,
-                map_name, map_description, miles_per_inch FROM campaign WHERE id = 1",
+                map_name, map_description, miles_per_inch, map_background FROM campaign WHERE id = 1",
         |_| "1".to_owned(),
         |row| {
             Ok(Campaign {
@@ -499,7 +500,15 @@ pub(super) fn read_campaign(conn: &Connection, path: &Path) -> Result<Campaign, 
                     seed: text(row, 7)?.parse().map_err(|e| format!("rng_seed: {e}"))?,
                     word_pos: text(row, 8)?.parse().map_err(|e| format!("rng_word_pos: {e}"))?,
                 },
-                map: Map { name: text(row, 9)?, description: opt_text(row, 10)?, regions: Vec::new(), roads: Vec::new() },
+                map: Map {
+                    name: text(row, 9)?,
+                    description: opt_text(row, 10)?,
+                    regions: Vec::new(),
+                    roads: Vec::new(),
+                    background: opt_text(row, 12)?
+                        .map(|json| serde_json::from_str(&json).map_err(|e| format!("map_background: {e}")))
+                        .transpose()?,
+                },
                 miles_per_inch: number(row, 11)?,
                 sides: Vec::new(),
                 hqs: Vec::new(),
@@ -526,9 +535,21 @@ pub(super) fn read_campaign(conn: &Connection, path: &Path) -> Result<Campaign, 
 }
 
 pub(super) fn read_events(conn: &Connection, path: &Path) -> Result<Vec<Event>, StoreError> {
+    read_events_from(conn, path, 0)
+}
+
+/// The events after the first `skip`, oldest first. The log is append-only,
+/// so the first `skip` are the ones a reader already has.
+pub(super) fn read_events_from(
+    conn: &Connection,
+    path: &Path,
+    skip: usize,
+) -> Result<Vec<Event>, StoreError> {
     Reader { conn, path }.rows(
         "events",
-        "SELECT turn, seq, kind, payload, sentence FROM events ORDER BY rowid",
+        &format!(
+            "SELECT turn, seq, kind, payload, sentence FROM events ORDER BY rowid LIMIT -1 OFFSET {skip}"
+        ),
         |row| {
             format!(
                 "{}/{}",

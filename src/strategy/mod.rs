@@ -5,12 +5,14 @@
 
 pub mod aftermath;
 pub mod fog;
+pub mod forecast;
 mod index;
 pub mod movement;
 pub mod orders;
 pub mod supply;
 pub mod turn;
 
+pub use forecast::{MarchForecast, SupplyLine, march_forecast, supply_lines};
 pub use index::MapIndex;
 pub use orders::{
     Action, Order, OrderProblem, OrderRequest, OrderSet, Part, check_requests, read_orders_file,

@@ -116,6 +116,7 @@ pub fn campaign(
             description: None,
             regions,
             roads,
+            background: None,
         },
         turn: 1,
         start_turn: 1,

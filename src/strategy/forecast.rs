@@ -1,0 +1,381 @@
+//! Forecasts for the app: what an order will cost before it is given, and the
+//! road each force's supply runs along. Pure, like the rest of `strategy`.
+
+use super::index::MapIndex;
+use super::movement::{FORCED_MARCH_MOVES, MARCH_HOURS_PER_DAY, miles_per_move};
+use super::supply::{self, Holding};
+use super::turn::{FORCED_MARCHES_BEFORE_REST, STANDS_PER_FORCED_MARCH_LOSS};
+use crate::model::{CUT_OFF_GRACE_MOVES, Campaign, Force, ForceId, RegionId, SideId};
+
+/// Game moves a forecast looks ahead at most; a march longer than this is
+/// reported as taking this long.
+const HORIZON_MOVES: u32 = 1000;
+
+/// What a march order will cost, forecast from the force as it stands now.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MarchForecast {
+    /// Hours of marching along the whole path.
+    pub hours: f64,
+    /// Miles along the whole path.
+    pub miles: f64,
+    /// Game moves until it arrives, rests included.
+    pub game_moves: u32,
+    /// Game moves it must rest on the way (three forced marches in a row,
+    /// Strategic Rules 3.2).
+    pub rests: u32,
+    /// Stands it loses on the way to forced marching (one for every ten or
+    /// fewer marching, each forced game move; Strategic Rules 3.1).
+    pub stands_lost: usize,
+    /// Stands lost on the first game move of the march alone.
+    pub stands_lost_first_move: usize,
+    /// Stands in the force now.
+    pub stands: usize,
+}
+
+/// Forecasts a march of `force` through `path` (the regions ahead, in
+/// order), forced or not, as `strategy::resolve` would carry it out with no
+/// enemy in the way. `None` when a leg of the path has no usable road.
+pub fn march_forecast(
+    campaign: &Campaign,
+    force: &Force,
+    path: &[RegionId],
+    forced: bool,
+) -> Option<MarchForecast> {
+    let index = MapIndex::new(&campaign.map);
+    let mut at = index.at(&force.region)?;
+    let mut hours = 0.0;
+    let mut miles = 0.0;
+    let mut first = true;
+    for region in path {
+        let next = index.at(region)?;
+        if next == at && first {
+            continue;
+        }
+        let (leg_hours, leg_miles) = leg(campaign, &index, force, at, next)?;
+        // On the road already: the part of the first leg marched so far.
+        let done = match (&force.en_route, first) {
+            (Some(e), true) if &e.toward == region => e.miles,
+            (Some(e), true) if next == at => leg_miles - e.miles,
+            _ => 0.0,
+        }
+        .clamp(0.0, leg_miles);
+        let part = if leg_miles > 0.0 {
+            (leg_miles - done) / leg_miles
+        } else {
+            0.0
+        };
+        hours += leg_hours * part;
+        miles += leg_miles - done;
+        first = false;
+        at = next;
+    }
+    let per_move = f64::from(
+        MARCH_HOURS_PER_DAY
+            .saturating_mul(campaign.days_per_turn.max(1))
+            .saturating_mul(if forced { FORCED_MARCH_MOVES } else { 1 }),
+    );
+    let mut left = hours;
+    let mut stands = force.stands.len();
+    let mut in_row = force.fatigue.forced_in_row;
+    let mut must_rest = force.fatigue.must_rest;
+    let (mut game_moves, mut rests, mut lost, mut lost_first) = (0u32, 0u32, 0usize, None);
+    while left > 1e-9 && stands > 0 && game_moves < HORIZON_MOVES {
+        game_moves += 1;
+        if must_rest {
+            rests += 1;
+            must_rest = false;
+            in_row = 0;
+            lost_first.get_or_insert(0);
+            continue;
+        }
+        left -= per_move;
+        if forced {
+            let loss = stands.div_ceil(STANDS_PER_FORCED_MARCH_LOSS).min(stands);
+            lost += loss;
+            stands -= loss;
+            lost_first.get_or_insert(loss);
+            in_row += 1;
+            must_rest = in_row >= FORCED_MARCHES_BEFORE_REST;
+        } else {
+            lost_first.get_or_insert(0);
+            in_row = 0;
+        }
+    }
+    Some(MarchForecast {
+        hours,
+        miles,
+        game_moves,
+        rests,
+        stands_lost: lost,
+        stands_lost_first_move: lost_first.unwrap_or(0),
+        stands: force.stands.len(),
+    })
+}
+
+/// Hours and miles of the quickest usable road between two neighbouring regions.
+fn leg(
+    campaign: &Campaign,
+    index: &MapIndex<'_>,
+    force: &Force,
+    from: usize,
+    to: usize,
+) -> Option<(f64, f64)> {
+    let (a, b) = (campaign.map.regions.get(from)?, campaign.map.regions.get(to)?);
+    index
+        .roads_between(from, to)
+        .filter(|r| index.is_passable(*r))
+        .filter_map(|r| {
+            let road = index.road(r)?;
+            let per_move = miles_per_move(campaign, force, road, a.terrain, b.terrain);
+            (per_move > 0.0).then(|| (road.miles / per_move * f64::from(MARCH_HOURS_PER_DAY), road.miles))
+        })
+        .min_by(|x, y| x.0.total_cmp(&y.0))
+}
+
+/// One force's supply: supplied or not, the road to its HQ, and where it is cut.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SupplyLine {
+    pub force: ForceId,
+    pub side: SideId,
+    /// Joined to a held HQ of its side by roads the enemy does not hold.
+    pub supplied: bool,
+    /// The regions from the force to the HQ it is supplied from, both ends
+    /// included; when cut off, the shortest road to a held HQ as if nothing
+    /// were held. Empty when no road at all leads to a held HQ.
+    pub route: Vec<RegionId>,
+    /// The enemy-held regions cutting `route`.
+    pub cuts: Vec<RegionId>,
+    /// Game moves cut off so far (from the last game move).
+    pub cut_moves: u32,
+    /// Game moves left before it loses stands, when cut off now
+    /// (Strategic Rules 2.2: after 4 game moves cut off).
+    pub moves_before_losses: u32,
+}
+
+/// Traces every force's supply from where the forces stand now, as the next
+/// game move will (Strategic Rules 2), with the road each one uses.
+pub fn supply_lines(campaign: &Campaign) -> Vec<SupplyLine> {
+    let index = MapIndex::new(&campaign.map);
+    let holding = Holding::of(campaign, &index);
+    let mut lines = Vec::new();
+    for (side, side_id) in campaign.sides.iter().map(|s| &s.id).enumerate() {
+        if !campaign.forces.iter().any(|f| &f.side == side_id) {
+            continue;
+        }
+        let sources = supply::sources(campaign, &index, side_id);
+        let came_from = supply::search(&index, &sources, |r| holding.enemy_holds(r, side));
+        let mut open: Option<Vec<Option<usize>>> = None;
+        for force in campaign.forces_of(side_id).filter(|f| !f.stands.is_empty()) {
+            let Some(region) = index.at(&force.region) else {
+                continue;
+            };
+            let supplied = came_from.get(region).copied().flatten().is_some();
+            let (route, cuts) = if supplied {
+                (walk(&came_from, region, index.len()), Vec::new())
+            } else {
+                let open = open.get_or_insert_with(|| supply::search(&index, &sources, |_| false));
+                (
+                    walk(open, region, index.len()),
+                    supply::cuts(&index, &holding, side, open, region),
+                )
+            };
+            let ids = |list: Vec<usize>| list.into_iter().filter_map(|r| index.id(r).cloned()).collect();
+            lines.push(SupplyLine {
+                force: force.id.clone(),
+                side: side_id.clone(),
+                supplied,
+                route: ids(route),
+                cuts: ids(cuts),
+                cut_moves: force.supply.cut_moves,
+                moves_before_losses: if supplied {
+                    CUT_OFF_GRACE_MOVES
+                } else {
+                    CUT_OFF_GRACE_MOVES.saturating_sub(force.supply.cut_moves)
+                },
+            });
+        }
+    }
+    lines
+}
+
+/// The regions from `region` back to the search's source, both included.
+fn walk(came_from: &[Option<usize>], region: usize, limit: usize) -> Vec<usize> {
+    let mut route = vec![region];
+    let mut at = region;
+    for _ in 0..limit {
+        match came_from.get(at).copied().flatten() {
+            Some(previous) if previous != at => {
+                route.push(previous);
+                at = previous;
+            }
+            Some(_) => return route,
+            None => return Vec::new(),
+        }
+    }
+    route
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::*;
+
+    fn region(id: &str, x: f64) -> Region {
+        Region {
+            id: RegionId::new(id),
+            name: id.to_uppercase(),
+            terrain: Terrain::Open,
+            x,
+            y: 0.0,
+            features: vec![],
+        }
+    }
+
+    fn road(a: &str, b: &str, miles: f64) -> Road {
+        Road {
+            from: RegionId::new(a),
+            to: RegionId::new(b),
+            kind: RoadKind::Road,
+            miles,
+            river: None,
+            name: None,
+        }
+    }
+
+    fn force(id: &str, side: &str, at: &str, count: u32) -> Force {
+        Force {
+            id: ForceId::new(id),
+            name: id.to_owned(),
+            side: SideId::new(side),
+            region: RegionId::new(at),
+            stands: (0..count)
+                .map(|i| Stand {
+                    id: StandId(i + count * 100),
+                    name: format!("{id} {i}"),
+                    kind: StandKind::LineInfantry,
+                    quality: Quality::Trained,
+                    strength: 100,
+                    full: 100,
+                })
+                .collect(),
+            en_route: None,
+            order: StandingOrder::Hold,
+            fatigue: Fatigue::default(),
+            supply: Supply::default(),
+        }
+    }
+
+    /// a - b - c - d - e in a line, 15 miles apart (an infantry day on the road).
+    fn line(forces: Vec<Force>) -> Campaign {
+        let ids = ["a", "b", "c", "d", "e"];
+        let hq = |side: &str, at: &str, wing| Hq {
+            side: SideId::new(side),
+            wing,
+            region: RegionId::new(at),
+            name: None,
+            held_by: SideId::new(side),
+            captured_turn: None,
+        };
+        let side = |id: &str| Side {
+            id: SideId::new(id),
+            name: id.to_owned(),
+            colour: Colour([0, 0, 0]),
+            army: ArmyKind::Regular,
+        };
+        Campaign {
+            title: "Line".to_owned(),
+            description: None,
+            map: Map {
+                name: "Line".to_owned(),
+                description: None,
+                regions: ids
+                    .iter()
+                    .zip(0..)
+                    .map(|(id, i)| region(id, f64::from(i) * 15.0))
+                    .collect(),
+                roads: ids.windows(2).map(|w| road(w[0], w[1], 15.0)).collect(),
+                background: None,
+            },
+            turn: 1,
+            start_turn: 1,
+            start_date: Date::from_ymd(1895, 3, 1).unwrap(),
+            days_per_turn: 1,
+            rules: RuleSetId::Scruby1965,
+            rng: RngState::new(1),
+            miles_per_inch: DEFAULT_MILES_PER_INCH,
+            sides: vec![side("red"), side("blue")],
+            hqs: Wing::ALL
+                .iter()
+                .map(|w| hq("red", "a", *w))
+                .chain(Wing::ALL.iter().map(|w| hq("blue", "e", *w)))
+                .collect(),
+            forces,
+            battles: vec![],
+            knowledge: Default::default(),
+        }
+    }
+
+    fn path(ids: &[&str]) -> Vec<RegionId> {
+        ids.iter().map(|r| RegionId::new(*r)).collect()
+    }
+
+    #[test]
+    fn a_plain_march_costs_no_stands_and_takes_a_move_a_day_of_road() {
+        let c = line(vec![force("f", "red", "a", 12)]);
+        let f = &c.forces[0];
+        let plain = march_forecast(&c, f, &path(&["b", "c", "d"]), false).unwrap();
+        assert_eq!((plain.miles, plain.game_moves, plain.stands_lost), (45.0, 3, 0));
+        assert!((plain.hours - 24.0).abs() < 1e-9, "{}", plain.hours);
+    }
+
+    #[test]
+    fn forced_marches_cost_a_stand_per_ten_each_move_then_rest() {
+        // Strategic Rules 3.1: 12 stands lose 2 on a forced move; 3.3: three
+        // moves' march in one; 3.2: rest after three forced marches in a row.
+        let c = line(vec![force("f", "red", "a", 12)]);
+        let f = &c.forces[0];
+        let forced = march_forecast(&c, f, &path(&["b", "c", "d"]), true).unwrap();
+        assert_eq!(
+            (
+                forced.game_moves,
+                forced.stands_lost,
+                forced.stands_lost_first_move
+            ),
+            (1, 2, 2)
+        );
+        // 180 miles is 12 days of road, four forced game moves of three days
+        // each, the fourth after a rest: 12 -> 10 -> 9 -> 8 stands, rest, 8 -> 7.
+        let mut long = c.clone();
+        long.map.roads = vec![road("a", "b", 180.0)];
+        let f = &long.forces[0];
+        let forecast = march_forecast(&long, f, &path(&["b"]), true).unwrap();
+        assert_eq!(
+            (forecast.game_moves, forecast.rests, forecast.stands_lost),
+            (5, 1, 2 + 1 + 1 + 1)
+        );
+    }
+
+    #[test]
+    fn an_unjoined_region_has_no_forecast() {
+        let c = line(vec![force("f", "red", "a", 3)]);
+        assert!(march_forecast(&c, &c.forces[0], &path(&["c"]), false).is_none());
+    }
+
+    #[test]
+    fn supply_lines_name_the_road_home_and_the_cut() {
+        // Red at c supplies from a through b; blue at b cuts red's force at c off.
+        let c = line(vec![force("red1", "red", "c", 2), force("blue1", "blue", "d", 2)]);
+        let lines = supply_lines(&c);
+        let red = lines.iter().find(|l| l.force.as_str() == "red1").unwrap();
+        assert!(red.supplied);
+        assert_eq!(red.route, path(&["c", "b", "a"]));
+        let mut cut = line(vec![force("red1", "red", "c", 2), force("blue1", "blue", "b", 2)]);
+        cut.forces[0].supply.cut_moves = 3;
+        let lines = supply_lines(&cut);
+        let red = lines.iter().find(|l| l.force.as_str() == "red1").unwrap();
+        assert!(!red.supplied);
+        assert_eq!(red.route, path(&["c", "b", "a"]));
+        assert_eq!(red.cuts, path(&["b"]));
+        assert_eq!(red.moves_before_losses, 1);
+    }
+}

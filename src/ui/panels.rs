@@ -1,0 +1,995 @@
+//! The panels and windows around the map: menu bar, messages, forces tree,
+//! inspector, turn log, the File forms, the game move summary, battles and help.
+
+use super::app::{SplitForm, UmpireApp};
+use super::map_view::{forecast_text, supply_text, where_is};
+use super::session::Command as Do;
+use super::{Command, Selection, theme};
+use crate::model::{Campaign, Force, ForceId, RegionId, StandingOrder};
+use crate::strategy::{Action, OrderRequest};
+use egui::{Color32, RichText, ScrollArea, Ui};
+use std::path::PathBuf;
+
+fn colour_of(campaign: &Campaign, side: &crate::model::SideId) -> Color32 {
+    campaign.side(side).map_or(Color32::GRAY, |s| {
+        let [r, g, b] = s.colour.0;
+        Color32::from_rgb(r, g, b)
+    })
+}
+
+pub fn menu_bar_ui(app: &mut UmpireApp, ui: &mut Ui) {
+    egui::Panel::top("menu_bar").show(ui, |ui| {
+        egui::MenuBar::new().ui(ui, |ui| {
+            ui.menu_button("File", |ui| {
+                if ui.button("New campaign from a campaign file…").clicked() {
+                    app.open_new_campaign_form();
+                }
+                if ui.button("Open…").clicked() {
+                    app.forms.open.get_or_insert_with(String::new);
+                }
+                if ui
+                    .add_enabled(app.session.is_some(), egui::Button::new("Save as…"))
+                    .clicked()
+                {
+                    app.forms.save_as.get_or_insert_with(String::new);
+                }
+                ui.menu_button("Recent files", |ui| {
+                    if app.view.recent.is_empty() {
+                        ui.weak("none yet");
+                    }
+                    for path in app.view.recent.clone() {
+                        if ui.button(path.display().to_string()).clicked() {
+                            app.commands.push(Command::Open(path));
+                        }
+                    }
+                });
+                ui.separator();
+                if ui.button("Quit").clicked() {
+                    app.commands.push(Command::Quit);
+                }
+            });
+            ui.menu_button("Turn", |ui| {
+                let open = app.session.is_some() && !app.busy();
+                if ui
+                    .add_enabled(open, egui::Button::new("End turn (resolve the game move)"))
+                    .clicked()
+                {
+                    app.commands.push(Command::Session(Do::EndTurn));
+                }
+                if ui.add_enabled(open, egui::Button::new("Undo")).clicked() {
+                    app.commands.push(Command::Session(Do::Undo));
+                }
+                let redo = app.session.as_ref().is_some_and(|s| s.can_redo());
+                if ui
+                    .add_enabled(redo && open, egui::Button::new("Redo orders"))
+                    .clicked()
+                {
+                    app.commands.push(Command::Session(Do::Redo));
+                }
+                ui.separator();
+                ui.checkbox(&mut app.forced, "Forced march for new orders");
+            });
+            ui.menu_button("View", |ui| {
+                let o = &mut app.view.overlays;
+                ui.checkbox(&mut o.supply, "Supply lines");
+                ui.checkbox(&mut o.forecast, "Forced-march forecast");
+                ui.checkbox(&mut o.battles, "Pending battles");
+                ui.checkbox(&mut o.names, "Region names");
+                ui.checkbox(&mut o.background, "Background picture");
+                ui.separator();
+                if ui.button("Zoom to fit").clicked() {
+                    app.map.zoom_to_fit();
+                }
+                ui.checkbox(&mut app.view.show_plots, "Plots");
+                ui.checkbox(&mut app.view.show_battles, "Battles");
+            });
+            ui.menu_button("Help", |ui| {
+                if ui.button("Rule sources").clicked() {
+                    app.show_rules = true;
+                }
+                if ui.button("Keyboard shortcuts").clicked() {
+                    app.show_keys = true;
+                }
+            });
+            ui.separator();
+            if let Some(session) = &app.session {
+                let c = session.campaign();
+                let date = c.date().map_or_else(String::new, |d| format!(", {d}"));
+                ui.label(RichText::new(format!("{}: game move {}{date}", c.title, c.turn)).strong());
+                let orders: usize = session.pending().iter().map(|s| s.orders.len()).sum();
+                ui.weak(format!(
+                    "{orders} order{} given",
+                    if orders == 1 { "" } else { "s" }
+                ));
+            }
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                let enabled = app.session.is_some() && !app.busy();
+                if ui
+                    .add_enabled(enabled, egui::Button::new(RichText::new("End turn").strong()))
+                    .on_hover_text("Resolve the game move for every side (Ctrl+E)")
+                    .clicked()
+                {
+                    app.commands.push(Command::Session(Do::EndTurn));
+                }
+                if app.busy() {
+                    ui.spinner();
+                }
+                ui.toggle_value(&mut app.forced, "Forced march")
+                    .on_hover_text("Orders given on the map are forced marches (F)");
+            });
+        });
+    });
+}
+
+pub fn notes_ui(app: &mut UmpireApp, ui: &mut Ui) {
+    if app.notes.is_empty() {
+        return;
+    }
+    egui::Panel::top("notes").show(ui, |ui| {
+        let mut dismiss = None;
+        for (i, note) in app.notes.iter().enumerate() {
+            ui.horizontal(|ui| {
+                if ui.small_button("×").on_hover_text("Dismiss").clicked() {
+                    dismiss = Some(i);
+                }
+                let text = RichText::new(&note.text);
+                if note.error {
+                    ui.colored_label(theme::ERROR, text);
+                } else {
+                    ui.label(text);
+                }
+            });
+        }
+        if let Some(i) = dismiss {
+            app.notes.remove(i);
+        }
+    });
+}
+
+pub fn welcome_ui(app: &mut UmpireApp, ui: &mut Ui) {
+    ui.vertical_centered(|ui| {
+        ui.add_space(80.0);
+        ui.heading("No campaign is open");
+        ui.label("Start a new campaign from a campaign file, or open a save.");
+        if ui.button("New campaign…").clicked() {
+            app.open_new_campaign_form();
+        }
+        if ui.button("Open a save…").clicked() {
+            app.forms.open.get_or_insert_with(String::new);
+        }
+    });
+}
+
+/// One line of the forces tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TreeRow {
+    Side(usize),
+    Force(usize),
+    Stand(usize, usize),
+    Battles,
+    Battle(usize),
+}
+
+/// The lines of the forces tree as they stand open: built when the campaign
+/// or what is open changes, so a frame draws only the lines in view.
+fn tree_rows(app: &UmpireApp, campaign: &Campaign) -> Vec<TreeRow> {
+    let mut rows = Vec::new();
+    for (s, side) in campaign.sides.iter().enumerate() {
+        rows.push(TreeRow::Side(s));
+        if app.tree.closed_sides.contains(&side.id) {
+            continue;
+        }
+        for (f, force) in campaign
+            .forces
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.side == side.id)
+        {
+            rows.push(TreeRow::Force(f));
+            if app.tree.open_forces.contains(&force.id) {
+                rows.extend((0..force.stands.len()).map(|k| TreeRow::Stand(f, k)));
+            }
+        }
+    }
+    if !campaign.battles.is_empty() {
+        rows.push(TreeRow::Battles);
+        rows.extend((0..campaign.battles.len()).map(TreeRow::Battle));
+    }
+    rows
+}
+
+pub fn tree_ui(app: &mut UmpireApp, ui: &mut Ui) {
+    let Some(session) = &app.session else {
+        ui.weak("No campaign open.");
+        return;
+    };
+    ui.heading("Sides and forces");
+    ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
+    let key = (session.revision(), app.tree.version);
+    if app.tree.rows.as_ref().is_none_or(|(k, _)| *k != key) {
+        let rows = tree_rows(app, session.campaign());
+        app.tree.rows = Some((key, rows));
+    }
+    let (Some(session), Some((_, rows))) = (&app.session, &app.tree.rows) else {
+        return;
+    };
+    let campaign = session.campaign();
+    let mut toggle_side = None;
+    let mut toggle_force = None;
+    let mut select = None;
+    let row_height = ui.spacing().interact_size.y;
+    ScrollArea::vertical()
+        .auto_shrink(false)
+        .show_rows(ui, row_height, rows.len(), |ui, range| {
+            for row in rows.get(range).into_iter().flatten() {
+                ui.horizontal(|ui| match *row {
+                    TreeRow::Side(s) => {
+                        let Some(side) = campaign.sides.get(s) else { return };
+                        let open = !app.tree.closed_sides.contains(&side.id);
+                        if ui.small_button(if open { "-" } else { "+" }).clicked() {
+                            toggle_side = Some(side.id.clone());
+                        }
+                        let (points, full) = campaign
+                            .forces_of(&side.id)
+                            .fold((0, 0), |(p, f), x| (p + x.points(), f + x.full_points()));
+                        let hqs = campaign.hqs_held_by(&side.id).count();
+                        let text = format!("{}: {points}/{full} pts, {hqs} HQs", side.name);
+                        ui.label(RichText::new(text).color(colour_of(campaign, &side.id)).strong());
+                    }
+                    TreeRow::Force(f) => {
+                        let Some(force) = campaign.forces.get(f) else {
+                            return;
+                        };
+                        ui.add_space(14.0);
+                        let open = app.tree.open_forces.contains(&force.id);
+                        if ui.small_button(if open { "-" } else { "+" }).clicked() {
+                            toggle_force = Some(force.id.clone());
+                        }
+                        let text = format!(
+                            "{}: {}/{} pts, {}",
+                            force.name,
+                            force.points(),
+                            force.full_points(),
+                            campaign.map.region_name(&force.region)
+                        );
+                        let text = if force.supply.cut_moves > 0 {
+                            RichText::new(format!("{text} (cut off)")).color(theme::CUT_OFF)
+                        } else {
+                            RichText::new(text)
+                        };
+                        let selected = matches!(&app.selection, Selection::Force(id) if id == &force.id);
+                        if ui.selectable_label(selected, text).clicked() {
+                            select = Some(Selection::Force(force.id.clone()));
+                        }
+                    }
+                    TreeRow::Stand(f, k) => {
+                        let Some(stand) = campaign.forces.get(f).and_then(|f| f.stands.get(k)) else {
+                            return;
+                        };
+                        ui.add_space(44.0);
+                        let text = format!(
+                            "{} ({}) {}/{}",
+                            stand.name,
+                            stand.kind.label(),
+                            stand.strength,
+                            stand.full
+                        );
+                        if ui
+                            .selectable_label(app.selection == Selection::Stand(stand.id), text)
+                            .clicked()
+                        {
+                            select = Some(Selection::Stand(stand.id));
+                        }
+                    }
+                    TreeRow::Battles => {
+                        ui.label(RichText::new("Battles pending").strong());
+                    }
+                    TreeRow::Battle(b) => {
+                        let Some(battle) = campaign.battles.get(b) else {
+                            return;
+                        };
+                        ui.add_space(14.0);
+                        let text = format!(
+                            "Battle {} at {}",
+                            battle.id,
+                            campaign.map.region_name(&battle.region)
+                        );
+                        if ui
+                            .selectable_label(app.selection == Selection::Battle(battle.id), text)
+                            .clicked()
+                        {
+                            select = Some(Selection::Battle(battle.id));
+                        }
+                    }
+                });
+            }
+        });
+    if let Some(side) = toggle_side {
+        if !app.tree.closed_sides.remove(&side) {
+            app.tree.closed_sides.insert(side);
+        }
+        app.tree.version += 1;
+    }
+    if let Some(force) = toggle_force {
+        if !app.tree.open_forces.remove(&force) {
+            app.tree.open_forces.insert(force);
+        }
+        app.tree.version += 1;
+    }
+    if let Some(selection) = select {
+        if matches!(selection, Selection::Battle(_)) {
+            app.view.show_battles = true;
+        }
+        app.selection = selection;
+    }
+}
+
+pub fn inspector_ui(app: &mut UmpireApp, ui: &mut Ui) {
+    ui.heading("Inspector");
+    if app.session.is_none() {
+        return;
+    }
+    let selection = app.selection.clone();
+    ScrollArea::vertical().auto_shrink(false).show(ui, |ui| {
+        let Some(session) = &app.session else { return };
+        let campaign = session.campaign();
+        match selection {
+            Selection::None => {
+                ui.label("Select a force in the list or on the map; then click a region on the map to order a march there, or drag the counter to it.");
+                ui.add_space(6.0);
+                ui.label(RichText::new(&campaign.title).strong());
+                if let Some(d) = &campaign.description {
+                    ui.label(d.trim());
+                }
+            }
+            Selection::Force(id) => match campaign.force(&id).cloned() {
+                Some(force) => force_ui(app, ui, force),
+                None => {
+                    ui.label(format!("Force {id} is no longer on the roll."));
+                }
+            },
+            Selection::Stand(stand) => match campaign.stand(stand) {
+                Some((force, s)) => {
+                    ui.label(RichText::new(&s.name).strong());
+                    ui.label(format!("{} ({}), stand {}", s.kind.label(), s.quality, s.id));
+                    ui.label(format!("Strength {} of {} roster points", s.strength, s.full));
+                    if ui.link(format!("In {}", force.name)).clicked() {
+                        app.selection = Selection::Force(force.id.clone());
+                    }
+                }
+                None => {
+                    ui.label(format!("Stand {stand} is no longer on the roll."));
+                }
+            },
+            Selection::Region(id) => region_ui(app, ui, &id),
+            Selection::Side(id) => {
+                if let Some(side) = campaign.side(&id) {
+                    ui.label(RichText::new(&side.name).strong().color(colour_of(campaign, &id)));
+                    ui.label(format!("{} army", side.army));
+                }
+            }
+            Selection::Battle(id) => {
+                if let Some(battle) = campaign.battles.iter().find(|b| b.id == id) {
+                    battle_ui(ui, campaign, battle);
+                }
+            }
+        }
+    });
+}
+
+fn force_ui(app: &mut UmpireApp, ui: &mut Ui, force: Force) {
+    let Some(session) = &app.session else { return };
+    let campaign = session.campaign();
+    let colour = colour_of(campaign, &force.side);
+    let side_name = campaign
+        .side(&force.side)
+        .map_or(force.side.as_str(), |s| s.name.as_str());
+    ui.label(RichText::new(&force.name).strong().size(16.0).color(colour));
+    ui.label(format!(
+        "{side_name}; {} stands, {} of {} points",
+        force.stands.len(),
+        force.points(),
+        force.full_points()
+    ));
+    ui.label(format!("At {}", where_is(campaign, &force)));
+    match session.ordered_march(&force.id) {
+        Some((path, forced)) => {
+            let text = format!(
+                "Ordered this move: {} to {}",
+                if forced { "forced march" } else { "march" },
+                path.last().map_or("?", |r| campaign.map.region_name(r))
+            );
+            ui.label(RichText::new(text).color(if forced { theme::FORCED } else { theme::ROUTE }));
+            if app.view.overlays.forecast
+                && let Some(f) = app.map.route_forecast(session, &force.id)
+            {
+                ui.label(forecast_text(&f, forced));
+            }
+        }
+        None => match &force.order {
+            StandingOrder::March { path, forced } => {
+                ui.label(format!(
+                    "Standing order: {} to {}",
+                    if *forced { "forced march" } else { "march" },
+                    path.last().map_or("?", |r| campaign.map.region_name(r))
+                ));
+            }
+            StandingOrder::Hold => {
+                ui.label("Standing order: hold");
+            }
+        },
+    }
+    if force.fatigue.must_rest {
+        ui.colored_label(
+            theme::FORCED,
+            "Must rest this game move (three forced marches in a row).",
+        );
+    } else if force.fatigue.forced_in_row > 0 {
+        ui.label(format!(
+            "Forced marches in a row: {}",
+            force.fatigue.forced_in_row
+        ));
+    }
+    if app.view.overlays.supply
+        && let Some(line) = app.map.supply_line(&force.id)
+    {
+        let text = supply_text(campaign, line);
+        if line.supplied {
+            ui.colored_label(theme::GOOD, text);
+        } else {
+            ui.colored_label(theme::CUT_OFF, text);
+        }
+    } else if force.supply.cut_moves > 0 {
+        ui.colored_label(
+            theme::CUT_OFF,
+            format!("Cut off for {} game moves", force.supply.cut_moves),
+        );
+    }
+
+    ui.separator();
+    ui.label(RichText::new("Orders").strong());
+    let mut commands = Vec::new();
+    ui.horizontal(|ui| {
+        ui.checkbox(&mut app.forced, "Forced march (three moves in one)");
+        if ui.button("Hold").clicked() {
+            commands.push(order(&force, Action::Hold, false));
+        }
+    });
+    ui.horizontal(|ui| {
+        let label = ui.label("March to");
+        let current = campaign
+            .map
+            .region(&RegionId::new(&app.march_to))
+            .map_or("choose a region", |r| r.name.as_str())
+            .to_owned();
+        egui::ComboBox::from_id_salt("march_to")
+            .selected_text(current)
+            .height(300.0)
+            .show_ui(ui, |ui| {
+                for region in &campaign.map.regions {
+                    ui.selectable_value(&mut app.march_to, region.id.to_string(), &region.name);
+                }
+            })
+            .response
+            .labelled_by(label.id);
+        if ui
+            .add_enabled(!app.march_to.is_empty(), egui::Button::new("Order march"))
+            .clicked()
+        {
+            commands.push(order(
+                &force,
+                Action::To(RegionId::new(&app.march_to)),
+                app.forced,
+            ));
+        }
+    });
+
+    // Split: tick stands, name the new force.
+    ui.separator();
+    ui.label(RichText::new("Stands").strong());
+    if app
+        .split
+        .stands
+        .iter()
+        .any(|s| !force.stands.iter().any(|x| x.id == *s))
+    {
+        app.split = SplitForm::default();
+    }
+    for stand in &force.stands {
+        let mut ticked = app.split.stands.contains(&stand.id);
+        let text = format!(
+            "{} ({}) {}/{}",
+            stand.name,
+            stand.kind.label(),
+            stand.strength,
+            stand.full
+        );
+        if ui.checkbox(&mut ticked, text).changed() {
+            if ticked {
+                app.split.stands.insert(stand.id);
+            } else {
+                app.split.stands.remove(&stand.id);
+            }
+        }
+    }
+    if !app.split.stands.is_empty() {
+        ui.horizontal(|ui| {
+            let label = ui.label("New force id");
+            ui.text_edit_singleline(&mut app.split.id).labelled_by(label.id);
+        });
+        ui.horizontal(|ui| {
+            let label = ui.label("New force name");
+            ui.text_edit_singleline(&mut app.split.name).labelled_by(label.id);
+        });
+        if ui
+            .button(format!("Split off {} stands", app.split.stands.len()))
+            .clicked()
+        {
+            commands.push(order(
+                &force,
+                Action::Split {
+                    stands: app.split.stands.iter().copied().collect(),
+                    new_force: ForceId::new(app.split.id.trim()),
+                    name: app.split.name.trim().to_owned(),
+                },
+                false,
+            ));
+        }
+    }
+
+    // Merge with another force of the side in the same region.
+    let partners: Vec<&Force> = campaign
+        .forces_of(&force.side)
+        .filter(|f| f.id != force.id && f.region == force.region && f.en_route.is_none())
+        .collect();
+    if !partners.is_empty() && force.en_route.is_none() {
+        ui.separator();
+        ui.horizontal(|ui| {
+            let label = ui.label("Merge into");
+            let current = partners
+                .iter()
+                .find(|f| f.id.as_str() == app.merge_into)
+                .map_or("choose a force", |f| f.name.as_str())
+                .to_owned();
+            egui::ComboBox::from_id_salt("merge_into")
+                .selected_text(current)
+                .show_ui(ui, |ui| {
+                    for f in &partners {
+                        ui.selectable_value(&mut app.merge_into, f.id.to_string(), &f.name);
+                    }
+                })
+                .response
+                .labelled_by(label.id);
+            if ui
+                .add_enabled(!app.merge_into.is_empty(), egui::Button::new("Merge"))
+                .clicked()
+            {
+                commands.push(order(
+                    &force,
+                    Action::MergeInto(ForceId::new(&app.merge_into)),
+                    false,
+                ));
+            }
+        });
+    }
+    app.commands.extend(commands);
+}
+
+fn order(force: &Force, action: Action, forced: bool) -> Command {
+    Command::Session(Do::Order {
+        side: force.side.clone(),
+        request: OrderRequest {
+            force: force.id.clone(),
+            action,
+            forced,
+        },
+    })
+}
+
+fn region_ui(app: &mut UmpireApp, ui: &mut Ui, id: &RegionId) {
+    let Some(session) = &app.session else { return };
+    let campaign = session.campaign();
+    let Some(region) = campaign.map.region(id) else {
+        return;
+    };
+    ui.label(RichText::new(&region.name).strong().size(16.0));
+    ui.label(format!("Terrain: {}", region.terrain));
+    if !region.features.is_empty() {
+        let features: Vec<&str> = region.features.iter().map(|f| f.as_str()).collect();
+        ui.label(format!("Features: {}", features.join(", ")));
+    }
+    for hq in campaign.hqs.iter().filter(|h| &h.region == id) {
+        let owner = campaign
+            .side(&hq.side)
+            .map_or(hq.side.as_str(), |s| s.name.as_str());
+        let holder = campaign
+            .side(&hq.held_by)
+            .map_or(hq.held_by.as_str(), |s| s.name.as_str());
+        ui.label(format!("HQ: {}, held by {holder}", hq.label(owner)));
+    }
+    ui.separator();
+    ui.label(RichText::new("Roads").strong());
+    for road in campaign.map.roads_from(id) {
+        let Some(other) = road.other_end(id) else { continue };
+        let crossing = match road.river {
+            Some(c) => format!(", river crossing: {c}"),
+            None => String::new(),
+        };
+        ui.label(format!(
+            "{} to {}, {:.0} miles{crossing}",
+            road.kind,
+            campaign.map.region_name(other),
+            road.miles
+        ));
+    }
+    let here: Vec<&Force> = campaign.forces.iter().filter(|f| &f.region == id).collect();
+    if !here.is_empty() {
+        ui.separator();
+        ui.label(RichText::new("Forces").strong());
+        for force in here {
+            let text = RichText::new(format!("{}: {} pts", force.name, force.points()))
+                .color(colour_of(campaign, &force.side));
+            if ui.link(text).clicked() {
+                app.selection = Selection::Force(force.id.clone());
+            }
+        }
+    }
+}
+
+fn battle_ui(ui: &mut Ui, campaign: &Campaign, battle: &crate::model::Battle) {
+    let side = |s: &crate::model::SideId| {
+        campaign
+            .side(s)
+            .map_or(s.as_str(), |x| x.name.as_str())
+            .to_owned()
+    };
+    let names = |list: &[ForceId]| -> String {
+        if list.is_empty() {
+            return "none".to_owned();
+        }
+        list.iter()
+            .map(|f| campaign.force(f).map_or(f.as_str(), |x| x.name.as_str()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    ui.label(
+        RichText::new(format!(
+            "Battle {} at {}",
+            battle.id,
+            campaign.map.region_name(&battle.region)
+        ))
+        .strong()
+        .color(theme::BATTLE),
+    );
+    ui.label(format!("Since game move {}", battle.turn));
+    ui.label(format!(
+        "{} attacking {}",
+        side(&battle.attacker),
+        side(&battle.defender)
+    ));
+    ui.label(format!("Forces: {}", names(&battle.forces)));
+    ui.label(format!("Reserves within a move: {}", names(&battle.reserves)));
+}
+
+pub fn log_ui(app: &mut UmpireApp, ui: &mut Ui) {
+    let Some(session) = &app.session else {
+        ui.weak("The turn log shows here.");
+        return;
+    };
+    // Only the sides: the campaign itself is not copied each frame.
+    let sides: Vec<(crate::model::SideId, String, Color32)> = session
+        .campaign()
+        .sides
+        .iter()
+        .map(|s| (s.id.clone(), s.name.clone(), colour_of(session.campaign(), &s.id)))
+        .collect();
+    let revision = session.revision();
+    ui.horizontal_wrapped(|ui| {
+        ui.label(RichText::new("Turn log").strong());
+        ui.separator();
+        for (id, name, colour) in &sides {
+            let mut shown = !app.view.log_hidden_sides.contains(id.as_str());
+            let text = RichText::new(name).color(*colour);
+            if ui.checkbox(&mut shown, text).changed() {
+                if shown {
+                    app.view.log_hidden_sides.remove(id.as_str());
+                } else {
+                    app.view.log_hidden_sides.insert(id.to_string());
+                }
+            }
+        }
+        ui.separator();
+        let kinds = app.timeline().map(|t| t.kinds.clone()).unwrap_or_default();
+        let hidden = app.view.log_hidden_kinds.len();
+        ui.menu_button(
+            format!(
+                "Kinds ({} of {} shown)",
+                kinds.len().saturating_sub(hidden),
+                kinds.len()
+            ),
+            |ui| {
+                ui.horizontal(|ui| {
+                    if ui.button("All").clicked() {
+                        app.view.log_hidden_kinds.clear();
+                    }
+                    if ui.button("None").clicked() {
+                        app.view.log_hidden_kinds = kinds.iter().cloned().collect();
+                    }
+                });
+                for kind in &kinds {
+                    let mut shown = !app.view.log_hidden_kinds.contains(kind);
+                    if ui.checkbox(&mut shown, kind.replace('_', " ")).changed() {
+                        if shown {
+                            app.view.log_hidden_kinds.remove(kind);
+                        } else {
+                            app.view.log_hidden_kinds.insert(kind.clone());
+                        }
+                    }
+                }
+            },
+        );
+    });
+    ui.separator();
+    let filter = {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        app.view.log_hidden_sides.hash(&mut h);
+        app.view.log_hidden_kinds.hash(&mut h);
+        h.finish()
+    };
+    if app
+        .log_rows
+        .as_ref()
+        .is_none_or(|(key, _)| *key != (revision, filter))
+    {
+        let hidden_bits: u64 = sides
+            .iter()
+            .enumerate()
+            .filter(|(_, (id, _, _))| app.view.log_hidden_sides.contains(id.as_str()))
+            .fold(0, |bits, (i, _)| {
+                bits | u32::try_from(i)
+                    .ok()
+                    .and_then(|i| 1u64.checked_shl(i))
+                    .unwrap_or(0)
+            });
+        let hidden_kinds = app.view.log_hidden_kinds.clone();
+        app.timeline();
+        let rows = app.timeline.as_ref().map_or_else(Vec::new, |(_, t)| {
+            let Some(session) = &app.session else {
+                return Vec::new();
+            };
+            session
+                .events()
+                .iter()
+                .enumerate()
+                .filter(|(_, e)| e.kind != "checkpoint" && !hidden_kinds.contains(&e.kind))
+                .filter(|(i, _)| {
+                    let sides = t.event_sides.get(*i).copied().unwrap_or(0);
+                    sides == 0 || sides & !hidden_bits != 0
+                })
+                .map(|(i, _)| i)
+                .collect()
+        });
+        app.log_rows = Some(((revision, filter), rows));
+    }
+    let (Some(session), Some((_, rows))) = (&app.session, &app.log_rows) else {
+        return;
+    };
+    let none = std::collections::BTreeSet::new();
+    let undone = app.timeline.as_ref().map_or(&none, |(_, t)| &t.undone);
+    let row_height = ui.text_style_height(&egui::TextStyle::Body) + 2.0;
+    ScrollArea::vertical()
+        .auto_shrink(false)
+        .stick_to_bottom(true)
+        .show_rows(ui, row_height, rows.len(), |ui, range| {
+            for &i in rows.get(range).into_iter().flatten() {
+                let Some(event) = session.events().get(i) else {
+                    continue;
+                };
+                let text = format!("Move {}: {}", event.turn, event.sentence);
+                if undone.contains(&i) {
+                    ui.label(RichText::new(format!("(undone) {text}")).weak().strikethrough());
+                } else {
+                    ui.label(text);
+                }
+            }
+        });
+}
+
+pub fn windows_ui(app: &mut UmpireApp, ctx: &egui::Context) {
+    summary_window(app, ctx);
+    file_windows(app, ctx);
+    battles_window(app, ctx);
+    help_windows(app, ctx);
+}
+
+fn summary_window(app: &mut UmpireApp, ctx: &egui::Context) {
+    let Some((turn, events)) = &app.summary else {
+        return;
+    };
+    let mut open = true;
+    let mut close = false;
+    egui::Window::new(format!("Game move {turn}: what happened"))
+        .id(egui::Id::unique("turn_summary"))
+        .pivot(egui::Align2::CENTER_CENTER)
+        .default_pos(ctx.content_rect().center())
+        .open(&mut open)
+        .default_size([520.0, 360.0])
+        .show(ctx, |ui| {
+            ScrollArea::vertical().max_height(300.0).show(ui, |ui| {
+                for event in events {
+                    ui.label(&event.sentence);
+                }
+            });
+            if ui.button("Close").clicked() {
+                close = true;
+            }
+        });
+    if !open || close {
+        app.summary = None;
+    }
+}
+
+fn path_field_ui(ui: &mut Ui, label: &str, value: &mut String) {
+    ui.horizontal(|ui| {
+        let l = ui.label(label);
+        ui.add(egui::TextEdit::singleline(value).desired_width(380.0))
+            .labelled_by(l.id);
+    });
+}
+
+fn file_windows(app: &mut UmpireApp, ctx: &egui::Context) {
+    if let Some((campaign, save)) = app.forms.new_campaign.as_mut() {
+        let mut open = true;
+        let mut go = false;
+        egui::Window::new("New campaign").open(&mut open).show(ctx, |ui| {
+            ui.label(
+                "Creates a save from a campaign file (campaigns/*.toml) and its map, as `umpire new` does.",
+            );
+            path_field_ui(ui, "Campaign file", campaign);
+            path_field_ui(ui, "New save", save);
+            go = ui.button("Create").clicked();
+        });
+        if go {
+            let command = Command::NewCampaign {
+                campaign: PathBuf::from(campaign.trim()),
+                save: PathBuf::from(save.trim()),
+            };
+            app.commands.push(command);
+        }
+        if !open {
+            app.forms.new_campaign = None;
+        }
+    }
+    if let Some(path) = app.forms.open.as_mut() {
+        let mut open = true;
+        let mut go = false;
+        let recent = app.view.recent.clone();
+        egui::Window::new("Open a save").open(&mut open).show(ctx, |ui| {
+            path_field_ui(ui, "Save file", path);
+            go = ui.button("Open").clicked();
+            if !recent.is_empty() {
+                ui.separator();
+                ui.label("Recent:");
+                for r in recent {
+                    if ui.link(r.display().to_string()).clicked() {
+                        *path = r.display().to_string();
+                    }
+                }
+            }
+        });
+        if go {
+            app.commands.push(Command::Open(PathBuf::from(path.trim())));
+        }
+        if !open {
+            app.forms.open = None;
+        }
+    }
+    if let Some(path) = app.forms.save_as.as_mut() {
+        let mut open = true;
+        let mut go = false;
+        egui::Window::new("Save as").open(&mut open).show(ctx, |ui| {
+            ui.label("Copies the save with its whole history; the window goes on in the copy.");
+            path_field_ui(ui, "New save", path);
+            go = ui.button("Save").clicked();
+        });
+        if go {
+            app.commands.push(Command::SaveAs(PathBuf::from(path.trim())));
+        }
+        if !open {
+            app.forms.save_as = None;
+        }
+    }
+}
+
+/// The battles pending. The battle hand-off adds its actions per battle here
+/// (odds with a progress bar, battle pack, auto-resolve, enter a result), each
+/// sending a new `session::Command`.
+fn battles_window(app: &mut UmpireApp, ctx: &egui::Context) {
+    if !app.view.show_battles {
+        return;
+    }
+    let mut open = true;
+    let Some(session) = &app.session else { return };
+    let campaign = session.campaign();
+    let mut select = None;
+    egui::Window::new("Battles")
+        .open(&mut open)
+        .default_size([420.0, 300.0])
+        .show(ctx, |ui| {
+            if campaign.battles.is_empty() {
+                ui.label("No battles are pending. Forces that meet on the map make one.");
+            }
+            for battle in &campaign.battles {
+                ui.group(|ui| {
+                    battle_ui(ui, campaign, battle);
+                    ui.horizontal(|ui| {
+                        if ui.button("Show on map").clicked() {
+                            select = Some(battle.region.clone());
+                        }
+                        // Battle actions go here.
+                    });
+                });
+            }
+        });
+    if let Some(region) = select {
+        app.selection = Selection::Region(region);
+    }
+    app.view.show_battles = open;
+}
+
+fn help_windows(app: &mut UmpireApp, ctx: &egui::Context) {
+    egui::Window::new("Rule sources")
+        .open(&mut app.show_rules)
+        .default_size([520.0, 380.0])
+        .show(ctx, |ui| {
+            ScrollArea::vertical().show(ui, |ui| {
+                ui.label(RichText::new("The campaign: Jack Scruby's Strategic Rules").strong());
+                ui.label("scruby-basic-war-game-rules.txt, Strategic Rules 1 (three HQs a side), 2 (supply: HQ lost, roads cut, 4 moves' grace), 3 (forced marches: three moves in one, a stand per ten marching, rest after three, never into an attack), and the Movement chart (march rates by arm, road, column and open order).");
+                ui.label("scruby-1961-strategy-tactical-wargame.txt: the Basic conception, HQs and concealed forces.");
+                ui.add_space(6.0);
+                ui.label(RichText::new("The battles: five rule sets").strong());
+                for (id, seed) in [
+                    ("scruby-1961", "scruby-1961-strategy-tactical-wargame.txt"),
+                    ("scruby-basic", "scruby-basic-war-game-rules.txt"),
+                    ("harman-2021", "harman-2021-toy-soldier-battles.txt"),
+                    ("scruby-1965", "scruby-1965-unbalanced-equality.txt"),
+                    ("cordery-2009", "cordery-2009-late-19th-century-rules.txt"),
+                ] {
+                    ui.label(format!("{id}: {seed}"));
+                }
+                ui.add_space(6.0);
+                ui.weak("Every rule constant in the code cites its seed file and section.");
+            });
+        });
+    egui::Window::new("Keyboard shortcuts")
+        .open(&mut app.show_keys)
+        .show(ctx, |ui| {
+            egui::Grid::new("keys").striped(true).show(ui, |ui| {
+                for (keys, what) in [
+                    ("Ctrl+E", "End turn: resolve the game move"),
+                    ("Ctrl+Z", "Undo the last orders, or else the last game move"),
+                    ("Ctrl+Y, Ctrl+Shift+Z", "Redo orders"),
+                    ("Ctrl+N / Ctrl+O", "New campaign / open a save"),
+                    ("Ctrl+Shift+S", "Save as"),
+                    ("Ctrl+Q", "Quit"),
+                    ("F", "Forced march on or off for new orders"),
+                    ("Esc", "Clear the selection"),
+                    ("Home", "Zoom to fit"),
+                    ("Arrows, WASD, drag", "Pan the map"),
+                    ("Wheel, + and -", "Zoom"),
+                    ("Click a counter", "Select the force"),
+                    (
+                        "Click or drag to a region",
+                        "Order the selected force to march there",
+                    ),
+                    ("Right-click a region", "Inspect the region"),
+                    ("F1", "This list"),
+                ] {
+                    ui.label(RichText::new(keys).strong());
+                    ui.label(what);
+                    ui.end_row();
+                }
+            });
+        });
+}

@@ -1,0 +1,380 @@
+//! The app's hold on one campaign: the open save, the campaign loaded from it,
+//! its log and the orders waiting, and the commands that change them.
+//!
+//! The window never changes the campaign itself: it sends a [`Command`], and
+//! [`Session::apply`] carries it out through the same core API the CLI uses,
+//! each write one transaction in the save. A command that fails leaves the
+//! campaign as it was and comes back as a message for the window to show.
+
+use crate::model::{Campaign, Event, ForceId, SideId};
+use crate::store::{Overwrite, Store, StoreError, Undone};
+use crate::strategy::{self, Order, OrderRequest, OrderSet, TurnOutcome};
+use std::path::{Path, PathBuf};
+
+/// Where a hand-given order came from, as the save's orders table records it.
+pub const ORDERS_SOURCE: &str = "given in the app";
+
+/// What the window asks of the session. Applied after the frame that asked,
+/// in the order asked. New kinds of work (battles: odds, packs, results) add
+/// variants here and arms in [`Session::apply`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum Command {
+    /// Give one order to one force of `side`; checked against the campaign,
+    /// refused whole with the reason if it is bad.
+    Order { side: SideId, request: OrderRequest },
+    /// Take back the last orders given, or else the last game move.
+    Undo,
+    /// Give again the orders the last undo took back.
+    Redo,
+    /// Resolve the game move with every side's orders.
+    EndTurn,
+}
+
+/// What a command did, for the window to tell.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Applied {
+    /// The orders were taken: a sentence saying so.
+    Ordered(String),
+    Undone(String),
+    Redone(String),
+    /// A game move was resolved: its number and what happened.
+    TurnResolved {
+        turn: u32,
+        events: Vec<Event>,
+    },
+}
+
+/// Why a command was not carried out. The campaign is as it was.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum Refusal {
+    /// An order the rules refuse, with every reason.
+    #[error("order refused: {}", .0.join("; "))]
+    Order(Vec<String>),
+    /// Nothing to redo, a save that moved on, and the like.
+    #[error("{0}")]
+    Nothing(String),
+    /// The save could not be read or written.
+    #[error("{0}")]
+    Store(String),
+}
+
+impl From<StoreError> for Refusal {
+    fn from(error: StoreError) -> Self {
+        Refusal::Store(error.to_string())
+    }
+}
+
+/// One open campaign.
+#[derive(Debug)]
+pub struct Session {
+    store: Store,
+    campaign: Campaign,
+    events: Vec<Event>,
+    pending: Vec<OrderSet>,
+    /// Orders taken back by undo, newest last, to give again by redo.
+    redo: Vec<OrderSet>,
+    /// Counts changes, so views can keep what they computed until it moves.
+    revision: u64,
+}
+
+impl Session {
+    /// Opens an existing save.
+    pub fn open(path: &Path) -> Result<Session, Refusal> {
+        Session::from_store(Store::open(path)?)
+    }
+
+    /// Creates a save at `save` from a campaign and opens it.
+    pub fn create(save: &Path, campaign: &Campaign, overwrite: Overwrite) -> Result<Session, Refusal> {
+        Session::from_store(Store::create(save, campaign, overwrite)?)
+    }
+
+    /// Creates a save from a campaign file and its map, as `umpire new` does.
+    pub fn create_from_file(campaign_file: &Path, save: &Path) -> Result<Session, Refusal> {
+        let checked = crate::files::load_campaign(campaign_file);
+        let Some(campaign) = checked.value else {
+            let problems: Vec<String> = checked
+                .diagnostics
+                .iter()
+                .filter(|d| d.is_error())
+                .map(ToString::to_string)
+                .collect();
+            return Err(Refusal::Nothing(format!(
+                "{} cannot be used, nothing was created: {}",
+                campaign_file.display(),
+                problems.join("; ")
+            )));
+        };
+        let mut session = Session::create(save, &campaign, Overwrite::Refuse)?;
+        // A picture that cannot be read leaves the map without it, not the campaign.
+        if let (Ok(Some(png)), Some(background)) = (
+            crate::files::load_map_picture(campaign_file, &campaign),
+            &campaign.map.background,
+        ) {
+            session.store.set_picture(&background.file, &png)?;
+        }
+        Ok(session)
+    }
+
+    /// Keeps the map's background picture in the save.
+    pub fn set_picture(&mut self, png: &[u8]) -> Result<(), Refusal> {
+        if let Some(background) = &self.campaign.map.background {
+            self.store.set_picture(&background.file, png)?;
+        }
+        Ok(())
+    }
+
+    /// The map's background picture kept in the save, with where it lies.
+    pub fn picture(&self) -> Option<(crate::model::Background, Vec<u8>)> {
+        let background = self.campaign.map.background.clone()?;
+        let png = self.store.picture(&background.file).ok()??;
+        Some((background, png))
+    }
+
+    fn from_store(store: Store) -> Result<Session, Refusal> {
+        let campaign = store.load()?;
+        let events = store.events()?;
+        let pending = store.pending_orders()?;
+        Ok(Session {
+            store,
+            campaign,
+            events,
+            pending,
+            redo: Vec::new(),
+            revision: 0,
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        self.store.path()
+    }
+
+    pub fn campaign(&self) -> &Campaign {
+        &self.campaign
+    }
+
+    /// The whole event log, oldest first.
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+
+    /// Orders given for the current game move, in the order given.
+    pub fn pending(&self) -> &[OrderSet] {
+        &self.pending
+    }
+
+    pub fn can_redo(&self) -> bool {
+        !self.redo.is_empty()
+    }
+
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
+    /// The march the orders given this game move send `force` on, if any:
+    /// the last order for it wins, as in the game move.
+    pub fn ordered_march(&self, force: &ForceId) -> Option<(&[crate::model::RegionId], bool)> {
+        let mut found = None;
+        for order in self.pending.iter().flat_map(|set| &set.orders) {
+            match order {
+                Order::March {
+                    force: f,
+                    path,
+                    forced,
+                } if f == force => found = Some((path.as_slice(), *forced)),
+                Order::Hold { force: f } if f == force => found = None,
+                _ => {}
+            }
+        }
+        found
+    }
+
+    /// Copies the save, its whole history included, to `path` and goes on there.
+    pub fn save_as(&mut self, path: &Path) -> Result<(), Refusal> {
+        let store = self.store.save_as(path, Overwrite::Refuse)?;
+        self.store = store;
+        self.revision += 1;
+        Ok(())
+    }
+
+    /// Carries out one command; on refusal nothing has changed.
+    pub fn apply(&mut self, command: &Command) -> Result<Applied, Refusal> {
+        match command {
+            Command::Order { side, request } => self.order(side, request),
+            Command::Undo => self.undo(),
+            Command::Redo => self.redo(),
+            Command::EndTurn => {
+                let (before, orders) = self.turn_work();
+                let outcome = strategy::resolve(&before, &orders);
+                self.commit_turn(&before, &outcome)
+            }
+        }
+    }
+
+    /// Checks one request alone, without giving it: the order it would be.
+    pub fn check(&self, side: &SideId, request: &OrderRequest) -> Result<OrderSet, Refusal> {
+        strategy::check_requests(&self.campaign, side, std::slice::from_ref(request))
+            .map_err(|problems| Refusal::Order(problems.into_iter().map(|p| p.message).collect()))
+    }
+
+    fn order(&mut self, side: &SideId, request: &OrderRequest) -> Result<Applied, Refusal> {
+        let set = self.check(side, request)?;
+        self.store.submit_orders(&set, ORDERS_SOURCE)?;
+        self.redo.clear();
+        self.reload()?;
+        let force = self
+            .campaign
+            .force(&request.force)
+            .map_or(request.force.as_str(), |f| f.name.as_str())
+            .to_owned();
+        Ok(Applied::Ordered(format!(
+            "{force}: {}",
+            describe(&self.campaign, &set)
+        )))
+    }
+
+    fn undo(&mut self) -> Result<Applied, Refusal> {
+        let last = self.pending.last().cloned();
+        let undone = self.store.undo()?;
+        let said = match undone {
+            Undone::Orders { side, turn, .. } => {
+                if let Some(set) = last {
+                    self.redo.push(set);
+                }
+                let name = self
+                    .campaign
+                    .side(&side)
+                    .map_or(side.as_str(), |s| s.name.as_str());
+                format!("Took back an order of {name} for game move {turn}.")
+            }
+            Undone::Turn { turn } => {
+                self.redo.clear();
+                format!("Undid game move {turn}: its orders wait to be resolved again.")
+            }
+            Undone::Battle { battle, .. } => {
+                self.redo.clear();
+                format!("Took back the result of battle {battle}: it is pending again.")
+            }
+        };
+        self.reload()?;
+        Ok(Applied::Undone(said))
+    }
+
+    fn redo(&mut self) -> Result<Applied, Refusal> {
+        let Some(set) = self.redo.last().cloned() else {
+            return Err(Refusal::Nothing(
+                "nothing to redo: no orders were taken back".to_owned(),
+            ));
+        };
+        if set.turn != self.campaign.turn {
+            self.redo.clear();
+            return Err(Refusal::Nothing(format!(
+                "the orders taken back were for game move {}, and the campaign is at game move {}",
+                set.turn, self.campaign.turn
+            )));
+        }
+        // Checked again: the campaign may have moved on since.
+        let requests: Vec<OrderRequest> = set.orders.iter().map(request_of).collect();
+        let checked = strategy::check_requests(&self.campaign, &set.side, &requests)
+            .map_err(|problems| Refusal::Order(problems.into_iter().map(|p| p.message).collect()))?;
+        self.store.submit_orders(&checked, ORDERS_SOURCE)?;
+        self.redo.pop();
+        self.reload()?;
+        Ok(Applied::Redone(format!(
+            "Gave again: {}",
+            describe(&self.campaign, &checked)
+        )))
+    }
+
+    /// The state and orders a game move is resolved from, to resolve on
+    /// another thread when the map is large.
+    pub fn turn_work(&self) -> (Campaign, Vec<OrderSet>) {
+        (self.campaign.clone(), self.pending.clone())
+    }
+
+    /// Writes a game move resolved from `before` (see [`Session::turn_work`]).
+    pub fn commit_turn(&mut self, before: &Campaign, outcome: &TurnOutcome) -> Result<Applied, Refusal> {
+        self.store.commit_turn(before, outcome)?;
+        self.redo.clear();
+        self.reload()?;
+        Ok(Applied::TurnResolved {
+            turn: before.turn,
+            events: outcome.events.clone(),
+        })
+    }
+
+    /// Reads the campaign, the new part of the log and the orders back from the save.
+    fn reload(&mut self) -> Result<(), Refusal> {
+        self.campaign = self.store.load()?;
+        // Only what was appended: the log's checkpoints hold whole states.
+        let more = self.store.events_from(self.events.len())?;
+        self.events.extend(more);
+        self.pending = self.store.pending_orders()?;
+        self.revision += 1;
+        Ok(())
+    }
+}
+
+/// The request that gives `order` again.
+fn request_of(order: &Order) -> OrderRequest {
+    use strategy::Action;
+    match order {
+        Order::March { force, path, forced } => OrderRequest {
+            force: force.clone(),
+            action: Action::March(path.clone()),
+            forced: *forced,
+        },
+        Order::Hold { force } => OrderRequest {
+            force: force.clone(),
+            action: Action::Hold,
+            forced: false,
+        },
+        Order::Split {
+            force,
+            stands,
+            new_force,
+            name,
+        } => OrderRequest {
+            force: force.clone(),
+            action: Action::Split {
+                stands: stands.clone(),
+                new_force: new_force.clone(),
+                name: name.clone(),
+            },
+            forced: false,
+        },
+        Order::Merge { force, into } => OrderRequest {
+            force: force.clone(),
+            action: Action::MergeInto(into.clone()),
+            forced: false,
+        },
+    }
+}
+
+/// "march to Cairo (3 regions)" and the like.
+pub fn describe(campaign: &Campaign, set: &OrderSet) -> String {
+    let parts: Vec<String> = set
+        .orders
+        .iter()
+        .map(|order| match order {
+            Order::March { path, forced, .. } => format!(
+                "{} to {} ({} region{})",
+                if *forced { "forced march" } else { "march" },
+                path.last().map_or("?", |r| campaign.map.region_name(r)),
+                path.len(),
+                if path.len() == 1 { "" } else { "s" }
+            ),
+            Order::Hold { .. } => "hold".to_owned(),
+            Order::Split { stands, name, .. } => format!("split off {} stands as {name}", stands.len()),
+            Order::Merge { into, .. } => format!(
+                "merge into {}",
+                campaign.force(into).map_or(into.as_str(), |f| f.name.as_str())
+            ),
+        })
+        .collect();
+    parts.join(", ")
+}
+
+/// The default place for saves: the platform's data folder for umpire.
+pub fn data_folder() -> Option<PathBuf> {
+    directories::ProjectDirs::from("", "", "umpire").map(|dirs| dirs.data_dir().to_owned())
+}
