@@ -48,8 +48,12 @@ pub struct PackWritten {
 }
 
 /// The scenario for battle `battle`: the one kept with it if it was made
-/// under `rules` (or no rule set is named), else a new one.
-fn scenario_for(campaign: &Campaign, battle: u32, rules: Option<RuleSetId>) -> Result<Handoff, DeskError> {
+/// under `rules` (or no rule set is named), else a new one. Pure.
+pub fn scenario_for(
+    campaign: &Campaign,
+    battle: u32,
+    rules: Option<RuleSetId>,
+) -> Result<Handoff, DeskError> {
     let b = handoff::pending_battle(campaign, battle)?;
     let rules = rules.unwrap_or(campaign.rules);
     let made = handoff::build(campaign, battle, rules)?;

@@ -17,9 +17,29 @@ fn quoted(text: &str) -> String {
     toml::Value::String(text.to_owned()).to_string()
 }
 
+/// What the app's result form says: the winner (a side's id, `"draw"` or
+/// empty), notes, and each stand's strength after and whether it was taken.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Filled {
+    pub winner: String,
+    pub notes: String,
+    pub stands: Vec<StandAfter>,
+}
+
 /// The results sheet for `battle` as fought from `scenario`, pre-filled with
 /// every stand's id, name and starting strength (`after` starts equal to it).
 pub fn write_sheet(campaign: &Campaign, battle: &Battle, scenario: &Scenario) -> String {
+    write_filled_sheet(campaign, battle, scenario, &Filled::default())
+}
+
+/// The results sheet filled as `filled` says; stands it does not mention
+/// keep their starting strength. `read_sheet` checks it as any other.
+pub fn write_filled_sheet(
+    campaign: &Campaign,
+    battle: &Battle,
+    scenario: &Scenario,
+    filled: &Filled,
+) -> String {
     let region = campaign.map.region_name(&battle.region);
     let sides: Vec<&str> = scenario.sides.iter().map(|s| s.id.as_str()).collect();
     let mut out = String::new();
@@ -53,8 +73,8 @@ pub fn write_sheet(campaign: &Campaign, battle: &Battle, scenario: &Scenario) ->
     let _ = writeln!(out, "region = {}", quoted(region));
     let _ = writeln!(out, "rules = {}", quoted(scenario.rules.as_str()));
     let _ = writeln!(out);
-    let _ = writeln!(out, "winner = \"\"");
-    let _ = writeln!(out, "notes = \"\"");
+    let _ = writeln!(out, "winner = {}", quoted(&filled.winner));
+    let _ = writeln!(out, "notes = {}", quoted(&filled.notes));
     for side in &scenario.sides {
         let _ = writeln!(out);
         let _ = writeln!(out, "# {} ({:?})", side.name, side.role);
@@ -66,9 +86,10 @@ pub fn write_sheet(campaign: &Campaign, battle: &Battle, scenario: &Scenario) ->
             let _ = writeln!(out, "side = {}", quoted(&side.id));
             let _ = writeln!(out, "kind = {}", quoted(stand.kind.as_str()));
             let _ = writeln!(out, "before = {}", stand.strength);
-            let _ = writeln!(out, "after = {}", stand.strength);
+            let given = filled.stands.iter().find(|s| s.id == stand.id);
+            let _ = writeln!(out, "after = {}", given.map_or(stand.strength, |s| s.after));
             if stand.kind.arm() == Arm::Artillery {
-                let _ = writeln!(out, "captured = false");
+                let _ = writeln!(out, "captured = {}", given.is_some_and(|s| s.captured));
             }
         }
     }

@@ -405,6 +405,18 @@ impl Chance {
 /// Fights `runs` battles with seeds drawn from `seed`'s stream, on every
 /// core, and counts the results. The same seed gives the same odds.
 pub fn odds(scenario: &Scenario, id: RuleSetId, runs: u32, seed: u64) -> Result<Odds, FightError> {
+    odds_counted(scenario, id, runs, seed, &std::sync::atomic::AtomicU32::new(0))
+}
+
+/// [`odds`], adding one to `done` as each battle is fought, so a window can
+/// show a progress bar while it works on another thread.
+pub fn odds_counted(
+    scenario: &Scenario,
+    id: RuleSetId,
+    runs: u32,
+    seed: u64,
+    done: &std::sync::atomic::AtomicU32,
+) -> Result<Odds, FightError> {
     use rand::{Rng, SeedableRng};
     use rayon::prelude::*;
     let problems = scenario.problems();
@@ -420,6 +432,7 @@ pub fn odds(scenario: &Scenario, id: RuleSetId, runs: u32, seed: u64) -> Result<
         .par_iter()
         .map(|s| {
             let outcome = rules.fight(scenario, *s, false);
+            done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             let winner = outcome
                 .winner
                 .as_deref()

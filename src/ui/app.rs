@@ -124,6 +124,8 @@ pub struct UmpireApp {
     frames: u64,
     shot: Option<mpsc::Receiver<Arc<egui::ColorImage>>>,
     shot_report: Option<ShotReport>,
+    /// The battles window: odds, packs, results.
+    pub(super) battles: super::battles::BattleDesk,
 }
 
 impl std::fmt::Debug for UmpireApp {
@@ -168,6 +170,7 @@ impl UmpireApp {
             job: None,
             threaded_turn: THREADED_TURN,
             background_for: None,
+            battles: super::battles::BattleDesk::default(),
             launch,
             frames: 0,
             shot: None,
@@ -406,6 +409,41 @@ impl UmpireApp {
                 self.note(format!("Game move {turn} resolved: {} events.", events.len()));
                 self.summary = Some((turn, events));
                 self.split = SplitForm::default();
+                if let Selection::Force(id) = &self.selection
+                    && self
+                        .session
+                        .as_ref()
+                        .is_some_and(|s| s.campaign().force(id).is_none())
+                {
+                    self.selection = Selection::None;
+                }
+            }
+            Ok(Applied::PackWritten { battle, files }) => {
+                self.notes.retain(|n| !n.error);
+                let folder = files
+                    .first()
+                    .and_then(|f| f.parent())
+                    .map_or_else(String::new, |d| d.display().to_string());
+                let names: Vec<String> = files
+                    .iter()
+                    .filter_map(|f| f.file_name().map(|n| n.to_string_lossy().into_owned()))
+                    .collect();
+                self.note(format!(
+                    "Battle pack for battle {battle} written to {folder}: {}.",
+                    names.join(", ")
+                ));
+            }
+            Ok(Applied::BattleFought { battle, events }) => {
+                self.notes.retain(|n| !n.error);
+                let said = events
+                    .iter()
+                    .find(|e| e.kind == "battle_fought")
+                    .map_or_else(|| format!("Battle {battle} decided."), |e| e.sentence.clone());
+                self.note(said);
+                if self.battles.form.as_ref().is_some_and(|f| f.battle == battle) {
+                    self.battles.form = None;
+                }
+                self.battles.fought = Some((battle, events));
                 if let Selection::Force(id) = &self.selection
                     && self
                         .session

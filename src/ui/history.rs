@@ -35,7 +35,7 @@ impl Cause {
             "forced_march_loss" => Some(Cause::ForcedMarch),
             "supply_loss" => Some(Cause::Supply),
             "hq_loss" => Some(Cause::HqLost),
-            "battle_loss" | "stand_lost_in_battle" => Some(Cause::Battle),
+            "battle_losses" | "destroyed_in_retreat" => Some(Cause::Battle),
             _ => None,
         }
     }
@@ -261,17 +261,38 @@ fn losses(
                 .and_then(|f| force_side.get(f).copied())
         });
         let Some(side) = side else { continue };
-        let points = known.map_or(0, |(_, p)| p);
+        // A battle's losses come a force at a time: its points and the
+        // stands struck off; a force destroyed in retreat, all its stands.
+        let (stands, points) = match event.kind.as_str() {
+            "battle_losses" => (
+                event
+                    .payload
+                    .get("destroyed")
+                    .and_then(Value::as_array)
+                    .map_or(0, Vec::len),
+                event.payload.get("points").and_then(Value::as_u64).unwrap_or(0),
+            ),
+            "destroyed_in_retreat" => (
+                event
+                    .payload
+                    .get("stands")
+                    .and_then(Value::as_u64)
+                    .and_then(|n| usize::try_from(n).ok())
+                    .unwrap_or(0),
+                0,
+            ),
+            _ => (1, known.map_or(0, |(_, p)| p)),
+        };
         match tally.iter_mut().find(|l| l.side == side && l.cause == cause) {
             Some(loss) => {
-                loss.stands += 1;
+                loss.stands += stands;
                 loss.points += points;
             }
             None => tally.push(Loss {
                 turn,
                 side,
                 cause,
-                stands: 1,
+                stands,
                 points,
             }),
         }

@@ -1572,6 +1572,7 @@ fn build_layout(session: &Session, g: &Geometry) -> Layout {
     let battles = campaign
         .battles
         .iter()
+        .filter(|b| b.status == crate::model::BattleStatus::Pending)
         .filter_map(|b| {
             let world = *g.pos.get(*g.by_id.get(&b.region)?)?;
             let reserves = b

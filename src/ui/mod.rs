@@ -8,6 +8,7 @@
 //! the SQLite save.
 
 mod app;
+pub mod battles;
 pub mod history;
 mod map_view;
 mod panels;

@@ -191,9 +191,14 @@ fn tree_rows(app: &UmpireApp, campaign: &Campaign) -> Vec<TreeRow> {
             }
         }
     }
-    if !campaign.battles.is_empty() {
+    let pending = |b: &&crate::model::Battle| b.status == crate::model::BattleStatus::Pending;
+    if campaign.battles.iter().any(|b| pending(&b)) {
         rows.push(TreeRow::Battles);
-        rows.extend((0..campaign.battles.len()).map(TreeRow::Battle));
+        rows.extend(
+            (0..campaign.battles.len())
+                .filter(|&b| campaign.battles.get(b).is_some_and(|x| pending(&x)))
+                .map(TreeRow::Battle),
+        );
     }
     rows
 }
@@ -636,7 +641,7 @@ fn region_ui(app: &mut UmpireApp, ui: &mut Ui, id: &RegionId) {
     }
 }
 
-fn battle_ui(ui: &mut Ui, campaign: &Campaign, battle: &crate::model::Battle) {
+pub(super) fn battle_ui(ui: &mut Ui, campaign: &Campaign, battle: &crate::model::Battle) {
     let side = |s: &crate::model::SideId| {
         campaign
             .side(s)
@@ -799,7 +804,7 @@ pub fn log_ui(app: &mut UmpireApp, ui: &mut Ui) {
 pub fn windows_ui(app: &mut UmpireApp, ctx: &egui::Context) {
     summary_window(app, ctx);
     file_windows(app, ctx);
-    battles_window(app, ctx);
+    super::battles::battles_window(app, ctx);
     help_windows(app, ctx);
 }
 
@@ -900,42 +905,6 @@ fn file_windows(app: &mut UmpireApp, ctx: &egui::Context) {
             app.forms.save_as = None;
         }
     }
-}
-
-/// The battles pending. The battle hand-off adds its actions per battle here
-/// (odds with a progress bar, battle pack, auto-resolve, enter a result), each
-/// sending a new `session::Command`.
-fn battles_window(app: &mut UmpireApp, ctx: &egui::Context) {
-    if !app.view.show_battles {
-        return;
-    }
-    let mut open = true;
-    let Some(session) = &app.session else { return };
-    let campaign = session.campaign();
-    let mut select = None;
-    egui::Window::new("Battles")
-        .open(&mut open)
-        .default_size([420.0, 300.0])
-        .show(ctx, |ui| {
-            if campaign.battles.is_empty() {
-                ui.label("No battles are pending. Forces that meet on the map make one.");
-            }
-            for battle in &campaign.battles {
-                ui.group(|ui| {
-                    battle_ui(ui, campaign, battle);
-                    ui.horizontal(|ui| {
-                        if ui.button("Show on map").clicked() {
-                            select = Some(battle.region.clone());
-                        }
-                        // Battle actions go here.
-                    });
-                });
-            }
-        });
-    if let Some(region) = select {
-        app.selection = Selection::Region(region);
-    }
-    app.view.show_battles = open;
 }
 
 fn help_windows(app: &mut UmpireApp, ctx: &egui::Context) {

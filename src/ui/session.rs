@@ -6,7 +6,9 @@
 //! each write one transaction in the save. A command that fails leaves the
 //! campaign as it was and comes back as a message for the window to show.
 
-use crate::model::{Campaign, Event, ForceId, SideId};
+use crate::desk::{self, DeskError};
+use crate::handoff::{self, sheet::Filled};
+use crate::model::{Campaign, Event, ForceId, RuleSetId, SideId};
 use crate::store::{Overwrite, Store, StoreError, Undone};
 use crate::strategy::{self, Order, OrderRequest, OrderSet, TurnOutcome};
 use std::path::{Path, PathBuf};
@@ -28,6 +30,24 @@ pub enum Command {
     Redo,
     /// Resolve the game move with every side's orders.
     EndTurn,
+    /// Write a pending battle's battle pack into a folder.
+    WritePack {
+        battle: u32,
+        rules: Option<RuleSetId>,
+        dir: PathBuf,
+    },
+    /// Fight a pending battle with the engine and apply the outcome.
+    Resolve {
+        battle: u32,
+        rules: Option<RuleSetId>,
+        seed: Option<u64>,
+    },
+    /// Apply a battle fought on the table, from the result form.
+    EnterResult {
+        battle: u32,
+        rules: RuleSetId,
+        filled: Filled,
+    },
 }
 
 /// What a command did, for the window to tell.
@@ -40,6 +60,16 @@ pub enum Applied {
     /// A game move was resolved: its number and what happened.
     TurnResolved {
         turn: u32,
+        events: Vec<Event>,
+    },
+    /// A battle pack was written: the files.
+    PackWritten {
+        battle: u32,
+        files: Vec<PathBuf>,
+    },
+    /// A battle's result was applied: what happened.
+    BattleFought {
+        battle: u32,
         events: Vec<Event>,
     },
 }
@@ -56,6 +86,19 @@ pub enum Refusal {
     /// The save could not be read or written.
     #[error("{0}")]
     Store(String),
+    /// A result, a pack or an engine run refused, with every reason.
+    #[error("{}", .0.join("; "))]
+    Battle(Vec<String>),
+}
+
+impl From<DeskError> for Refusal {
+    fn from(error: DeskError) -> Self {
+        match error {
+            // The form's problems, without the sheet's line numbers.
+            DeskError::Sheet(e) => Refusal::Battle(e.problems.into_iter().map(|p| p.message).collect()),
+            other => Refusal::Battle(vec![other.to_string()]),
+        }
+    }
 }
 
 impl From<StoreError> for Refusal {
@@ -207,7 +250,38 @@ impl Session {
                 let outcome = strategy::resolve(&before, &orders);
                 self.commit_turn(&before, &outcome)
             }
+            Command::WritePack { battle, rules, dir } => {
+                let written = desk::write_pack(&mut self.store, *battle, *rules, dir)?;
+                self.reload()?;
+                Ok(Applied::PackWritten {
+                    battle: *battle,
+                    files: written.files,
+                })
+            }
+            Command::Resolve { battle, rules, seed } => {
+                let applied = desk::resolve(&mut self.store, *battle, *rules, *seed)?;
+                self.after_battle(*battle, applied.events)
+            }
+            Command::EnterResult {
+                battle,
+                rules,
+                filled,
+            } => {
+                let handoff = desk::scenario_for(&self.campaign, *battle, Some(*rules))?;
+                let b = handoff::pending_battle(&self.campaign, *battle).map_err(DeskError::from)?;
+                let text = handoff::sheet::write_filled_sheet(&self.campaign, b, &handoff.scenario, filled);
+                let campaign = self.campaign.clone();
+                let applied =
+                    desk::enter_result_text(&mut self.store, &campaign, *battle, &text, "the result form")?;
+                self.after_battle(*battle, applied.events)
+            }
         }
+    }
+
+    fn after_battle(&mut self, battle: u32, events: Vec<Event>) -> Result<Applied, Refusal> {
+        self.redo.clear();
+        self.reload()?;
+        Ok(Applied::BattleFought { battle, events })
     }
 
     /// Checks one request alone, without giving it: the order it would be.
