@@ -444,6 +444,9 @@ impl UmpireApp {
                     self.battles.form = None;
                 }
                 self.battles.fought = Some((battle, events));
+                if self.selection == Selection::Battle(battle) {
+                    self.selection = Selection::None;
+                }
                 if let Selection::Force(id) = &self.selection
                     && self
                         .session

@@ -142,7 +142,8 @@ impl BattleDesk {
     fn row(&mut self, session: &Session, battle: &Battle) -> &mut BattleRow {
         let campaign = session.campaign();
         self.rows.entry(battle.id).or_insert_with(|| {
-            let folder = session.path().parent().map(PathBuf::from).unwrap_or_default();
+            let save = std::path::absolute(session.path()).unwrap_or_else(|_| session.path().to_owned());
+            let folder = save.parent().map(PathBuf::from).unwrap_or_default();
             BattleRow {
                 rules: campaign.rules,
                 seed: String::new(),
@@ -396,44 +397,24 @@ fn odds_ui(ui: &mut Ui, job: Option<&OddsJob>) {
 
 fn result_form_window(app: &mut UmpireApp, ctx: &egui::Context) {
     let Some(form) = &mut app.battles.form else { return };
+    // A refused result's reasons, shown where the umpire is looking.
+    let refused: Vec<String> = app
+        .notes
+        .iter()
+        .filter(|n| n.error)
+        .map(|n| n.text.clone())
+        .collect();
     let mut open = true;
     let mut apply = false;
     let mut cancel = false;
     egui::Window::new(format!("Result of battle {}", form.battle))
         .open(&mut open)
-        .default_size([520.0, 420.0])
-        .vscroll(true)
+        .default_size([540.0, 480.0])
         .show(ctx, |ui| {
             ui.label(format!(
                 "Fought on the table under {}. Each stand's strength at the end in roster points (0: destroyed); tick the guns the enemy took.",
                 form.rules
             ));
-            egui::Grid::new("result form").striped(true).show(ui, |ui| {
-                ui.strong("id");
-                ui.strong("stand");
-                ui.strong("side");
-                ui.strong("before");
-                ui.strong("after");
-                ui.strong("taken");
-                ui.end_row();
-                for s in &mut form.stands {
-                    ui.label(s.id.to_string());
-                    let name = ui.label(&s.name);
-                    ui.label(&s.side);
-                    ui.label(s.before.to_string());
-                    ui.add(egui::DragValue::new(&mut s.after).range(0..=s.before))
-                        .on_hover_text(format!("{}: strength after", s.name))
-                        .labelled_by(name.id);
-                    if s.gun {
-                        ui.checkbox(&mut s.captured, "")
-                            .on_hover_text(format!("{} was captured", s.name))
-                            .labelled_by(name.id);
-                    } else {
-                        ui.label("");
-                    }
-                    ui.end_row();
-                }
-            });
             ui.horizontal(|ui| {
                 let label = ui.label("Winner");
                 let shown = if form.winner.is_empty() {
@@ -459,6 +440,38 @@ fn result_form_window(app: &mut UmpireApp, ctx: &egui::Context) {
             ui.horizontal(|ui| {
                 apply = ui.button("Apply result").clicked();
                 cancel = ui.button("Cancel").clicked();
+            });
+            for text in &refused {
+                ui.colored_label(theme::ERROR, text);
+            }
+            ui.separator();
+            egui::ScrollArea::vertical().max_height(ui.available_height().max(120.0)).show(ui, |ui| {
+                egui::Grid::new("result form").striped(true).show(ui, |ui| {
+                    ui.strong("id");
+                    ui.strong("stand");
+                    ui.strong("side");
+                    ui.strong("before");
+                    ui.strong("after");
+                    ui.strong("taken");
+                    ui.end_row();
+                    for s in &mut form.stands {
+                        ui.label(s.id.to_string());
+                        let name = ui.label(&s.name);
+                        ui.label(&s.side);
+                        ui.label(s.before.to_string());
+                        ui.add(egui::DragValue::new(&mut s.after).range(0..=s.before))
+                            .on_hover_text(format!("{}: strength after", s.name))
+                            .labelled_by(name.id);
+                        if s.gun {
+                            ui.checkbox(&mut s.captured, "")
+                                .on_hover_text(format!("{} was captured", s.name))
+                                .labelled_by(name.id);
+                        } else {
+                            ui.label("");
+                        }
+                        ui.end_row();
+                    }
+                });
             });
         });
     if apply {
