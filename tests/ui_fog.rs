@@ -689,6 +689,7 @@ fn a_report_opened_in_the_window_gives_orders_that_umpire_orders_takes_for_its_s
         data_folder: Some(data.path().to_owned()),
         ..Launch::default()
     });
+    assert!(h.state().has_background(), "the bundled campaign's map picture");
     h.get_by_label("File").click();
     h.run();
     h.get_by_label("Open report…").click();
@@ -702,6 +703,10 @@ fn a_report_opened_in_the_window_gives_orders_that_umpire_orders_takes_for_its_s
     h.run();
     assert_eq!(h.state().report_path(), Some(report.as_path()), "{}", notes(&h));
     assert_eq!(h.state().viewer(), Some(&red()));
+    assert!(
+        !h.state().has_background(),
+        "the save's picture is not the report's map"
+    );
     h.get_by_label_contains("Fog test: game move 2");
     h.get_by_label("Red Army's report");
     h.get_by_label_contains("Seen Column: 100 pts, Plain, in sight");
@@ -761,6 +766,18 @@ fn a_report_opened_in_the_window_gives_orders_that_umpire_orders_takes_for_its_s
         text.contains("campaign = \"Fog test\"\nside = \"red\"\nturn = 2\n"),
         "{text}"
     );
+
+    // Closing the report hands the screen back to the umpire's view of the window's own save.
+    h.get_by_label("File").click();
+    h.run();
+    h.get_by_label("Close report").click();
+    h.run();
+    h.get_by_label("Hand the screen to the umpire.");
+    h.get_by_label("Continue").click();
+    h.run();
+    assert_eq!((h.state().viewer(), h.state().report_path()), (None, None));
+    h.get_by_label_contains("The Egyptian Rebellion of 1895: game move 1");
+    assert!(h.state().has_background());
 
     // Refused for another side, another campaign, another game move; taken for its own.
     let give = |save: &str, side: &str| umpire(dir.path(), &["orders", save, side, "red_orders.toml"]);

@@ -195,6 +195,8 @@ pub struct MapView {
     /// Screen position of each region last frame, for tests and tools.
     last_rect: Rect,
     background: Option<Background>,
+    /// The background belongs to another map than the one shown (a report's).
+    background_hidden: bool,
 }
 
 /// The picture under the map and the map rectangle (in miles) it covers.
@@ -226,6 +228,7 @@ impl Default for MapView {
             fit_next: false,
             last_rect: Rect::NOTHING,
             background: None,
+            background_hidden: false,
         }
     }
 }
@@ -288,7 +291,12 @@ impl MapView {
     }
 
     pub fn has_background(&self) -> bool {
-        self.background.is_some()
+        self.background.is_some() && !self.background_hidden
+    }
+
+    /// Hides the background picture (kept for the save) while another map is shown.
+    pub fn hide_background(&mut self, hide: bool) {
+        self.background_hidden = hide;
     }
 
     /// Where a region is on screen now, if the map has been drawn.
@@ -379,6 +387,7 @@ impl MapView {
         let painter = ui.painter_at(rect);
         painter.rect_filled(rect, 0.0, theme::MAP_GROUND);
         if input.overlays.background
+            && !self.background_hidden
             && let Some(Background(texture, world)) = &self.background
         {
             let screen = Rect::from_min_max(

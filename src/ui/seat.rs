@@ -303,7 +303,7 @@ pub fn refresh(app: &mut UmpireApp) {
         app.seat.viewing = Viewing::Umpire;
         return;
     };
-    if *revision == session.revision() && view.campaign.title == session.campaign().title {
+    if *revision == session.revision() {
         return;
     }
     let side = view.side.clone();
@@ -358,7 +358,9 @@ fn show(app: &mut UmpireApp, to: Option<SideId>) {
     app.seat.viewing = viewing;
     app.forget_view();
     if was_report {
-        app.map.reset();
+        // The save's map again, with its picture.
+        app.map.hide_background(false);
+        app.map.zoom_to_fit();
     }
 }
 
@@ -381,10 +383,11 @@ fn open_report(app: &mut UmpireApp, path: &Path) {
     app.seat.report_form = None;
     app.seat.viewing = Viewing::Report(Box::new(ReportView::new(path.to_owned(), view)));
     app.forget_view();
-    app.map.reset();
+    // The report's map is drawn without the save's picture: the report holds none.
+    app.map.hide_background(true);
     app.map.zoom_to_fit();
     app.note(format!(
-        "Opened {}'s report for game move {} ({}): give orders on the map or in the inspector, then File > Write orders….",
+        "Opened {}'s report for game move {} ({}): give orders on the map or in the inspector, and write them with Write orders… in the File menu.",
         report.side_name,
         report.turn,
         path.display()
