@@ -849,3 +849,66 @@ fn a_bad_report_file_shows_its_message_and_the_window_goes_on() {
         h.get_by_label("Campaign map");
     }
 }
+
+#[test]
+fn a_force_out_of_sight_is_remembered_where_and_when_it_was_last_seen() {
+    let dir = fog_ground();
+    let (mut campaign, _) = events_of(&dir.path().join("fog.umpire"));
+    for s in &mut campaign.knowledge.sightings {
+        if s.force.as_str() == "seen-column" {
+            s.in_sight = false;
+            s.turn = 1;
+        }
+    }
+    let save = dir.path().join("memory.umpire");
+    umpire::store::Store::create(&save, &campaign, umpire::store::Overwrite::Refuse).unwrap();
+    let (campaign, log) = events_of(&save);
+    let view = SideView::of(&campaign, &red(), &log).unwrap();
+    let mark = view.mark(&ForceId::new("seen-column")).unwrap();
+    assert_eq!(
+        (mark.in_sight, mark.when()),
+        (false, "last seen game move 1".to_owned())
+    );
+
+    let mut h = opened(&save, Some("red"));
+    h.get_by_label_contains("Seen Column: 100 pts, Plain, last seen game move 1");
+    assert!(h.state_mut().look_at("plain", 3.0));
+    h.run();
+    let at = h
+        .state()
+        .counter_on_screen("seen-column")
+        .expect("drawn where it was last seen");
+    hover(&mut h, at);
+    h.get_by_label_contains("At Plain, last seen game move 1");
+    h.get_by_label_contains("1 stand, 100 points when last seen");
+}
+
+#[test]
+fn a_game_move_ended_in_a_sides_view_tells_only_what_it_heard() {
+    let dir = fog_ground();
+    let save = dir.path().join("fog.umpire");
+    let mut h = opened(&save, Some("blue"));
+    h.get_by_label("End turn").click();
+    h.run();
+    h.get_by_label_contains("Game move 2: what happened");
+    // The umpire's log says red's outpost is still cut off; blue never hears of red's supply.
+    let (_, log) = events_of(&save);
+    let told = "Red Outpost at Outpost has been cut off";
+    assert!(
+        log.iter().any(|e| e.turn == 2 && e.sentence.starts_with(told)),
+        "{:?}",
+        log.iter()
+            .filter(|e| e.turn == 2)
+            .map(|e| &e.sentence)
+            .collect::<Vec<_>>()
+    );
+    let text = all_text(&h);
+    assert!(!text.contains(told), "{text}");
+    assert!(
+        text.contains("Hamlet Garrison at Hamlet has been cut off for 2 game moves (the enemy holds Outpost"),
+        "{text}"
+    );
+    for hidden in ["Red Outpost at Outpost is cut", "Outpost Company"] {
+        assert!(!text.contains(hidden), "`{hidden}` shows in blue's view:\n{text}");
+    }
+}

@@ -84,10 +84,15 @@ impl Mark {
 
     /// "blind: strength unknown" or "3 stands, 300 points when last seen".
     pub fn strength(&self, force: &Force) -> String {
+        let stands = |n: Option<usize>| match n {
+            Some(1) => "1 stand".to_owned(),
+            Some(n) => format!("{n} stands"),
+            None => "? stands".to_owned(),
+        };
         if self.in_battle {
             format!(
-                "{} stands, {} of {} points",
-                force.stands.len(),
+                "{}, {} of {} points",
+                stands(Some(force.stands.len())),
                 force.points(),
                 force.full_points()
             )
@@ -95,8 +100,8 @@ impl Mark {
             "blind: name and strength unknown".to_owned()
         } else {
             format!(
-                "{} stands, {} points when last seen",
-                self.stands.map_or_else(|| "?".to_owned(), |s| s.to_string()),
+                "{}, {} points when last seen",
+                stands(self.stands),
                 self.points.map_or_else(|| "?".to_owned(), |p| p.to_string())
             )
         }
