@@ -35,6 +35,12 @@ struct Cli {
     /// Render the window once, save it as a PNG to FILE and close.
     #[arg(long, value_name = "FILE")]
     screenshot: Option<PathBuf>,
+    /// Open the window in this side's view (a side's id): only what it knows.
+    #[arg(long, value_name = "SIDE")]
+    view: Option<String>,
+    /// Open a side's report (written by `umpire report`) in the window, to give its orders on it.
+    #[arg(long, value_name = "FILE")]
+    report: Option<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -189,10 +195,10 @@ enum Command {
 pub fn run() -> Result<ExitCode> {
     let cli = Cli::parse();
     let Some(command) = cli.command else {
-        return app(cli.open, cli.screenshot);
+        return app(cli.open, cli.screenshot, cli.view, cli.report);
     };
-    if cli.open.is_some() || cli.screenshot.is_some() {
-        bail!("--open and --screenshot are for the window: give them without a command");
+    if cli.open.is_some() || cli.screenshot.is_some() || cli.view.is_some() || cli.report.is_some() {
+        bail!("--open, --screenshot, --view and --report are for the window: give them without a command");
     }
     match command {
         Command::Check { files } => check(&files),
@@ -242,12 +248,19 @@ pub fn run() -> Result<ExitCode> {
 }
 
 /// Opens the desktop window.
-fn app(open: Option<PathBuf>, screenshot: Option<PathBuf>) -> Result<ExitCode> {
+fn app(
+    open: Option<PathBuf>,
+    screenshot: Option<PathBuf>,
+    view: Option<String>,
+    report: Option<PathBuf>,
+) -> Result<ExitCode> {
     umpire::ui::run(umpire::ui::Launch {
         data_folder: None,
         open,
         screenshot,
         remember: true,
+        view,
+        report,
     })?;
     Ok(ExitCode::SUCCESS)
 }

@@ -232,3 +232,30 @@ pub fn write_files(dir: &Path, files: &[(&str, &[u8])]) -> Result<Vec<std::path:
 pub fn read_sheet_text(path: &Path) -> Result<String, Diagnostic> {
     read_text(path)
 }
+
+/// A side's report file could not be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportFileError {
+    #[error("{0}")]
+    Unreadable(Diagnostic),
+    #[error("{path}{source}")]
+    Bad {
+        path: String,
+        #[source]
+        source: crate::model::report::ReportError,
+    },
+}
+
+/// Reads a side's report (written by `umpire report`) for the app to open.
+pub fn load_report(path: &Path) -> Result<crate::model::report::Report, ReportFileError> {
+    let text = read_text(path).map_err(ReportFileError::Unreadable)?;
+    crate::model::report::read_report(&text).map_err(|source| {
+        let path = display_name(path);
+        // A place in the file reads `path:line:column: ...`; anything else `path: ...`.
+        let path = match source {
+            crate::model::report::ReportError::Json { .. } => format!("{path}:"),
+            _ => format!("{path}: "),
+        };
+        ReportFileError::Bad { path, source }
+    })
+}

@@ -16,5 +16,6 @@ pub use forecast::{MarchForecast, SupplyLine, march_forecast, supply_lines};
 pub use index::MapIndex;
 pub use orders::{
     Action, Order, OrderProblem, OrderRequest, OrderSet, Part, check_requests, read_orders_file,
+    write_orders_file,
 };
 pub use turn::{TurnOutcome, resolve};

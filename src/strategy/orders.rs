@@ -879,3 +879,92 @@ pub fn read_orders_file(campaign: &Campaign, side: &SideId, source: Source<'_>) 
     }
     sink.finish(|| checked.ok())
 }
+
+#[derive(Serialize)]
+struct FileOut<'a> {
+    campaign: &'a str,
+    side: &'a str,
+    turn: u32,
+    orders: Vec<OrderOut>,
+}
+
+#[derive(Serialize)]
+struct OrderOut {
+    force: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    march: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    forced: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hold: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    split: Option<SplitOut>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    merge_into: Option<String>,
+}
+
+#[derive(Serialize)]
+struct SplitOut {
+    stands: Vec<u32>,
+    id: String,
+    name: String,
+}
+
+/// An orders file for [`read_orders_file`]: the header `campaign`, `side` and
+/// `turn` (so `umpire orders` refuses it for another campaign, side or game
+/// move) and one `[[orders]]` table per order, each march with its whole path.
+pub fn write_orders_file(campaign: &str, orders: &OrderSet) -> String {
+    let out = FileOut {
+        campaign,
+        side: orders.side.as_str(),
+        turn: orders.turn,
+        orders: orders
+            .orders
+            .iter()
+            .map(|order| {
+                let mut out = OrderOut {
+                    force: String::new(),
+                    march: None,
+                    forced: None,
+                    hold: None,
+                    split: None,
+                    merge_into: None,
+                };
+                match order {
+                    Order::March { force, path, forced } => {
+                        out.force = force.to_string();
+                        out.march = Some(path.iter().map(ToString::to_string).collect());
+                        out.forced = forced.then_some(true);
+                    }
+                    Order::Hold { force } => {
+                        out.force = force.to_string();
+                        out.hold = Some(true);
+                    }
+                    Order::Split {
+                        force,
+                        stands,
+                        new_force,
+                        name,
+                    } => {
+                        out.force = force.to_string();
+                        out.split = Some(SplitOut {
+                            stands: stands.iter().map(|s| s.0).collect(),
+                            id: new_force.to_string(),
+                            name: name.clone(),
+                        });
+                    }
+                    Order::Merge { force, into } => {
+                        out.force = force.to_string();
+                        out.merge_into = Some(into.to_string());
+                    }
+                }
+                out
+            })
+            .collect(),
+    };
+    let body = toml::to_string(&out).unwrap_or_default();
+    format!(
+        "# Orders for side `{}`, game move {}, written by umpire. Give them with `umpire orders SAVE {} FILE`.\n{body}",
+        orders.side, orders.turn, orders.side
+    )
+}

@@ -26,6 +26,10 @@ pub struct Launch {
     /// Read and keep the view state (panels, overlays, camera, recent files)
     /// through eframe; with a screenshot it is read but not written.
     pub remember: bool,
+    /// Start in this side's view (its id), with no pass-the-screen page.
+    pub view: Option<String>,
+    /// Start on this side's report file (written by `umpire report`).
+    pub report: Option<PathBuf>,
 }
 
 /// Recent saves kept in the File menu.
@@ -126,6 +130,8 @@ pub struct UmpireApp {
     shot_report: Option<ShotReport>,
     /// The battles window: odds, packs, results.
     pub(super) battles: super::battles::BattleDesk,
+    /// Whose view the window shows (the umpire's or a side's), and reports.
+    pub(super) seat: super::seat::Seat,
 }
 
 impl std::fmt::Debug for UmpireApp {
@@ -175,6 +181,7 @@ impl UmpireApp {
             frames: 0,
             shot: None,
             shot_report: None,
+            seat: super::seat::Seat::default(),
         };
         let opened = match (&app.launch.open, &app.view.last_save) {
             (Some(path), _) => Session::open(path),
@@ -191,6 +198,8 @@ impl UmpireApp {
             Ok(session) => app.adopt(session),
             Err(refusal) => app.note_error(format!("The campaign could not be opened: {refusal}")),
         }
+        let (view, report) = (app.launch.view.clone(), app.launch.report.clone());
+        super::seat::launch(&mut app, view.as_deref(), report.as_deref());
         app
     }
 
@@ -240,7 +249,7 @@ impl UmpireApp {
 
     /// Where a force's counter is on screen, once the map has been drawn.
     pub fn counter_on_screen(&self, force: &str) -> Option<egui::Pos2> {
-        let campaign = self.session.as_ref()?.campaign();
+        let campaign = self.seat.scene(self.session.as_ref())?.campaign;
         self.map.counter_pos(&crate::model::ForceId::new(force), campaign)
     }
 
@@ -285,6 +294,8 @@ impl UmpireApp {
         self.tree = TreeState::default();
         self.summary = None;
         self.session = Some(session);
+        // A save opens in the umpire's view.
+        self.seat = super::seat::Seat::default();
     }
 
     pub(super) fn note(&mut self, text: impl Into<String>) {
@@ -328,6 +339,14 @@ impl UmpireApp {
     }
 
     fn apply(&mut self, command: Command, ctx: &egui::Context) {
+        // A side's view screens what goes to the save; a report takes its own orders.
+        let command = match command {
+            Command::Session(c) => match super::seat::screen(self, c) {
+                Some(c) => Command::Session(c),
+                None => return,
+            },
+            other => other,
+        };
         match command {
             Command::Session(session::Command::EndTurn) if self.job.is_some() => {
                 self.note_error("A game move is being resolved already; wait for it.");
@@ -395,6 +414,7 @@ impl UmpireApp {
                 }
             }
             Command::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
+            Command::View(command) => super::seat::apply(self, command),
         }
     }
 
@@ -405,6 +425,7 @@ impl UmpireApp {
                 self.note(text);
             }
             Ok(Applied::TurnResolved { turn, events }) => {
+                let events = super::seat::heard_summary(self, events);
                 self.notes.retain(|n| !n.error);
                 self.note(format!("Game move {turn} resolved: {} events.", events.len()));
                 self.summary = Some((turn, events));
@@ -631,6 +652,12 @@ impl eframe::App for UmpireApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
         self.poll_job();
+        if super::seat::pass_ui(self, ui) {
+            self.apply_commands(&ctx);
+            self.screenshot(&ctx);
+            return;
+        }
+        super::seat::refresh(self);
         self.load_background(&ctx);
         self.shortcuts(&ctx);
         panels::menu_bar_ui(self, ui);
@@ -639,7 +666,13 @@ impl eframe::App for UmpireApp {
             .resizable(true)
             .default_size(130.0)
             .min_size(60.0)
-            .show(ui, |ui| panels::log_ui(self, ui));
+            .show(ui, |ui| {
+                if self.seat.viewing.is_umpire() {
+                    panels::log_ui(self, ui);
+                } else {
+                    super::seat::log_ui(self, ui);
+                }
+            });
         egui::Panel::left("forces")
             .resizable(true)
             .default_size(260.0)
@@ -652,10 +685,10 @@ impl eframe::App for UmpireApp {
             .min_size(180.0)
             .max_size(480.0)
             .show(ui, |ui| panels::inspector_ui(self, ui));
-        egui::CentralPanel::no_frame().show(ui, |ui| match self.session.as_ref() {
-            Some(session) => {
+        egui::CentralPanel::no_frame().show(ui, |ui| match self.seat.scene(self.session.as_ref()) {
+            Some(scene) => {
                 let input = MapInput {
-                    session,
+                    scene,
                     selection: &mut self.selection,
                     overlays: self.view.overlays,
                     forced: self.forced,
@@ -663,13 +696,15 @@ impl eframe::App for UmpireApp {
                 };
                 self.map.map_ui(ui, input);
                 if let Some(camera) = self.map.camera {
-                    self.view.camera = Some((session.path().to_owned(), camera));
+                    self.view.camera = Some((scene.source.to_owned(), camera));
                 }
             }
             None => panels::welcome_ui(self, ui),
         });
         panels::windows_ui(self, &ctx);
-        if self.view.show_plots {
+        super::seat::windows_ui(self, &ctx);
+        // The plots read the whole log: the umpire's.
+        if self.view.show_plots && self.seat.viewing.is_umpire() {
             let mut open = true;
             egui::Window::new("Plots")
                 .open(&mut open)

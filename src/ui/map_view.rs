@@ -10,7 +10,7 @@
 //! roads, small counters) into one reused mesh, so a frame allocates nothing
 //! in proportion to the map.
 
-use super::session::Session;
+use super::view::Scene;
 use super::{Command, Selection, theme};
 use crate::model::{
     CUT_OFF_GRACE_MOVES, Campaign, ForceId, RegionId, RiverCrossing, RoadKind, SideId, StandingOrder,
@@ -136,6 +136,9 @@ struct Counter {
     stack: usize,
     colour: Color32,
     text: String,
+    /// The colour of its text and edge, and whether it is a blind (drawn pale, edged in its side's colour).
+    ink: Color32,
+    blind: bool,
 }
 
 #[derive(Debug)]
@@ -192,6 +195,8 @@ pub struct MapView {
     /// Screen position of each region last frame, for tests and tools.
     last_rect: Rect,
     background: Option<Background>,
+    /// The background belongs to another map than the one shown (a report's).
+    background_hidden: bool,
 }
 
 /// The picture under the map and the map rectangle (in miles) it covers.
@@ -223,6 +228,7 @@ impl Default for MapView {
             fit_next: false,
             last_rect: Rect::NOTHING,
             background: None,
+            background_hidden: false,
         }
     }
 }
@@ -230,7 +236,8 @@ impl Default for MapView {
 /// What the map needs from the window each frame.
 #[derive(Debug)]
 pub struct MapInput<'a> {
-    pub session: &'a Session,
+    /// The campaign as the viewer knows it, and the orders given.
+    pub scene: Scene<'a>,
     pub selection: &'a mut Selection,
     pub overlays: Overlays,
     pub forced: bool,
@@ -243,6 +250,17 @@ impl MapView {
         let camera = self.camera;
         *self = MapView::default();
         self.camera = camera;
+    }
+
+    /// Forgets what was drawn for the campaign (counters, routes, supply,
+    /// forecasts), keeping the map, the camera and the background: for
+    /// another view of the same map.
+    pub fn redraw(&mut self) {
+        self.layout = Layout::default();
+        self.supply = SupplyView::default();
+        self.preview = None;
+        self.route_forecast = None;
+        self.dragging = None;
     }
 
     /// Centres the view on a region at `zoom` pixels per mile; false before
@@ -273,7 +291,12 @@ impl MapView {
     }
 
     pub fn has_background(&self) -> bool {
-        self.background.is_some()
+        self.background.is_some() && !self.background_hidden
+    }
+
+    /// Hides the background picture (kept for the save) while another map is shown.
+    pub fn hide_background(&mut self, hide: bool) {
+        self.background_hidden = hide;
     }
 
     /// Where a region is on screen now, if the map has been drawn.
@@ -295,16 +318,16 @@ impl MapView {
 
     /// The forecast of the route a force is on (its order this move, else its
     /// standing order), computed once per change of the campaign.
-    pub fn route_forecast(&mut self, session: &Session, force: &ForceId) -> Option<MarchForecast> {
-        let key = (session.revision(), force.clone());
+    pub fn route_forecast(&mut self, scene: &Scene<'_>, force: &ForceId) -> Option<MarchForecast> {
+        let key = (scene.revision, force.clone());
         if let Some((k, forecast)) = &self.route_forecast
             && *k == key
         {
             return forecast.clone();
         }
-        let campaign = session.campaign();
+        let campaign = scene.campaign;
         let forecast = campaign.force(force).and_then(|f| {
-            let (path, forced) = match session.ordered_march(force) {
+            let (path, forced) = match scene.ordered_march(force) {
                 Some((path, forced)) => (path.to_vec(), forced),
                 None => match &f.order {
                     StandingOrder::March { path, forced } => (path.clone(), *forced),
@@ -340,15 +363,15 @@ impl MapView {
 
     /// Draws the map filling `ui` and handles its input.
     pub fn map_ui(&mut self, ui: &mut Ui, mut input: MapInput<'_>) -> Response {
-        let campaign = input.session.campaign();
+        let campaign = input.scene.campaign;
         let (rect, response) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
         response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "Campaign map"));
         self.last_rect = rect;
         self.frame = self.frame.wrapping_add(1);
-        self.ensure_geometry(input.session);
-        self.ensure_layout(input.session);
+        self.ensure_geometry(&input.scene);
+        self.ensure_layout(&input.scene);
         if input.overlays.supply {
-            self.ensure_supply(input.session);
+            self.ensure_supply(&input.scene);
         }
         let Some(g) = self.geometry.as_ref() else {
             return response;
@@ -364,6 +387,7 @@ impl MapView {
         let painter = ui.painter_at(rect);
         painter.rect_filled(rect, 0.0, theme::MAP_GROUND);
         if input.overlays.background
+            && !self.background_hidden
             && let Some(Background(texture, world)) = &self.background
         {
             let screen = Rect::from_min_max(
@@ -389,7 +413,7 @@ impl MapView {
             self.paint_supply(&painter, camera, rect);
         }
         let forecast = match (&*input.selection, input.overlays.forecast) {
-            (Selection::Force(id), true) => self.route_forecast(input.session, id),
+            (Selection::Force(id), true) => self.route_forecast(&input.scene, id),
             _ => None,
         };
         self.paint_routes(&painter, camera, rect, &input, forecast.as_ref());
@@ -406,15 +430,15 @@ impl MapView {
 
         match hit {
             Some(hit) if self.dragging.is_none() => response.on_hover_ui_at_pointer(|ui| {
-                self.tooltip_ui(ui, input.session, hit, input.overlays);
+                self.tooltip_ui(ui, &input.scene, hit, input.overlays);
             }),
             _ => response,
         }
     }
 
-    fn ensure_geometry(&mut self, session: &Session) {
-        let campaign = session.campaign();
-        let key = (session.path().to_owned(), campaign.map.regions.len());
+    fn ensure_geometry(&mut self, scene: &Scene<'_>) {
+        let campaign = scene.campaign;
+        let key = (scene.source.to_owned(), campaign.map.regions.len());
         if self.geometry.as_ref().is_some_and(|g| g.key == key) {
             return;
         }
@@ -428,25 +452,25 @@ impl MapView {
         self.stamps = vec![0; campaign.map.roads.len()];
     }
 
-    fn ensure_layout(&mut self, session: &Session) {
-        let revision = session.revision().wrapping_add(1);
+    fn ensure_layout(&mut self, scene: &Scene<'_>) {
+        let revision = scene.revision.wrapping_add(1);
         if self.layout.revision == revision {
             return;
         }
         if let Some(g) = &self.geometry {
-            self.layout = build_layout(session, g);
+            self.layout = build_layout(scene, g);
             self.layout.revision = revision;
         }
     }
 
-    fn ensure_supply(&mut self, session: &Session) {
-        let revision = session.revision().wrapping_add(1);
+    fn ensure_supply(&mut self, scene: &Scene<'_>) {
+        let revision = scene.revision.wrapping_add(1);
         if self.supply.revision == revision {
             return;
         }
         let Some(g) = &self.geometry else { return };
-        let campaign = session.campaign();
-        let lines = strategy::supply_lines(campaign);
+        let campaign = scene.campaign;
+        let lines = scene.supply_lines();
         let mut seen = HashSet::new();
         let mut edges = Vec::new();
         let mut cut_regions = Vec::new();
@@ -530,7 +554,7 @@ impl MapView {
         hit: Option<Hit>,
         scale: f32,
     ) {
-        let campaign = input.session.campaign();
+        let campaign = input.scene.campaign;
         if response.drag_started_by(PointerButton::Primary)
             && let Some(p) = response.interact_pointer_pos()
             && let Some(Hit::Counter(f)) = self.hit(camera, rect, p, scale)
@@ -563,7 +587,9 @@ impl MapView {
                     };
                     match selected {
                         Some(force)
-                            if self.region_index(&force.region) != Some(r) || force.en_route.is_some() =>
+                            if input.scene.may_order(&force.side)
+                                && (self.region_index(&force.region) != Some(r)
+                                    || force.en_route.is_some()) =>
                         {
                             self.order_march(input, force, r);
                         }
@@ -597,7 +623,10 @@ impl MapView {
     }
 
     fn order_march(&self, input: &mut MapInput<'_>, force: &crate::model::Force, region: usize) {
-        let Some(target) = input.session.campaign().map.regions.get(region) else {
+        if !input.scene.may_order(&force.side) {
+            return;
+        }
+        let Some(target) = input.scene.campaign.map.regions.get(region) else {
             return;
         };
         input
@@ -855,7 +884,7 @@ impl MapView {
         scale: f32,
     ) {
         let selected = match &*input.selection {
-            Selection::Force(id) => input.session.campaign().forces.iter().position(|f| &f.id == id),
+            Selection::Force(id) => input.scene.campaign.forces.iter().position(|f| &f.id == id),
             _ => None,
         };
         let small = scale < 0.5;
@@ -873,18 +902,29 @@ impl MapView {
                 continue;
             }
             let cut = input.overlays.supply && self.supply.by_force.get(&c.force).is_some_and(|(s, _)| !s);
-            let fill = if cut { theme::CUT_OFF } else { c.colour };
-            mesh.add_colored_rect(body.expand(1.0), theme::COUNTER_EDGE);
+            let fill = if cut {
+                theme::CUT_OFF
+            } else if c.blind {
+                theme::BLIND_FILL
+            } else {
+                c.colour
+            };
+            let (edge, width) = if c.blind {
+                (c.colour, 2.0)
+            } else {
+                (theme::COUNTER_EDGE, 1.0)
+            };
+            mesh.add_colored_rect(body.expand(width), edge);
             mesh.add_colored_rect(body, fill);
             if !small {
-                texts.push((body.center(), c.text.as_str(), cut, c.force));
+                texts.push((body.center(), c.text.as_str(), cut, c.force, c.ink));
             }
         }
         if let Some(mesh) = self.meshes.get(slot) {
             painter.add(Shape::Mesh(mesh.clone()));
         }
-        for (at, text, cut, force) in texts {
-            painter.text(at, Align2::CENTER_CENTER, text, font.clone(), Color32::WHITE);
+        for (at, text, cut, force, ink) in texts {
+            painter.text(at, Align2::CENTER_CENTER, text, font.clone(), ink);
             if cut && let Some((_, left)) = self.supply.by_force.get(&force) {
                 let note = if *left == 0 {
                     "losing stands".to_owned()
@@ -958,7 +998,7 @@ impl MapView {
         forecast: Option<&MarchForecast>,
     ) {
         let Some(g) = self.geometry.as_ref() else { return };
-        let campaign = input.session.campaign();
+        let campaign = input.scene.campaign;
         let selected = match &*input.selection {
             Selection::Force(id) => campaign.forces.iter().position(|f| &f.id == id),
             _ => None,
@@ -1029,7 +1069,7 @@ impl MapView {
         input: &MapInput<'_>,
         hit: Option<Hit>,
     ) {
-        let campaign = input.session.campaign();
+        let campaign = input.scene.campaign;
         let force = match (&self.dragging, &*input.selection) {
             (Some(f), _) => campaign.forces.get(*f),
             (None, Selection::Force(id)) => campaign.force(id),
@@ -1041,7 +1081,10 @@ impl MapView {
         if self.region_index(&force.region) == Some(region) && force.en_route.is_none() {
             return;
         }
-        let key = (input.session.revision(), force.id.clone(), region, input.forced);
+        if !input.scene.may_order(&force.side) {
+            return;
+        }
+        let key = (input.scene.revision, force.id.clone(), region, input.forced);
         if self.preview.as_ref().is_none_or(|p| p.key != key) {
             self.preview = Some(self.make_preview(input, force, region, key));
         }
@@ -1090,7 +1133,7 @@ impl MapView {
         region: usize,
         key: (u64, ForceId, usize, bool),
     ) -> Preview {
-        let campaign = input.session.campaign();
+        let campaign = input.scene.campaign;
         let Some(target) = campaign.map.regions.get(region) else {
             return Preview {
                 key,
@@ -1104,7 +1147,7 @@ impl MapView {
             action: Action::To(target.id.clone()),
             forced: input.forced,
         };
-        match input.session.check(&force.side, &request) {
+        match input.scene.check(&force.side, &request) {
             Ok(set) => {
                 let path: Vec<RegionId> = set
                     .orders
@@ -1139,8 +1182,8 @@ impl MapView {
         }
     }
 
-    fn tooltip_ui(&self, ui: &mut Ui, session: &Session, hit: Hit, overlays: Overlays) {
-        let campaign = session.campaign();
+    fn tooltip_ui(&self, ui: &mut Ui, scene: &Scene<'_>, hit: Hit, overlays: Overlays) {
+        let campaign = scene.campaign;
         match hit {
             Hit::Counter(f) => {
                 let Some(force) = campaign.forces.get(f) else {
@@ -1150,6 +1193,12 @@ impl MapView {
                     .side(&force.side)
                     .map_or(force.side.as_str(), |s| s.name.as_str());
                 ui.strong(&force.name);
+                if let Some(mark) = scene.mark(&force.id).filter(|m| !m.in_battle) {
+                    ui.label(format!("{side}; {}", mark.strength(force)));
+                    ui.label(format!("At {}, {}", where_is(campaign, force), mark.when()));
+                    ui.weak("Click to inspect.");
+                    return;
+                }
                 ui.label(format!(
                     "{side}; {} stands, {} of {} points",
                     force.stands.len(),
@@ -1171,7 +1220,11 @@ impl MapView {
                 } else if force.supply.cut_moves > 0 {
                     ui.label(format!("Cut off for {} game moves", force.supply.cut_moves));
                 }
-                ui.weak("Click to select; drag to a region to order a march.");
+                if scene.may_order(&force.side) {
+                    ui.weak("Click to select; drag to a region to order a march.");
+                } else {
+                    ui.weak("Click to inspect.");
+                }
             }
             Hit::Region(r) => {
                 let Some(region) = campaign.map.regions.get(r) else {
@@ -1202,7 +1255,16 @@ impl MapView {
                     .iter()
                     .filter(|f| f.region == region.id && f.en_route.is_none())
                 {
-                    ui.label(format!("{}: {} points", force.name, force.points()));
+                    match scene.mark(&force.id).filter(|m| !m.in_battle) {
+                        Some(mark) if mark.blind => ui.label(format!("{}: {}", force.name, mark.when())),
+                        Some(mark) => ui.label(format!(
+                            "{}: {} points, {}",
+                            force.name,
+                            mark.points.unwrap_or(0),
+                            mark.when()
+                        )),
+                        None => ui.label(format!("{}: {} points", force.name, force.points())),
+                    };
                 }
                 if let Some(battle) = campaign.battle_in(&region.id) {
                     ui.colored_label(theme::BATTLE, format!("Battle {} pending", battle.id));
@@ -1500,8 +1562,8 @@ fn build_geometry(campaign: &Campaign, key: (std::path::PathBuf, usize)) -> Geom
     }
 }
 
-fn build_layout(session: &Session, g: &Geometry) -> Layout {
-    let campaign = session.campaign();
+fn build_layout(scene: &Scene<'_>, g: &Geometry) -> Layout {
+    let campaign = scene.campaign;
     let mut stacks: HashMap<(usize, usize), usize> = HashMap::new();
     let mut counters = Vec::with_capacity(campaign.forces.len());
     let mut routes = Vec::new();
@@ -1534,15 +1596,23 @@ fn build_layout(session: &Session, g: &Geometry) -> Layout {
             cell_number(world.y * 10.0 + 1e6),
         );
         let stack = stacks.entry(spot).or_insert(0);
+        let colour = side_colour(campaign, &force.side);
+        let mark = scene.mark(&force.id);
         counters.push(Counter {
             force: i,
             world,
             stack: *stack,
-            colour: side_colour(campaign, &force.side),
-            text: force.points().to_string(),
+            colour: mark.map_or(colour, |m| super::seat::mark_colour(colour, m)),
+            text: mark.map_or_else(|| force.points().to_string(), |m| m.counter_text(force)),
+            ink: match mark {
+                Some(m) if m.blind => colour,
+                Some(m) if !m.in_sight => theme::LABEL_STRONG,
+                _ => Color32::WHITE,
+            },
+            blind: mark.is_some_and(|m| m.blind),
         });
         *stack += 1;
-        let (path, forced, given) = match session.ordered_march(&force.id) {
+        let (path, forced, given) = match scene.ordered_march(&force.id) {
             Some((path, forced)) => (Some(path), forced, true),
             None => match &force.order {
                 StandingOrder::March { path, forced } => (Some(path.as_slice()), *forced, false),

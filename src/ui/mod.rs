@@ -13,9 +13,11 @@ pub mod history;
 mod map_view;
 mod panels;
 mod plots;
+pub mod seat;
 pub mod session;
 mod start;
 mod theme;
+pub mod view;
 
 pub use app::{Launch, UmpireApp};
 pub use map_view::{Camera, Overlays, forecast_text};
@@ -52,6 +54,8 @@ pub enum Command {
     /// Copy the open save, history and all, and go on in the copy.
     SaveAs(PathBuf),
     Quit,
+    /// Whose view the window shows, and reports (the hot seat, play by email).
+    View(seat::Command),
 }
 
 /// Why the window could not run.

@@ -33,6 +33,7 @@ pub fn menu_bar_ui(app: &mut UmpireApp, ui: &mut Ui) {
                 {
                     app.forms.save_as.get_or_insert_with(String::new);
                 }
+                super::seat::file_menu_ui(app, ui);
                 ui.menu_button("Recent files", |ui| {
                     if app.view.recent.is_empty() {
                         ui.weak("none yet");
@@ -70,6 +71,7 @@ pub fn menu_bar_ui(app: &mut UmpireApp, ui: &mut Ui) {
                 ui.checkbox(&mut app.forced, "Forced march for new orders");
             });
             ui.menu_button("View", |ui| {
+                super::seat::view_menu_ui(app, ui);
                 let o = &mut app.view.overlays;
                 ui.checkbox(&mut o.supply, "Supply lines");
                 ui.checkbox(&mut o.forecast, "Forced-march forecast");
@@ -92,16 +94,18 @@ pub fn menu_bar_ui(app: &mut UmpireApp, ui: &mut Ui) {
                 }
             });
             ui.separator();
-            if let Some(session) = &app.session {
-                let c = session.campaign();
-                let date = c.date().map_or_else(String::new, |d| format!(", {d}"));
+            if let Some(scene) = app.seat.scene(app.session.as_ref()) {
+                let c = scene.campaign;
+                let date = scene.date.map_or_else(String::new, |d| format!(", {d}"));
                 ui.label(RichText::new(format!("{}: game move {}{date}", c.title, c.turn)).strong());
-                let orders: usize = session.pending().iter().map(|s| s.orders.len()).sum();
+                let orders = scene.orders_given();
                 ui.weak(format!(
                     "{orders} order{} given",
                     if orders == 1 { "" } else { "s" }
                 ));
             }
+            ui.separator();
+            super::seat::view_as_ui(app, ui);
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 let enabled = app.session.is_some() && !app.busy();
                 if ui
@@ -204,21 +208,21 @@ fn tree_rows(app: &UmpireApp, campaign: &Campaign) -> Vec<TreeRow> {
 }
 
 pub fn tree_ui(app: &mut UmpireApp, ui: &mut Ui) {
-    let Some(session) = &app.session else {
+    let Some(scene) = app.seat.scene(app.session.as_ref()) else {
         ui.weak("No campaign open.");
         return;
     };
     ui.heading("Sides and forces");
     ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
-    let key = (session.revision(), app.tree.version);
+    let key = (scene.revision, app.tree.version);
     if app.tree.rows.as_ref().is_none_or(|(k, _)| *k != key) {
-        let rows = tree_rows(app, session.campaign());
+        let rows = tree_rows(app, scene.campaign);
         app.tree.rows = Some((key, rows));
     }
-    let (Some(session), Some((_, rows))) = (&app.session, &app.tree.rows) else {
+    let Some((_, rows)) = &app.tree.rows else {
         return;
     };
-    let campaign = session.campaign();
+    let campaign = scene.campaign;
     let mut toggle_side = None;
     let mut toggle_force = None;
     let mut select = None;
@@ -238,7 +242,11 @@ pub fn tree_ui(app: &mut UmpireApp, ui: &mut Ui) {
                             .forces_of(&side.id)
                             .fold((0, 0), |(p, f), x| (p + x.points(), f + x.full_points()));
                         let hqs = campaign.hqs_held_by(&side.id).count();
-                        let text = format!("{}: {points}/{full} pts, {hqs} HQs", side.name);
+                        let text = if scene.may_order(&side.id) {
+                            format!("{}: {points}/{full} pts, {hqs} HQs", side.name)
+                        } else {
+                            super::seat::known_side_row(&scene, &side.id, &side.name)
+                        };
                         ui.label(RichText::new(text).color(colour_of(campaign, &side.id)).strong());
                     }
                     TreeRow::Force(f) => {
@@ -246,6 +254,15 @@ pub fn tree_ui(app: &mut UmpireApp, ui: &mut Ui) {
                             return;
                         };
                         ui.add_space(14.0);
+                        if let Some(mark) = scene.mark(&force.id).filter(|m| !m.in_battle) {
+                            ui.add_space(ui.spacing().interact_size.y.min(18.0));
+                            let selected = matches!(&app.selection, Selection::Force(id) if id == &force.id);
+                            let text = super::seat::known_row(&scene, force, mark);
+                            if ui.selectable_label(selected, text).clicked() {
+                                select = Some(Selection::Force(force.id.clone()));
+                            }
+                            return;
+                        }
                         let open = app.tree.open_forces.contains(&force.id);
                         if ui.small_button(if open { "-" } else { "+" }).clicked() {
                             toggle_force = Some(force.id.clone());
@@ -331,13 +348,13 @@ pub fn tree_ui(app: &mut UmpireApp, ui: &mut Ui) {
 
 pub fn inspector_ui(app: &mut UmpireApp, ui: &mut Ui) {
     ui.heading("Inspector");
-    if app.session.is_none() {
+    if app.seat.scene(app.session.as_ref()).is_none() {
         return;
     }
     let selection = app.selection.clone();
     ScrollArea::vertical().auto_shrink(false).show(ui, |ui| {
-        let Some(session) = &app.session else { return };
-        let campaign = session.campaign();
+        let Some(scene) = app.seat.scene(app.session.as_ref()) else { return };
+        let campaign = scene.campaign;
         match selection {
             Selection::None => {
                 ui.label("Select a force in the list or on the map; then click a region on the map to order a march there, or drag the counter to it.");
@@ -348,6 +365,11 @@ pub fn inspector_ui(app: &mut UmpireApp, ui: &mut Ui) {
                 }
             }
             Selection::Force(id) => match campaign.force(&id).cloned() {
+                Some(force) if scene.is_stand_in(&force.id) => {
+                    if let Some(mark) = scene.mark(&force.id) {
+                        super::seat::known_ui(ui, &scene, &force, mark);
+                    }
+                }
                 Some(force) => force_ui(app, ui, force),
                 None => {
                     ui.label(format!("Force {id} is no longer on the roll."));
@@ -383,8 +405,10 @@ pub fn inspector_ui(app: &mut UmpireApp, ui: &mut Ui) {
 }
 
 fn force_ui(app: &mut UmpireApp, ui: &mut Ui, force: Force) {
-    let Some(session) = &app.session else { return };
-    let campaign = session.campaign();
+    let Some(scene) = app.seat.scene(app.session.as_ref()) else {
+        return;
+    };
+    let campaign = scene.campaign;
     let colour = colour_of(campaign, &force.side);
     let side_name = campaign
         .side(&force.side)
@@ -397,7 +421,7 @@ fn force_ui(app: &mut UmpireApp, ui: &mut Ui, force: Force) {
         force.full_points()
     ));
     ui.label(format!("At {}", where_is(campaign, &force)));
-    match session.ordered_march(&force.id) {
+    match scene.ordered_march(&force.id) {
         Some((path, forced)) => {
             let text = format!(
                 "Ordered this move: {} to {}",
@@ -406,7 +430,7 @@ fn force_ui(app: &mut UmpireApp, ui: &mut Ui, force: Force) {
             );
             ui.label(RichText::new(text).color(if forced { theme::FORCED } else { theme::ROUTE }));
             if app.view.overlays.forecast
-                && let Some(f) = app.map.route_forecast(session, &force.id)
+                && let Some(f) = app.map.route_forecast(&scene, &force.id)
             {
                 ui.label(forecast_text(&f, forced));
             }
@@ -451,6 +475,10 @@ fn force_ui(app: &mut UmpireApp, ui: &mut Ui, force: Force) {
         );
     }
 
+    if !scene.may_order(&force.side) {
+        super::seat::enemy_stands_ui(ui, &scene, &force);
+        return;
+    }
     ui.separator();
     ui.label(RichText::new("Orders").strong());
     let mut commands = Vec::new();
@@ -592,8 +620,10 @@ fn order(force: &Force, action: Action, forced: bool) -> Command {
 }
 
 fn region_ui(app: &mut UmpireApp, ui: &mut Ui, id: &RegionId) {
-    let Some(session) = &app.session else { return };
-    let campaign = session.campaign();
+    let Some(scene) = app.seat.scene(app.session.as_ref()) else {
+        return;
+    };
+    let campaign = scene.campaign;
     let Some(region) = campaign.map.region(id) else {
         return;
     };
@@ -632,8 +662,11 @@ fn region_ui(app: &mut UmpireApp, ui: &mut Ui, id: &RegionId) {
         ui.separator();
         ui.label(RichText::new("Forces").strong());
         for force in here {
-            let text = RichText::new(format!("{}: {} pts", force.name, force.points()))
-                .color(colour_of(campaign, &force.side));
+            let text = match scene.mark(&force.id).filter(|m| !m.in_battle) {
+                Some(mark) => super::seat::known_row(&scene, force, mark),
+                None => RichText::new(format!("{}: {} pts", force.name, force.points())),
+            }
+            .color(colour_of(campaign, &force.side));
             if ui.link(text).clicked() {
                 app.selection = Selection::Force(force.id.clone());
             }
@@ -804,7 +837,9 @@ pub fn log_ui(app: &mut UmpireApp, ui: &mut Ui) {
 pub fn windows_ui(app: &mut UmpireApp, ctx: &egui::Context) {
     summary_window(app, ctx);
     file_windows(app, ctx);
-    super::battles::battles_window(app, ctx);
+    if app.seat.viewing.is_umpire() {
+        super::battles::battles_window(app, ctx);
+    }
     help_windows(app, ctx);
 }
 

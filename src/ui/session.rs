@@ -209,6 +209,11 @@ impl Session {
         !self.redo.is_empty()
     }
 
+    /// The side whose orders a redo would give again.
+    pub fn redo_side(&self) -> Option<&SideId> {
+        self.redo.last().map(|set| &set.side)
+    }
+
     pub fn revision(&self) -> u64 {
         self.revision
     }

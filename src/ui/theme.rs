@@ -38,3 +38,6 @@ pub fn terrain(terrain: Terrain) -> Color32 {
     };
     Color32::from_rgba_unmultiplied(r, g, b, 200)
 }
+
+/// The fill of a blind's counter: a marker with a number, no strength.
+pub const BLIND_FILL: Color32 = Color32::from_rgb(250, 246, 232);
