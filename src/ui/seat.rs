@@ -501,7 +501,6 @@ pub fn screen(app: &mut UmpireApp, command: session::Command) -> Option<session:
                 | session::Command::Undo
                 | session::Command::Redo
                 | session::Command::EndTurn) => Some(command),
-                #[allow(unreachable_patterns)]
                 _ => refuse(
                     app,
                     "That is the umpire's work: switch to the umpire's view (View > As the umpire (everything))."
