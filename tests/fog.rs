@@ -487,12 +487,18 @@ fn scouts_drive_off_a_screen_by_the_morale_throw_of_rule_17() {
             assert_eq!(record.seen, Seen::Blind);
             assert!(
                 throws[0].sentence.starts_with(
-                    "The scouts of Scouts are driven off by the screen of blind 1 at Plain (morale throw 30 x"
+                    "The scouts of Scouts are driven off by the screen of blind 1 at Plain (their morale throw 30 x"
                 ),
                 "{}",
                 throws[0].sentence
             );
             assert!(!throws[0].sentence.contains("Column"), "{}", throws[0].sentence);
+            // Beaten, they learn nothing of the screen's strength.
+            assert!(
+                !throws[0].sentence.contains(" against "),
+                "{}",
+                throws[0].sentence
+            );
         }
     }
     assert!(

@@ -841,11 +841,16 @@ impl Notes<'_> {
                 "scouts_broke_cover",
                 format!("The scouts of {scouts} ride in on a force hidden {place} and expose it ({totals})."),
             ),
+            // Beaten, the scouts learn nothing of what beat them: their own
+            // throw only, never the hidden force's points.
             (false, _) => (
                 "scouts_driven_off",
                 format!(
-                    "The scouts of {scouts} are driven off by {against} of blind {} {place} ({totals}).",
-                    record.marker
+                    "The scouts of {scouts} are driven off by {against} of blind {} {place} (their morale throw {} x {} = {} was beaten; {rule}).",
+                    record.marker,
+                    throw.scout_points,
+                    throw.scout_die,
+                    throw.scout_points.saturating_mul(throw.scout_die),
                 ),
             ),
         };
