@@ -707,10 +707,11 @@ impl<'a> Battle<'a> {
         let road = self.cell(here).road && self.cell(aim).road;
         let end = self.travel(i, aim, budget);
         // Keep off: a stand not charging does not end in contact.
-        let clash = self
-            .stands
-            .iter()
-            .any(|e| e.owner != side && e.combatant() && doctrine::dist(e.at, end) <= CONTACT_INCHES + 1.0);
+        let clash = self.stands.iter().any(|e| {
+            e.owner != side
+                && e.combatant()
+                && doctrine::dist(e.at, end) <= CONTACT_INCHES + STEP_INCHES / 2.0
+        });
         if clash {
             return;
         }
