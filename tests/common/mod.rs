@@ -8,6 +8,7 @@
     clippy::panic
 )]
 
+pub mod fog_ground;
 pub mod world;
 
 use std::path::{Path, PathBuf};
