@@ -5,12 +5,11 @@
 //! takes it back.
 
 use super::error::{path_text, sqlite};
-use super::moves::next_seq;
+use super::moves::write_change;
 use super::rows;
 use super::{Store, StoreError, begin};
 use crate::model::{BattleRecord, BattleStatus, Campaign, Event};
 use rusqlite::{OptionalExtension, params};
-use serde_json::json;
 
 impl Store {
     /// Replaces battle `battle`'s record (the scenario handed off, the odds
@@ -84,22 +83,8 @@ impl Store {
                 why: "is no longer pending: it was fought while this result was being worked out".to_owned(),
             });
         }
-        rows::write_state(&tx, after).map_err(sqlite("writing the new state"))?;
-        let first = next_seq(&tx, before.turn).map_err(sqlite("numbering the events"))?;
-        for event in events {
-            let mut event = event.clone();
-            event.turn = before.turn;
-            event.seq = first.saturating_add(event.seq);
-            rows::append_event(&tx, &event).map_err(sqlite("writing the events"))?;
-        }
-        let checkpoint = Event {
-            turn: before.turn,
-            seq: next_seq(&tx, before.turn).map_err(sqlite("numbering the events"))?,
-            kind: "checkpoint".to_owned(),
-            payload: json!({ "first_seq": first, "battle": battle, "state": after }),
-            sentence: format!("The state after battle {battle}'s result is kept here, for undo."),
-        };
-        rows::append_event(&tx, &checkpoint).map_err(sqlite("writing the checkpoint"))?;
+        let sentence = format!("The state after battle {battle}'s result is kept here, for undo.");
+        write_change(&tx, &path, before.turn, after, events, Some(battle), sentence)?;
         tx.commit().map_err(sqlite("saving the result"))
     }
 }

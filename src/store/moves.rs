@@ -113,25 +113,19 @@ impl Store {
                 found,
             });
         }
-        rows::write_state(&tx, &outcome.campaign).map_err(sqlite("writing the new state"))?;
-        let first = next_seq(&tx, before.turn).map_err(sqlite("numbering the events"))?;
-        for event in &outcome.events {
-            let mut event = event.clone();
-            event.turn = before.turn;
-            event.seq = first.saturating_add(event.seq);
-            rows::append_event(&tx, &event).map_err(sqlite("writing the events"))?;
-        }
-        let checkpoint = Event {
-            turn: before.turn,
-            seq: next_seq(&tx, before.turn).map_err(sqlite("numbering the events"))?,
-            kind: "checkpoint".to_owned(),
-            payload: json!({ "first_seq": first, "state": outcome.campaign }),
-            sentence: format!(
-                "The state after game move {} is kept here, for undo.",
-                before.turn
-            ),
-        };
-        rows::append_event(&tx, &checkpoint).map_err(sqlite("writing the checkpoint"))?;
+        let sentence = format!(
+            "The state after game move {} is kept here, for undo.",
+            before.turn
+        );
+        write_change(
+            &tx,
+            &path,
+            before.turn,
+            &outcome.campaign,
+            &outcome.events,
+            None,
+            sentence,
+        )?;
         tx.execute(
             "UPDATE orders SET resolved_turn = ?1 WHERE resolved_turn IS NULL AND turn = ?1",
             params![before.turn],
@@ -236,6 +230,42 @@ impl Store {
         tx.commit().map_err(sqlite("saving the undo"))?;
         Ok(undone)
     }
+}
+
+/// Writes one change (a game move or a battle's result) in `tx`: the new
+/// `state`, its `events` numbered on from the game move's last, and a
+/// `checkpoint` event holding the whole state (with the battle's id for a
+/// result), which undo pops.
+pub(super) fn write_change(
+    tx: &Transaction<'_>,
+    path: &str,
+    turn: u32,
+    state: &Campaign,
+    events: &[Event],
+    battle: Option<u32>,
+    sentence: String,
+) -> Result<(), StoreError> {
+    let sqlite = |action| sqlite(path, action);
+    rows::write_state(tx, state).map_err(sqlite("writing the new state"))?;
+    let first = next_seq(tx, turn).map_err(sqlite("numbering the events"))?;
+    for event in events {
+        let mut event = event.clone();
+        event.turn = turn;
+        event.seq = first.saturating_add(event.seq);
+        rows::append_event(tx, &event).map_err(sqlite("writing the events"))?;
+    }
+    let payload = match battle {
+        Some(battle) => json!({ "first_seq": first, "battle": battle, "state": state }),
+        None => json!({ "first_seq": first, "state": state }),
+    };
+    let checkpoint = Event {
+        turn,
+        seq: next_seq(tx, turn).map_err(sqlite("numbering the events"))?,
+        kind: "checkpoint".to_owned(),
+        payload,
+        sentence,
+    };
+    rows::append_event(tx, &checkpoint).map_err(sqlite("writing the checkpoint"))
 }
 
 /// The next free sequence number in a game move's events.
