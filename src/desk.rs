@@ -18,13 +18,13 @@ use std::path::{Path, PathBuf};
 pub enum DeskError {
     #[error(transparent)]
     Store(#[from] StoreError),
-    #[error("{0}")]
+    #[error(transparent)]
     Handoff(#[from] HandoffError),
-    #[error("{0}")]
+    #[error(transparent)]
     Sheet(#[from] SheetError),
-    #[error("{0}")]
+    #[error(transparent)]
     Aftermath(#[from] AftermathError),
-    #[error("{0}")]
+    #[error(transparent)]
     Fight(#[from] FightError),
     #[error(transparent)]
     Write(#[from] WriteError),
@@ -179,7 +179,12 @@ pub fn resolve(
 
 /// `umpire result`: applies the filled results sheet at `sheet` to battle `battle`.
 pub fn enter_result(store: &mut Store, battle: u32, sheet: &Path) -> Result<Applied, DeskError> {
-    let text = files::read_sheet_text(sheet).map_err(|d| DeskError::Read(d.to_string()))?;
+    let text = files::read_sheet_text(sheet).map_err(|d| {
+        DeskError::Read(format!(
+            "{}: {}; give the path of the filled result.toml",
+            d.file, d.message
+        ))
+    })?;
     let campaign = store.load()?;
     let name = sheet.file_name().map_or_else(
         || sheet.display().to_string(),

@@ -107,8 +107,8 @@ pub(super) fn calibration(save: &Path, json: bool) -> Result<ExitCode> {
     }
     writeln!(
         out,
-        "{} battle(s) fought; {} with the engine's odds computed beforehand.",
-        c.fought,
+        "{} fought; {} with the engine's odds computed beforehand.",
+        super::plural(c.fought as usize, "battle"),
         c.fought - c.without_odds
     )?;
     if c.rows.is_empty() {
@@ -121,7 +121,7 @@ pub(super) fn calibration(save: &Path, json: bool) -> Result<ExitCode> {
     writeln!(
         out,
         "{:<14} {:<7} {:>7} {:>18} {:>14} {:>12} {:>8}",
-        "rule set", "fought", "battles", "favourite won", "losses odds", "losses real", "real/odds"
+        "rule set", "source", "battles", "favourite won", "losses odds", "losses real", "real/odds"
     )?;
     for r in &c.rows {
         let share = r.favourite_share().map_or_else(
