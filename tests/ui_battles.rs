@@ -194,3 +194,44 @@ fn the_battle_pack_and_auto_resolve_from_the_window() {
         "no battle is pending now"
     );
 }
+
+#[test]
+fn a_battles_losses_show_in_the_plots_history_and_go_with_its_undo() {
+    use umpire::ui::history::{Cause, Timeline};
+    let dir = tempfile::tempdir().unwrap();
+    let save = battle_save(dir.path());
+    let mut store = Store::open(&save).unwrap();
+    let before = Timeline::of(&store.load().unwrap(), &store.events().unwrap());
+    // Blue wins by hand: two of red's companies (100 points each) destroyed.
+    let c = store.load().unwrap();
+    let b = umpire::handoff::pending_battle(&c, 1).unwrap();
+    let s = umpire::desk::scenario_for(&c, 1, None).unwrap().scenario;
+    let filled = umpire::handoff::sheet::Filled {
+        winner: "blue".into(),
+        notes: String::new(),
+        stands: [21, 22]
+            .iter()
+            .map(|&id| umpire::strategy::aftermath::StandAfter {
+                id: umpire::model::StandId(id),
+                after: 0,
+                captured: false,
+            })
+            .collect(),
+    };
+    let text = umpire::handoff::sheet::write_filled_sheet(&c, b, &s, &filled);
+    umpire::desk::enter_result_text(&mut store, &c, 1, &text, "test").unwrap();
+    let after = Timeline::of(&store.load().unwrap(), &store.events().unwrap());
+    let battle: Vec<_> = after.losses.iter().filter(|l| l.cause == Cause::Battle).collect();
+    assert_eq!(battle.len(), 1, "{:?}", after.losses);
+    assert_eq!((battle[0].side, battle[0].stands, battle[0].points), (0, 2, 200));
+    assert_eq!(
+        battle[0].turn,
+        c.turn - 1,
+        "with the game move that made the battle"
+    );
+    assert_eq!(after.moments.len(), before.moments.len() + 1);
+    store.undo().unwrap();
+    let undone = Timeline::of(&store.load().unwrap(), &store.events().unwrap());
+    assert_eq!(undone.moments, before.moments);
+    assert!(undone.losses.iter().all(|l| l.cause != Cause::Battle));
+}

@@ -253,10 +253,14 @@ impl Report {
             })
             .collect();
         let last = campaign.turn.checked_sub(1);
-        let events = match last {
-            Some(t) if t >= campaign.start_turn => heard_by(campaign, side, log, &standing_events(log, t)),
+        // The last game move's events, then what has happened since: the
+        // results of battles fought before these orders.
+        let mut standing = match last {
+            Some(t) if t >= campaign.start_turn => standing_events(log, t),
             _ => Vec::new(),
         };
+        standing.extend(standing_events(log, campaign.turn));
+        let events = heard_by(campaign, side, log, &standing);
         Some(Report {
             format: REPORT_FORMAT.to_owned(),
             version: REPORT_VERSION,
@@ -294,7 +298,7 @@ fn in_battle(campaign: &Campaign, side: &SideId, battle: &super::campaign::Battl
 pub fn standing_events(log: &[Event], turn: u32) -> Vec<&Event> {
     let undone: Vec<(u64, u64)> = log
         .iter()
-        .filter(|e| e.kind == "turn_undone" && e.turn == turn)
+        .filter(|e| (e.kind == "turn_undone" || e.kind == "result_undone") && e.turn == turn)
         .filter_map(|e| {
             Some((
                 e.payload.get("first_seq")?.as_u64()?,
@@ -303,7 +307,9 @@ pub fn standing_events(log: &[Event], turn: u32) -> Vec<&Event> {
         })
         .collect();
     log.iter()
-        .filter(|e| e.turn == turn && e.kind != "checkpoint" && e.kind != "turn_undone")
+        .filter(|e| {
+            e.turn == turn && e.kind != "checkpoint" && e.kind != "turn_undone" && e.kind != "result_undone"
+        })
         .filter(|e| {
             !undone
                 .iter()

@@ -123,18 +123,18 @@ impl Timeline {
                 "checkpoint" => {
                     let state = event.payload.get("state").unwrap_or(&Value::Null);
                     let before = stack.last().map(|f| &f.stands);
-                    let losses = losses(events, &current, event.turn, before, &force_side);
+                    // A battle's result belongs with the game move that made
+                    // the battle: it shows as a step at that move.
+                    let turn = if event.payload.get("battle").is_some() {
+                        event.turn.saturating_sub(1)
+                    } else {
+                        event.turn
+                    };
+                    let losses = losses(events, &current, turn, before, &force_side);
                     let made = std::mem::take(&mut current);
-                    stack.push(frame(
-                        state,
-                        event.turn,
-                        &side_of,
-                        &mut force_side,
-                        Some(losses),
-                        made,
-                    ));
+                    stack.push(frame(state, turn, &side_of, &mut force_side, Some(losses), made));
                 }
-                "turn_undone" => {
+                "turn_undone" | "result_undone" => {
                     if stack.len() > 1
                         && let Some(popped) = stack.pop()
                     {
