@@ -260,6 +260,20 @@ fn the_table_follows_the_region_terrain_and_features() {
         kinds.contains(&ObjectiveKind::Town) && kinds.contains(&ObjectiveKind::Bridge),
         "{kinds:?}"
     );
+    // With no town or crossing, the heights on the defender's half are the objective.
+    let hilly = built(Terrain::Hills, &[]);
+    let o = &hilly.objectives[0];
+    assert_eq!(o.kind, ObjectiveKind::Hill);
+    assert!(o.y < hilly.table.depth / 2, "on the defender's half: {o:?}");
+    let cells = hilly.table.cells();
+    let top = cells[(o.y * hilly.table.width + o.x) as usize].level;
+    assert!(
+        top > 0
+            && cells
+                .iter()
+                .take((hilly.table.depth / 2 * hilly.table.width) as usize)
+                .all(|c| c.level <= top)
+    );
     // The same battle gives the same table: the battle's own stream.
     assert_eq!(built(Terrain::Hills, &[]), built(Terrain::Hills, &[]));
 }

@@ -133,7 +133,7 @@ pub fn write_briefing(campaign: &Campaign, battle: &Battle, handoff: &Handoff) -
     for o in &s.objectives {
         let _ = writeln!(
             out,
-            "- **{}** ({:?}), {} {} across and {} up from the far edge.",
+            "- **{}** ({:?}): {} {} across from the left edge, {} in from the far edge.",
             o.name, o.kind, cells, o.x, o.y
         );
     }

@@ -601,7 +601,6 @@ struct Layout<'r> {
     /// Cells covered so far by each kind, to reach the mix's shares.
     town: Option<(u32, u32)>,
     bridge: Option<(u32, u32)>,
-    hill_top: Option<(u32, u32)>,
     crossroads: Option<(u32, u32)>,
     /// The row of the river, if there is one.
     river_y: Option<u32>,
@@ -616,7 +615,6 @@ impl<'r> Layout<'r> {
             patches: Vec::new(),
             town: None,
             bridge: None,
-            hill_top: None,
             crossroads: None,
             river_y: None,
         }
@@ -681,10 +679,6 @@ impl<'r> Layout<'r> {
                                 2
                             };
                             lay.patch(crest, None, Some(level), None);
-                        }
-                        if lay.hill_top.is_none() {
-                            let (cx, cy) = area.centre();
-                            lay.hill_top = Some((floor_u32(cx), floor_u32(cy)));
                         }
                     }
                     _ => {
@@ -875,6 +869,40 @@ impl<'r> Layout<'r> {
         }
     }
 
+    /// The highest ground on the defender's half of the table, nearest the
+    /// middle of that half: the heights it holds.
+    fn hill_top(&self) -> Option<(u32, u32)> {
+        let table = Table {
+            width: self.width,
+            depth: self.depth,
+            cell_inches: 1.0,
+            grid: false,
+            terrain: self.patches.clone(),
+        };
+        let cells = table.cells();
+        let (mx, my) = (i64::from(self.width / 2), i64::from(self.depth / 4));
+        let mut best: Option<(u8, i64, u32, u32)> = None;
+        for y in 0..self.depth / 2 {
+            for x in 0..self.width {
+                let Some(c) = usize::try_from(u64::from(y) * u64::from(self.width) + u64::from(x))
+                    .ok()
+                    .and_then(|i| cells.get(i))
+                else {
+                    continue;
+                };
+                if c.level == 0 || c.is_water() {
+                    continue;
+                }
+                let far = (i64::from(x) - mx).abs() + (i64::from(y) - my).abs();
+                let better = best.is_none_or(|(l, d, ..)| c.level > l || (c.level == l && far < d));
+                if better {
+                    best = Some((c.level, far, x, y));
+                }
+            }
+        }
+        best.map(|(_, _, x, y)| (x, y))
+    }
+
     fn objectives(&self, campaign: &Campaign, battle: &Battle, region: &Region) -> Vec<Objective> {
         let mut out = Vec::new();
         let key = self
@@ -914,7 +942,7 @@ impl<'r> Layout<'r> {
             });
         }
         if out.is_empty() {
-            let (kind, (x, y), name) = match self.hill_top {
+            let (kind, (x, y), name) = match self.hill_top() {
                 Some(p) => (ObjectiveKind::Hill, p, format!("The heights of {}", region.name)),
                 None => (
                     ObjectiveKind::Crossroads,
