@@ -127,6 +127,10 @@ pub struct Battle<'a> {
     nearest: Vec<std::cell::Cell<Nearest>>,
     /// Whether any square can block sight (else every sight is clear).
     blind: bool,
+    /// Lines of sight already traced: per square looked from, empty until
+    /// first used, then per square and viewer class 0 (not yet), 1 (seen)
+    /// or 2 (blocked). The terrain never changes within a battle.
+    sight_memo: std::cell::RefCell<Vec<Vec<u8>>>,
     frontier: Vec<Square>,
     /// The squares the last [`Battle::reach`] reached, in order.
     reached: Vec<Square>,
@@ -177,6 +181,7 @@ impl<'a> Battle<'a> {
                 .cells()
                 .iter()
                 .any(|c| blocks_sight(c, Unit::FootArtillery, 0) || c.level > 0),
+            sight_memo: std::cell::RefCell::new(vec![Vec::new(); n]),
             frontier: Vec::new(),
             reached: Vec::new(),
             next: Vec::new(),
@@ -1065,11 +1070,40 @@ impl<'a> Battle<'a> {
     // ------------------------------------------------------------------------
     // Fire.
 
-    /// Whether `viewer` at `a` sees `b`.
+    /// Whether `viewer` at `a` sees `b`: traced once per battle, then remembered.
     fn sight(&self, a: Square, b: Square, viewer: Unit) -> bool {
         if !self.blind || cheb(a, b) <= 1 {
             return true;
         }
+        // Only whether the viewer sees over tall crops depends on it.
+        let class = usize::from(viewer.is_cavalry() || viewer.is_leader());
+        let (Some(from), Some(to)) = (self.slot(a), self.slot(b)) else {
+            return self.trace_sight(a, b, viewer);
+        };
+        let n = self.cells.len();
+        let known = self
+            .sight_memo
+            .borrow()
+            .get(from)
+            .and_then(|row| row.get(to * 2 + class))
+            .copied()
+            .unwrap_or(0);
+        if known != 0 {
+            return known == 1;
+        }
+        let seen = self.trace_sight(a, b, viewer);
+        if let Some(row) = self.sight_memo.borrow_mut().get_mut(from) {
+            if row.is_empty() {
+                row.resize(n * 2, 0);
+            }
+            if let Some(slot) = row.get_mut(to * 2 + class) {
+                *slot = if seen { 1 } else { 2 };
+            }
+        }
+        seen
+    }
+
+    fn trace_sight(&self, a: Square, b: Square, viewer: Unit) -> bool {
         let steps = 2 * cheb(a, b);
         let top = self.cell(a).level.max(self.cell(b).level);
         let (fa, fb) = (centre(a), centre(b));
