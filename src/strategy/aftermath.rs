@@ -6,7 +6,6 @@
 
 use super::index::MapIndex;
 use super::supply::{Holding, search, sources};
-use super::turn::HQ_LOSS_DELAY_MOVES;
 use crate::model::{
     Battle, BattleResult, BattleStatus, Campaign, Event, ForceId, RegionId, ResultSource, RuleSetId, SideId,
     SideLoss, Stand, StandId,
@@ -467,82 +466,34 @@ impl Run {
         }
     }
 
-    /// The HQ in the region falls to the winner if its holder lost.
+    /// The HQ in the region falls to the winner if its holder lost and the
+    /// winner stands there.
     fn hq_falls(&mut self, battle: &Battle, winner: Option<&SideId>) {
         let Some(winner) = winner else { return };
-        let place = self.region_name(&battle.region);
+        let winner_there = self
+            .state
+            .forces
+            .iter()
+            .any(|f| &f.side == winner && f.region == battle.region && !f.stands.is_empty());
+        if !winner_there {
+            return;
+        }
         for h in 0..self.state.hqs.len() {
             let Some(hq) = self.state.hqs.get(h) else { continue };
             if hq.region != battle.region || &hq.held_by == winner {
                 continue;
             }
-            let winner_there = self
-                .state
-                .forces
-                .iter()
-                .any(|f| &f.side == winner && f.region == battle.region && !f.stands.is_empty());
-            if !winner_there {
-                continue;
-            }
-            let owner_name = self.side_name(&hq.side);
-            let label = hq.label(&owner_name);
-            let payload = json!({ "side": hq.side, "wing": hq.wing, "region": hq.region, "held_by": winner, "battle": battle.id });
-            let retaken = &hq.side == winner;
-            let lost_now = hq.held_by == hq.side;
-            let taker = self.side_name(winner);
-            let Some(hq) = self.state.hqs.get_mut(h) else {
-                continue;
-            };
-            hq.held_by = winner.clone();
-            if retaken {
-                hq.captured_turn = None;
-                self.emit(
-                    "hq_retaken",
-                    payload,
-                    format!(
-                        "{owner_name} retakes its {label} at {place} by winning battle {}.",
-                        battle.id
-                    ),
-                );
-            } else {
-                if lost_now {
-                    hq.captured_turn = Some(self.turn);
-                }
-                let from_move = self.turn + HQ_LOSS_DELAY_MOVES;
-                self.emit(
-                    "hq_captured",
-                    payload,
-                    format!(
-                        "{taker} takes the {label} at {place} by winning battle {}. From game move {from_move} {owner_name} loses a stand each game move until it is retaken (Strategic Rules 2.1).",
-                        battle.id
-                    ),
-                );
+            if let Some((kind, payload, sentence)) =
+                super::hands::hand_over_hq(&mut self.state, h, winner, self.turn, Some(battle.id))
+            {
+                self.emit(kind, payload, sentence);
             }
         }
     }
 
     fn strike_empty(&mut self) {
-        let empty: Vec<(ForceId, String, RegionId)> = self
-            .state
-            .forces
-            .iter()
-            .filter(|f| f.stands.is_empty())
-            .map(|f| (f.id.clone(), f.name.clone(), f.region.clone()))
-            .collect();
-        for (id, name, region) in empty {
-            self.state.forces.retain(|f| f.id != id);
-            for b in &mut self.state.battles {
-                if b.status == BattleStatus::Pending {
-                    b.forces.retain(|f| f != &id);
-                    b.reserves.retain(|f| f != &id);
-                }
-            }
-            let place = self.region_name(&region);
-            self.emit(
-                "force_destroyed",
-                json!({ "force": id }),
-                format!("{name} has no stands left at {place} and is struck from the roll."),
-            );
+        for (kind, payload, sentence) in super::hands::strike_empty(&mut self.state) {
+            self.emit(kind, payload, sentence);
         }
     }
 }

@@ -6,6 +6,7 @@
 pub mod aftermath;
 pub mod fog;
 pub mod forecast;
+mod hands;
 mod index;
 pub mod movement;
 pub mod orders;

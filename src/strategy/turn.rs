@@ -1027,36 +1027,10 @@ impl<'c> Turn<'c> {
             if occupier == hq.held_by {
                 continue;
             }
-            let owner_name = self.side_name(&hq.side);
-            let label = hq.label(&owner_name);
-            let place = self.index.name(region).to_owned();
-            let owner = hq.side.clone();
-            let taker = self.side_name(&occupier);
-            let payload = json!({ "side": owner, "wing": hq.wing, "region": hq.region, "held_by": occupier });
-            let lost_now = hq.held_by == hq.side;
-            let Some(hq) = self.state.hqs.get_mut(h) else {
-                continue;
-            };
-            hq.held_by = occupier.clone();
-            if occupier == owner {
-                hq.captured_turn = None;
-                self.emit(
-                    "hq_retaken",
-                    payload,
-                    format!("{owner_name} retakes its {label} at {place}."),
-                );
-            } else {
-                if lost_now {
-                    hq.captured_turn = Some(self.turn);
-                }
-                let from_move = self.turn + HQ_LOSS_DELAY_MOVES;
-                self.emit(
-                    "hq_captured",
-                    payload,
-                    format!(
-                        "{taker} takes the {label} at {place}. From game move {from_move} {owner_name} loses a stand each game move until it is retaken (Strategic Rules 2.1)."
-                    ),
-                );
+            if let Some((kind, payload, sentence)) =
+                super::hands::hand_over_hq(&mut self.state, h, &occupier, self.turn, None)
+            {
+                self.emit(kind, payload, sentence);
             }
         }
     }
@@ -1235,25 +1209,8 @@ impl<'c> Turn<'c> {
     // -- The end -------------------------------------------------------------
 
     fn strike_empty_forces(&mut self) {
-        let empty: Vec<(ForceId, String, RegionId)> = self
-            .state
-            .forces
-            .iter()
-            .filter(|f| f.stands.is_empty())
-            .map(|f| (f.id.clone(), f.name.clone(), f.region.clone()))
-            .collect();
-        self.state.forces.retain(|f| !f.stands.is_empty());
-        for (id, name, region) in empty {
-            for battle in &mut self.state.battles {
-                battle.forces.retain(|f| f != &id);
-                battle.reserves.retain(|f| f != &id);
-            }
-            let place = self.region_name(&region);
-            self.emit(
-                "force_destroyed",
-                json!({ "force": id }),
-                format!("{name} has no stands left at {place} and is struck from the roll."),
-            );
+        for (kind, payload, sentence) in super::hands::strike_empty(&mut self.state) {
+            self.emit(kind, payload, sentence);
         }
     }
 

@@ -1,0 +1,87 @@
+//! What changes hands, shared by the game move (`turn`) and a battle's
+//! result (`aftermath`): an HQ passing to another side, and forces with no
+//! stands struck from the roll. Each returns what to tell as an event.
+
+use super::turn::HQ_LOSS_DELAY_MOVES;
+use crate::model::{BattleStatus, Campaign, ForceId, RegionId, SideId};
+use serde_json::json;
+
+/// An event to write: its kind, payload and sentence.
+pub(super) type Told = (&'static str, serde_json::Value, String);
+
+fn side_name(state: &Campaign, id: &SideId) -> String {
+    state.side(id).map_or_else(|| id.to_string(), |s| s.name.clone())
+}
+
+/// HQ number `h` passes to `taker` in game move `turn`: retaken if `taker`
+/// owns it, else captured, its owner losing stands from
+/// [`HQ_LOSS_DELAY_MOVES`] later (Strategic Rules 2.1). `battle` names the
+/// battle that won it, if one did.
+pub(super) fn hand_over_hq(
+    state: &mut Campaign,
+    h: usize,
+    taker: &SideId,
+    turn: u32,
+    battle: Option<u32>,
+) -> Option<Told> {
+    let hq = state.hqs.get(h)?;
+    let owner_name = side_name(state, &hq.side);
+    let label = hq.label(&owner_name);
+    let place = state.map.region_name(&hq.region).to_owned();
+    let taker_name = side_name(state, taker);
+    let mut payload = json!({ "side": hq.side, "wing": hq.wing, "region": hq.region, "held_by": taker });
+    if let (Some(b), Some(map)) = (battle, payload.as_object_mut()) {
+        map.insert("battle".to_owned(), json!(b));
+    }
+    let how = battle.map_or_else(String::new, |b| format!(" by winning battle {b}"));
+    let retaken = &hq.side == taker;
+    let lost_now = hq.held_by == hq.side;
+    let hq = state.hqs.get_mut(h)?;
+    hq.held_by = taker.clone();
+    if retaken {
+        hq.captured_turn = None;
+        return Some((
+            "hq_retaken",
+            payload,
+            format!("{owner_name} retakes its {label} at {place}{how}."),
+        ));
+    }
+    if lost_now {
+        hq.captured_turn = Some(turn);
+    }
+    let from_move = turn + HQ_LOSS_DELAY_MOVES;
+    Some((
+        "hq_captured",
+        payload,
+        format!(
+            "{taker_name} takes the {label} at {place}{how}. From game move {from_move} {owner_name} loses a stand each game move until it is retaken (Strategic Rules 2.1)."
+        ),
+    ))
+}
+
+/// Strikes every force with no stands left from the roll and from the
+/// pending battles (a fought battle's record keeps its forces).
+pub(super) fn strike_empty(state: &mut Campaign) -> Vec<Told> {
+    let empty: Vec<(ForceId, String, RegionId)> = state
+        .forces
+        .iter()
+        .filter(|f| f.stands.is_empty())
+        .map(|f| (f.id.clone(), f.name.clone(), f.region.clone()))
+        .collect();
+    state.forces.retain(|f| !f.stands.is_empty());
+    let mut told = Vec::new();
+    for (id, name, region) in empty {
+        for battle in state
+            .battles
+            .iter_mut()
+            .filter(|b| b.status == BattleStatus::Pending)
+        {
+            battle.forces.retain(|f| f != &id);
+            battle.reserves.retain(|f| f != &id);
+        }
+        let place = state.map.region_name(&region);
+        let sentence = format!("{name} has no stands left at {place} and is struck from the roll.");
+        told.push(("force_destroyed", json!({ "force": id }), sentence));
+    }
+    told
+}
