@@ -11,6 +11,7 @@ use crate::model::{
     Battle, Campaign, Feature, Force, Hq, Region, RegionId, RiverCrossing, RuleSetId, Terrain,
 };
 use crate::rules;
+use crate::rules::board::floor;
 use crate::scenario::{
     Area, Cover, Ground, Objective, ObjectiveKind, Patch, Reserve, Role, Scenario, ScenarioSide, Table,
     TableStand,
@@ -342,16 +343,9 @@ fn zone_depth(spec: TableSpec) -> u32 {
     if spec.grid {
         3
     } else {
-        // A foot of table, in whole cells: 12 inches over the cell size.
-        let cells = (12.0 / spec.cell_inches).round();
-        if cells >= 1.0 && cells <= f64::from(spec.depth) {
-            // In range by the check above.
-            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-            let c = cells as u32;
-            c
-        } else {
-            1
-        }
+        // A foot of table, in whole cells: 12 inches over the cell size
+        // (this program's choice: about a move and a half of foot).
+        floor_u32(12.0 / spec.cell_inches + 0.5).clamp(1, spec.depth.max(1))
     }
 }
 
@@ -504,10 +498,8 @@ fn compass(dir: (f64, f64)) -> &'static str {
         "north-east",
     ];
     let angle = dir.1.atan2(dir.0).to_degrees().rem_euclid(360.0);
-    let k = ((angle + 22.5) / 45.0).floor();
-    // 0..8 by construction; `get` guards the edge case of exactly 360.
-    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-    let i = (k as usize) % 8;
+    // 0..8 by construction; `% 8` folds exactly 360 back to east.
+    let i = usize::try_from(floor((angle + 22.5) / 45.0)).unwrap_or(0) % 8;
     POINTS.get(i).copied().unwrap_or("south")
 }
 
@@ -535,15 +527,7 @@ fn arrival_turn(campaign: &Campaign, force: &Force, battle_region: &RegionId, ho
     if !hours.is_finite() || hours_a_turn <= 0.0 {
         return 1;
     }
-    let turns = (hours / hours_a_turn).floor() + 1.0;
-    if turns >= f64::from(u32::MAX) {
-        u32::MAX
-    } else {
-        // Finite, at least 1 and below u32::MAX by the checks above.
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        let t = turns as u32;
-        t
-    }
+    u32::try_from(floor(hours / hours_a_turn).saturating_add(1)).unwrap_or(u32::MAX)
 }
 
 fn table_stand(s: &crate::model::Stand) -> TableStand {
@@ -956,13 +940,7 @@ impl<'r> Layout<'r> {
     }
 }
 
+/// The whole number at or below `v`, 0 for anything negative or NaN.
 fn floor_u32(v: f64) -> u32 {
-    if v.is_finite() && v >= 0.0 && v < f64::from(u32::MAX) {
-        // In range by the check.
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        let u = v as u32;
-        u
-    } else {
-        0
-    }
+    u32::try_from(floor(v)).unwrap_or(if v > 0.0 { u32::MAX } else { 0 })
 }
