@@ -206,3 +206,21 @@ pub fn enter_result_text(
     let record = record_with(campaign, battle, &handoff.scenario)?;
     apply(store, campaign, battle, record, verdict, None)
 }
+
+/// Applies the app's result form for battle `battle` fought under `rules`:
+/// written as a results sheet and checked as one, so the window refuses
+/// what `umpire result` refuses.
+pub fn enter_form(
+    store: &mut Store,
+    campaign: &Campaign,
+    battle: u32,
+    rules: RuleSetId,
+    filled: &handoff::sheet::Filled,
+) -> Result<Applied, DeskError> {
+    let handoff = scenario_for(campaign, battle, Some(rules))?;
+    let b = handoff::pending_battle(campaign, battle)?;
+    let text = handoff::sheet::write_filled_sheet(campaign, b, &handoff.scenario, filled);
+    let verdict = handoff::sheet::read_sheet(&text, "the result form", campaign, battle)?;
+    let record = record_with(campaign, battle, &handoff.scenario)?;
+    apply(store, campaign, battle, record, verdict, None)
+}

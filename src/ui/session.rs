@@ -7,7 +7,7 @@
 //! campaign as it was and comes back as a message for the window to show.
 
 use crate::desk::{self, DeskError};
-use crate::handoff::{self, sheet::Filled};
+use crate::handoff::sheet::Filled;
 use crate::model::{Campaign, Event, ForceId, RuleSetId, SideId};
 use crate::store::{Overwrite, Store, StoreError, Undone};
 use crate::strategy::{self, Order, OrderRequest, OrderSet, TurnOutcome};
@@ -272,12 +272,7 @@ impl Session {
                 rules,
                 filled,
             } => {
-                let handoff = desk::scenario_for(&self.campaign, *battle, Some(*rules))?;
-                let b = handoff::pending_battle(&self.campaign, *battle).map_err(DeskError::from)?;
-                let text = handoff::sheet::write_filled_sheet(&self.campaign, b, &handoff.scenario, filled);
-                let campaign = self.campaign.clone();
-                let applied =
-                    desk::enter_result_text(&mut self.store, &campaign, *battle, &text, "the result form")?;
+                let applied = desk::enter_form(&mut self.store, &self.campaign, *battle, *rules, filled)?;
                 self.after_battle(*battle, applied.events)
             }
         }
