@@ -147,7 +147,8 @@ fn table_spec(rules: RuleSetId) -> TableSpec {
     }
 }
 
-/// Largest width a grid table is widened to.
+/// Largest width a grid table is widened to: this program's choice (ten feet
+/// of Cordery's 50 mm squares); the seeds set only the least size.
 const MAX_GRID_WIDTH: u32 = 60;
 
 /// The scenario for pending battle `battle_id` under rule set `rules`.

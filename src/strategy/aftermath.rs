@@ -122,6 +122,7 @@ pub fn apply(
             run.retreat(&battle, loser, winner, true);
         }
         // A draw: the attacker falls back the way it came, if the way is open.
+        // This program's rule: the seeds' campaign rules are silent on draws.
         None => run.retreat(&battle, &battle.attacker, &battle.defender, false),
     }
     run.hq_falls(&battle, verdict.winner.as_ref());
