@@ -1,15 +1,18 @@
 //! The window: menu bar, the forces tree on the left, the map in the centre,
 //! the inspector on the right and the turn log at the bottom.
 
-use super::history::Timeline;
-use super::map_view::{Camera, MapInput, MapView, Overlays, miles};
+use super::battles::{BattleDesk, BattlesInput};
+use super::command::{Command, Selection};
+use super::map_view::{MapInput, MapView, Overlays, miles};
+use super::panels::{self, FileForms, HelpWindows, LogRows, OrderForm, TreeState};
+use super::seat::{self, Seat, Shift};
 use super::session::{self, Applied, Refusal, Session};
-use super::{Command, Selection, panels, plots, start};
-use crate::model::{Campaign, Event, StandId};
+use super::state::{Note, Notes, Timelines, ViewState};
+use super::view::SideView;
+use super::{plots, start};
+use crate::model::{Campaign, Event, SideId};
 use crate::strategy::TurnOutcome;
 use egui::{Key, KeyboardShortcut, Modifiers};
-use serde::{Deserialize, Serialize};
-use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
@@ -32,62 +35,11 @@ pub struct Launch {
     pub report: Option<PathBuf>,
 }
 
-/// Recent saves kept in the File menu.
-const RECENT: usize = 8;
-
 /// Maps with more regions and forces than this resolve a game move on another thread.
 const THREADED_TURN: usize = 20_000;
 
-/// What persists between runs through eframe's storage: never campaign data.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-#[serde(default)]
-pub struct ViewState {
-    pub last_save: Option<PathBuf>,
-    pub recent: Vec<PathBuf>,
-    pub overlays: Overlays,
-    /// The camera, for the save it was on.
-    pub camera: Option<(PathBuf, Camera)>,
-    pub log_hidden_sides: BTreeSet<String>,
-    pub log_hidden_kinds: BTreeSet<String>,
-    pub show_plots: bool,
-    pub show_battles: bool,
-}
-
-/// A message at the top of the window.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Note {
-    pub text: String,
-    pub error: bool,
-}
-
-/// The forms of the File menu: a path typed in a small window.
-#[derive(Debug, Clone, Default)]
-pub struct FileForms {
-    pub new_campaign: Option<(String, String)>,
-    pub open: Option<String>,
-    pub save_as: Option<String>,
-}
-
-/// Splitting a force: the stands ticked and the new force's id and name.
-#[derive(Debug, Clone, Default)]
-pub struct SplitForm {
-    pub stands: BTreeSet<StandId>,
-    pub id: String,
-    pub name: String,
-}
-
 /// Where the screenshot's outcome is left for `ui::run`.
 pub(super) type ShotReport = Arc<Mutex<Option<Result<(), String>>>>;
-
-/// What is open in the forces tree, and its lines as last built.
-#[derive(Debug, Default)]
-pub struct TreeState {
-    pub open_forces: std::collections::HashSet<crate::model::ForceId>,
-    pub closed_sides: std::collections::HashSet<crate::model::SideId>,
-    /// Counts changes of what is open.
-    pub version: u64,
-    pub rows: Option<((u64, u64), Vec<super::panels::TreeRow>)>,
-}
 
 /// A game move resolving on another thread.
 #[derive(Debug)]
@@ -96,29 +48,46 @@ struct TurnJob {
     result: mpsc::Receiver<TurnOutcome>,
 }
 
-/// The app.
-pub struct UmpireApp {
-    pub(super) session: Option<Session>,
-    pub(super) view: ViewState,
-    pub(super) map: MapView,
-    pub(super) selection: Selection,
-    /// Orders given on the map are forced marches.
-    pub(super) forced: bool,
-    pub(super) notes: Vec<Note>,
+/// The windows' own state: each panel's, kept here and lent to it.
+#[derive(Debug, Default)]
+pub(super) struct Windows {
+    pub forms: FileForms,
+    pub help: HelpWindows,
+    /// The inspector's order fields.
+    pub order: OrderForm,
     /// The last game move resolved, for the summary window.
-    pub(super) summary: Option<(u32, Vec<Event>)>,
-    pub(super) forms: FileForms,
-    pub(super) split: SplitForm,
-    /// Region id typed or chosen in the inspector's "March to".
-    pub(super) march_to: String,
-    pub(super) merge_into: String,
-    pub(super) show_rules: bool,
-    pub(super) show_keys: bool,
-    pub(super) timeline: Option<(u64, Timeline)>,
-    /// The log rows shown: (revision, filter) and the event indexes.
-    pub(super) log_rows: Option<((u64, u64), Vec<usize>)>,
-    pub(super) commands: Vec<Command>,
-    pub(super) tree: TreeState,
+    pub summary: Option<(u32, Vec<Event>)>,
+    pub tree: TreeState,
+    pub log_rows: LogRows,
+    pub timelines: Timelines,
+    /// The battles window: odds, packs, results.
+    pub battles: BattleDesk,
+    /// Whose view the window shows (the umpire's or a side's), and reports.
+    pub seat: Seat,
+}
+
+impl Windows {
+    /// Forgets what was drawn for the last view: forms, summary and caches.
+    fn forget_view(&mut self) {
+        self.summary = None;
+        self.order = OrderForm::default();
+        self.tree = TreeState::default();
+        self.log_rows = LogRows::default();
+    }
+}
+
+/// The app: the open save, the view state kept between runs, the windows'
+/// state and the messages; the only code that knows all of them.
+pub struct UmpireApp {
+    session: Option<Session>,
+    view: ViewState,
+    windows: Windows,
+    notes: Notes,
+    map: MapView,
+    selection: Selection,
+    /// Orders given on the map are forced marches.
+    forced: bool,
+    commands: Vec<Command>,
     job: Option<TurnJob>,
     /// Regions and forces above which a game move resolves on another thread.
     threaded_turn: usize,
@@ -128,10 +97,6 @@ pub struct UmpireApp {
     frames: u64,
     shot: Option<mpsc::Receiver<Arc<egui::ColorImage>>>,
     shot_report: Option<ShotReport>,
-    /// The battles window: odds, packs, results.
-    pub(super) battles: super::battles::BattleDesk,
-    /// Whose view the window shows (the umpire's or a side's), and reports.
-    pub(super) seat: super::seat::Seat,
 }
 
 impl std::fmt::Debug for UmpireApp {
@@ -158,30 +123,19 @@ impl UmpireApp {
         let mut app = UmpireApp {
             session: None,
             view,
+            windows: Windows::default(),
+            notes: Notes::default(),
             map: MapView::default(),
             selection: Selection::None,
             forced: false,
-            notes: Vec::new(),
-            summary: None,
-            forms: FileForms::default(),
-            split: SplitForm::default(),
-            march_to: String::new(),
-            merge_into: String::new(),
-            show_rules: false,
-            show_keys: false,
-            timeline: None,
-            log_rows: None,
             commands: Vec::new(),
-            tree: TreeState::default(),
             job: None,
             threaded_turn: THREADED_TURN,
             background_for: None,
-            battles: super::battles::BattleDesk::default(),
             launch,
             frames: 0,
             shot: None,
             shot_report: None,
-            seat: super::seat::Seat::default(),
         };
         let opened = match (&app.launch.open, &app.view.last_save) {
             (Some(path), _) => Session::open(path),
@@ -196,10 +150,18 @@ impl UmpireApp {
         };
         match opened {
             Ok(session) => app.adopt(session),
-            Err(refusal) => app.note_error(format!("The campaign could not be opened: {refusal}")),
+            Err(refusal) => app
+                .notes
+                .error(format!("The campaign could not be opened: {refusal}")),
         }
         let (view, report) = (app.launch.view.clone(), app.launch.report.clone());
-        super::seat::launch(&mut app, view.as_deref(), report.as_deref());
+        let shift = app.windows.seat.launch(
+            app.session.as_ref(),
+            &mut app.notes,
+            view.as_deref(),
+            report.as_deref(),
+        );
+        app.shift(shift);
         app
     }
 
@@ -235,7 +197,7 @@ impl UmpireApp {
 
     /// The messages shown at the top of the window.
     pub fn notes(&self) -> &[Note] {
-        &self.notes
+        self.notes.all()
     }
 
     pub fn overlays_mut(&mut self) -> &mut Overlays {
@@ -249,7 +211,7 @@ impl UmpireApp {
 
     /// Where a force's counter is on screen, once the map has been drawn.
     pub fn counter_on_screen(&self, force: &str) -> Option<egui::Pos2> {
-        let campaign = self.seat.scene(self.session.as_ref())?.campaign;
+        let campaign = self.windows.seat.viewing.scene(self.session.as_ref())?.campaign;
         self.map.counter_pos(&crate::model::ForceId::new(force), campaign)
     }
 
@@ -273,12 +235,52 @@ impl UmpireApp {
         self.commands.push(command);
     }
 
+    /// The side whose view the window shows; `None`: the umpire's.
+    pub fn viewer(&self) -> Option<&SideId> {
+        self.windows.seat.viewing.viewer()
+    }
+
+    /// The side's view the window shows, of the save or of a report.
+    pub fn side_view(&self) -> Option<&SideView> {
+        self.windows.seat.viewing.side_view()
+    }
+
+    /// The report file open, if the window shows one.
+    pub fn report_path(&self) -> Option<&Path> {
+        self.windows.seat.viewing.report_path()
+    }
+
+    /// Whether the pass-the-screen page covers the window.
+    pub fn passing_the_screen(&self) -> bool {
+        self.windows.seat.passing.is_some()
+    }
+
+    /// The battles window's state (for tests and tools).
+    pub fn battle_desk(&self) -> &BattleDesk {
+        &self.windows.battles
+    }
+
+    /// The battles window's state, to change (for tests).
+    pub fn battle_desk_mut(&mut self) -> &mut BattleDesk {
+        &mut self.windows.battles
+    }
+
+    /// Does what a change of view asks of the rest of the window.
+    fn shift(&mut self, shift: Shift) {
+        if shift.forget {
+            self.selection = Selection::None;
+            self.windows.forget_view();
+            self.map.redraw();
+        }
+        if let Some(hide) = shift.hide_background {
+            self.map.hide_background(hide);
+            self.map.zoom_to_fit();
+        }
+    }
+
     fn adopt(&mut self, session: Session) {
         let path = session.path().to_owned();
-        self.view.recent.retain(|p| p != &path);
-        self.view.recent.insert(0, path.clone());
-        self.view.recent.truncate(RECENT);
-        self.view.last_save = Some(path.clone());
+        self.view.opened(&path);
         self.map.reset();
         self.background_for = None;
         self.map.camera = match &self.view.camera {
@@ -289,41 +291,13 @@ impl UmpireApp {
             self.map.zoom_to_fit();
         }
         self.selection = Selection::None;
-        self.timeline = None;
-        self.log_rows = None;
-        self.tree = TreeState::default();
-        self.summary = None;
+        self.windows.timelines.clear();
+        self.windows.log_rows = LogRows::default();
+        self.windows.tree = TreeState::default();
+        self.windows.summary = None;
         self.session = Some(session);
         // A save opens in the umpire's view.
-        self.seat = super::seat::Seat::default();
-    }
-
-    pub(super) fn note(&mut self, text: impl Into<String>) {
-        self.notes.retain(|n| n.error);
-        self.notes.push(Note {
-            text: text.into(),
-            error: false,
-        });
-    }
-
-    pub(super) fn note_error(&mut self, text: impl Into<String>) {
-        self.notes.push(Note {
-            text: text.into(),
-            error: true,
-        });
-        if self.notes.len() > 4 {
-            self.notes.remove(0);
-        }
-    }
-
-    /// The history, computed once per change of the log.
-    pub(super) fn timeline(&mut self) -> Option<&Timeline> {
-        let session = self.session.as_ref()?;
-        let revision = session.revision();
-        if self.timeline.as_ref().is_none_or(|(r, _)| *r != revision) {
-            self.timeline = Some((revision, Timeline::of(session.campaign(), session.events())));
-        }
-        self.timeline.as_ref().map(|(_, t)| t)
+        self.windows.seat = Seat::default();
     }
 
     /// Carries out the commands the frame asked for, in order.
@@ -341,7 +315,7 @@ impl UmpireApp {
     fn apply(&mut self, command: Command, ctx: &egui::Context) {
         // A side's view screens what goes to the save; a report takes its own orders.
         let command = match command {
-            Command::Session(c) => match super::seat::screen(self, c) {
+            Command::Session(c) => match self.windows.seat.route(self.session.as_ref(), &mut self.notes, c) {
                 Some(c) => Command::Session(c),
                 None => return,
             },
@@ -349,7 +323,8 @@ impl UmpireApp {
         };
         match command {
             Command::Session(session::Command::EndTurn) if self.job.is_some() => {
-                self.note_error("A game move is being resolved already; wait for it.");
+                self.notes
+                    .error("A game move is being resolved already; wait for it.");
             }
             Command::Session(session::Command::EndTurn)
                 if self.session.as_ref().is_some_and(|s| {
@@ -369,12 +344,14 @@ impl UmpireApp {
                         ctx.request_repaint();
                     });
                     self.job = Some(TurnJob { before, result: rx });
-                    self.note(format!("Resolving game move {}…", session.campaign().turn));
+                    self.notes
+                        .note(format!("Resolving game move {}…", session.campaign().turn));
                 }
             }
             Command::Session(command) => {
                 let Some(session) = self.session.as_mut() else {
-                    self.note_error("No campaign is open: open a save or start a new campaign (File menu).");
+                    self.notes
+                        .error("No campaign is open: open a save or start a new campaign (File menu).");
                     return;
                 };
                 let result = session.apply(&command);
@@ -382,54 +359,61 @@ impl UmpireApp {
             }
             Command::NewCampaign { campaign, save } => match Session::create_from_file(&campaign, &save) {
                 Ok(session) => {
-                    self.forms.new_campaign = None;
-                    self.note(format!("Created {} from {}.", save.display(), campaign.display()));
+                    self.windows.forms.new_campaign = None;
+                    self.notes
+                        .note(format!("Created {} from {}.", save.display(), campaign.display()));
                     self.adopt(session);
                 }
-                Err(refusal) => self.note_error(refusal.to_string()),
+                Err(refusal) => self.notes.error(refusal.to_string()),
             },
             Command::Open(path) => match Session::open(&path) {
                 Ok(session) => {
-                    self.forms.open = None;
-                    self.note(format!("Opened {}.", path.display()));
+                    self.windows.forms.open = None;
+                    self.notes.note(format!("Opened {}.", path.display()));
                     self.adopt(session);
                 }
-                Err(refusal) => self.note_error(refusal.to_string()),
+                Err(refusal) => self.notes.error(refusal.to_string()),
             },
             Command::SaveAs(path) => {
                 let Some(session) = self.session.as_mut() else {
-                    self.note_error("No campaign is open to save.");
+                    self.notes.error("No campaign is open to save.");
                     return;
                 };
                 match session.save_as(&path) {
                     Ok(()) => {
-                        self.forms.save_as = None;
-                        self.note(format!("Saved a copy as {}; going on in it.", path.display()));
+                        self.windows.forms.save_as = None;
+                        self.notes
+                            .note(format!("Saved a copy as {}; going on in it.", path.display()));
                         let path = path.clone();
                         self.view.recent.retain(|p| p != &path);
                         self.view.recent.insert(0, path.clone());
                         self.view.last_save = Some(path);
                     }
-                    Err(refusal) => self.note_error(refusal.to_string()),
+                    Err(refusal) => self.notes.error(refusal.to_string()),
                 }
             }
             Command::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
-            Command::View(command) => super::seat::apply(self, command),
+            Command::View(command) => {
+                let shift = self
+                    .windows
+                    .seat
+                    .apply(self.session.as_ref(), &mut self.notes, command);
+                self.shift(shift);
+            }
         }
     }
 
     fn after(&mut self, result: Result<Applied, Refusal>) {
         match result {
             Ok(Applied::Ordered(text)) | Ok(Applied::Undone(text)) | Ok(Applied::Redone(text)) => {
-                self.notes.retain(|n| !n.error);
-                self.note(text);
+                self.notes.done(text);
             }
             Ok(Applied::TurnResolved { turn, events }) => {
-                let events = super::seat::heard_summary(self, events);
-                self.notes.retain(|n| !n.error);
-                self.note(format!("Game move {turn} resolved: {} events.", events.len()));
-                self.summary = Some((turn, events));
-                self.split = SplitForm::default();
+                let events = self.windows.seat.heard_summary(self.session.as_ref(), events);
+                self.notes
+                    .done(format!("Game move {turn} resolved: {} events.", events.len()));
+                self.windows.summary = Some((turn, events));
+                self.windows.order.split = Default::default();
                 if let Selection::Force(id) = &self.selection
                     && self
                         .session
@@ -440,7 +424,6 @@ impl UmpireApp {
                 }
             }
             Ok(Applied::PackWritten { battle, files }) => {
-                self.notes.retain(|n| !n.error);
                 let folder = files
                     .first()
                     .and_then(|f| f.parent())
@@ -449,22 +432,22 @@ impl UmpireApp {
                     .iter()
                     .filter_map(|f| f.file_name().map(|n| n.to_string_lossy().into_owned()))
                     .collect();
-                self.note(format!(
+                self.notes.done(format!(
                     "Battle pack for battle {battle} written to {folder}: {}.",
                     names.join(", ")
                 ));
             }
             Ok(Applied::BattleFought { battle, events }) => {
-                self.notes.retain(|n| !n.error);
                 let said = events
                     .iter()
                     .find(|e| e.kind == "battle_fought")
                     .map_or_else(|| format!("Battle {battle} decided."), |e| e.sentence.clone());
-                self.note(said);
-                if self.battles.form.as_ref().is_some_and(|f| f.battle == battle) {
-                    self.battles.form = None;
+                self.notes.done(said);
+                let desk = &mut self.windows.battles;
+                if desk.form.as_ref().is_some_and(|f| f.battle == battle) {
+                    desk.form = None;
                 }
-                self.battles.fought = Some((battle, events));
+                desk.fought = Some((battle, events));
                 if self.selection == Selection::Battle(battle) {
                     self.selection = Selection::None;
                 }
@@ -477,7 +460,7 @@ impl UmpireApp {
                     self.selection = Selection::None;
                 }
             }
-            Err(refusal) => self.note_error(refusal.to_string()),
+            Err(refusal) => self.notes.error(refusal.to_string()),
         }
     }
 
@@ -503,7 +486,7 @@ impl UmpireApp {
                 );
                 self.map.set_background(texture, world);
             }
-            Err(e) => self.note_error(format!(
+            Err(e) => self.notes.error(format!(
                 "The map's background picture {} cannot be read ({e}); the map is drawn without it.",
                 background.file
             )),
@@ -524,13 +507,10 @@ impl UmpireApp {
             Err(mpsc::TryRecvError::Empty) => {}
             Err(mpsc::TryRecvError::Disconnected) => {
                 self.job = None;
-                self.note_error("Resolving the game move failed; the campaign is as it was.");
+                self.notes
+                    .error("Resolving the game move failed; the campaign is as it was.");
             }
         }
-    }
-
-    pub(super) fn busy(&self) -> bool {
-        self.job.is_some()
     }
 
     fn shortcuts(&mut self, ctx: &egui::Context) {
@@ -547,13 +527,15 @@ impl UmpireApp {
             self.commands.push(Command::Session(session::Command::EndTurn));
         }
         if pressed(command(Key::O)) {
-            self.forms.open.get_or_insert_with(String::new);
+            self.windows.forms.open.get_or_insert_with(String::new);
         }
         if pressed(command(Key::N)) {
-            self.open_new_campaign_form();
+            self.windows
+                .forms
+                .open_new_campaign(self.launch.data_folder.as_deref());
         }
         if pressed(shift(Key::S)) {
-            self.forms.save_as.get_or_insert_with(String::new);
+            self.windows.forms.save_as.get_or_insert_with(String::new);
         }
         if pressed(command(Key::Q)) {
             self.commands.push(Command::Quit);
@@ -572,19 +554,8 @@ impl UmpireApp {
             self.selection = Selection::None;
         }
         if key(Key::F1) {
-            self.show_keys = !self.show_keys;
+            self.windows.help.keys = !self.windows.help.keys;
         }
-    }
-
-    pub(super) fn open_new_campaign_form(&mut self) {
-        let folder = self.launch.data_folder.clone().or_else(session::data_folder);
-        let save = folder.map_or_else(
-            || "campaign.umpire".to_owned(),
-            |f| f.join("campaign.umpire").display().to_string(),
-        );
-        self.forms
-            .new_campaign
-            .get_or_insert_with(|| ("campaigns/egyptian_rebellion_1895.toml".to_owned(), save));
     }
 
     /// After a few frames, asks for a picture of the window; saves it when it
@@ -614,6 +585,127 @@ impl UmpireApp {
             *slot = Some(result);
         }
         ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+    }
+}
+
+impl UmpireApp {
+    /// Draws the panels and windows, each lent the state it draws.
+    fn panels_ui(&mut self, ui: &mut egui::Ui, ctx: &egui::Context) {
+        let session = self.session.as_ref();
+        let w = &mut self.windows;
+        let viewing = &w.seat.viewing;
+        let zoom_to_fit = panels::menu_bar_ui(
+            ui,
+            panels::MenuBar {
+                session,
+                viewing,
+                seat_forms: &mut w.seat.forms,
+                view: &mut self.view,
+                forms: &mut w.forms,
+                help: &mut w.help,
+                forced: &mut self.forced,
+                busy: self.job.is_some(),
+                data_folder: self.launch.data_folder.as_deref(),
+                commands: &mut self.commands,
+            },
+        );
+        if zoom_to_fit {
+            self.map.zoom_to_fit();
+        }
+        panels::notes_ui(ui, &mut self.notes);
+        egui::Panel::bottom("turn_log")
+            .resizable(true)
+            .default_size(130.0)
+            .min_size(60.0)
+            .show(ui, |ui| match viewing.side_view() {
+                None => panels::log_ui(
+                    ui,
+                    panels::Log {
+                        session,
+                        view: &mut self.view,
+                        rows: &mut w.log_rows,
+                        timelines: &mut w.timelines,
+                    },
+                ),
+                Some(view) => seat::log_ui(ui, view),
+            });
+        egui::Panel::left("forces")
+            .resizable(true)
+            .default_size(260.0)
+            .min_size(160.0)
+            .max_size(420.0)
+            .show(ui, |ui| {
+                panels::tree_ui(
+                    ui,
+                    viewing.scene(session),
+                    &mut w.tree,
+                    &mut self.selection,
+                    &mut self.view.show_battles,
+                );
+            });
+        egui::Panel::right("inspector")
+            .resizable(true)
+            .default_size(280.0)
+            .min_size(180.0)
+            .max_size(480.0)
+            .show(ui, |ui| {
+                panels::inspector_ui(
+                    ui,
+                    panels::Inspector {
+                        scene: viewing.scene(session),
+                        selection: &mut self.selection,
+                        form: &mut w.order,
+                        forced: &mut self.forced,
+                        overlays: self.view.overlays,
+                        map: &mut self.map,
+                        commands: &mut self.commands,
+                    },
+                );
+            });
+        egui::CentralPanel::no_frame().show(ui, |ui| match viewing.scene(session) {
+            Some(scene) => {
+                let input = MapInput {
+                    scene,
+                    selection: &mut self.selection,
+                    overlays: self.view.overlays,
+                    forced: self.forced,
+                    commands: &mut self.commands,
+                };
+                self.map.map_ui(ui, input);
+                if let Some(camera) = self.map.camera {
+                    self.view.camera = Some((scene.source.to_owned(), camera));
+                }
+            }
+            None => panels::welcome_ui(ui, &mut w.forms, self.launch.data_folder.as_deref()),
+        });
+        panels::summary_window(ctx, &mut w.summary);
+        panels::file_windows(ctx, &mut w.forms, &self.view.recent, &mut self.commands);
+        if viewing.is_umpire() {
+            w.battles.window(
+                ctx,
+                BattlesInput {
+                    session,
+                    show: &mut self.view.show_battles,
+                    selection: &mut self.selection,
+                    notes: &self.notes,
+                    commands: &mut self.commands,
+                },
+            );
+        }
+        panels::help_windows(ctx, &mut w.help);
+        seat::forms_ui(ctx, &mut w.seat.forms, &mut self.commands);
+        if let Some(scene) = viewing.scene(session).filter(|_| !viewing.is_umpire()) {
+            seat::battles_window(ctx, &scene, &mut self.view.show_battles, &mut self.selection);
+        }
+        // The plots read the whole log: the umpire's.
+        if self.view.show_plots && viewing.is_umpire() {
+            let mut open = true;
+            egui::Window::new("Plots")
+                .open(&mut open)
+                .default_size([560.0, 520.0])
+                .show(ctx, |ui| plots::plots_ui(ui, session, &mut w.timelines));
+            self.view.show_plots = open;
+        }
     }
 }
 
@@ -652,66 +744,22 @@ impl eframe::App for UmpireApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
         self.poll_job();
-        if super::seat::pass_ui(self, ui) {
+        let seat = &self.windows.seat;
+        if seat::pass_ui(
+            ui,
+            seat.passing.as_ref(),
+            self.session.as_ref(),
+            &mut self.commands,
+        ) {
             self.apply_commands(&ctx);
             self.screenshot(&ctx);
             return;
         }
-        super::seat::refresh(self);
+        let shift = self.windows.seat.refresh(self.session.as_ref(), &mut self.notes);
+        self.shift(shift);
         self.load_background(&ctx);
         self.shortcuts(&ctx);
-        panels::menu_bar_ui(self, ui);
-        panels::notes_ui(self, ui);
-        egui::Panel::bottom("turn_log")
-            .resizable(true)
-            .default_size(130.0)
-            .min_size(60.0)
-            .show(ui, |ui| {
-                if self.seat.viewing.is_umpire() {
-                    panels::log_ui(self, ui);
-                } else {
-                    super::seat::log_ui(self, ui);
-                }
-            });
-        egui::Panel::left("forces")
-            .resizable(true)
-            .default_size(260.0)
-            .min_size(160.0)
-            .max_size(420.0)
-            .show(ui, |ui| panels::tree_ui(self, ui));
-        egui::Panel::right("inspector")
-            .resizable(true)
-            .default_size(280.0)
-            .min_size(180.0)
-            .max_size(480.0)
-            .show(ui, |ui| panels::inspector_ui(self, ui));
-        egui::CentralPanel::no_frame().show(ui, |ui| match self.seat.scene(self.session.as_ref()) {
-            Some(scene) => {
-                let input = MapInput {
-                    scene,
-                    selection: &mut self.selection,
-                    overlays: self.view.overlays,
-                    forced: self.forced,
-                    commands: &mut self.commands,
-                };
-                self.map.map_ui(ui, input);
-                if let Some(camera) = self.map.camera {
-                    self.view.camera = Some((scene.source.to_owned(), camera));
-                }
-            }
-            None => panels::welcome_ui(self, ui),
-        });
-        panels::windows_ui(self, &ctx);
-        super::seat::windows_ui(self, &ctx);
-        // The plots read the whole log: the umpire's.
-        if self.view.show_plots && self.seat.viewing.is_umpire() {
-            let mut open = true;
-            egui::Window::new("Plots")
-                .open(&mut open)
-                .default_size([560.0, 520.0])
-                .show(&ctx, |ui| plots::plots_ui(self, ui));
-            self.view.show_plots = open;
-        }
+        self.panels_ui(ui, &ctx);
         self.apply_commands(&ctx);
         if self.job.is_some() {
             ctx.request_repaint_after(std::time::Duration::from_millis(50));

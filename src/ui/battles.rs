@@ -3,12 +3,14 @@
 //! its battle pack, auto-resolve, and the result form for a battle fought on
 //! the table. Every change goes through a `session::Command`.
 
-use super::app::UmpireApp;
+use super::command::{Command, Selection};
 use super::session::{self, Session};
-use super::{Command, Selection, theme};
+use super::state::Notes;
+use super::text::side_name;
+use super::theme;
 use crate::desk;
 use crate::handoff::sheet::Filled;
-use crate::model::{Arm, Battle, BattleStatus, Campaign, Event, RuleSetId, StandId};
+use crate::model::{Arm, Battle, BattleStatus, Campaign, Event, ForceId, RuleSetId, StandId};
 use crate::rules::{self, Odds};
 use crate::strategy::aftermath::StandAfter;
 use egui::{RichText, Ui};
@@ -213,60 +215,177 @@ fn start_odds(
     }
 }
 
-/// The battles window and the windows it opens.
-pub fn battles_window(app: &mut UmpireApp, ctx: &egui::Context) {
-    if app.battles.poll() {
-        ctx.request_repaint_after(std::time::Duration::from_millis(50));
-    }
-    result_form_window(app, ctx);
-    fought_window(app, ctx);
-    if !app.view.show_battles {
-        return;
-    }
-    let mut open = true;
-    let Some(session) = &app.session else { return };
-    let campaign = session.campaign();
-    let revision = session.revision();
-    let mut select = None;
-    let mut commands = Vec::new();
-    let mut form = None;
-    let desk = &mut app.battles;
-    egui::Window::new("Battles")
-        .open(&mut open)
-        .default_size([480.0, 360.0])
-        .vscroll(true)
-        .show(ctx, |ui| {
-            let pending: Vec<&Battle> = campaign
-                .battles
-                .iter()
-                .filter(|b| b.status == BattleStatus::Pending)
-                .collect();
-            if pending.is_empty() {
-                ui.label("No battles are pending. Forces that meet on the map make one.");
-            }
-            for battle in pending {
-                let row = desk.row(session, battle);
-                let stale = row
-                    .odds
-                    .as_ref()
-                    .is_none_or(|j| j.rules != row.rules || j.revision != revision);
-                if stale {
-                    row.odds = Some(start_odds(campaign, battle.id, row.rules, revision, ctx));
+/// What the battles window draws and changes.
+#[derive(Debug)]
+pub struct BattlesInput<'a> {
+    pub session: Option<&'a Session>,
+    /// Whether the window is open.
+    pub show: &'a mut bool,
+    pub selection: &'a mut Selection,
+    /// The messages at the top: a refused result's reasons show on its form.
+    pub notes: &'a Notes,
+    pub commands: &'a mut Vec<Command>,
+}
+
+impl BattleDesk {
+    /// The battles window and the windows it opens.
+    pub fn window(&mut self, ctx: &egui::Context, input: BattlesInput<'_>) {
+        if self.poll() {
+            ctx.request_repaint_after(std::time::Duration::from_millis(50));
+        }
+        self.result_form_window(ctx, input.notes, input.commands);
+        self.fought_window(ctx);
+        if !*input.show {
+            return;
+        }
+        let mut open = true;
+        let Some(session) = input.session else { return };
+        let campaign = session.campaign();
+        let revision = session.revision();
+        let mut select = None;
+        let mut commands = Vec::new();
+        let mut form = None;
+        egui::Window::new("Battles")
+            .open(&mut open)
+            .default_size([480.0, 360.0])
+            .vscroll(true)
+            .show(ctx, |ui| {
+                let pending: Vec<&Battle> = campaign
+                    .battles
+                    .iter()
+                    .filter(|b| b.status == BattleStatus::Pending)
+                    .collect();
+                if pending.is_empty() {
+                    ui.label("No battles are pending. Forces that meet on the map make one.");
                 }
-                ui.group(|ui| {
-                    super::panels::battle_ui(ui, campaign, battle);
-                    battle_actions_ui(ui, campaign, battle, row, &mut commands, &mut form, &mut select);
+                for battle in pending {
+                    let row = self.row(session, battle);
+                    let stale = row
+                        .odds
+                        .as_ref()
+                        .is_none_or(|j| j.rules != row.rules || j.revision != revision);
+                    if stale {
+                        row.odds = Some(start_odds(campaign, battle.id, row.rules, revision, ctx));
+                    }
+                    ui.group(|ui| {
+                        battle_ui(ui, campaign, battle);
+                        battle_actions_ui(ui, campaign, battle, row, &mut commands, &mut form, &mut select);
+                    });
+                }
+            });
+        if let Some(region) = select {
+            *input.selection = Selection::Region(region);
+        }
+        if let Some(f) = form {
+            self.form = Some(f);
+        }
+        input.commands.extend(commands);
+        *input.show = open;
+    }
+
+    fn result_form_window(&mut self, ctx: &egui::Context, notes: &Notes, commands: &mut Vec<Command>) {
+        let Some(form) = &mut self.form else { return };
+        // A refused result's reasons, shown where the umpire is looking.
+        let refused: Vec<String> = notes.errors().map(str::to_owned).collect();
+        let mut open = true;
+        let mut apply = false;
+        let mut cancel = false;
+        egui::Window::new(format!("Result of battle {}", form.battle))
+            .open(&mut open)
+            .default_size([540.0, 480.0])
+            .show(ctx, |ui| {
+                ui.label(format!(
+                    "Fought on the table under {}. Each stand's strength at the end in roster points (0: destroyed); tick the guns the enemy took.",
+                    form.rules
+                ));
+                ui.horizontal(|ui| {
+                    let label = ui.label("Winner");
+                    let shown = if form.winner.is_empty() {
+                        "choose…".to_owned()
+                    } else if form.winner == "draw" {
+                        "a draw".to_owned()
+                    } else {
+                        form.sides.iter().find(|s| s.0 == form.winner).map_or(form.winner.clone(), |s| s.1.clone())
+                    };
+                    egui::ComboBox::from_id_salt("result winner").selected_text(shown).show_ui(ui, |ui| {
+                        for (id, name) in &form.sides {
+                            ui.selectable_value(&mut form.winner, id.clone(), name);
+                        }
+                        ui.selectable_value(&mut form.winner, "draw".to_owned(), "a draw");
+                    })
+                    .response
+                    .labelled_by(label.id);
                 });
-            }
-        });
-    if let Some(region) = select {
-        app.selection = Selection::Region(region);
+                ui.horizontal(|ui| {
+                    let label = ui.label("Notes");
+                    ui.text_edit_singleline(&mut form.notes).labelled_by(label.id);
+                });
+                ui.horizontal(|ui| {
+                    apply = ui.button("Apply result").clicked();
+                    cancel = ui.button("Cancel").clicked();
+                });
+                for text in &refused {
+                    ui.colored_label(theme::ERROR, text);
+                }
+                ui.separator();
+                egui::ScrollArea::vertical().max_height(ui.available_height().max(120.0)).show(ui, |ui| {
+                    egui::Grid::new("result form").striped(true).show(ui, |ui| {
+                        ui.strong("id");
+                        ui.strong("stand");
+                        ui.strong("side");
+                        ui.strong("before");
+                        ui.strong("after");
+                        ui.strong("taken");
+                        ui.end_row();
+                        for s in &mut form.stands {
+                            ui.label(s.id.to_string());
+                            let name = ui.label(&s.name);
+                            ui.label(&s.side);
+                            ui.label(s.before.to_string());
+                            ui.add(egui::DragValue::new(&mut s.after).range(0..=s.before))
+                                .on_hover_text(format!("{}: strength after", s.name))
+                                .labelled_by(name.id);
+                            if s.gun {
+                                ui.checkbox(&mut s.captured, "")
+                                    .on_hover_text(format!("{} was captured", s.name))
+                                    .labelled_by(name.id);
+                            } else {
+                                ui.label("");
+                            }
+                            ui.end_row();
+                        }
+                    });
+                });
+            });
+        if apply {
+            commands.push(Command::Session(session::Command::EnterResult {
+                battle: form.battle,
+                rules: form.rules,
+                filled: form.filled(),
+            }));
+        }
+        if !open || cancel {
+            self.form = None;
+        }
     }
-    if let Some(f) = form {
-        app.battles.form = Some(f);
+
+    fn fought_window(&mut self, ctx: &egui::Context) {
+        let Some((battle, events)) = &self.fought else {
+            return;
+        };
+        let mut open = true;
+        egui::Window::new(format!("Battle {battle} decided"))
+            .open(&mut open)
+            .default_size([480.0, 240.0])
+            .show(ctx, |ui| {
+                for e in events {
+                    ui.label(RichText::new(&e.sentence));
+                }
+            });
+        if !open {
+            self.fought = None;
+        }
     }
-    app.commands.extend(commands);
-    app.view.show_battles = open;
 }
 
 fn battle_actions_ui(
@@ -395,123 +514,32 @@ fn odds_ui(ui: &mut Ui, job: Option<&OddsJob>) {
     }
 }
 
-fn result_form_window(app: &mut UmpireApp, ctx: &egui::Context) {
-    let Some(form) = &mut app.battles.form else { return };
-    // A refused result's reasons, shown where the umpire is looking.
-    let refused: Vec<String> = app
-        .notes
-        .iter()
-        .filter(|n| n.error)
-        .map(|n| n.text.clone())
-        .collect();
-    let mut open = true;
-    let mut apply = false;
-    let mut cancel = false;
-    egui::Window::new(format!("Result of battle {}", form.battle))
-        .open(&mut open)
-        .default_size([540.0, 480.0])
-        .show(ctx, |ui| {
-            ui.label(format!(
-                "Fought on the table under {}. Each stand's strength at the end in roster points (0: destroyed); tick the guns the enemy took.",
-                form.rules
-            ));
-            ui.horizontal(|ui| {
-                let label = ui.label("Winner");
-                let shown = if form.winner.is_empty() {
-                    "choose…".to_owned()
-                } else if form.winner == "draw" {
-                    "a draw".to_owned()
-                } else {
-                    form.sides.iter().find(|s| s.0 == form.winner).map_or(form.winner.clone(), |s| s.1.clone())
-                };
-                egui::ComboBox::from_id_salt("result winner").selected_text(shown).show_ui(ui, |ui| {
-                    for (id, name) in &form.sides {
-                        ui.selectable_value(&mut form.winner, id.clone(), name);
-                    }
-                    ui.selectable_value(&mut form.winner, "draw".to_owned(), "a draw");
-                })
-                .response
-                .labelled_by(label.id);
-            });
-            ui.horizontal(|ui| {
-                let label = ui.label("Notes");
-                ui.text_edit_singleline(&mut form.notes).labelled_by(label.id);
-            });
-            ui.horizontal(|ui| {
-                apply = ui.button("Apply result").clicked();
-                cancel = ui.button("Cancel").clicked();
-            });
-            for text in &refused {
-                ui.colored_label(theme::ERROR, text);
-            }
-            ui.separator();
-            egui::ScrollArea::vertical().max_height(ui.available_height().max(120.0)).show(ui, |ui| {
-                egui::Grid::new("result form").striped(true).show(ui, |ui| {
-                    ui.strong("id");
-                    ui.strong("stand");
-                    ui.strong("side");
-                    ui.strong("before");
-                    ui.strong("after");
-                    ui.strong("taken");
-                    ui.end_row();
-                    for s in &mut form.stands {
-                        ui.label(s.id.to_string());
-                        let name = ui.label(&s.name);
-                        ui.label(&s.side);
-                        ui.label(s.before.to_string());
-                        ui.add(egui::DragValue::new(&mut s.after).range(0..=s.before))
-                            .on_hover_text(format!("{}: strength after", s.name))
-                            .labelled_by(name.id);
-                        if s.gun {
-                            ui.checkbox(&mut s.captured, "")
-                                .on_hover_text(format!("{} was captured", s.name))
-                                .labelled_by(name.id);
-                        } else {
-                            ui.label("");
-                        }
-                        ui.end_row();
-                    }
-                });
-            });
-        });
-    if apply {
-        app.commands.push(Command::Session(session::Command::EnterResult {
-            battle: form.battle,
-            rules: form.rules,
-            filled: form.filled(),
-        }));
-    }
-    if !open || cancel {
-        app.battles.form = None;
-    }
-}
-
-fn fought_window(app: &mut UmpireApp, ctx: &egui::Context) {
-    let Some((battle, events)) = &app.battles.fought else {
-        return;
+/// A battle in the inspector and the battles window: where, since when, who.
+pub fn battle_ui(ui: &mut Ui, campaign: &Campaign, battle: &Battle) {
+    let names = |list: &[ForceId]| -> String {
+        if list.is_empty() {
+            return "none".to_owned();
+        }
+        list.iter()
+            .map(|f| campaign.force(f).map_or(f.as_str(), |x| x.name.as_str()))
+            .collect::<Vec<_>>()
+            .join(", ")
     };
-    let mut open = true;
-    egui::Window::new(format!("Battle {battle} decided"))
-        .open(&mut open)
-        .default_size([480.0, 240.0])
-        .show(ctx, |ui| {
-            for e in events {
-                ui.label(RichText::new(&e.sentence));
-            }
-        });
-    if !open {
-        app.battles.fought = None;
-    }
-}
-
-impl UmpireApp {
-    /// The battles window's state (for tests and tools).
-    pub fn battle_desk(&self) -> &BattleDesk {
-        &self.battles
-    }
-
-    /// The battles window's state, to change (for tests).
-    pub fn battle_desk_mut(&mut self) -> &mut BattleDesk {
-        &mut self.battles
-    }
+    ui.label(
+        RichText::new(format!(
+            "Battle {} at {}",
+            battle.id,
+            campaign.map.region_name(&battle.region)
+        ))
+        .strong()
+        .color(theme::BATTLE),
+    );
+    ui.label(format!("Since game move {}", battle.turn));
+    ui.label(format!(
+        "{} attacking {}",
+        side_name(campaign, &battle.attacker),
+        side_name(campaign, &battle.defender)
+    ));
+    ui.label(format!("Forces: {}", names(&battle.forces)));
+    ui.label(format!("Reserves within a move: {}", names(&battle.reserves)));
 }

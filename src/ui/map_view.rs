@@ -10,11 +10,11 @@
 //! roads, small counters) into one reused mesh, so a frame allocates nothing
 //! in proportion to the map.
 
+use super::command::{Command, Selection};
+use super::text::{forecast_text, plural, side_colour, supply_text, where_is};
 use super::view::Scene;
-use super::{Command, Selection, theme};
-use crate::model::{
-    CUT_OFF_GRACE_MOVES, Campaign, ForceId, RegionId, RiverCrossing, RoadKind, SideId, StandingOrder,
-};
+use super::{session, theme};
+use crate::model::{Campaign, ForceId, RegionId, RiverCrossing, RoadKind, StandingOrder};
 use crate::strategy::{self, Action, MarchForecast, Order, OrderRequest, SupplyLine};
 use egui::epaint::{Mesh, Vertex, WHITE_UV};
 use egui::{
@@ -629,16 +629,14 @@ impl MapView {
         let Some(target) = input.scene.campaign.map.regions.get(region) else {
             return;
         };
-        input
-            .commands
-            .push(Command::Session(super::session::Command::Order {
-                side: force.side.clone(),
-                request: OrderRequest {
-                    force: force.id.clone(),
-                    action: Action::To(target.id.clone()),
-                    forced: input.forced,
-                },
-            }));
+        input.commands.push(Command::Session(session::Command::Order {
+            side: force.side.clone(),
+            request: OrderRequest {
+                force: force.id.clone(),
+                action: Action::To(target.id.clone()),
+                forced: input.forced,
+            },
+        }));
     }
 
     /// Region discs, roads and crossings: the many small shapes, in one mesh.
@@ -1175,7 +1173,7 @@ impl MapView {
                 path: Vec::new(),
                 forecast: None,
                 problem: Some(match refusal {
-                    super::session::Refusal::Order(problems) => problems.join("; "),
+                    session::Refusal::Order(problems) => problems.join("; "),
                     other => other.to_string(),
                 }),
             },
@@ -1278,86 +1276,6 @@ impl MapView {
 enum Hit {
     Counter(usize),
     Region(usize),
-}
-
-fn plural(n: u32) -> &'static str {
-    if n == 1 { "" } else { "s" }
-}
-
-/// "2 game moves, 38 miles; forced: loses 2 of 12 stands".
-pub fn forecast_text(f: &MarchForecast, forced: bool) -> String {
-    let mut text = format!(
-        "{} game move{}, {:.0} miles ({:.0} hours)",
-        f.game_moves,
-        plural(f.game_moves),
-        f.miles,
-        f.hours
-    );
-    if forced {
-        text.push_str(&format!(
-            "; forced march loses {} of {} stands ({} on the first move)",
-            f.stands_lost, f.stands, f.stands_lost_first_move
-        ));
-        if f.rests > 0 {
-            text.push_str(&format!(", with {} rest{}", f.rests, plural(f.rests)));
-        }
-    } else {
-        text.push_str("; no losses");
-    }
-    text
-}
-
-pub fn supply_text(campaign: &Campaign, line: &SupplyLine) -> String {
-    let names = |list: &[RegionId]| -> String {
-        list.iter()
-            .map(|r| campaign.map.region_name(r))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    if line.supplied {
-        format!(
-            "Supplied from {} by {} road{}",
-            line.route.last().map_or("?", |r| campaign.map.region_name(r)),
-            line.route.len().saturating_sub(1),
-            if line.route.len() == 2 { "" } else { "s" }
-        )
-    } else if line.route.is_empty() {
-        format!(
-            "Cut off: no road leads to a held HQ; {} game move{} before it loses stands",
-            line.moves_before_losses,
-            plural(line.moves_before_losses)
-        )
-    } else {
-        format!(
-            "Cut off at {} ({} game moves cut so far); {} before it loses a stand each move (after {CUT_OFF_GRACE_MOVES}, Strategic Rules 2.2)",
-            names(&line.cuts),
-            line.cut_moves,
-            match line.moves_before_losses {
-                0 => "none left".to_owned(),
-                n => format!("{n} game move{}", plural(n)),
-            }
-        )
-    }
-}
-
-/// "Cairo" or "on the road from Cairo to Benha, 5.0 miles out".
-pub fn where_is(campaign: &Campaign, force: &crate::model::Force) -> String {
-    match &force.en_route {
-        None => campaign.map.region_name(&force.region).to_owned(),
-        Some(e) => format!(
-            "the road from {} to {}, {:.1} miles out",
-            campaign.map.region_name(&force.region),
-            campaign.map.region_name(&e.toward),
-            e.miles
-        ),
-    }
-}
-
-fn side_colour(campaign: &Campaign, side: &SideId) -> Color32 {
-    campaign.side(side).map_or(Color32::GRAY, |s| {
-        let [r, g, b] = s.colour.0;
-        Color32::from_rgb(r, g, b)
-    })
 }
 
 fn to_screen(camera: Camera, rect: Rect, world: Pos2) -> Pos2 {
@@ -1602,7 +1520,7 @@ fn build_layout(scene: &Scene<'_>, g: &Geometry) -> Layout {
             force: i,
             world,
             stack: *stack,
-            colour: mark.map_or(colour, |m| super::seat::mark_colour(colour, m)),
+            colour: mark.map_or(colour, |m| super::text::mark_colour(colour, m.in_sight)),
             text: mark.map_or_else(|| force.points().to_string(), |m| m.counter_text(force)),
             ink: match mark {
                 Some(m) if m.blind => colour,

@@ -9,6 +9,7 @@
 
 mod app;
 pub mod battles;
+mod command;
 pub mod history;
 mod map_view;
 mod panels;
@@ -16,47 +17,18 @@ mod plots;
 pub mod seat;
 pub mod session;
 mod start;
+mod state;
+mod text;
 mod theme;
 pub mod view;
 
 pub use app::{Launch, UmpireApp};
-pub use map_view::{Camera, Overlays, forecast_text};
+pub use command::{Command, Selection};
+pub use map_view::{Camera, Overlays};
 pub use session::{Applied, Refusal, Session};
 pub use start::{BUNDLED_SAVE_NAME, bundled_campaign, open_or_create_default};
-
-use crate::model::{ForceId, RegionId, SideId, StandId};
-use std::path::PathBuf;
-
-/// What is selected in the window.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub enum Selection {
-    #[default]
-    None,
-    Side(SideId),
-    Force(ForceId),
-    Stand(StandId),
-    Region(RegionId),
-    Battle(u32),
-}
-
-/// A change the window asks for; applied after the frame, in order.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Command {
-    /// Work on the open campaign (orders, undo, end turn).
-    Session(session::Command),
-    /// Create a save from a campaign file and open it.
-    NewCampaign {
-        campaign: PathBuf,
-        save: PathBuf,
-    },
-    /// Open a save.
-    Open(PathBuf),
-    /// Copy the open save, history and all, and go on in the copy.
-    SaveAs(PathBuf),
-    Quit,
-    /// Whose view the window shows, and reports (the hot seat, play by email).
-    View(seat::Command),
-}
+pub use state::{Note, ViewState};
+pub use text::forecast_text;
 
 /// Why the window could not run.
 #[derive(Debug, thiserror::Error)]

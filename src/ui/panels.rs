@@ -1,78 +1,173 @@
 //! The panels and windows around the map: menu bar, messages, forces tree,
-//! inspector, turn log, the File forms, the game move summary, battles and help.
+//! inspector, turn log, the File forms, the game move summary and help.
+//!
+//! Each panel takes the state it draws (its own, defined here, and read-only
+//! data such as the [`Scene`]) and pushes [`Command`]s, applied after the
+//! frame; none knows the app.
 
-use super::app::{SplitForm, UmpireApp};
-use super::map_view::{forecast_text, supply_text, where_is};
-use super::session::Command as Do;
-use super::{Command, Selection, theme};
-use crate::model::{Campaign, Force, ForceId, RegionId, StandingOrder};
+use super::battles::battle_ui;
+use super::command::{Command, Selection};
+use super::map_view::{MapView, Overlays};
+use super::seat::{self, SeatForms, Viewing};
+use super::session::{self, Command as Do, Session};
+use super::state::{Notes, Timelines, ViewState};
+use super::text::{forecast_text, side_colour as colour_of, stand_line, supply_text, where_is};
+use super::theme;
+use super::view::Scene;
+use crate::model::{Campaign, Event, Force, ForceId, RegionId, StandId, StandingOrder};
 use crate::strategy::{Action, OrderRequest};
 use egui::{Color32, RichText, ScrollArea, Ui};
-use std::path::PathBuf;
+use std::collections::{BTreeSet, HashSet};
+use std::path::{Path, PathBuf};
 
-fn colour_of(campaign: &Campaign, side: &crate::model::SideId) -> Color32 {
-    campaign.side(side).map_or(Color32::GRAY, |s| {
-        let [r, g, b] = s.colour.0;
-        Color32::from_rgb(r, g, b)
-    })
+/// The forms of the File menu: a path typed in a small window.
+#[derive(Debug, Clone, Default)]
+pub struct FileForms {
+    pub new_campaign: Option<(String, String)>,
+    pub open: Option<String>,
+    pub save_as: Option<String>,
 }
 
-pub fn menu_bar_ui(app: &mut UmpireApp, ui: &mut Ui) {
+impl FileForms {
+    /// Opens the New campaign form on the bundled campaign and a save in
+    /// `data_folder` (else the platform's data folder).
+    pub fn open_new_campaign(&mut self, data_folder: Option<&Path>) {
+        let folder = data_folder.map(Path::to_path_buf).or_else(session::data_folder);
+        let save = folder.map_or_else(
+            || "campaign.umpire".to_owned(),
+            |f| f.join("campaign.umpire").display().to_string(),
+        );
+        self.new_campaign
+            .get_or_insert_with(|| ("campaigns/egyptian_rebellion_1895.toml".to_owned(), save));
+    }
+}
+
+/// The Help menu's windows, open or not.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct HelpWindows {
+    pub rules: bool,
+    pub keys: bool,
+}
+
+/// Splitting a force: the stands ticked and the new force's id and name.
+#[derive(Debug, Clone, Default)]
+pub struct SplitForm {
+    pub stands: BTreeSet<StandId>,
+    pub id: String,
+    pub name: String,
+}
+
+/// The inspector's order fields.
+#[derive(Debug, Clone, Default)]
+pub struct OrderForm {
+    pub split: SplitForm,
+    /// Region id typed or chosen in "March to".
+    pub march_to: String,
+    pub merge_into: String,
+}
+
+/// What is open in the forces tree, and its lines as last built.
+#[derive(Debug, Default)]
+pub struct TreeState {
+    pub open_forces: HashSet<ForceId>,
+    pub closed_sides: HashSet<crate::model::SideId>,
+    /// Counts changes of what is open.
+    pub version: u64,
+    pub rows: Option<((u64, u64), Vec<TreeRow>)>,
+}
+
+/// The log rows shown: (revision, filter) and the event indexes.
+#[derive(Debug, Default)]
+pub struct LogRows(Option<((u64, u64), Vec<usize>)>);
+
+/// What the menu bar draws and changes.
+#[derive(Debug)]
+pub struct MenuBar<'a> {
+    pub session: Option<&'a Session>,
+    pub viewing: &'a Viewing,
+    pub seat_forms: &'a mut SeatForms,
+    pub view: &'a mut ViewState,
+    pub forms: &'a mut FileForms,
+    pub help: &'a mut HelpWindows,
+    /// Orders given on the map are forced marches.
+    pub forced: &'a mut bool,
+    /// A game move is being resolved.
+    pub busy: bool,
+    /// Where a new campaign's save goes unless told otherwise.
+    pub data_folder: Option<&'a Path>,
+    pub commands: &'a mut Vec<Command>,
+}
+
+/// The menu bar and the top line. True when "Zoom to fit" was asked for.
+pub fn menu_bar_ui(ui: &mut Ui, bar: MenuBar<'_>) -> bool {
+    let MenuBar {
+        session,
+        viewing,
+        seat_forms,
+        view,
+        forms,
+        help,
+        forced,
+        busy,
+        data_folder,
+        commands,
+    } = bar;
+    let mut zoom_to_fit = false;
     egui::Panel::top("menu_bar").show(ui, |ui| {
         egui::MenuBar::new().ui(ui, |ui| {
             ui.menu_button("File", |ui| {
                 if ui.button("New campaign from a campaign file…").clicked() {
-                    app.open_new_campaign_form();
+                    forms.open_new_campaign(data_folder);
                 }
                 if ui.button("Open…").clicked() {
-                    app.forms.open.get_or_insert_with(String::new);
+                    forms.open.get_or_insert_with(String::new);
                 }
                 if ui
-                    .add_enabled(app.session.is_some(), egui::Button::new("Save as…"))
+                    .add_enabled(session.is_some(), egui::Button::new("Save as…"))
                     .clicked()
                 {
-                    app.forms.save_as.get_or_insert_with(String::new);
+                    forms.save_as.get_or_insert_with(String::new);
                 }
-                super::seat::file_menu_ui(app, ui);
+                seat::file_menu_ui(ui, viewing, seat_forms, commands);
                 ui.menu_button("Recent files", |ui| {
-                    if app.view.recent.is_empty() {
+                    if view.recent.is_empty() {
                         ui.weak("none yet");
                     }
-                    for path in app.view.recent.clone() {
+                    for path in &view.recent {
                         if ui.button(path.display().to_string()).clicked() {
-                            app.commands.push(Command::Open(path));
+                            commands.push(Command::Open(path.clone()));
                         }
                     }
                 });
                 ui.separator();
                 if ui.button("Quit").clicked() {
-                    app.commands.push(Command::Quit);
+                    commands.push(Command::Quit);
                 }
             });
             ui.menu_button("Turn", |ui| {
-                let open = app.session.is_some() && !app.busy();
+                let open = session.is_some() && !busy;
                 if ui
                     .add_enabled(open, egui::Button::new("End turn (resolve the game move)"))
                     .clicked()
                 {
-                    app.commands.push(Command::Session(Do::EndTurn));
+                    commands.push(Command::Session(Do::EndTurn));
                 }
                 if ui.add_enabled(open, egui::Button::new("Undo")).clicked() {
-                    app.commands.push(Command::Session(Do::Undo));
+                    commands.push(Command::Session(Do::Undo));
                 }
-                let redo = app.session.as_ref().is_some_and(|s| s.can_redo());
+                let redo = session.is_some_and(|s| s.can_redo());
                 if ui
                     .add_enabled(redo && open, egui::Button::new("Redo orders"))
                     .clicked()
                 {
-                    app.commands.push(Command::Session(Do::Redo));
+                    commands.push(Command::Session(Do::Redo));
                 }
                 ui.separator();
-                ui.checkbox(&mut app.forced, "Forced march for new orders");
+                ui.checkbox(forced, "Forced march for new orders");
             });
             ui.menu_button("View", |ui| {
-                super::seat::view_menu_ui(app, ui);
-                let o = &mut app.view.overlays;
+                seat::view_menu_ui(ui, viewing, session, commands);
+                let o = &mut view.overlays;
                 ui.checkbox(&mut o.supply, "Supply lines");
                 ui.checkbox(&mut o.forecast, "Forced-march forecast");
                 ui.checkbox(&mut o.battles, "Pending battles");
@@ -80,21 +175,21 @@ pub fn menu_bar_ui(app: &mut UmpireApp, ui: &mut Ui) {
                 ui.checkbox(&mut o.background, "Background picture");
                 ui.separator();
                 if ui.button("Zoom to fit").clicked() {
-                    app.map.zoom_to_fit();
+                    zoom_to_fit = true;
                 }
-                ui.checkbox(&mut app.view.show_plots, "Plots");
-                ui.checkbox(&mut app.view.show_battles, "Battles");
+                ui.checkbox(&mut view.show_plots, "Plots");
+                ui.checkbox(&mut view.show_battles, "Battles");
             });
             ui.menu_button("Help", |ui| {
                 if ui.button("Rule sources").clicked() {
-                    app.show_rules = true;
+                    help.rules = true;
                 }
                 if ui.button("Keyboard shortcuts").clicked() {
-                    app.show_keys = true;
+                    help.keys = true;
                 }
             });
             ui.separator();
-            if let Some(scene) = app.seat.scene(app.session.as_ref()) {
+            if let Some(scene) = viewing.scene(session) {
                 let c = scene.campaign;
                 let date = scene.date.map_or_else(String::new, |d| format!(", {d}"));
                 ui.label(RichText::new(format!("{}: game move {}{date}", c.title, c.turn)).strong());
@@ -105,33 +200,34 @@ pub fn menu_bar_ui(app: &mut UmpireApp, ui: &mut Ui) {
                 ));
             }
             ui.separator();
-            super::seat::view_as_ui(app, ui);
+            seat::view_as_ui(ui, viewing, session, commands);
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                let enabled = app.session.is_some() && !app.busy();
+                let enabled = session.is_some() && !busy;
                 if ui
                     .add_enabled(enabled, egui::Button::new(RichText::new("End turn").strong()))
                     .on_hover_text("Resolve the game move for every side (Ctrl+E)")
                     .clicked()
                 {
-                    app.commands.push(Command::Session(Do::EndTurn));
+                    commands.push(Command::Session(Do::EndTurn));
                 }
-                if app.busy() {
+                if busy {
                     ui.spinner();
                 }
-                ui.toggle_value(&mut app.forced, "Forced march")
+                ui.toggle_value(forced, "Forced march")
                     .on_hover_text("Orders given on the map are forced marches (F)");
             });
         });
     });
+    zoom_to_fit
 }
 
-pub fn notes_ui(app: &mut UmpireApp, ui: &mut Ui) {
-    if app.notes.is_empty() {
+pub fn notes_ui(ui: &mut Ui, notes: &mut Notes) {
+    if notes.all().is_empty() {
         return;
     }
     egui::Panel::top("notes").show(ui, |ui| {
         let mut dismiss = None;
-        for (i, note) in app.notes.iter().enumerate() {
+        for (i, note) in notes.all().iter().enumerate() {
             ui.horizontal(|ui| {
                 if ui.small_button("×").on_hover_text("Dismiss").clicked() {
                     dismiss = Some(i);
@@ -145,21 +241,21 @@ pub fn notes_ui(app: &mut UmpireApp, ui: &mut Ui) {
             });
         }
         if let Some(i) = dismiss {
-            app.notes.remove(i);
+            notes.dismiss(i);
         }
     });
 }
 
-pub fn welcome_ui(app: &mut UmpireApp, ui: &mut Ui) {
+pub fn welcome_ui(ui: &mut Ui, forms: &mut FileForms, data_folder: Option<&Path>) {
     ui.vertical_centered(|ui| {
         ui.add_space(80.0);
         ui.heading("No campaign is open");
         ui.label("Start a new campaign from a campaign file, or open a save.");
         if ui.button("New campaign…").clicked() {
-            app.open_new_campaign_form();
+            forms.open_new_campaign(data_folder);
         }
         if ui.button("Open a save…").clicked() {
-            app.forms.open.get_or_insert_with(String::new);
+            forms.open.get_or_insert_with(String::new);
         }
     });
 }
@@ -176,11 +272,11 @@ pub enum TreeRow {
 
 /// The lines of the forces tree as they stand open: built when the campaign
 /// or what is open changes, so a frame draws only the lines in view.
-fn tree_rows(app: &UmpireApp, campaign: &Campaign) -> Vec<TreeRow> {
+fn tree_rows(tree: &TreeState, campaign: &Campaign) -> Vec<TreeRow> {
     let mut rows = Vec::new();
     for (s, side) in campaign.sides.iter().enumerate() {
         rows.push(TreeRow::Side(s));
-        if app.tree.closed_sides.contains(&side.id) {
+        if tree.closed_sides.contains(&side.id) {
             continue;
         }
         for (f, force) in campaign
@@ -190,7 +286,7 @@ fn tree_rows(app: &UmpireApp, campaign: &Campaign) -> Vec<TreeRow> {
             .filter(|(_, f)| f.side == side.id)
         {
             rows.push(TreeRow::Force(f));
-            if app.tree.open_forces.contains(&force.id) {
+            if tree.open_forces.contains(&force.id) {
                 rows.extend((0..force.stands.len()).map(|k| TreeRow::Stand(f, k)));
             }
         }
@@ -207,19 +303,27 @@ fn tree_rows(app: &UmpireApp, campaign: &Campaign) -> Vec<TreeRow> {
     rows
 }
 
-pub fn tree_ui(app: &mut UmpireApp, ui: &mut Ui) {
-    let Some(scene) = app.seat.scene(app.session.as_ref()) else {
+/// The forces tree: sides, their forces and stands, and pending battles.
+/// `show_battles`: the battles window opens when a battle is chosen.
+pub fn tree_ui(
+    ui: &mut Ui,
+    scene: Option<Scene<'_>>,
+    tree: &mut TreeState,
+    selection: &mut Selection,
+    show_battles: &mut bool,
+) {
+    let Some(scene) = scene else {
         ui.weak("No campaign open.");
         return;
     };
     ui.heading("Sides and forces");
     ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
-    let key = (scene.revision, app.tree.version);
-    if app.tree.rows.as_ref().is_none_or(|(k, _)| *k != key) {
-        let rows = tree_rows(app, scene.campaign);
-        app.tree.rows = Some((key, rows));
+    let key = (scene.revision, tree.version);
+    if tree.rows.as_ref().is_none_or(|(k, _)| *k != key) {
+        let rows = tree_rows(tree, scene.campaign);
+        tree.rows = Some((key, rows));
     }
-    let Some((_, rows)) = &app.tree.rows else {
+    let Some((_, rows)) = &tree.rows else {
         return;
     };
     let campaign = scene.campaign;
@@ -234,7 +338,7 @@ pub fn tree_ui(app: &mut UmpireApp, ui: &mut Ui) {
                 ui.horizontal(|ui| match *row {
                     TreeRow::Side(s) => {
                         let Some(side) = campaign.sides.get(s) else { return };
-                        let open = !app.tree.closed_sides.contains(&side.id);
+                        let open = !tree.closed_sides.contains(&side.id);
                         if ui.small_button(if open { "-" } else { "+" }).clicked() {
                             toggle_side = Some(side.id.clone());
                         }
@@ -245,7 +349,7 @@ pub fn tree_ui(app: &mut UmpireApp, ui: &mut Ui) {
                         let text = if scene.may_order(&side.id) {
                             format!("{}: {points}/{full} pts, {hqs} HQs", side.name)
                         } else {
-                            super::seat::known_side_row(&scene, &side.id, &side.name)
+                            seat::known_side_row(&scene, &side.id, &side.name)
                         };
                         ui.label(RichText::new(text).color(colour_of(campaign, &side.id)).strong());
                     }
@@ -256,14 +360,14 @@ pub fn tree_ui(app: &mut UmpireApp, ui: &mut Ui) {
                         ui.add_space(14.0);
                         if let Some(mark) = scene.mark(&force.id).filter(|m| !m.in_battle) {
                             ui.add_space(ui.spacing().interact_size.y.min(18.0));
-                            let selected = matches!(&app.selection, Selection::Force(id) if id == &force.id);
-                            let text = super::seat::known_row(&scene, force, mark);
+                            let selected = matches!(&*selection, Selection::Force(id) if id == &force.id);
+                            let text = seat::known_row(&scene, force, mark);
                             if ui.selectable_label(selected, text).clicked() {
                                 select = Some(Selection::Force(force.id.clone()));
                             }
                             return;
                         }
-                        let open = app.tree.open_forces.contains(&force.id);
+                        let open = tree.open_forces.contains(&force.id);
                         if ui.small_button(if open { "-" } else { "+" }).clicked() {
                             toggle_force = Some(force.id.clone());
                         }
@@ -279,7 +383,7 @@ pub fn tree_ui(app: &mut UmpireApp, ui: &mut Ui) {
                         } else {
                             RichText::new(text)
                         };
-                        let selected = matches!(&app.selection, Selection::Force(id) if id == &force.id);
+                        let selected = matches!(&*selection, Selection::Force(id) if id == &force.id);
                         if ui.selectable_label(selected, text).clicked() {
                             select = Some(Selection::Force(force.id.clone()));
                         }
@@ -289,15 +393,9 @@ pub fn tree_ui(app: &mut UmpireApp, ui: &mut Ui) {
                             return;
                         };
                         ui.add_space(44.0);
-                        let text = format!(
-                            "{} ({}) {}/{}",
-                            stand.name,
-                            stand.kind.label(),
-                            stand.strength,
-                            stand.full
-                        );
+                        let text = stand_line(stand);
                         if ui
-                            .selectable_label(app.selection == Selection::Stand(stand.id), text)
+                            .selectable_label(*selection == Selection::Stand(stand.id), text)
                             .clicked()
                         {
                             select = Some(Selection::Stand(stand.id));
@@ -317,7 +415,7 @@ pub fn tree_ui(app: &mut UmpireApp, ui: &mut Ui) {
                             campaign.map.region_name(&battle.region)
                         );
                         if ui
-                            .selectable_label(app.selection == Selection::Battle(battle.id), text)
+                            .selectable_label(*selection == Selection::Battle(battle.id), text)
                             .clicked()
                         {
                             select = Some(Selection::Battle(battle.id));
@@ -327,33 +425,46 @@ pub fn tree_ui(app: &mut UmpireApp, ui: &mut Ui) {
             }
         });
     if let Some(side) = toggle_side {
-        if !app.tree.closed_sides.remove(&side) {
-            app.tree.closed_sides.insert(side);
+        if !tree.closed_sides.remove(&side) {
+            tree.closed_sides.insert(side);
         }
-        app.tree.version += 1;
+        tree.version += 1;
     }
     if let Some(force) = toggle_force {
-        if !app.tree.open_forces.remove(&force) {
-            app.tree.open_forces.insert(force);
+        if !tree.open_forces.remove(&force) {
+            tree.open_forces.insert(force);
         }
-        app.tree.version += 1;
+        tree.version += 1;
     }
-    if let Some(selection) = select {
-        if matches!(selection, Selection::Battle(_)) {
-            app.view.show_battles = true;
+    if let Some(chosen) = select {
+        if matches!(chosen, Selection::Battle(_)) {
+            *show_battles = true;
         }
-        app.selection = selection;
+        *selection = chosen;
     }
 }
 
-pub fn inspector_ui(app: &mut UmpireApp, ui: &mut Ui) {
+/// What the inspector draws and changes.
+#[derive(Debug)]
+pub struct Inspector<'a> {
+    pub scene: Option<Scene<'a>>,
+    pub selection: &'a mut Selection,
+    pub form: &'a mut OrderForm,
+    /// Orders given are forced marches.
+    pub forced: &'a mut bool,
+    pub overlays: Overlays,
+    /// The map, for the forecast and supply line it keeps.
+    pub map: &'a mut MapView,
+    pub commands: &'a mut Vec<Command>,
+}
+
+pub fn inspector_ui(ui: &mut Ui, mut input: Inspector<'_>) {
     ui.heading("Inspector");
-    if app.seat.scene(app.session.as_ref()).is_none() {
+    let Some(scene) = input.scene else {
         return;
-    }
-    let selection = app.selection.clone();
+    };
+    let selection = input.selection.clone();
     ScrollArea::vertical().auto_shrink(false).show(ui, |ui| {
-        let Some(scene) = app.seat.scene(app.session.as_ref()) else { return };
         let campaign = scene.campaign;
         match selection {
             Selection::None => {
@@ -367,10 +478,10 @@ pub fn inspector_ui(app: &mut UmpireApp, ui: &mut Ui) {
             Selection::Force(id) => match campaign.force(&id).cloned() {
                 Some(force) if scene.is_stand_in(&force.id) => {
                     if let Some(mark) = scene.mark(&force.id) {
-                        super::seat::known_ui(ui, &scene, &force, mark);
+                        seat::known_ui(ui, &scene, &force, mark);
                     }
                 }
-                Some(force) => force_ui(app, ui, force),
+                Some(force) => force_ui(ui, &scene, &mut input, force),
                 None => {
                     ui.label(format!("Force {id} is no longer on the roll."));
                 }
@@ -381,14 +492,14 @@ pub fn inspector_ui(app: &mut UmpireApp, ui: &mut Ui) {
                     ui.label(format!("{} ({}), stand {}", s.kind.label(), s.quality, s.id));
                     ui.label(format!("Strength {} of {} roster points", s.strength, s.full));
                     if ui.link(format!("In {}", force.name)).clicked() {
-                        app.selection = Selection::Force(force.id.clone());
+                        *input.selection = Selection::Force(force.id.clone());
                     }
                 }
                 None => {
                     ui.label(format!("Stand {stand} is no longer on the roll."));
                 }
             },
-            Selection::Region(id) => region_ui(app, ui, &id),
+            Selection::Region(id) => region_ui(ui, &scene, input.selection, &id),
             Selection::Side(id) => {
                 if let Some(side) = campaign.side(&id) {
                     ui.label(RichText::new(&side.name).strong().color(colour_of(campaign, &id)));
@@ -404,10 +515,7 @@ pub fn inspector_ui(app: &mut UmpireApp, ui: &mut Ui) {
     });
 }
 
-fn force_ui(app: &mut UmpireApp, ui: &mut Ui, force: Force) {
-    let Some(scene) = app.seat.scene(app.session.as_ref()) else {
-        return;
-    };
+fn force_ui(ui: &mut Ui, scene: &Scene<'_>, input: &mut Inspector<'_>, force: Force) {
     let campaign = scene.campaign;
     let colour = colour_of(campaign, &force.side);
     let side_name = campaign
@@ -429,8 +537,8 @@ fn force_ui(app: &mut UmpireApp, ui: &mut Ui, force: Force) {
                 path.last().map_or("?", |r| campaign.map.region_name(r))
             );
             ui.label(RichText::new(text).color(if forced { theme::FORCED } else { theme::ROUTE }));
-            if app.view.overlays.forecast
-                && let Some(f) = app.map.route_forecast(&scene, &force.id)
+            if input.overlays.forecast
+                && let Some(f) = input.map.route_forecast(scene, &force.id)
             {
                 ui.label(forecast_text(&f, forced));
             }
@@ -459,8 +567,8 @@ fn force_ui(app: &mut UmpireApp, ui: &mut Ui, force: Force) {
             force.fatigue.forced_in_row
         ));
     }
-    if app.view.overlays.supply
-        && let Some(line) = app.map.supply_line(&force.id)
+    if input.overlays.supply
+        && let Some(line) = input.map.supply_line(&force.id)
     {
         let text = supply_text(campaign, line);
         if line.supplied {
@@ -476,14 +584,14 @@ fn force_ui(app: &mut UmpireApp, ui: &mut Ui, force: Force) {
     }
 
     if !scene.may_order(&force.side) {
-        super::seat::enemy_stands_ui(ui, &scene, &force);
+        seat::enemy_stands_ui(ui, scene, &force);
         return;
     }
     ui.separator();
     ui.label(RichText::new("Orders").strong());
     let mut commands = Vec::new();
     ui.horizontal(|ui| {
-        ui.checkbox(&mut app.forced, "Forced march (three moves in one)");
+        ui.checkbox(&mut *input.forced, "Forced march (three moves in one)");
         if ui.button("Hold").clicked() {
             commands.push(order(&force, Action::Hold, false));
         }
@@ -492,7 +600,7 @@ fn force_ui(app: &mut UmpireApp, ui: &mut Ui, force: Force) {
         let label = ui.label("March to");
         let current = campaign
             .map
-            .region(&RegionId::new(&app.march_to))
+            .region(&RegionId::new(&input.form.march_to))
             .map_or("choose a region", |r| r.name.as_str())
             .to_owned();
         egui::ComboBox::from_id_salt("march_to")
@@ -500,19 +608,19 @@ fn force_ui(app: &mut UmpireApp, ui: &mut Ui, force: Force) {
             .height(300.0)
             .show_ui(ui, |ui| {
                 for region in &campaign.map.regions {
-                    ui.selectable_value(&mut app.march_to, region.id.to_string(), &region.name);
+                    ui.selectable_value(&mut input.form.march_to, region.id.to_string(), &region.name);
                 }
             })
             .response
             .labelled_by(label.id);
         if ui
-            .add_enabled(!app.march_to.is_empty(), egui::Button::new("Order march"))
+            .add_enabled(!input.form.march_to.is_empty(), egui::Button::new("Order march"))
             .clicked()
         {
             commands.push(order(
                 &force,
-                Action::To(RegionId::new(&app.march_to)),
-                app.forced,
+                Action::To(RegionId::new(&input.form.march_to)),
+                *input.forced,
             ));
         }
     });
@@ -520,50 +628,47 @@ fn force_ui(app: &mut UmpireApp, ui: &mut Ui, force: Force) {
     // Split: tick stands, name the new force.
     ui.separator();
     ui.label(RichText::new("Stands").strong());
-    if app
+    if input
+        .form
         .split
         .stands
         .iter()
         .any(|s| !force.stands.iter().any(|x| x.id == *s))
     {
-        app.split = SplitForm::default();
+        input.form.split = SplitForm::default();
     }
     for stand in &force.stands {
-        let mut ticked = app.split.stands.contains(&stand.id);
-        let text = format!(
-            "{} ({}) {}/{}",
-            stand.name,
-            stand.kind.label(),
-            stand.strength,
-            stand.full
-        );
+        let mut ticked = input.form.split.stands.contains(&stand.id);
+        let text = stand_line(stand);
         if ui.checkbox(&mut ticked, text).changed() {
             if ticked {
-                app.split.stands.insert(stand.id);
+                input.form.split.stands.insert(stand.id);
             } else {
-                app.split.stands.remove(&stand.id);
+                input.form.split.stands.remove(&stand.id);
             }
         }
     }
-    if !app.split.stands.is_empty() {
+    if !input.form.split.stands.is_empty() {
         ui.horizontal(|ui| {
             let label = ui.label("New force id");
-            ui.text_edit_singleline(&mut app.split.id).labelled_by(label.id);
+            ui.text_edit_singleline(&mut input.form.split.id)
+                .labelled_by(label.id);
         });
         ui.horizontal(|ui| {
             let label = ui.label("New force name");
-            ui.text_edit_singleline(&mut app.split.name).labelled_by(label.id);
+            ui.text_edit_singleline(&mut input.form.split.name)
+                .labelled_by(label.id);
         });
         if ui
-            .button(format!("Split off {} stands", app.split.stands.len()))
+            .button(format!("Split off {} stands", input.form.split.stands.len()))
             .clicked()
         {
             commands.push(order(
                 &force,
                 Action::Split {
-                    stands: app.split.stands.iter().copied().collect(),
-                    new_force: ForceId::new(app.split.id.trim()),
-                    name: app.split.name.trim().to_owned(),
+                    stands: input.form.split.stands.iter().copied().collect(),
+                    new_force: ForceId::new(input.form.split.id.trim()),
+                    name: input.form.split.name.trim().to_owned(),
                 },
                 false,
             ));
@@ -581,31 +686,31 @@ fn force_ui(app: &mut UmpireApp, ui: &mut Ui, force: Force) {
             let label = ui.label("Merge into");
             let current = partners
                 .iter()
-                .find(|f| f.id.as_str() == app.merge_into)
+                .find(|f| f.id.as_str() == input.form.merge_into)
                 .map_or("choose a force", |f| f.name.as_str())
                 .to_owned();
             egui::ComboBox::from_id_salt("merge_into")
                 .selected_text(current)
                 .show_ui(ui, |ui| {
                     for f in &partners {
-                        ui.selectable_value(&mut app.merge_into, f.id.to_string(), &f.name);
+                        ui.selectable_value(&mut input.form.merge_into, f.id.to_string(), &f.name);
                     }
                 })
                 .response
                 .labelled_by(label.id);
             if ui
-                .add_enabled(!app.merge_into.is_empty(), egui::Button::new("Merge"))
+                .add_enabled(!input.form.merge_into.is_empty(), egui::Button::new("Merge"))
                 .clicked()
             {
                 commands.push(order(
                     &force,
-                    Action::MergeInto(ForceId::new(&app.merge_into)),
+                    Action::MergeInto(ForceId::new(&input.form.merge_into)),
                     false,
                 ));
             }
         });
     }
-    app.commands.extend(commands);
+    input.commands.extend(commands);
 }
 
 fn order(force: &Force, action: Action, forced: bool) -> Command {
@@ -619,10 +724,7 @@ fn order(force: &Force, action: Action, forced: bool) -> Command {
     })
 }
 
-fn region_ui(app: &mut UmpireApp, ui: &mut Ui, id: &RegionId) {
-    let Some(scene) = app.seat.scene(app.session.as_ref()) else {
-        return;
-    };
+fn region_ui(ui: &mut Ui, scene: &Scene<'_>, selection: &mut Selection, id: &RegionId) {
     let campaign = scene.campaign;
     let Some(region) = campaign.map.region(id) else {
         return;
@@ -663,54 +765,36 @@ fn region_ui(app: &mut UmpireApp, ui: &mut Ui, id: &RegionId) {
         ui.label(RichText::new("Forces").strong());
         for force in here {
             let text = match scene.mark(&force.id).filter(|m| !m.in_battle) {
-                Some(mark) => super::seat::known_row(&scene, force, mark),
+                Some(mark) => seat::known_row(scene, force, mark),
                 None => RichText::new(format!("{}: {} pts", force.name, force.points())),
             }
             .color(colour_of(campaign, &force.side));
             if ui.link(text).clicked() {
-                app.selection = Selection::Force(force.id.clone());
+                *selection = Selection::Force(force.id.clone());
             }
         }
     }
 }
 
-pub(super) fn battle_ui(ui: &mut Ui, campaign: &Campaign, battle: &crate::model::Battle) {
-    let side = |s: &crate::model::SideId| {
-        campaign
-            .side(s)
-            .map_or(s.as_str(), |x| x.name.as_str())
-            .to_owned()
-    };
-    let names = |list: &[ForceId]| -> String {
-        if list.is_empty() {
-            return "none".to_owned();
-        }
-        list.iter()
-            .map(|f| campaign.force(f).map_or(f.as_str(), |x| x.name.as_str()))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    ui.label(
-        RichText::new(format!(
-            "Battle {} at {}",
-            battle.id,
-            campaign.map.region_name(&battle.region)
-        ))
-        .strong()
-        .color(theme::BATTLE),
-    );
-    ui.label(format!("Since game move {}", battle.turn));
-    ui.label(format!(
-        "{} attacking {}",
-        side(&battle.attacker),
-        side(&battle.defender)
-    ));
-    ui.label(format!("Forces: {}", names(&battle.forces)));
-    ui.label(format!("Reserves within a move: {}", names(&battle.reserves)));
+/// What the umpire's turn log draws and changes.
+#[derive(Debug)]
+pub struct Log<'a> {
+    pub session: Option<&'a Session>,
+    /// The sides and kinds of event hidden.
+    pub view: &'a mut ViewState,
+    pub rows: &'a mut LogRows,
+    pub timelines: &'a mut Timelines,
 }
 
-pub fn log_ui(app: &mut UmpireApp, ui: &mut Ui) {
-    let Some(session) = &app.session else {
+/// The umpire's turn log: every event, filtered by side and kind, undone ones struck through.
+pub fn log_ui(ui: &mut Ui, input: Log<'_>) {
+    let Log {
+        session,
+        view,
+        rows: log_rows,
+        timelines,
+    } = input;
+    let Some(session) = session else {
         ui.weak("The turn log shows here.");
         return;
     };
@@ -722,23 +806,24 @@ pub fn log_ui(app: &mut UmpireApp, ui: &mut Ui) {
         .map(|s| (s.id.clone(), s.name.clone(), colour_of(session.campaign(), &s.id)))
         .collect();
     let revision = session.revision();
+    let timeline = timelines.of(session);
     ui.horizontal_wrapped(|ui| {
         ui.label(RichText::new("Turn log").strong());
         ui.separator();
         for (id, name, colour) in &sides {
-            let mut shown = !app.view.log_hidden_sides.contains(id.as_str());
+            let mut shown = !view.log_hidden_sides.contains(id.as_str());
             let text = RichText::new(name).color(*colour);
             if ui.checkbox(&mut shown, text).changed() {
                 if shown {
-                    app.view.log_hidden_sides.remove(id.as_str());
+                    view.log_hidden_sides.remove(id.as_str());
                 } else {
-                    app.view.log_hidden_sides.insert(id.to_string());
+                    view.log_hidden_sides.insert(id.to_string());
                 }
             }
         }
         ui.separator();
-        let kinds = app.timeline().map(|t| t.kinds.clone()).unwrap_or_default();
-        let hidden = app.view.log_hidden_kinds.len();
+        let kinds = &timeline.kinds;
+        let hidden = view.log_hidden_kinds.len();
         ui.menu_button(
             format!(
                 "Kinds ({} of {} shown)",
@@ -748,19 +833,19 @@ pub fn log_ui(app: &mut UmpireApp, ui: &mut Ui) {
             |ui| {
                 ui.horizontal(|ui| {
                     if ui.button("All").clicked() {
-                        app.view.log_hidden_kinds.clear();
+                        view.log_hidden_kinds.clear();
                     }
                     if ui.button("None").clicked() {
-                        app.view.log_hidden_kinds = kinds.iter().cloned().collect();
+                        view.log_hidden_kinds = kinds.iter().cloned().collect();
                     }
                 });
-                for kind in &kinds {
-                    let mut shown = !app.view.log_hidden_kinds.contains(kind);
+                for kind in kinds {
+                    let mut shown = !view.log_hidden_kinds.contains(kind);
                     if ui.checkbox(&mut shown, kind.replace('_', " ")).changed() {
                         if shown {
-                            app.view.log_hidden_kinds.remove(kind);
+                            view.log_hidden_kinds.remove(kind);
                         } else {
-                            app.view.log_hidden_kinds.insert(kind.clone());
+                            view.log_hidden_kinds.insert(kind.clone());
                         }
                     }
                 }
@@ -771,50 +856,43 @@ pub fn log_ui(app: &mut UmpireApp, ui: &mut Ui) {
     let filter = {
         use std::hash::{Hash, Hasher};
         let mut h = std::collections::hash_map::DefaultHasher::new();
-        app.view.log_hidden_sides.hash(&mut h);
-        app.view.log_hidden_kinds.hash(&mut h);
+        view.log_hidden_sides.hash(&mut h);
+        view.log_hidden_kinds.hash(&mut h);
         h.finish()
     };
-    if app
-        .log_rows
+    if log_rows
+        .0
         .as_ref()
         .is_none_or(|(key, _)| *key != (revision, filter))
     {
         let hidden_bits: u64 = sides
             .iter()
             .enumerate()
-            .filter(|(_, (id, _, _))| app.view.log_hidden_sides.contains(id.as_str()))
+            .filter(|(_, (id, _, _))| view.log_hidden_sides.contains(id.as_str()))
             .fold(0, |bits, (i, _)| {
                 bits | u32::try_from(i)
                     .ok()
                     .and_then(|i| 1u64.checked_shl(i))
                     .unwrap_or(0)
             });
-        let hidden_kinds = app.view.log_hidden_kinds.clone();
-        app.timeline();
-        let rows = app.timeline.as_ref().map_or_else(Vec::new, |(_, t)| {
-            let Some(session) = &app.session else {
-                return Vec::new();
-            };
-            session
-                .events()
-                .iter()
-                .enumerate()
-                .filter(|(_, e)| e.kind != "checkpoint" && !hidden_kinds.contains(&e.kind))
-                .filter(|(i, _)| {
-                    let sides = t.event_sides.get(*i).copied().unwrap_or(0);
-                    sides == 0 || sides & !hidden_bits != 0
-                })
-                .map(|(i, _)| i)
-                .collect()
-        });
-        app.log_rows = Some(((revision, filter), rows));
+        let hidden_kinds = &view.log_hidden_kinds;
+        let rows = session
+            .events()
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.kind != "checkpoint" && !hidden_kinds.contains(&e.kind))
+            .filter(|(i, _)| {
+                let sides = timeline.event_sides.get(*i).copied().unwrap_or(0);
+                sides == 0 || sides & !hidden_bits != 0
+            })
+            .map(|(i, _)| i)
+            .collect();
+        log_rows.0 = Some(((revision, filter), rows));
     }
-    let (Some(session), Some((_, rows))) = (&app.session, &app.log_rows) else {
+    let Some((_, rows)) = &log_rows.0 else {
         return;
     };
-    let none = std::collections::BTreeSet::new();
-    let undone = app.timeline.as_ref().map_or(&none, |(_, t)| &t.undone);
+    let undone = &timeline.undone;
     let row_height = ui.text_style_height(&egui::TextStyle::Body) + 2.0;
     ScrollArea::vertical()
         .auto_shrink(false)
@@ -834,17 +912,9 @@ pub fn log_ui(app: &mut UmpireApp, ui: &mut Ui) {
         });
 }
 
-pub fn windows_ui(app: &mut UmpireApp, ctx: &egui::Context) {
-    summary_window(app, ctx);
-    file_windows(app, ctx);
-    if app.seat.viewing.is_umpire() {
-        super::battles::battles_window(app, ctx);
-    }
-    help_windows(app, ctx);
-}
-
-fn summary_window(app: &mut UmpireApp, ctx: &egui::Context) {
-    let Some((turn, events)) = &app.summary else {
+/// The last game move's summary, while it is kept.
+pub fn summary_window(ctx: &egui::Context, summary: &mut Option<(u32, Vec<Event>)>) {
+    let Some((turn, events)) = &summary else {
         return;
     };
     let mut open = true;
@@ -866,28 +936,26 @@ fn summary_window(app: &mut UmpireApp, ctx: &egui::Context) {
             }
         });
     if !open || close {
-        app.summary = None;
+        *summary = None;
     }
 }
 
-fn path_field_ui(ui: &mut Ui, label: &str, value: &mut String) {
-    ui.horizontal(|ui| {
-        let l = ui.label(label);
-        ui.add(egui::TextEdit::singleline(value).desired_width(380.0))
-            .labelled_by(l.id);
-    });
-}
-
-fn file_windows(app: &mut UmpireApp, ctx: &egui::Context) {
-    if let Some((campaign, save)) = app.forms.new_campaign.as_mut() {
+/// The File menu's forms; `recent`: the recent saves offered.
+pub fn file_windows(
+    ctx: &egui::Context,
+    forms: &mut FileForms,
+    recent: &[PathBuf],
+    commands: &mut Vec<Command>,
+) {
+    if let Some((campaign, save)) = forms.new_campaign.as_mut() {
         let mut open = true;
         let mut go = false;
         egui::Window::new("New campaign").open(&mut open).show(ctx, |ui| {
             ui.label(
                 "Creates a save from a campaign file (campaigns/*.toml) and its map, as `umpire new` does.",
             );
-            path_field_ui(ui, "Campaign file", campaign);
-            path_field_ui(ui, "New save", save);
+            seat::path_field_ui(ui, "Campaign file", campaign);
+            seat::path_field_ui(ui, "New save", save);
             go = ui.button("Create").clicked();
         });
         if go {
@@ -895,18 +963,17 @@ fn file_windows(app: &mut UmpireApp, ctx: &egui::Context) {
                 campaign: PathBuf::from(campaign.trim()),
                 save: PathBuf::from(save.trim()),
             };
-            app.commands.push(command);
+            commands.push(command);
         }
         if !open {
-            app.forms.new_campaign = None;
+            forms.new_campaign = None;
         }
     }
-    if let Some(path) = app.forms.open.as_mut() {
+    if let Some(path) = forms.open.as_mut() {
         let mut open = true;
         let mut go = false;
-        let recent = app.view.recent.clone();
         egui::Window::new("Open a save").open(&mut open).show(ctx, |ui| {
-            path_field_ui(ui, "Save file", path);
+            seat::path_field_ui(ui, "Save file", path);
             go = ui.button("Open").clicked();
             if !recent.is_empty() {
                 ui.separator();
@@ -919,32 +986,33 @@ fn file_windows(app: &mut UmpireApp, ctx: &egui::Context) {
             }
         });
         if go {
-            app.commands.push(Command::Open(PathBuf::from(path.trim())));
+            commands.push(Command::Open(PathBuf::from(path.trim())));
         }
         if !open {
-            app.forms.open = None;
+            forms.open = None;
         }
     }
-    if let Some(path) = app.forms.save_as.as_mut() {
+    if let Some(path) = forms.save_as.as_mut() {
         let mut open = true;
         let mut go = false;
         egui::Window::new("Save as").open(&mut open).show(ctx, |ui| {
             ui.label("Copies the save with its whole history; the window goes on in the copy.");
-            path_field_ui(ui, "New save", path);
+            seat::path_field_ui(ui, "New save", path);
             go = ui.button("Save").clicked();
         });
         if go {
-            app.commands.push(Command::SaveAs(PathBuf::from(path.trim())));
+            commands.push(Command::SaveAs(PathBuf::from(path.trim())));
         }
         if !open {
-            app.forms.save_as = None;
+            forms.save_as = None;
         }
     }
 }
 
-fn help_windows(app: &mut UmpireApp, ctx: &egui::Context) {
+/// The Help menu's windows.
+pub fn help_windows(ctx: &egui::Context, help: &mut HelpWindows) {
     egui::Window::new("Rule sources")
-        .open(&mut app.show_rules)
+        .open(&mut help.rules)
         .default_size([520.0, 380.0])
         .show(ctx, |ui| {
             ScrollArea::vertical().show(ui, |ui| {
@@ -967,7 +1035,7 @@ fn help_windows(app: &mut UmpireApp, ctx: &egui::Context) {
             });
         });
     egui::Window::new("Keyboard shortcuts")
-        .open(&mut app.show_keys)
+        .open(&mut help.keys)
         .show(ctx, |ui| {
             egui::Grid::new("keys").striped(true).show(ui, |ui| {
                 for (keys, what) in [

@@ -1,13 +1,14 @@
 //! Plots of the campaign's history (egui_plot): each side's strength over
 //! the game moves, stands lost by cause, and HQs held.
 
-use super::app::UmpireApp;
 use super::history::Cause;
+use super::session::Session;
+use super::state::Timelines;
 use egui::{Color32, Ui};
 use egui_plot::{Bar, BarChart, Legend, Line, Plot, PlotPoints};
 
-pub fn plots_ui(app: &mut UmpireApp, ui: &mut Ui) {
-    let Some(session) = app.session.as_ref() else {
+pub fn plots_ui(ui: &mut Ui, session: Option<&Session>, timelines: &mut Timelines) {
+    let Some(session) = session else {
         ui.label("No campaign is open.");
         return;
     };
@@ -20,7 +21,7 @@ pub fn plots_ui(app: &mut UmpireApp, ui: &mut Ui) {
             (s.name.clone(), Color32::from_rgb(r, g, b))
         })
         .collect();
-    let Some(timeline) = app.timeline() else { return };
+    let timeline = timelines.of(session);
     if timeline.moments.len() < 2 {
         ui.weak("The plots fill in as game moves are played; the start is shown.");
     }

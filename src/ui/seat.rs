@@ -4,34 +4,24 @@
 //! orders file for `umpire orders`.
 //!
 //! A side's view shows only what [`SideView`] holds. Orders go only to the
-//! viewing side's own forces; undo and redo only take back its own orders;
-//! the umpire's tools (plots, battle hand-off) stay in the umpire's view.
+//! viewing side's own forces; undo and redo only take back its own orders
+//! ([`screen`], a pure function); the umpire's tools (plots, battle hand-off)
+//! stay in the umpire's view. The functions here take the views' state
+//! ([`Seat`]) and what they read; what the rest of the window must do after a
+//! change of view they return as a [`Shift`].
 
-use super::app::UmpireApp;
+pub use super::command::ViewCommand as Command;
+use super::command::{Command as WindowCommand, Selection};
 use super::session::{self, Refusal, Session};
+use super::state::Notes;
+use super::text::{mark_colour, side_colour, side_name, stand_line, where_is};
+use super::theme;
 use super::view::{Mark, Scene, SideView};
-use super::{Command as WindowCommand, Selection, theme};
 use crate::model::report;
 use crate::model::{Event, Force, SideId};
 use crate::strategy::{self, Action, OrderRequest};
-use egui::{Color32, RichText, ScrollArea, Ui};
+use egui::{RichText, ScrollArea, Ui};
 use std::path::{Path, PathBuf};
-
-/// What the window asks of the views; applied after the frame, as every command.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Command {
-    /// Hand the screen to a side (`Some`) or to the umpire (`None`): puts up
-    /// the pass-the-screen page.
-    ViewAs(Option<SideId>),
-    /// The pass-the-screen page's Continue: shows the view it was passed to.
-    Continue,
-    /// Opens a side's report file, read-only.
-    OpenReport(PathBuf),
-    /// Writes the orders given on the open report to an orders file.
-    WriteOrders(PathBuf),
-    /// Leaves the report, passing the screen back to the umpire's view.
-    CloseReport,
-}
 
 /// Whose view the window shows.
 #[derive(Debug, Default)]
@@ -62,6 +52,41 @@ impl Viewing {
             Viewing::Report(report) => Some(&report.view.side),
         }
     }
+
+    /// The side's view shown, of the save or of a report.
+    pub fn side_view(&self) -> Option<&SideView> {
+        match self {
+            Viewing::Umpire => None,
+            Viewing::Side { view, .. } => Some(view),
+            Viewing::Report(report) => Some(&report.view),
+        }
+    }
+
+    /// The report file open, if one is shown.
+    pub fn report_path(&self) -> Option<&Path> {
+        match self {
+            Viewing::Report(report) => Some(&report.path),
+            _ => None,
+        }
+    }
+
+    /// What the frame draws: the open save as the viewer knows it, or the open report.
+    pub fn scene<'a>(&'a self, session: Option<&'a Session>) -> Option<Scene<'a>> {
+        match self {
+            Viewing::Umpire => session.map(Scene::umpire),
+            Viewing::Side { view, .. } => session.map(|s| Scene::side(view, s.revision(), s.path())),
+            Viewing::Report(report) => Some(Scene::side(&report.view, report.revision, &report.path)),
+        }
+    }
+}
+
+/// The File menu's report forms: the paths typed.
+#[derive(Debug, Default)]
+pub struct SeatForms {
+    /// File > Open report…
+    pub report: Option<String>,
+    /// File > Write orders…
+    pub orders: Option<String>,
 }
 
 /// The views' part of the window's state.
@@ -71,21 +96,30 @@ pub struct Seat {
     /// The pass-the-screen page is up, handing the screen to a side (`Some`)
     /// or to the umpire (`None`).
     pub passing: Option<Option<SideId>>,
-    /// File > Open report…: the path typed.
-    pub report_form: Option<String>,
-    /// File > Write orders…: the path typed.
-    pub orders_form: Option<String>,
+    pub forms: SeatForms,
 }
 
-impl Seat {
-    /// What the frame draws: the open save as the viewer knows it, or the open report.
-    pub fn scene<'a>(&'a self, session: Option<&'a Session>) -> Option<Scene<'a>> {
-        match &self.viewing {
-            Viewing::Umpire => session.map(Scene::umpire),
-            Viewing::Side { view, .. } => session.map(|s| Scene::side(view, s.revision(), s.path())),
-            Viewing::Report(report) => Some(Scene::side(&report.view, report.revision, &report.path)),
-        }
-    }
+/// What a change of view asks of the rest of the window.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[must_use]
+pub struct Shift {
+    /// Forget what was drawn for the last view: selection, forms, caches
+    /// (the messages are cleared here already).
+    pub forget: bool,
+    /// The map's background picture: `Some(true)` hidden (a report holds
+    /// none), `Some(false)` shown again; either way the map zooms to fit.
+    pub hide_background: Option<bool>,
+}
+
+impl Shift {
+    const NONE: Shift = Shift {
+        forget: false,
+        hide_background: None,
+    };
+    const FORGET: Shift = Shift {
+        forget: true,
+        hide_background: None,
+    };
 }
 
 /// A side's report opened from a file, and the orders given on it.
@@ -230,94 +264,263 @@ impl ReportView {
     }
 }
 
-fn side_name(app: &UmpireApp, side: &SideId) -> String {
-    app.session
-        .as_ref()
-        .and_then(|s| s.campaign().side(side))
-        .map_or_else(|| side.to_string(), |s| s.name.clone())
-}
-
 /// Who the screen goes to, in words: "British Field Force" or "the umpire".
-fn whom(app: &UmpireApp, to: Option<&SideId>) -> String {
-    to.map_or_else(|| "the umpire".to_owned(), |side| side_name(app, side))
+fn whom(session: Option<&Session>, to: Option<&SideId>) -> String {
+    to.map_or_else(
+        || "the umpire".to_owned(),
+        |side| {
+            session
+                .and_then(|s| s.campaign().side(side))
+                .map_or_else(|| side.to_string(), |s| s.name.clone())
+        },
+    )
 }
 
-impl UmpireApp {
-    /// The side whose view the window shows; `None`: the umpire's.
-    pub fn viewer(&self) -> Option<&SideId> {
-        self.seat.viewing.viewer()
-    }
-
-    /// The side's view the window shows, of the save or of a report.
-    pub fn side_view(&self) -> Option<&SideView> {
-        match &self.seat.viewing {
-            Viewing::Umpire => None,
-            Viewing::Side { view, .. } => Some(view),
-            Viewing::Report(report) => Some(&report.view),
+impl Seat {
+    /// Starts in the view `Launch` asks for: a report, or a side's view (with
+    /// no pass-the-screen page: whoever started it is at the screen).
+    pub fn launch(
+        &mut self,
+        session: Option<&Session>,
+        notes: &mut Notes,
+        view: Option<&str>,
+        report: Option<&Path>,
+    ) -> Shift {
+        if let Some(path) = report {
+            self.open_report(notes, path)
+        } else if let Some(side) = view {
+            self.show(session, notes, Some(SideId::new(side)))
+        } else {
+            Shift::NONE
         }
     }
 
-    /// The report file open, if the window shows one.
-    pub fn report_path(&self) -> Option<&Path> {
-        match &self.seat.viewing {
-            Viewing::Report(report) => Some(&report.path),
-            _ => None,
+    /// Keeps a side's view of the save up to date with it.
+    pub fn refresh(&mut self, session: Option<&Session>, notes: &mut Notes) -> Shift {
+        let Viewing::Side { view, revision } = &self.viewing else {
+            return Shift::NONE;
+        };
+        let Some(session) = session else {
+            self.viewing = Viewing::Umpire;
+            return Shift::NONE;
+        };
+        if *revision == session.revision() {
+            return Shift::NONE;
         }
-    }
-
-    /// Whether the pass-the-screen page covers the window.
-    pub fn passing_the_screen(&self) -> bool {
-        self.seat.passing.is_some()
-    }
-
-    /// Forgets what was drawn for the last view: selection, messages, forms, caches.
-    fn forget_view(&mut self) {
-        self.selection = Selection::None;
-        self.notes.clear();
-        self.summary = None;
-        self.split = Default::default();
-        self.march_to.clear();
-        self.merge_into.clear();
-        self.tree = Default::default();
-        self.log_rows = None;
-        self.map.redraw();
-    }
-}
-
-/// Starts in the view `Launch` asks for: a report, or a side's view (with
-/// no pass-the-screen page: whoever started it is at the screen).
-pub fn launch(app: &mut UmpireApp, view: Option<&str>, report: Option<&Path>) {
-    if let Some(path) = report {
-        open_report(app, path);
-    } else if let Some(side) = view {
-        show(app, Some(SideId::new(side)));
-    }
-}
-
-/// Keeps a side's view of the save up to date with it.
-pub fn refresh(app: &mut UmpireApp) {
-    let Viewing::Side { view, revision } = &app.seat.viewing else {
-        return;
-    };
-    let Some(session) = &app.session else {
-        app.seat.viewing = Viewing::Umpire;
-        return;
-    };
-    if *revision == session.revision() {
-        return;
-    }
-    let side = view.side.clone();
-    match side_view_of(session, &side) {
-        Some(view) => {
-            app.seat.viewing = Viewing::Side {
-                view: Box::new(view),
-                revision: session.revision(),
+        let side = view.side.clone();
+        match side_view_of(session, &side) {
+            Some(view) => {
+                self.viewing = Viewing::Side {
+                    view: Box::new(view),
+                    revision: session.revision(),
+                };
+                Shift::NONE
+            }
+            None => {
+                self.viewing = Viewing::Umpire;
+                notes.clear();
+                Shift::FORGET
             }
         }
-        None => {
-            app.seat.viewing = Viewing::Umpire;
-            app.forget_view();
+    }
+
+    /// Shows a view at once, without passing the screen.
+    fn show(&mut self, session: Option<&Session>, notes: &mut Notes, to: Option<SideId>) -> Shift {
+        self.passing = None;
+        let viewing = match (&to, session) {
+            (None, _) => Viewing::Umpire,
+            (Some(side), Some(session)) => match side_view_of(session, side) {
+                Some(view) => Viewing::Side {
+                    view: Box::new(view),
+                    revision: session.revision(),
+                },
+                None => {
+                    notes.error(format!(
+                        "This campaign has no side `{side}`; the window shows the umpire's view."
+                    ));
+                    return Shift::NONE;
+                }
+            },
+            (Some(_), None) => {
+                notes.error("No campaign is open: open a save first, or open a side's report (File menu).");
+                return Shift::NONE;
+            }
+        };
+        let was_report = matches!(self.viewing, Viewing::Report(_));
+        self.viewing = viewing;
+        notes.clear();
+        Shift {
+            forget: true,
+            // The save's map again, with its picture.
+            hide_background: was_report.then_some(false),
         }
+    }
+
+    fn open_report(&mut self, notes: &mut Notes, path: &Path) -> Shift {
+        let report = match crate::files::load_report(path) {
+            Ok(report) => report,
+            Err(e) => {
+                notes.error(format!("The report could not be opened: {e}"));
+                return Shift::NONE;
+            }
+        };
+        let Some(view) = SideView::from_report(&report) else {
+            notes.error(format!(
+                "The report {} has no date the calendar can show; write it again with `umpire report`.",
+                path.display()
+            ));
+            return Shift::NONE;
+        };
+        self.passing = None;
+        self.forms.report = None;
+        self.viewing = Viewing::Report(Box::new(ReportView::new(path.to_owned(), view)));
+        notes.clear();
+        notes.note(format!(
+            "Opened {}'s report for game move {} ({}): give orders on the map or in the inspector, and write them with Write orders… in the File menu.",
+            report.side_name,
+            report.turn,
+            path.display()
+        ));
+        // The report's map is drawn without the save's picture: the report holds none.
+        Shift {
+            forget: true,
+            hide_background: Some(true),
+        }
+    }
+
+    /// Carries out a view command.
+    pub fn apply(&mut self, session: Option<&Session>, notes: &mut Notes, command: Command) -> Shift {
+        match command {
+            Command::ViewAs(to) => {
+                let same = match &self.viewing {
+                    Viewing::Report(_) => false,
+                    viewing => viewing.viewer() == to.as_ref(),
+                };
+                if same {
+                    self.passing = None;
+                } else if to.is_some() && session.is_none() {
+                    notes.error(
+                        "No campaign is open: open a save first, or open a side's report (File menu).",
+                    );
+                } else {
+                    self.passing = Some(to);
+                }
+                Shift::NONE
+            }
+            Command::Continue => match self.passing.take() {
+                Some(to) => self.show(session, notes, to),
+                None => Shift::NONE,
+            },
+            Command::OpenReport(path) => self.open_report(notes, &path),
+            Command::CloseReport => {
+                if matches!(self.viewing, Viewing::Report(_)) {
+                    self.passing = Some(None);
+                }
+                Shift::NONE
+            }
+            Command::WriteOrders(path) => {
+                self.write_orders(notes, &path);
+                Shift::NONE
+            }
+        }
+    }
+
+    fn write_orders(&mut self, notes: &mut Notes, path: &Path) {
+        let Viewing::Report(report) = &self.viewing else {
+            notes.error("Open a side's report first (File > Open report…): orders are written from it.");
+            return;
+        };
+        let text = report.orders_file();
+        let count = report.orders_given();
+        let side = report.view.side.clone();
+        let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
+            notes.error(format!(
+                "{} is not a file name: name the orders file to write.",
+                path.display()
+            ));
+            return;
+        };
+        let dir = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        };
+        let name = name.to_string_lossy().into_owned();
+        match crate::files::write_files(dir, &[(name.as_str(), text.as_bytes())]) {
+            Ok(_) => {
+                self.forms.orders = None;
+                notes.note(format!(
+                    "Wrote {count} order{} to {}: send it to the umpire, who gives it with `umpire orders SAVE {side} {name}`.",
+                    if count == 1 { "" } else { "s" },
+                    path.display()
+                ));
+            }
+            Err(e) => notes.error(format!("The orders were not written: {e}")),
+        }
+    }
+
+    /// Routes a session command through the view: in the umpire's view it
+    /// goes on; in a side's view [`screen`] says whether it may; on a report,
+    /// orders, undo and redo work on the report's orders. `Some`: the command
+    /// goes on to the save.
+    pub fn route(
+        &mut self,
+        session: Option<&Session>,
+        notes: &mut Notes,
+        command: session::Command,
+    ) -> Option<session::Command> {
+        match &mut self.viewing {
+            Viewing::Umpire => Some(command),
+            Viewing::Side { view, .. } => {
+                let last = session.and_then(|s| s.pending().last()).map(|s| &s.side);
+                let redo = session.and_then(Session::redo_side);
+                let side = Viewer {
+                    side: &view.side,
+                    name: &view.side_name,
+                };
+                match screen(side, last, redo, command) {
+                    Ok(command) => Some(command),
+                    Err(refusal) => {
+                        notes.error(refusal);
+                        None
+                    }
+                }
+            }
+            Viewing::Report(report) => {
+                let done = match &command {
+                    session::Command::Order { side, request } => report.give(side, request),
+                    session::Command::Undo => report.undo(),
+                    session::Command::Redo => report.redo(),
+                    _ => Err(Refusal::Nothing(
+                        "A report is read-only: give your orders on it, write them (File > Write orders…) and send them to the umpire, who resolves the game move.".to_owned(),
+                    )),
+                };
+                match done {
+                    Ok(text) => notes.done(text),
+                    Err(refusal) => notes.error(refusal.to_string()),
+                }
+                None
+            }
+        }
+    }
+
+    /// A game move's events as the viewing side heard of them (all of them in the umpire's view).
+    pub fn heard_summary(&self, session: Option<&Session>, events: Vec<Event>) -> Vec<Event> {
+        let (Some(side), Some(session)) = (self.viewing.viewer(), session) else {
+            return events;
+        };
+        let all: Vec<&Event> = events.iter().collect();
+        let heard = report::heard_by(session.campaign(), side, session.events(), &all);
+        events
+            .iter()
+            .filter_map(|e| {
+                let h = heard.iter().find(|h| h.turn == e.turn && h.seq == e.seq)?;
+                Some(Event {
+                    sentence: h.sentence.clone(),
+                    ..e.clone()
+                })
+            })
+            .collect()
     }
 }
 
@@ -332,220 +535,44 @@ fn side_view_of(session: &Session, side: &SideId) -> Option<SideView> {
     Some(view)
 }
 
-/// Shows a view at once, without passing the screen.
-fn show(app: &mut UmpireApp, to: Option<SideId>) {
-    app.seat.passing = None;
-    let viewing = match (&to, &app.session) {
-        (None, _) => Viewing::Umpire,
-        (Some(side), Some(session)) => match side_view_of(session, side) {
-            Some(view) => Viewing::Side {
-                view: Box::new(view),
-                revision: session.revision(),
-            },
-            None => {
-                app.note_error(format!(
-                    "This campaign has no side `{side}`; the window shows the umpire's view."
-                ));
-                return;
-            }
-        },
-        (Some(_), None) => {
-            app.note_error("No campaign is open: open a save first, or open a side's report (File menu).");
-            return;
-        }
-    };
-    let was_report = matches!(app.seat.viewing, Viewing::Report(_));
-    app.seat.viewing = viewing;
-    app.forget_view();
-    if was_report {
-        // The save's map again, with its picture.
-        app.map.hide_background(false);
-        app.map.zoom_to_fit();
-    }
+/// The side whose view the window shows: its id and name.
+#[derive(Debug, Clone, Copy)]
+pub struct Viewer<'a> {
+    pub side: &'a SideId,
+    pub name: &'a str,
 }
 
-fn open_report(app: &mut UmpireApp, path: &Path) {
-    let report = match crate::files::load_report(path) {
-        Ok(report) => report,
-        Err(e) => {
-            app.note_error(format!("The report could not be opened: {e}"));
-            return;
-        }
-    };
-    let Some(view) = SideView::from_report(&report) else {
-        app.note_error(format!(
-            "The report {} has no date the calendar can show; write it again with `umpire report`.",
-            path.display()
-        ));
-        return;
-    };
-    app.seat.passing = None;
-    app.seat.report_form = None;
-    app.seat.viewing = Viewing::Report(Box::new(ReportView::new(path.to_owned(), view)));
-    app.forget_view();
-    // The report's map is drawn without the save's picture: the report holds none.
-    app.map.hide_background(true);
-    app.map.zoom_to_fit();
-    app.note(format!(
-        "Opened {}'s report for game move {} ({}): give orders on the map or in the inspector, and write them with Write orders… in the File menu.",
-        report.side_name,
-        report.turn,
-        path.display()
-    ));
-}
-
-/// Carries out a view command.
-pub fn apply(app: &mut UmpireApp, command: Command) {
+/// Which session commands a side's view may send: orders only to its own
+/// forces, undo only of its own orders (the last orders given are its own),
+/// redo only of its own orders, and ending the turn; the umpire's tools are
+/// refused. `last`: the side whose orders were given last; `redo`: the side
+/// whose orders a redo would give again. `Err`: why it is refused.
+pub fn screen(
+    viewer: Viewer<'_>,
+    last: Option<&SideId>,
+    redo: Option<&SideId>,
+    command: session::Command,
+) -> Result<session::Command, String> {
+    let Viewer { side, name } = viewer;
     match command {
-        Command::ViewAs(to) => {
-            let same = match &app.seat.viewing {
-                Viewing::Report(_) => false,
-                viewing => viewing.viewer() == to.as_ref(),
-            };
-            if same {
-                app.seat.passing = None;
-            } else if to.is_some() && app.session.is_none() {
-                app.note_error(
-                    "No campaign is open: open a save first, or open a side's report (File menu).",
-                );
-            } else {
-                app.seat.passing = Some(to);
-            }
+        session::Command::Order { side: whose, .. } if &whose != side => {
+            Err(format!("In {name}'s view orders go only to {name}'s own forces."))
         }
-        Command::Continue => {
-            if let Some(to) = app.seat.passing.take() {
-                show(app, to);
-            }
+        session::Command::Undo if last != Some(side) => Err(format!(
+            "Undo would take back what {name} did not do (another side's orders, or the game move): switch to the umpire's view to undo it."
+        )),
+        session::Command::Redo if redo.is_some_and(|s| s != side) => {
+            Err("The orders to give again are another side's: switch to its view or the umpire's.".to_owned())
         }
-        Command::OpenReport(path) => open_report(app, &path),
-        Command::CloseReport => {
-            if matches!(app.seat.viewing, Viewing::Report(_)) {
-                app.seat.passing = Some(None);
-            }
-        }
-        Command::WriteOrders(path) => {
-            let Viewing::Report(report) = &app.seat.viewing else {
-                app.note_error(
-                    "Open a side's report first (File > Open report…): orders are written from it.",
-                );
-                return;
-            };
-            let text = report.orders_file();
-            let count = report.orders_given();
-            let side = report.view.side.clone();
-            let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
-                app.note_error(format!(
-                    "{} is not a file name: name the orders file to write.",
-                    path.display()
-                ));
-                return;
-            };
-            let dir = if dir.as_os_str().is_empty() {
-                Path::new(".")
-            } else {
-                dir
-            };
-            let name = name.to_string_lossy().into_owned();
-            match crate::files::write_files(dir, &[(name.as_str(), text.as_bytes())]) {
-                Ok(_) => {
-                    app.seat.orders_form = None;
-                    app.note(format!(
-                        "Wrote {count} order{} to {}: send it to the umpire, who gives it with `umpire orders SAVE {side} {name}`.",
-                        if count == 1 { "" } else { "s" },
-                        path.display()
-                    ));
-                }
-                Err(e) => app.note_error(format!("The orders were not written: {e}")),
-            }
-        }
+        command @ (session::Command::Order { .. }
+        | session::Command::Undo
+        | session::Command::Redo
+        | session::Command::EndTurn) => Ok(command),
+        _ => Err(
+            "That is the umpire's work: switch to the umpire's view (View > As the umpire (everything))."
+                .to_owned(),
+        ),
     }
-}
-
-/// Screens a session command in a side's view: orders only to the side's own
-/// forces, undo and redo only of its own orders, the umpire's tools refused;
-/// on a report, orders, undo and redo work on the report's orders. `Some`:
-/// the command goes on to the save.
-pub fn screen(app: &mut UmpireApp, command: session::Command) -> Option<session::Command> {
-    let refuse = |app: &mut UmpireApp, text: String| {
-        app.note_error(text);
-        None
-    };
-    match &mut app.seat.viewing {
-        Viewing::Umpire => Some(command),
-        Viewing::Side { view, .. } => {
-            let side = view.side.clone();
-            let name = view.side_name.clone();
-            let last = app
-                .session
-                .as_ref()
-                .and_then(|s| s.pending().last())
-                .map(|s| &s.side);
-            let redo = app.session.as_ref().and_then(Session::redo_side);
-            match command {
-                session::Command::Order { side: whose, .. } if whose != side => refuse(
-                    app,
-                    format!("In {name}'s view orders go only to {name}'s own forces."),
-                ),
-                session::Command::Undo if last != Some(&side) => refuse(
-                    app,
-                    format!(
-                        "Undo would take back what {name} did not do (another side's orders, or the game move): switch to the umpire's view to undo it."
-                    ),
-                ),
-                session::Command::Redo if redo.is_some_and(|s| s != &side) => refuse(
-                    app,
-                    "The orders to give again are another side's: switch to its view or the umpire's."
-                        .to_owned(),
-                ),
-                command @ (session::Command::Order { .. }
-                | session::Command::Undo
-                | session::Command::Redo
-                | session::Command::EndTurn) => Some(command),
-                _ => refuse(
-                    app,
-                    "That is the umpire's work: switch to the umpire's view (View > As the umpire (everything))."
-                        .to_owned(),
-                ),
-            }
-        }
-        Viewing::Report(report) => {
-            let done = match &command {
-                session::Command::Order { side, request } => report.give(side, request),
-                session::Command::Undo => report.undo(),
-                session::Command::Redo => report.redo(),
-                _ => Err(Refusal::Nothing(
-                    "A report is read-only: give your orders on it, write them (File > Write orders…) and send them to the umpire, who resolves the game move.".to_owned(),
-                )),
-            };
-            match done {
-                Ok(text) => {
-                    app.notes.retain(|n| !n.error);
-                    app.note(text);
-                }
-                Err(refusal) => app.note_error(refusal.to_string()),
-            }
-            None
-        }
-    }
-}
-
-/// A game move's events as the viewing side heard of them (all of them in the umpire's view).
-pub fn heard_summary(app: &UmpireApp, events: Vec<Event>) -> Vec<Event> {
-    let (Some(side), Some(session)) = (app.seat.viewing.viewer(), &app.session) else {
-        return events;
-    };
-    let all: Vec<&Event> = events.iter().collect();
-    let heard = report::heard_by(session.campaign(), side, session.events(), &all);
-    events
-        .iter()
-        .filter_map(|e| {
-            let h = heard.iter().find(|h| h.turn == e.turn && h.seq == e.seq)?;
-            Some(Event {
-                sentence: h.sentence.clone(),
-                ..e.clone()
-            })
-        })
-        .collect()
 }
 
 // ---------------------------------------------------------------------------
@@ -553,11 +580,16 @@ pub fn heard_summary(app: &UmpireApp, events: Vec<Event>) -> Vec<Event> {
 
 /// The pass-the-screen page over the whole window, when it is up: nothing of
 /// the campaign is drawn under it. True when it was drawn.
-pub fn pass_ui(app: &mut UmpireApp, ui: &mut Ui) -> bool {
-    let Some(to) = app.seat.passing.clone() else {
+pub fn pass_ui(
+    ui: &mut Ui,
+    passing: Option<&Option<SideId>>,
+    session: Option<&Session>,
+    commands: &mut Vec<WindowCommand>,
+) -> bool {
+    let Some(to) = passing else {
         return false;
     };
-    let name = whom(app, to.as_ref());
+    let name = whom(session, to.as_ref());
     let players = match to {
         Some(_) => format!("only {name}'s players"),
         None => "only the umpire".to_owned(),
@@ -575,7 +607,7 @@ pub fn pass_ui(app: &mut UmpireApp, ui: &mut Ui) -> bool {
                 )
                 .clicked()
             {
-                app.commands.push(WindowCommand::View(Command::Continue));
+                commands.push(WindowCommand::View(Command::Continue));
             }
         });
     });
@@ -583,9 +615,9 @@ pub fn pass_ui(app: &mut UmpireApp, ui: &mut Ui) -> bool {
 }
 
 /// The view choices: the umpire and each side of the open save.
-fn choices(app: &UmpireApp) -> Vec<(Option<SideId>, String)> {
+fn choices(session: Option<&Session>) -> Vec<(Option<SideId>, String)> {
     let mut list = vec![(None, "the umpire (everything)".to_owned())];
-    if let Some(session) = &app.session {
+    if let Some(session) = session {
         list.extend(
             session
                 .campaign()
@@ -598,14 +630,19 @@ fn choices(app: &UmpireApp) -> Vec<(Option<SideId>, String)> {
 }
 
 /// The View menu's "View as" choices.
-pub fn view_menu_ui(app: &mut UmpireApp, ui: &mut Ui) {
+pub fn view_menu_ui(
+    ui: &mut Ui,
+    viewing: &Viewing,
+    session: Option<&Session>,
+    commands: &mut Vec<WindowCommand>,
+) {
     ui.label(RichText::new("View as").strong());
-    let report = matches!(app.seat.viewing, Viewing::Report(_));
-    let current = app.seat.viewing.viewer().cloned();
-    for (to, name) in choices(app) {
+    let report = matches!(viewing, Viewing::Report(_));
+    let current = viewing.viewer().cloned();
+    for (to, name) in choices(session) {
         let on = !report && current == to;
         if ui.radio(on, format!("As {name}")).clicked() && !on {
-            app.commands.push(WindowCommand::View(Command::ViewAs(to)));
+            commands.push(WindowCommand::View(Command::ViewAs(to)));
             ui.close();
         }
     }
@@ -613,8 +650,13 @@ pub fn view_menu_ui(app: &mut UmpireApp, ui: &mut Ui) {
 }
 
 /// The top bar's "View as" box; on a report, which report.
-pub fn view_as_ui(app: &mut UmpireApp, ui: &mut Ui) {
-    if let Viewing::Report(report) = &app.seat.viewing {
+pub fn view_as_ui(
+    ui: &mut Ui,
+    viewing: &Viewing,
+    session: Option<&Session>,
+    commands: &mut Vec<WindowCommand>,
+) {
+    if let Viewing::Report(report) = viewing {
         ui.label(
             RichText::new(format!("{}'s report", report.view.side_name))
                 .strong()
@@ -623,8 +665,8 @@ pub fn view_as_ui(app: &mut UmpireApp, ui: &mut Ui) {
         .on_hover_text(report.path.display().to_string());
         return;
     }
-    let current = app.seat.viewing.viewer().cloned();
-    let choices = choices(app);
+    let current = viewing.viewer().cloned();
+    let choices = choices(session);
     let shown = choices
         .iter()
         .find(|(to, _)| *to == current)
@@ -644,18 +686,23 @@ pub fn view_as_ui(app: &mut UmpireApp, ui: &mut Ui) {
         .labelled_by(label.id)
         .on_hover_text("Whose view the window shows; another side's first passes the screen");
     if let Some(to) = chosen {
-        app.commands.push(WindowCommand::View(Command::ViewAs(to)));
+        commands.push(WindowCommand::View(Command::ViewAs(to)));
     }
 }
 
 /// The File menu's report items.
-pub fn file_menu_ui(app: &mut UmpireApp, ui: &mut Ui) {
+pub fn file_menu_ui(
+    ui: &mut Ui,
+    viewing: &Viewing,
+    forms: &mut SeatForms,
+    commands: &mut Vec<WindowCommand>,
+) {
     ui.separator();
     if ui.button("Open report…").clicked() {
-        app.seat.report_form.get_or_insert_with(String::new);
+        forms.report.get_or_insert_with(String::new);
         ui.close();
     }
-    let report = match &app.seat.viewing {
+    let report = match viewing {
         Viewing::Report(report) => Some(report.default_orders_path()),
         _ => None,
     };
@@ -668,18 +715,18 @@ pub fn file_menu_ui(app: &mut UmpireApp, ui: &mut Ui) {
             .as_ref()
             .map(|p| p.display().to_string())
             .unwrap_or_default();
-        app.seat.orders_form.get_or_insert(path);
+        forms.orders.get_or_insert(path);
         ui.close();
     }
     if report.is_some() && ui.button("Close report").clicked() {
-        app.commands.push(WindowCommand::View(Command::CloseReport));
+        commands.push(WindowCommand::View(Command::CloseReport));
         ui.close();
     }
 }
 
-/// The forms of the File menu's report items, and the battles window of a side's view.
-pub fn windows_ui(app: &mut UmpireApp, ctx: &egui::Context) {
-    if let Some(path) = app.seat.report_form.as_mut() {
+/// The forms of the File menu's report items.
+pub fn forms_ui(ctx: &egui::Context, forms: &mut SeatForms, commands: &mut Vec<WindowCommand>) {
+    if let Some(path) = forms.report.as_mut() {
         let mut open = true;
         let mut go = false;
         egui::Window::new("Open a report").open(&mut open).show(ctx, |ui| {
@@ -688,16 +735,15 @@ pub fn windows_ui(app: &mut UmpireApp, ctx: &egui::Context) {
             go = ui.button("Open").clicked();
         });
         if go {
-            app.commands
-                .push(WindowCommand::View(Command::OpenReport(PathBuf::from(
-                    path.trim(),
-                ))));
+            commands.push(WindowCommand::View(Command::OpenReport(PathBuf::from(
+                path.trim(),
+            ))));
         }
         if !open {
-            app.seat.report_form = None;
+            forms.report = None;
         }
     }
-    if let Some(path) = app.seat.orders_form.as_mut() {
+    if let Some(path) = forms.orders.as_mut() {
         let mut open = true;
         let mut go = false;
         egui::Window::new("Write orders").open(&mut open).show(ctx, |ui| {
@@ -706,21 +752,18 @@ pub fn windows_ui(app: &mut UmpireApp, ctx: &egui::Context) {
             go = ui.button("Write").clicked();
         });
         if go {
-            app.commands
-                .push(WindowCommand::View(Command::WriteOrders(PathBuf::from(
-                    path.trim(),
-                ))));
+            commands.push(WindowCommand::View(Command::WriteOrders(PathBuf::from(
+                path.trim(),
+            ))));
         }
         if !open {
-            app.seat.orders_form = None;
+            forms.orders = None;
         }
-    }
-    if !app.seat.viewing.is_umpire() {
-        battles_window(app, ctx);
     }
 }
 
-fn path_field_ui(ui: &mut Ui, label: &str, value: &mut String) {
+/// A labelled one-line field for a path.
+pub fn path_field_ui(ui: &mut Ui, label: &str, value: &mut String) {
     ui.horizontal(|ui| {
         let l = ui.label(label);
         ui.add(egui::TextEdit::singleline(value).desired_width(380.0))
@@ -728,14 +771,12 @@ fn path_field_ui(ui: &mut Ui, label: &str, value: &mut String) {
     });
 }
 
-/// The battles a side is in, both sides in full; read-only (the hand-off is the umpire's).
-fn battles_window(app: &mut UmpireApp, ctx: &egui::Context) {
-    if !app.view.show_battles {
+/// The battles a side is in, both sides in full; read-only (the hand-off is
+/// the umpire's). `show`: whether the window is open.
+pub fn battles_window(ctx: &egui::Context, scene: &Scene<'_>, show: &mut bool, selection: &mut Selection) {
+    if !*show {
         return;
     }
-    let Some(scene) = app.seat.scene(app.session.as_ref()) else {
-        return;
-    };
     let campaign = scene.campaign;
     let mut open = true;
     let mut select = None;
@@ -788,16 +829,13 @@ fn battles_window(app: &mut UmpireApp, ctx: &egui::Context) {
             ui.weak("The umpire fights the battle or hands it to the table.");
         });
     if let Some(region) = select {
-        app.selection = Selection::Region(region);
+        *selection = Selection::Region(region);
     }
-    app.view.show_battles = open;
+    *show = open;
 }
 
 /// The turn log as the viewing side heard of it.
-pub fn log_ui(app: &mut UmpireApp, ui: &mut Ui) {
-    let Some(view) = app.side_view() else {
-        return;
-    };
+pub fn log_ui(ui: &mut Ui, view: &SideView) {
     ui.horizontal(|ui| {
         ui.label(RichText::new("Turn log").strong());
         ui.separator();
@@ -815,25 +853,10 @@ pub fn log_ui(app: &mut UmpireApp, ui: &mut Ui) {
         });
 }
 
-/// The colour an enemy force is drawn in: its side's, paler when only remembered.
-pub fn mark_colour(colour: Color32, mark: &Mark) -> Color32 {
-    if mark.in_sight { colour } else { remembered(colour) }
-}
-
-/// A colour washed out towards grey: a force remembered, not seen now.
-pub fn remembered(colour: Color32) -> Color32 {
-    let grey = |c: u8| ((u16::from(c) + 2 * 150) / 3).min(255);
-    Color32::from_rgb(
-        u8::try_from(grey(colour.r())).unwrap_or(150),
-        u8::try_from(grey(colour.g())).unwrap_or(150),
-        u8::try_from(grey(colour.b())).unwrap_or(150),
-    )
-}
-
 /// A line of the forces tree for an enemy force a side knows from a distance.
 pub fn known_row(scene: &Scene<'_>, force: &Force, mark: &Mark) -> RichText {
     let campaign = scene.campaign;
-    let place = super::map_view::where_is(campaign, force);
+    let place = where_is(campaign, force);
     let strength = if mark.blind {
         String::new()
     } else {
@@ -857,21 +880,16 @@ pub fn known_side_row(scene: &Scene<'_>, side: &SideId, name: &str) -> String {
 /// The inspector for an enemy force the side knows from a distance.
 pub fn known_ui(ui: &mut Ui, scene: &Scene<'_>, force: &Force, mark: &Mark) {
     let campaign = scene.campaign;
-    let colour = campaign.side(&force.side).map_or(Color32::GRAY, |s| {
-        let [r, g, b] = s.colour.0;
-        Color32::from_rgb(r, g, b)
-    });
-    let side = campaign
-        .side(&force.side)
-        .map_or(force.side.as_str(), |s| s.name.as_str());
+    let colour = side_colour(campaign, &force.side);
+    let side = side_name(campaign, &force.side);
     ui.label(
         RichText::new(&force.name)
             .strong()
             .size(16.0)
-            .color(mark_colour(colour, mark)),
+            .color(mark_colour(colour, mark.in_sight)),
     );
     ui.label(format!("{side}; {}", mark.strength(force)));
-    let place = super::map_view::where_is(campaign, force);
+    let place = where_is(campaign, force);
     if mark.in_sight {
         ui.label(format!("At {place}, in sight ({})", mark.how_text()));
     } else {
@@ -899,18 +917,82 @@ pub fn enemy_stands_ui(ui: &mut Ui, scene: &Scene<'_>, force: &Force) {
     ui.separator();
     ui.label(RichText::new("Stands").strong());
     for stand in &force.stands {
-        ui.label(format!(
-            "{} ({}) {}/{}",
-            stand.name,
-            stand.kind.label(),
-            stand.strength,
-            stand.full
-        ));
+        ui.label(stand_line(stand));
     }
     if let Some(viewer) = scene.viewer.and_then(|v| scene.campaign.side(v)) {
         ui.weak(format!(
             "Seen in full in battle. Orders go only to {}'s own forces.",
             viewer.name
         ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Viewer, screen};
+    use crate::model::{ForceId, SideId};
+    use crate::strategy::{Action, OrderRequest};
+    use crate::ui::session::Command;
+    use std::path::PathBuf;
+
+    fn order(side: &str) -> Command {
+        Command::Order {
+            side: SideId::new(side),
+            request: OrderRequest {
+                force: ForceId::new("f"),
+                action: Action::Hold,
+                forced: false,
+            },
+        }
+    }
+
+    #[test]
+    fn a_sides_view_sends_only_its_own_work() {
+        let pack = Command::WritePack {
+            battle: 1,
+            rules: None,
+            dir: PathBuf::from("pack"),
+        };
+        let resolve = Command::Resolve {
+            battle: 1,
+            rules: None,
+            seed: None,
+        };
+        // (command, side whose orders were given last, side a redo gives again, sent?, refusal says)
+        let cases: Vec<(Command, Option<&str>, Option<&str>, bool, &str)> = vec![
+            (order("british"), None, None, true, ""),
+            (order("rebels"), None, None, false, "orders go only to British"),
+            (Command::Undo, Some("british"), None, true, ""),
+            (Command::Undo, Some("rebels"), None, false, "Undo would take back"),
+            (Command::Undo, None, None, false, "Undo would take back"),
+            (Command::Redo, None, None, true, ""),
+            (Command::Redo, None, Some("british"), true, ""),
+            (Command::Redo, None, Some("rebels"), false, "another side's"),
+            (Command::EndTurn, None, None, true, ""),
+            (pack, None, None, false, "the umpire's work"),
+            (resolve, None, None, false, "the umpire's work"),
+        ];
+        let british = SideId::new("british");
+        let viewer = Viewer {
+            side: &british,
+            name: "British",
+        };
+        for (command, last, redo, sent, says) in cases {
+            let (last, redo) = (last.map(SideId::new), redo.map(SideId::new));
+            let result = screen(viewer, last.as_ref(), redo.as_ref(), command.clone());
+            match result {
+                Ok(c) => {
+                    assert!(sent, "{command:?} (last {last:?}, redo {redo:?}) was sent");
+                    assert_eq!(c, command);
+                }
+                Err(why) => {
+                    assert!(
+                        !sent,
+                        "{command:?} (last {last:?}, redo {redo:?}) was refused: {why}"
+                    );
+                    assert!(why.contains(says), "{command:?}: {why}");
+                }
+            }
+        }
     }
 }

@@ -1,0 +1,53 @@
+//! What the window asks for: a [`Command`], pushed by the panels while they
+//! draw and applied by the app after the frame, and what is selected.
+
+use super::session;
+use crate::model::{ForceId, RegionId, SideId, StandId};
+use std::path::PathBuf;
+
+/// What is selected in the window.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Selection {
+    #[default]
+    None,
+    Side(SideId),
+    Force(ForceId),
+    Stand(StandId),
+    Region(RegionId),
+    Battle(u32),
+}
+
+/// A change the window asks for; applied after the frame, in order.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Command {
+    /// Work on the open campaign (orders, undo, end turn).
+    Session(session::Command),
+    /// Create a save from a campaign file and open it.
+    NewCampaign {
+        campaign: PathBuf,
+        save: PathBuf,
+    },
+    /// Open a save.
+    Open(PathBuf),
+    /// Copy the open save, history and all, and go on in the copy.
+    SaveAs(PathBuf),
+    Quit,
+    /// Whose view the window shows, and reports (the hot seat, play by email).
+    View(ViewCommand),
+}
+
+/// What the window asks of the views (`ui::seat`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ViewCommand {
+    /// Hand the screen to a side (`Some`) or to the umpire (`None`): puts up
+    /// the pass-the-screen page.
+    ViewAs(Option<SideId>),
+    /// The pass-the-screen page's Continue: shows the view it was passed to.
+    Continue,
+    /// Opens a side's report file, read-only.
+    OpenReport(PathBuf),
+    /// Writes the orders given on the open report to an orders file.
+    WriteOrders(PathBuf),
+    /// Leaves the report, passing the screen back to the umpire's view.
+    CloseReport,
+}

@@ -1,0 +1,121 @@
+//! Words and colours for the window, shared by the map and the panels: pure
+//! functions of the model, importing nothing of the window's own modules.
+
+use crate::model::{CUT_OFF_GRACE_MOVES, Campaign, Force, RegionId, SideId};
+use crate::strategy::{MarchForecast, SupplyLine};
+use egui::Color32;
+
+/// A side's colour; grey for a side the campaign does not know.
+pub fn side_colour(campaign: &Campaign, side: &SideId) -> Color32 {
+    campaign.side(side).map_or(Color32::GRAY, |s| {
+        let [r, g, b] = s.colour.0;
+        Color32::from_rgb(r, g, b)
+    })
+}
+
+/// A side's name; its id when the campaign does not know it.
+pub fn side_name<'a>(campaign: &'a Campaign, side: &'a SideId) -> &'a str {
+    campaign.side(side).map_or(side.as_str(), |s| s.name.as_str())
+}
+
+/// "" for one, "s" for more.
+pub fn plural(n: u32) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+/// "2 game moves, 38 miles; forced: loses 2 of 12 stands".
+pub fn forecast_text(f: &MarchForecast, forced: bool) -> String {
+    let mut text = format!(
+        "{} game move{}, {:.0} miles ({:.0} hours)",
+        f.game_moves,
+        plural(f.game_moves),
+        f.miles,
+        f.hours
+    );
+    if forced {
+        text.push_str(&format!(
+            "; forced march loses {} of {} stands ({} on the first move)",
+            f.stands_lost, f.stands, f.stands_lost_first_move
+        ));
+        if f.rests > 0 {
+            text.push_str(&format!(", with {} rest{}", f.rests, plural(f.rests)));
+        }
+    } else {
+        text.push_str("; no losses");
+    }
+    text
+}
+
+/// A force's supply line in words: where it is supplied from, or where it is cut.
+pub fn supply_text(campaign: &Campaign, line: &SupplyLine) -> String {
+    let names = |list: &[RegionId]| -> String {
+        list.iter()
+            .map(|r| campaign.map.region_name(r))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if line.supplied {
+        format!(
+            "Supplied from {} by {} road{}",
+            line.route.last().map_or("?", |r| campaign.map.region_name(r)),
+            line.route.len().saturating_sub(1),
+            if line.route.len() == 2 { "" } else { "s" }
+        )
+    } else if line.route.is_empty() {
+        format!(
+            "Cut off: no road leads to a held HQ; {} game move{} before it loses stands",
+            line.moves_before_losses,
+            plural(line.moves_before_losses)
+        )
+    } else {
+        format!(
+            "Cut off at {} ({} game moves cut so far); {} before it loses a stand each move (after {CUT_OFF_GRACE_MOVES}, Strategic Rules 2.2)",
+            names(&line.cuts),
+            line.cut_moves,
+            match line.moves_before_losses {
+                0 => "none left".to_owned(),
+                n => format!("{n} game move{}", plural(n)),
+            }
+        )
+    }
+}
+
+/// "Cairo" or "on the road from Cairo to Benha, 5.0 miles out".
+pub fn where_is(campaign: &Campaign, force: &Force) -> String {
+    match &force.en_route {
+        None => campaign.map.region_name(&force.region).to_owned(),
+        Some(e) => format!(
+            "the road from {} to {}, {:.1} miles out",
+            campaign.map.region_name(&force.region),
+            campaign.map.region_name(&e.toward),
+            e.miles
+        ),
+    }
+}
+
+/// The colour an enemy force is drawn in: its side's when in sight, paler
+/// when only remembered.
+pub fn mark_colour(colour: Color32, in_sight: bool) -> Color32 {
+    if in_sight { colour } else { remembered(colour) }
+}
+
+/// A colour washed out towards grey: a force remembered, not seen now.
+pub fn remembered(colour: Color32) -> Color32 {
+    let grey = |c: u8| ((u16::from(c) + 2 * 150) / 3).min(255);
+    Color32::from_rgb(
+        u8::try_from(grey(colour.r())).unwrap_or(150),
+        u8::try_from(grey(colour.g())).unwrap_or(150),
+        u8::try_from(grey(colour.b())).unwrap_or(150),
+    )
+}
+
+/// A stand's line: "1st Sikhs (infantry) 40/40".
+pub fn stand_line(stand: &crate::model::Stand) -> String {
+    format!(
+        "{} ({}) {}/{}",
+        stand.name,
+        stand.kind.label(),
+        stand.strength,
+        stand.full
+    )
+}
