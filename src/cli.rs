@@ -597,7 +597,7 @@ fn report(save: &Path, side: &str, out: &Path) -> Result<ExitCode> {
     let log = store.events()?;
     let report =
         umpire::model::report::Report::of(&campaign, &side, &log).context("building the side's report")?;
-    if std::fs::canonicalize(out).ok() == std::fs::canonicalize(save).ok() && out.exists() {
+    if umpire::files::same_file(out, save) {
         bail!(
             "{} is the save itself: give the report another file name, e.g. {}_move{}.json",
             out.display(),
@@ -605,7 +605,7 @@ fn report(save: &Path, side: &str, out: &Path) -> Result<ExitCode> {
             campaign.turn
         );
     }
-    std::fs::write(out, umpire::model::report::write_report(&report))
+    umpire::files::write_file(out, umpire::model::report::write_report(&report).as_bytes())
         .with_context(|| format!("writing the report {}", out.display()))?;
     let blinds = report.known.iter().filter(|k| k.blind).count();
     println!(
@@ -636,8 +636,7 @@ fn report(save: &Path, side: &str, out: &Path) -> Result<ExitCode> {
 fn orders(save: &Path, side: &str, file: &Path) -> Result<ExitCode> {
     let mut store = Store::open(save)?;
     let campaign = store.load()?;
-    let text = std::fs::read_to_string(file)
-        .with_context(|| format!("reading the orders file {}", file.display()))?;
+    let text = umpire::files::read_orders_text(file).map_err(|d| anyhow::anyhow!("{d}"))?;
     let name = file.display().to_string();
     let side = SideId::new(side);
     let checked = strategy::read_orders_file(
@@ -835,8 +834,7 @@ fn force_condition(status: &Status, force: &umpire::model::status::ForceStatus) 
 
 /// Reads a scenario file, naming the line and column of a JSON mistake.
 fn read_scenario(file: &Path) -> Result<umpire::scenario::Scenario> {
-    let text =
-        std::fs::read_to_string(file).with_context(|| format!("reading the scenario {}", file.display()))?;
+    let text = umpire::files::read_scenario_text(file).map_err(|d| anyhow::anyhow!("{d}"))?;
     serde_json::from_str(&text).map_err(|e| {
         // serde_json ends its message with the place, which comes first here.
         let message = e.to_string();

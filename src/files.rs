@@ -1,8 +1,12 @@
-//! Reading the files a person writes (maps and campaigns) from disk.
+//! The only code that reads and writes a person's files: maps, campaigns,
+//! orders, scenarios, results sheets and reports read; battle packs, reports,
+//! orders files and screenshots written.
 //!
 //! The I/O edge for `model::check`: this module reads bytes, the model checks
 //! them. Unreadable files become diagnostics like any other problem, so a
-//! caller reports everything in one place.
+//! caller reports everything in one place. Every file is written beside its
+//! place under a temporary name and renamed over it, so a reader never sees
+//! half a file.
 
 use crate::model::check::{self, Checked, FileKind, Source};
 use crate::model::{Campaign, Diagnostic, Location, Map, Severity};
@@ -228,8 +232,44 @@ pub fn write_files(dir: &Path, files: &[(&str, &[u8])]) -> Result<Vec<std::path:
     Ok(written)
 }
 
+/// Writes one file, by temporary name and rename as [`write_files`] does;
+/// its folder is created if missing. Returns the path written.
+pub fn write_file(path: &Path, bytes: &[u8]) -> Result<std::path::PathBuf, WriteError> {
+    let Some(name) = path.file_name().map(|n| n.to_string_lossy().into_owned()) else {
+        return Err(WriteError {
+            path: display_name(path),
+            action: "write",
+            source: std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a file name"),
+        });
+    };
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    let written = write_files(dir, &[(name.as_str(), bytes)])?;
+    Ok(written.into_iter().next().unwrap_or_else(|| path.to_owned()))
+}
+
+/// Whether two paths name the same file on disk (both must exist).
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
 /// Reads a text file a person filled in (a results sheet), as UTF-8.
 pub fn read_sheet_text(path: &Path) -> Result<String, Diagnostic> {
+    read_text(path)
+}
+
+/// Reads an orders file (for `umpire orders`), as UTF-8.
+pub fn read_orders_text(path: &Path) -> Result<String, Diagnostic> {
+    read_text(path)
+}
+
+/// Reads a scenario file (for `umpire battle` and `umpire odds`), as UTF-8.
+pub fn read_scenario_text(path: &Path) -> Result<String, Diagnostic> {
     read_text(path)
 }
 

@@ -725,19 +725,18 @@ fn save_png(image: &egui::ColorImage, path: &Path) -> Result<(), String> {
     use image::ImageEncoder;
     use image::codecs::png::{CompressionType, FilterType, PngEncoder};
     let rgb = image::DynamicImage::ImageRgba8(buffer).to_rgb8();
-    let file = std::fs::File::create(path).map_err(|e| e.to_string())?;
-    PngEncoder::new_with_quality(
-        std::io::BufWriter::new(file),
-        CompressionType::Best,
-        FilterType::Adaptive,
-    )
-    .write_image(
-        rgb.as_raw(),
-        rgb.width(),
-        rgb.height(),
-        image::ExtendedColorType::Rgb8,
-    )
-    .map_err(|e| e.to_string())
+    let mut png = Vec::new();
+    PngEncoder::new_with_quality(&mut png, CompressionType::Best, FilterType::Adaptive)
+        .write_image(
+            rgb.as_raw(),
+            rgb.width(),
+            rgb.height(),
+            image::ExtendedColorType::Rgb8,
+        )
+        .map_err(|e| e.to_string())?;
+    crate::files::write_file(path, &png)
+        .map(|_| ())
+        .map_err(|e| e.to_string())
 }
 
 impl eframe::App for UmpireApp {
