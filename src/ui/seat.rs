@@ -959,7 +959,14 @@ mod tests {
             seed: None,
         };
         // (command, side whose orders were given last, side a redo gives again, sent?, refusal says)
-        let cases: Vec<(Command, Option<&str>, Option<&str>, bool, &str)> = vec![
+        type Case = (
+            Command,
+            Option<&'static str>,
+            Option<&'static str>,
+            bool,
+            &'static str,
+        );
+        let cases: Vec<Case> = vec![
             (order("british"), None, None, true, ""),
             (order("rebels"), None, None, false, "orders go only to British"),
             (Command::Undo, Some("british"), None, true, ""),
