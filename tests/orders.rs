@@ -394,6 +394,25 @@ fn one_bad_order_refuses_the_whole_file() {
 }
 
 #[test]
+fn an_unreadable_orders_file_is_refused_at_its_name() {
+    let dir = save();
+    std::fs::write(dir.path().join("latin1.toml"), b"side = \"red\" # caf\xe9\n").unwrap();
+    // (file given, what the refusal says about it)
+    let cases = [
+        ("missing.toml", "missing.toml:1:1: error: cannot read the file"),
+        (
+            "latin1.toml",
+            "latin1.toml:1:1: error: the file is not UTF-8 text",
+        ),
+    ];
+    for (file, says) in cases {
+        let out = umpire(dir.path(), &["orders", "war.umpire", "red", file]);
+        assert!(!out.status.success(), "{file} was taken");
+        assert!(stderr(&out).contains(says), "{file}: {}", stderr(&out));
+    }
+}
+
+#[test]
 fn good_orders_are_taken_and_carried_out() {
     let dir = save();
     let orders = r#"# Red's orders for the first game move.
