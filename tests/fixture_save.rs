@@ -1,0 +1,70 @@
+//! A save made by the release before typed events (game moves 1-8 of the
+//! Egyptian Rebellion: orders given and withdrawn, marches, a forced march,
+//! a split, sightings, scouts, a battle resolved, its result taken back and
+//! fought again, a game move undone and resolved again) opens with the
+//! current code and prints what it printed then, word for word.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
+mod common;
+use common::*;
+use std::path::{Path, PathBuf};
+
+const NAME: &str = "egypt_1895_move9";
+
+fn fixture(ext: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(format!("{NAME}.{ext}"))
+}
+
+/// A copy of the fixture save in a temporary folder (opening it may migrate it).
+fn copy() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("umpire"), dir.path().join("g.umpire")).unwrap();
+    dir
+}
+
+#[test]
+fn the_old_save_prints_the_same_log_status_and_reports() {
+    let dir = copy();
+    let cases: &[(&[&str], &str)] = &[
+        (&["log", "g.umpire"], "log.txt"),
+        (&["status", "g.umpire"], "status.txt"),
+        (&["status", "g.umpire", "--side", "rebels"], "status_rebels.txt"),
+        (&["status", "g.umpire", "--side", "british"], "status_british.txt"),
+    ];
+    for (args, expected) in cases {
+        let out = umpire(dir.path(), args);
+        assert!(out.status.success(), "umpire {args:?}: {}", stderr(&out));
+        let want = std::fs::read_to_string(fixture(expected)).unwrap();
+        assert_eq!(stdout(&out), want, "umpire {args:?} differs from {expected}");
+    }
+    for side in ["rebels", "british"] {
+        let file = format!("report_{side}.json");
+        let out = umpire(dir.path(), &["report", "g.umpire", side, &file]);
+        assert!(out.status.success(), "umpire report {side}: {}", stderr(&out));
+        let got: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.path().join(&file)).unwrap()).unwrap();
+        let want: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(fixture(&file)).unwrap()).unwrap();
+        assert_eq!(got, want, "the {side} report differs from {file}");
+    }
+}
+
+#[test]
+fn the_log_of_the_old_save_reads_the_same_by_game_move() {
+    let dir = copy();
+    let whole = std::fs::read_to_string(fixture("log.txt")).unwrap();
+    let mut joined = String::new();
+    for turn in 1..=8 {
+        let out = umpire(dir.path(), &["log", "g.umpire", "--turn", &turn.to_string()]);
+        assert!(out.status.success(), "umpire log --turn {turn}: {}", stderr(&out));
+        joined.push_str(&stdout(&out));
+    }
+    assert_eq!(joined, whole);
+}
