@@ -68,3 +68,54 @@ fn the_log_of_the_old_save_reads_the_same_by_game_move() {
     }
     assert_eq!(joined, whole);
 }
+
+#[test]
+fn every_event_of_the_old_save_reads_as_its_kind_and_writes_back_the_same_json() {
+    use umpire::model::EventKind;
+    let conn = rusqlite::Connection::open_with_flags(
+        fixture("umpire"),
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
+    )
+    .unwrap();
+    let mut statement = conn
+        .prepare("SELECT kind, payload FROM events ORDER BY rowid")
+        .unwrap();
+    let rows: Vec<(String, String)> = statement
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert!(rows.len() > 100, "the fixture has its log");
+    let mut kinds = std::collections::BTreeSet::new();
+    for (i, (kind, payload)) in rows.iter().enumerate() {
+        let typed = EventKind::read_text(kind, payload)
+            .unwrap_or_else(|e| panic!("event {i} ({kind}) does not read: {e}"));
+        assert_eq!(typed.name(), kind, "event {i}");
+        assert_eq!(&typed.payload().to_string(), payload, "event {i} ({kind}) writes back otherwise");
+        kinds.insert(kind.as_str());
+    }
+    // The kinds the fixture was made to hold.
+    for kind in [
+        "campaign_created",
+        "orders_given",
+        "orders_withdrawn",
+        "moved",
+        "forced_march_loss",
+        "force_split",
+        "battle_created",
+        "battle_losses",
+        "battle_fought",
+        "retreated",
+        "result_undone",
+        "turn_undone",
+        "checkpoint",
+        "force_sighted",
+        "force_identified",
+        "force_concealed",
+        "scouts_broke_cover",
+        "scouts_driven_off",
+        "turn_ended",
+    ] {
+        assert!(kinds.contains(kind), "the fixture has no {kind} event");
+    }
+}

@@ -458,7 +458,7 @@ impl UmpireApp {
                 self.notes.retain(|n| !n.error);
                 let said = events
                     .iter()
-                    .find(|e| e.kind == "battle_fought")
+                    .find(|e| matches!(e.kind, crate::model::EventKind::BattleFought(_)))
                     .map_or_else(|| format!("Battle {battle} decided."), |e| e.sentence.clone());
                 self.note(said);
                 if self.battles.form.as_ref().is_some_and(|f| f.battle == battle) {
