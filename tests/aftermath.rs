@@ -160,7 +160,10 @@ fn an_hq_falls_when_its_defenders_lose() {
             .iter()
             .all(|h| h.held_by.as_str() == "blue" && h.captured_turn == Some(c.turn))
     );
-    assert_eq!(events.iter().filter(|e| e.kind.name() == "hq_captured").count(), 3);
+    assert_eq!(
+        events.iter().filter(|e| e.kind.name() == "hq_captured").count(),
+        3
+    );
     // The defenders winning keeps it.
     let (kept, _) = apply(&c, id, &verdict("red", &[])).unwrap();
     assert!(kept.hqs.iter().all(|h| h.held_by == h.side));

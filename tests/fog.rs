@@ -15,10 +15,10 @@ use common::{campaign_dir, stderr, stdout, umpire};
 use proptest::prelude::*;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use umpire::model::event as ev;
 use umpire::model::report::{self, HeardEvent, Report, ReportError, heard_by, read_report, write_report};
 use umpire::model::status::Status;
 use umpire::model::*;
-use umpire::model::event as ev;
 use umpire::strategy::fog;
 
 // ---------------------------------------------------------------------------
@@ -452,7 +452,10 @@ fn scouts_drive_off_a_screen_by_the_morale_throw_of_rule_17() {
     for seed in 0..40 {
         let mut c = scouting(20.0, seed);
         let events = look(&mut c);
-        let throws: Vec<&Event> = events.iter().filter(|e| e.kind.name().starts_with("scouts_")).collect();
+        let throws: Vec<&Event> = events
+            .iter()
+            .filter(|e| e.kind.name().starts_with("scouts_"))
+            .collect();
         assert_eq!(throws.len(), 1, "one morale combat: {events:?}");
         let p = throws[0].kind.payload();
         assert_eq!(
@@ -533,7 +536,10 @@ fn scouts_must_melee_a_force_in_a_village_and_meet_its_whole_strength() {
     let mut c = scouting(20.0, 3);
     c.map.regions[1].features = vec![Feature::Village];
     let events = look(&mut c);
-    let throw = events.iter().find(|e| e.kind.name().starts_with("scouts_")).unwrap();
+    let throw = events
+        .iter()
+        .find(|e| e.kind.name().starts_with("scouts_"))
+        .unwrap();
     assert_eq!(throw.kind.payload()["other_points"], 64);
     assert_eq!(throw.kind.payload()["rule"], "scruby-1961 rule 19");
 }
@@ -926,7 +932,10 @@ fn a_side_hears_of_its_own_forces_its_battles_its_hqs_and_what_it_saw() {
             ),
             false,
         ),
-        (event(1, 14, EventKind::ForceSighted(sighted("red", "blue-col"))), true),
+        (
+            event(1, 14, EventKind::ForceSighted(sighted("red", "blue-col"))),
+            true,
+        ),
         (event(1, 15, EventKind::ScoutsDrivenOff(scouts)), false),
         (
             event(

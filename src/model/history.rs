@@ -231,23 +231,20 @@ mod tests {
                 seq: 0,
                 step: Step::Start,
             },
-            told(1, 1),         // 1: orders given, before the move's events
-            told(1, 2),         // 2
-            change(1, 2, 3, None), // 3: game move 1
-            undo(1, 4),         // 4
-            told(1, 5),         // 5
-            change(1, 5, 6, None), // 6: game move 1 again
-            told(2, 0),         // 7
+            told(1, 1),               // 1: orders given, before the move's events
+            told(1, 2),               // 2
+            change(1, 2, 3, None),    // 3: game move 1
+            undo(1, 4),               // 4
+            told(1, 5),               // 5
+            change(1, 5, 6, None),    // 6: game move 1 again
+            told(2, 0),               // 7
             change(2, 0, 1, Some(1)), // 8: battle 1's result
-            undo(2, 2),         // 9
+            undo(2, 2),               // 9
         ];
         let history = History::walk(log);
         let undone: Vec<usize> = history.undone.iter().copied().collect();
         assert_eq!(undone, [2, 3, 7, 8]);
-        assert_eq!(
-            history.standing.iter().map(|c| c.at).collect::<Vec<_>>(),
-            [0, 6]
-        );
+        assert_eq!(history.standing.iter().map(|c| c.at).collect::<Vec<_>>(), [0, 6]);
         assert_eq!(history.last_change().map(|c| c.made.clone()), Some(vec![5]));
     }
 

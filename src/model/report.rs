@@ -373,9 +373,11 @@ pub fn heard_by(campaign: &Campaign, side: &SideId, log: &[Event], events: &[&Ev
     for event in events {
         let mut sentence = event.sentence.clone();
         let hears = match &event.kind {
-            K::CampaignCreated(_) | K::LogStarted(_) | K::Checkpoint(_) | K::TurnUndone(_) | K::TurnEnded(_) => {
-                false
-            }
+            K::CampaignCreated(_)
+            | K::LogStarted(_)
+            | K::Checkpoint(_)
+            | K::TurnUndone(_)
+            | K::TurnEnded(_) => false,
             K::OrdersGiven(o) => &o.side == side,
             K::OrdersWithdrawn(o) => &o.side == side,
             K::Moved(m) => own(&m.force),
@@ -402,7 +404,9 @@ pub fn heard_by(campaign: &Campaign, side: &SideId, log: &[Event], events: &[&Ev
             K::ForceSighted(s) | K::ForceIdentified(s) | K::ForceConcealed(s) | K::ForceLostSight(s) => {
                 &s.by == side
             }
-            K::ScoutsDroveOffScreen(s) | K::ScoutsBrokeCover(s) | K::ScoutsDrivenOff(s) => &s.sighted.by == side,
+            K::ScoutsDroveOffScreen(s) | K::ScoutsBrokeCover(s) | K::ScoutsDrivenOff(s) => {
+                &s.sighted.by == side
+            }
             K::ResultUndone(r) => in_it(r.battle),
             K::BattleLosses(b) => in_it(b.battle),
             K::GunCaptured(g) => in_it(g.battle),

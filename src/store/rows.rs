@@ -3,9 +3,9 @@
 use super::StoreError;
 use super::error::path_text;
 use crate::model::{
-    Arm, ArmyKind, Battle, Campaign, Colour, Date, EnRoute, Event, EventKind, Fatigue, Feature, Force, ForceId, How, Hq,
-    Knowledge, Map, MarkerCount, Quality, Region, RegionId, RiverCrossing, RngState, Road, RoadKind,
-    RuleSetId, Side, SideId, Sighting, Stand, StandId, StandKind, Supply, Terrain, Wing,
+    Arm, ArmyKind, Battle, Campaign, Colour, Date, EnRoute, Event, EventKind, Fatigue, Feature, Force,
+    ForceId, How, Hq, Knowledge, Map, MarkerCount, Quality, Region, RegionId, RiverCrossing, RngState, Road,
+    RoadKind, RuleSetId, Side, SideId, Sighting, Stand, StandId, StandKind, Supply, Terrain, Wing,
 };
 use rusqlite::{Connection, Row, Transaction, params};
 use std::path::Path;

@@ -6,13 +6,13 @@
 
 use super::index::MapIndex;
 use super::supply::{Holding, search, sources};
+use crate::model::event as ev;
 use crate::model::{
     Battle, BattleResult, BattleStatus, Campaign, Event, ForceId, RegionId, ResultSource, RuleSetId, SideId,
     SideLoss, Stand, StandId,
 };
-use crate::rules::{Fate, Outcome};
-use crate::model::event as ev;
 use crate::model::{EventKind, EventLog};
+use crate::rules::{Fate, Outcome};
 use std::collections::{BTreeMap, HashMap};
 
 /// How a battle came out, whoever fought it.
@@ -292,7 +292,10 @@ impl Run {
                     from: self.state.forces.get(from).map(|f| f.id.clone()),
                     to: id,
                 }),
-                format!("{name} captures {stand_name} from {loser_name}; it now fights for {}.", self.side_name(captor_side)),
+                format!(
+                    "{name} captures {stand_name} from {loser_name}; it now fights for {}.",
+                    self.side_name(captor_side)
+                ),
             );
         }
         Ok(losses)

@@ -65,6 +65,7 @@
 //! a new number, as nothing tells it is the one lost.
 
 use super::index::MapIndex;
+use crate::model::event::{self as ev, EventKind, EventLog};
 use crate::model::{
     BattleStatus, Campaign, EnRoute, Event, Feature, Force, ForceId, How, Knowledge, Region, RegionId, Seen,
     SideId, Sighting, StandKind, Terrain,
@@ -72,7 +73,6 @@ use crate::model::{
 use crate::rules::scruby1961::{self, Scouting, Troop};
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
-use crate::model::event::{self as ev, EventKind, EventLog};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// "“Sight range” is 18 inches" (`scruby-basic-war-game-rules.txt`,
@@ -752,7 +752,8 @@ impl Notes<'_> {
                 cover.map_or("hidden", Cover::words)
             ),
         };
-        self.events.tell(EventKind::ForceSighted(Self::payload(record)), sentence);
+        self.events
+            .tell(EventKind::ForceSighted(Self::payload(record)), sentence);
     }
 
     fn identified(&mut self, state: &Campaign, record: &Sighting, exposed: Option<&str>) {
@@ -768,7 +769,8 @@ impl Notes<'_> {
             how_words(record.how),
             because(exposed)
         );
-        self.events.tell(EventKind::ForceIdentified(Self::payload(record)), sentence);
+        self.events
+            .tell(EventKind::ForceIdentified(Self::payload(record)), sentence);
     }
 
     fn concealed(&mut self, state: &Campaign, record: &Sighting, name: &str, cover: Option<Cover>) {
@@ -779,7 +781,8 @@ impl Notes<'_> {
             record.marker,
             cover.map_or("hidden", Cover::words)
         );
-        self.events.tell(EventKind::ForceConcealed(Self::payload(record)), sentence);
+        self.events
+            .tell(EventKind::ForceConcealed(Self::payload(record)), sentence);
     }
 
     fn lost(&mut self, state: &Campaign, record: &Sighting) {
@@ -793,7 +796,8 @@ impl Notes<'_> {
             self.place(&record.region, record.en_route.as_ref()),
             record.turn
         );
-        self.events.tell(EventKind::ForceLostSight(Self::payload(record)), sentence);
+        self.events
+            .tell(EventKind::ForceLostSight(Self::payload(record)), sentence);
     }
 
     fn scouted(&mut self, state: &Campaign, record: &Sighting, throw: &Throw, cover: Option<Cover>) {

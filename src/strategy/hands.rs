@@ -3,9 +3,9 @@
 //! stands struck from the roll. Each returns what to tell as an event.
 
 use super::turn::HQ_LOSS_DELAY_MOVES;
-use crate::model::{BattleStatus, Campaign, ForceId, RegionId, SideId};
-use crate::model::event::{ForceDestroyed, HqChange};
 use crate::model::EventKind;
+use crate::model::event::{ForceDestroyed, HqChange};
+use crate::model::{BattleStatus, Campaign, ForceId, RegionId, SideId};
 
 /// An event to write: its kind (with its payload) and sentence.
 pub(super) type Told = (EventKind, String);

@@ -14,8 +14,8 @@ use super::orders::{Order, OrderSet};
 use super::supply::{self, Holding};
 use crate::model::event as ev;
 use crate::model::{
-    Approach, Arm, Battle, BattleRecord, BattleStatus, Campaign, EnRoute, Event, EventKind, EventLog, Force, ForceId, RegionId,
-    SideId, Stand, StandingOrder,
+    Approach, Arm, Battle, BattleRecord, BattleStatus, Campaign, EnRoute, Event, EventKind, EventLog, Force,
+    ForceId, RegionId, SideId, Stand, StandingOrder,
 };
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;

@@ -274,12 +274,7 @@ fn note_states(state: &Value, side_of: &HashMap<&str, usize>, force_side: &mut H
     }
 }
 
-fn frame(
-    state: &Value,
-    turn: u32,
-    side_of: &HashMap<&str, usize>,
-    losses: Option<Vec<Loss>>,
-) -> Frame {
+fn frame(state: &Value, turn: u32, side_of: &HashMap<&str, usize>, losses: Option<Vec<Loss>>) -> Frame {
     let mut sides = vec![SideTally::default(); side_of.len()];
     let mut stands = HashMap::new();
     for force in state

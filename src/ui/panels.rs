@@ -801,7 +801,8 @@ pub fn log_ui(app: &mut UmpireApp, ui: &mut Ui) {
                 .iter()
                 .enumerate()
                 .filter(|(_, e)| {
-                    !matches!(e.kind, crate::model::EventKind::Checkpoint(_)) && !hidden_kinds.contains(e.kind.name())
+                    !matches!(e.kind, crate::model::EventKind::Checkpoint(_))
+                        && !hidden_kinds.contains(e.kind.name())
                 })
                 .filter(|(i, _)| {
                     let sides = t.event_sides.get(*i).copied().unwrap_or(0);
