@@ -145,6 +145,9 @@ impl EventKind {
 
     /// The kind named `name` with the payload written as JSON `payload`.
     pub fn read_text(name: &str, payload: &str) -> Result<EventKind, serde_json::Error> {
+        // One whole JSON value, so that nothing in it can stand beside the
+        // kind in the object built below; read without building a tree.
+        serde_json::from_str::<serde::de::IgnoredAny>(payload)?;
         let name = serde_json::to_string(name)?;
         serde_json::from_str(&format!(r#"{{"kind":{name},"payload":{payload}}}"#))
     }
@@ -505,6 +508,13 @@ mod tests {
         assert_eq!(EventKind::read(kind.name(), payload).unwrap(), kind);
         assert!(EventKind::NAMES.contains(&kind.name()));
         assert!(EventKind::read("no_such_kind", serde_json::json!({})).is_err());
+        assert_eq!(
+            EventKind::read_text("force_destroyed", r#"{"force":"a"}"#).unwrap(),
+            kind
+        );
+        // A payload that would close the object and name another kind is refused.
+        let forged = r#"{"force":"a"},"kind":"turn_ended","payload":{"turn":1,"battles_pending":0}"#;
+        assert!(EventKind::read_text("force_destroyed", forged).is_err());
     }
 
     #[test]
