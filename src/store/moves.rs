@@ -338,8 +338,9 @@ fn undo_stack(tx: &Transaction<'_>, name: &str) -> Result<Vec<Mark>, StoreError>
                 first_seq: first.unwrap_or(0),
                 battle,
             },
-            // The query reads only these four kinds.
-            _ => Step::Undo,
+            EventKind::TURN_UNDONE | EventKind::RESULT_UNDONE => Step::Undo,
+            // The query reads only the four kinds above.
+            _ => continue,
         };
         rowids.push(rowid);
         entries.push(Entry { turn, seq, step });
