@@ -181,3 +181,50 @@ fn the_last_game_move_undone_and_resolved_again_writes_the_same_events_as_the_ol
         std::fs::read_to_string(fixture("status.txt")).unwrap()
     );
 }
+
+#[test]
+fn the_history_walk_takes_back_exactly_what_each_undo_recorded() {
+    use umpire::model::{EventKind, History};
+    let dir = copy();
+    let store = umpire::store::Store::open(&dir.path().join("g.umpire")).unwrap();
+    let log = store.events().unwrap();
+    // What each undo wrote it took back: its game move's seqs first..=last.
+    let recorded: std::collections::BTreeSet<usize> = log
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::TurnUndone(u) => Some((e.turn, u.first_seq, u.last_seq)),
+            EventKind::ResultUndone(u) => Some((e.turn, u.first_seq, u.last_seq)),
+            _ => None,
+        })
+        .flat_map(|(turn, first, last)| {
+            log.iter()
+                .enumerate()
+                .filter(move |(_, e)| e.turn == turn && (first..=last).contains(&e.seq))
+                .map(|(i, _)| i)
+        })
+        .collect();
+    let history = History::of(&log);
+    assert_eq!(history.undone, recorded);
+    assert_eq!(
+        recorded.len(),
+        12,
+        "battle 1's first result (4 events and its checkpoint) and game move 6's first run (6 and its checkpoint)"
+    );
+    // What stands: the start, and one change per game move and battle result kept.
+    let kept: Vec<(u32, Option<u32>)> = history.standing.iter().map(|c| (c.turn, c.battle)).collect();
+    assert_eq!(
+        kept,
+        [
+            (1, None),
+            (1, None),
+            (2, None),
+            (3, None),
+            (4, None),
+            (5, None),
+            (6, Some(1)),
+            (6, None),
+            (7, None),
+            (8, None)
+        ]
+    );
+}
