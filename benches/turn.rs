@@ -275,7 +275,7 @@ fn generate_campaign(n: usize) -> Campaign {
 /// Prints what one game move on `campaign` does, so the work measured is known.
 fn describe(campaign: &Campaign) {
     let outcome = resolve(campaign, &[]);
-    let count = |kind: &str| outcome.events.iter().filter(|e| e.kind == kind).count();
+    let count = |kind: &str| outcome.events.iter().filter(|e| e.kind.name() == kind).count();
     eprintln!(
         "{} regions, {} roads, {} forces: {} moved, {} battles, {} cut off, {} events",
         campaign.map.regions.len(),

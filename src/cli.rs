@@ -731,21 +731,14 @@ fn log(save: &Path, only: Option<u32>) -> Result<ExitCode> {
     let store = Store::open(save)?;
     let campaign = store.load()?;
     let events = store.events()?;
-    // Game moves taken back: (turn, first seq, last seq).
-    let undone: Vec<(u32, u64, u64)> = events
-        .iter()
-        .filter(|e| e.kind == "turn_undone")
-        .filter_map(|e| {
-            Some((
-                e.turn,
-                e.payload.get("first_seq")?.as_u64()?,
-                e.payload.get("last_seq")?.as_u64()?,
-            ))
-        })
-        .collect();
+    // Game moves and battle results taken back.
+    let history = umpire::model::History::of(&events);
     let mut out = std::io::stdout().lock();
     let mut current = None;
-    for event in events.iter().filter(|e| e.kind != "checkpoint") {
+    for (i, event) in events.iter().enumerate() {
+        if matches!(event.kind, umpire::model::EventKind::Checkpoint(_)) {
+            continue;
+        }
         if only.is_some_and(|t| t != event.turn) {
             continue;
         }
@@ -756,10 +749,7 @@ fn log(save: &Path, only: Option<u32>) -> Result<ExitCode> {
             let date = at_turn.date().map_or_else(String::new, |d| format!(" ({d})"));
             writeln!(out, "Game move {}{date}", event.turn)?;
         }
-        let taken_back = undone
-            .iter()
-            .any(|(t, first, last)| *t == event.turn && (*first..=*last).contains(&u64::from(event.seq)));
-        let mark = if taken_back { "(undone) " } else { "" };
+        let mark = if history.is_undone(i) { "(undone) " } else { "" };
         writeln!(out, "  {mark}{}", event.sentence)?;
     }
     if current.is_none() {

@@ -100,7 +100,7 @@ fn a_beaten_defender_falls_back_toward_its_supply_and_its_gun_is_taken() {
         "crewless: taken at its starting strength"
     );
     assert_eq!(raiders.stands.iter().find(|s| s.id.0 == 40).unwrap().strength, 80);
-    let kinds: Vec<&str> = events.iter().map(|e| e.kind.as_str()).collect();
+    let kinds: Vec<&str> = events.iter().map(|e| e.kind.name()).collect();
     assert_eq!(
         kinds,
         [
@@ -138,7 +138,7 @@ fn a_beaten_force_with_no_road_open_is_destroyed() {
         after.force(&ForceId::new("holders")).is_none(),
         "struck from the roll"
     );
-    let kinds: Vec<&str> = events.iter().map(|e| e.kind.as_str()).collect();
+    let kinds: Vec<&str> = events.iter().map(|e| e.kind.name()).collect();
     assert!(
         kinds.contains(&"destroyed_in_retreat") && kinds.contains(&"force_destroyed"),
         "{kinds:?}"
@@ -160,7 +160,10 @@ fn an_hq_falls_when_its_defenders_lose() {
             .iter()
             .all(|h| h.held_by.as_str() == "blue" && h.captured_turn == Some(c.turn))
     );
-    assert_eq!(events.iter().filter(|e| e.kind == "hq_captured").count(), 3);
+    assert_eq!(
+        events.iter().filter(|e| e.kind.name() == "hq_captured").count(),
+        3
+    );
     // The defenders winning keeps it.
     let (kept, _) = apply(&c, id, &verdict("red", &[])).unwrap();
     assert!(kept.hqs.iter().all(|h| h.held_by == h.side));

@@ -15,6 +15,7 @@ use common::{campaign_dir, stderr, stdout, umpire};
 use proptest::prelude::*;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use umpire::model::event as ev;
 use umpire::model::report::{self, HeardEvent, Report, ReportError, heard_by, read_report, write_report};
 use umpire::model::status::Status;
 use umpire::model::*;
@@ -79,7 +80,7 @@ fn seen_now(c: &Campaign, side: &SideId, force: &str) -> Option<Seen> {
 }
 
 fn kinds_of<'a>(events: &'a [Event], kind: &str) -> Vec<&'a Event> {
-    events.iter().filter(|e| e.kind == kind).collect()
+    events.iter().filter(|e| e.kind.name() == kind).collect()
 }
 
 fn line(n: u32, first: u32) -> Vec<Stand> {
@@ -119,7 +120,7 @@ fn sight_range_is_18_inches_at_the_campaigns_miles_per_inch() {
     assert_eq!(seen_now(&c, &red(), "at-46"), None);
     let sighted: Vec<&Event> = kinds_of(&events, "force_sighted")
         .into_iter()
-        .filter(|e| e.payload["by"] == "red")
+        .filter(|e| e.kind.payload()["by"] == "red")
         .collect();
     assert_eq!(sighted.len(), 1, "{events:?}");
     assert_eq!(
@@ -451,9 +452,12 @@ fn scouts_drive_off_a_screen_by_the_morale_throw_of_rule_17() {
     for seed in 0..40 {
         let mut c = scouting(20.0, seed);
         let events = look(&mut c);
-        let throws: Vec<&Event> = events.iter().filter(|e| e.kind.starts_with("scouts_")).collect();
+        let throws: Vec<&Event> = events
+            .iter()
+            .filter(|e| e.kind.name().starts_with("scouts_"))
+            .collect();
         assert_eq!(throws.len(), 1, "one morale combat: {events:?}");
-        let p = &throws[0].payload;
+        let p = throws[0].kind.payload();
         assert_eq!(
             (p["scout_points"].as_u64(), p["other_points"].as_u64()),
             (Some(30), Some(16))
@@ -462,7 +466,7 @@ fn scouts_drive_off_a_screen_by_the_morale_throw_of_rule_17() {
         assert!((1..=6).contains(&a) && (1..=6).contains(&b));
         let won = 30 * a > 16 * b;
         assert_eq!(
-            throws[0].kind,
+            throws[0].kind.name(),
             if won {
                 "scouts_drove_off_screen"
             } else {
@@ -515,7 +519,7 @@ fn scouts_ride_only_within_9_inches() {
     let before = c.rng;
     let events = look(&mut c);
     assert!(
-        events.iter().all(|e| !e.kind.starts_with("scouts_")),
+        events.iter().all(|e| !e.kind.name().starts_with("scouts_")),
         "{events:?}"
     );
     assert_eq!(seen_now(&c, &red(), "column"), Some(Seen::Blind));
@@ -532,9 +536,12 @@ fn scouts_must_melee_a_force_in_a_village_and_meet_its_whole_strength() {
     let mut c = scouting(20.0, 3);
     c.map.regions[1].features = vec![Feature::Village];
     let events = look(&mut c);
-    let throw = events.iter().find(|e| e.kind.starts_with("scouts_")).unwrap();
-    assert_eq!(throw.payload["other_points"], 64);
-    assert_eq!(throw.payload["rule"], "scruby-1961 rule 19");
+    let throw = events
+        .iter()
+        .find(|e| e.kind.name().starts_with("scouts_"))
+        .unwrap();
+    assert_eq!(throw.kind.payload()["other_points"], 64);
+    assert_eq!(throw.kind.payload()["rule"], "scruby-1961 rule 19");
 }
 
 #[test]
@@ -764,19 +771,88 @@ fn reading_a_report_refuses_what_is_not_one() {
     ));
 }
 
-fn event(turn: u32, seq: u32, kind: &str, payload: serde_json::Value) -> Event {
+fn event(turn: u32, seq: u32, kind: EventKind) -> Event {
     Event {
         turn,
         seq,
-        kind: kind.to_owned(),
-        payload,
-        sentence: format!("{kind} {seq}"),
+        sentence: format!("{} {seq}", kind.name()),
+        kind,
     }
+}
+
+fn orders(side: &str) -> EventKind {
+    EventKind::OrdersGiven(ev::OrdersGiven {
+        side: SideId::new(side),
+        source: "orders.toml".to_owned(),
+        orders: serde_json::json!([]),
+    })
+}
+
+fn moved(force: &str) -> EventKind {
+    EventKind::Moved(ev::Moved {
+        force: ForceId::new(force),
+        from: None,
+        to: RegionId::new("plain"),
+        en_route: None,
+        miles: 1.0,
+        forced: false,
+        halted: None,
+    })
+}
+
+fn split(force: &str, new_force: &str) -> EventKind {
+    EventKind::ForceSplit(ev::ForceSplit {
+        force: ForceId::new(force),
+        new_force: ForceId::new(new_force),
+        name: new_force.to_owned(),
+        stands: vec![],
+    })
+}
+
+fn hq(kind: fn(ev::HqChange) -> EventKind, side: &str, held_by: &str) -> EventKind {
+    kind(ev::HqChange {
+        side: SideId::new(side),
+        wing: Wing::Left,
+        region: RegionId::new("plain"),
+        held_by: SideId::new(held_by),
+        battle: None,
+    })
+}
+
+fn sighted(by: &str, force: &str) -> ev::Sighted {
+    ev::Sighted {
+        by: SideId::new(by),
+        force: ForceId::new(force),
+        side: SideId::new(if by == "red" { "blue" } else { "red" }),
+        marker: 1,
+        region: RegionId::new("plain"),
+        en_route: None,
+        seen: Seen::Blind,
+        how: How::Vision,
+    }
+}
+
+fn battle_created(battle: u32) -> EventKind {
+    EventKind::BattleCreated(ev::BattleCreated {
+        battle,
+        region: RegionId::new("plain"),
+        attacker: blue(),
+        defender: red(),
+        forces: vec![],
+        reserves: vec![],
+    })
+}
+
+fn checkpoint(first_seq: u32) -> EventKind {
+    EventKind::Checkpoint(ev::Checkpoint {
+        first_seq,
+        battle: None,
+        state: serde_json::json!({}),
+    })
 }
 
 #[test]
 fn a_side_hears_of_its_own_forces_its_battles_its_hqs_and_what_it_saw() {
-    use serde_json::json;
     let mut c = world(
         vec![
             at(region("red-home", Terrain::Open), 0.0, 0.0),
@@ -800,76 +876,81 @@ fn a_side_hears_of_its_own_forces_its_battles_its_hqs_and_what_it_saw() {
         came_from: vec![],
         record: BattleRecord::default(),
     });
-    let created = event(1, 0, "campaign_created", serde_json::to_value(&c).unwrap());
+    let created = event(
+        1,
+        0,
+        EventKind::CampaignCreated(serde_json::to_value(&c).unwrap()),
+    );
     c.turn = 2;
+    let destroyed = |force: &str| {
+        EventKind::ForceDestroyed(ev::ForceDestroyed {
+            force: ForceId::new(force),
+        })
+    };
+    let losses = |battle: u32| {
+        EventKind::BattleLosses(ev::BattleLosses {
+            battle,
+            force: ForceId::new("blue-col"),
+            points: 10,
+            destroyed: vec![],
+        })
+    };
+    let scouts = ev::Scouting {
+        sighted: sighted("blue", "red-col"),
+        scouts: Some(ForceId::new("blue-col")),
+        scout_points: 30,
+        scout_die: 1,
+        other_points: 30,
+        other_die: 6,
+        throws: 1,
+        rule: "scruby-1961 rule 19".to_owned(),
+    };
     // (event, heard by red)
     let table = [
-        (event(1, 1, "orders_given", json!({ "side": "red" })), true),
-        (event(1, 2, "orders_given", json!({ "side": "blue" })), false),
-        (event(1, 3, "moved", json!({ "force": "red-col" })), true),
-        (event(1, 4, "moved", json!({ "force": "blue-col" })), false),
+        (event(1, 1, orders("red")), true),
+        (event(1, 2, orders("blue")), false),
+        (event(1, 3, moved("red-col")), true),
+        (event(1, 4, moved("blue-col")), false),
+        (event(1, 5, split("red-col", "red-detachment")), true),
+        (event(1, 6, split("blue-col", "blue-detachment")), false),
+        (event(1, 7, destroyed("red-detachment")), true),
+        (event(1, 8, destroyed("blue-detachment")), false),
+        (event(1, 9, battle_created(4)), true),
+        (event(1, 10, battle_created(5)), false),
+        (event(1, 11, hq(EventKind::HqCaptured, "red", "blue")), true),
+        (event(1, 12, hq(EventKind::HqCaptured, "blue", "red")), true),
         (
             event(
                 1,
-                5,
-                "force_split",
-                json!({ "force": "red-col", "new_force": "red-detachment" }),
+                13,
+                EventKind::HqLoss(ev::HqLoss {
+                    side: blue(),
+                    force: ForceId::new("blue-col"),
+                    stand: StandId(10),
+                    rule: "Strategic Rules 2.1".to_owned(),
+                }),
             ),
+            false,
+        ),
+        (
+            event(1, 14, EventKind::ForceSighted(sighted("red", "blue-col"))),
             true,
         ),
+        (event(1, 15, EventKind::ScoutsDrivenOff(scouts)), false),
         (
             event(
                 1,
-                6,
-                "force_split",
-                json!({ "force": "blue-col", "new_force": "blue-detachment" }),
+                16,
+                EventKind::TurnEnded(ev::TurnEnded {
+                    turn: 1,
+                    battles_pending: 1,
+                }),
             ),
             false,
         ),
-        (
-            event(1, 7, "force_destroyed", json!({ "force": "red-detachment" })),
-            true,
-        ),
-        (
-            event(1, 8, "force_destroyed", json!({ "force": "blue-detachment" })),
-            false,
-        ),
-        (event(1, 9, "battle_created", json!({ "battle": 4 })), true),
-        (event(1, 10, "battle_created", json!({ "battle": 5 })), false),
-        (
-            event(1, 11, "hq_captured", json!({ "side": "red", "held_by": "blue" })),
-            true,
-        ),
-        (
-            event(1, 12, "hq_captured", json!({ "side": "blue", "held_by": "red" })),
-            true,
-        ),
-        (
-            event(1, 13, "hq_loss", json!({ "side": "blue", "force": "blue-col" })),
-            false,
-        ),
-        (
-            event(
-                1,
-                14,
-                "force_sighted",
-                json!({ "by": "red", "force": "blue-col" }),
-            ),
-            true,
-        ),
-        (
-            event(
-                1,
-                15,
-                "scouts_driven_off",
-                json!({ "by": "blue", "force": "red-col" }),
-            ),
-            false,
-        ),
-        (event(1, 16, "turn_ended", json!({})), false),
-        (event(1, 17, "checkpoint", json!({ "state": {} })), false),
-        (event(1, 18, "battle_result", json!({ "battle": 4 })), true),
-        (event(1, 19, "something_new", json!({ "side": "red" })), false),
+        (event(1, 17, checkpoint(1)), false),
+        (event(1, 18, losses(4)), true),
+        (event(1, 19, losses(5)), false),
     ];
     let mut log = vec![created];
     log.extend(table.iter().map(|(e, _)| e.clone()));
@@ -884,7 +965,6 @@ fn a_side_hears_of_its_own_forces_its_battles_its_hqs_and_what_it_saw() {
 
 #[test]
 fn events_taken_back_by_undo_are_not_heard() {
-    use serde_json::json;
     let c = world(
         vec![
             at(region("red-home", Terrain::Open), 0.0, 0.0),
@@ -893,15 +973,18 @@ fn events_taken_back_by_undo_are_not_heard() {
         vec![force("red-col", "red", "red-home", line(2, 1))],
     );
     let log = vec![
-        event(1, 0, "moved", json!({ "force": "red-col" })),
-        event(1, 1, "checkpoint", json!({})),
+        event(1, 0, moved("red-col")),
+        event(1, 1, checkpoint(0)),
         event(
             1,
             2,
-            "turn_undone",
-            json!({ "turn": 1, "first_seq": 0, "last_seq": 1 }),
+            EventKind::TurnUndone(ev::TurnUndone {
+                turn: 1,
+                first_seq: 0,
+                last_seq: 1,
+            }),
         ),
-        event(1, 3, "moved", json!({ "force": "red-col" })),
+        event(1, 3, moved("red-col")),
     ];
     let standing: Vec<u32> = report::standing_events(&log, 1).iter().map(|e| e.seq).collect();
     assert_eq!(standing, [3]);

@@ -117,16 +117,16 @@ fn all_stands(c: &Campaign) -> BTreeMap<StandId, ForceId> {
 fn removed_by_rule(events: &[Event]) -> Vec<StandId> {
     events
         .iter()
-        .filter(|e| matches!(e.kind.as_str(), "forced_march_loss" | "supply_loss" | "hq_loss"))
+        .filter(|e| matches!(e.kind.name(), "forced_march_loss" | "supply_loss" | "hq_loss"))
         .inspect(|e| {
             assert!(
-                e.payload["rule"]
+                e.kind.payload()["rule"]
                     .as_str()
                     .is_some_and(|r| r.starts_with("Strategic Rules")),
                 "{e:?}"
             )
         })
-        .map(|e| StandId(u32::try_from(e.payload["stand"].as_u64().unwrap()).unwrap()))
+        .map(|e| StandId(u32::try_from(e.kind.payload()["stand"].as_u64().unwrap()).unwrap()))
         .collect()
 }
 

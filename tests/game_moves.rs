@@ -51,7 +51,7 @@ fn forced_march_ten_stands_lose_one_a_move_eleven_lose_two() {
     let losses = |m: usize, f: &str| {
         kinds(&moves[m], "forced_march_loss")
             .iter()
-            .filter(|e| e.payload["force"] == f)
+            .filter(|e| e.kind.payload()["force"] == f)
             .count()
     };
     assert_eq!((losses(0, "ten"), losses(0, "eleven")), (1, 2));
@@ -61,8 +61,8 @@ fn forced_march_ten_stands_lose_one_a_move_eleven_lose_two() {
     assert_eq!(force_of(&c, "eleven").stands.len(), 8);
     // Each loss names its stand and its rule.
     let loss = kinds(&moves[0], "forced_march_loss")[0];
-    assert_eq!(loss.payload["rule"], "Strategic Rules 3.1");
-    let stand = loss.payload["stand"].as_u64().unwrap();
+    assert_eq!(loss.kind.payload()["rule"], "Strategic Rules 3.1");
+    let stand = loss.kind.payload()["stand"].as_u64().unwrap();
     assert!(
         loss.sentence
             .starts_with(&format!("line infantry {stand} falls out of")),
@@ -182,7 +182,7 @@ fn cut_off_losses_begin_on_the_fifth_cut_move_not_the_fourth() {
     let cut = kinds(&moves[0], "supply_cut");
     assert_eq!(cut.len(), 1);
     assert_eq!(
-        cut[0].payload["cut_at"],
+        cut[0].kind.payload()["cut_at"],
         serde_json::json!(["pass"]),
         "the cut is named"
     );
@@ -200,7 +200,7 @@ fn cut_off_losses_begin_on_the_fifth_cut_move_not_the_fourth() {
     );
     assert_eq!(force_of(&c, "column").stands.len(), 4);
     assert_eq!(
-        kinds(&moves[4], "supply_loss")[0].payload["rule"],
+        kinds(&moves[4], "supply_loss")[0].kind.payload()["rule"],
         "Strategic Rules 2.2"
     );
 }
@@ -216,7 +216,7 @@ fn cut_off_losses_alternate_infantry_and_cavalry() {
     let arms: Vec<String> = moves
         .iter()
         .flat_map(|m| kinds(m, "supply_loss"))
-        .map(|e| e.payload["arm"].as_str().unwrap().to_owned())
+        .map(|e| e.kind.payload()["arm"].as_str().unwrap().to_owned())
         .collect();
     assert_eq!(arms, ["infantry", "cavalry", "infantry", "cavalry"]);
 }
@@ -294,7 +294,7 @@ fn hq_loss_costs_a_stand_a_move_from_the_second_move_after_the_capture() {
     // Captured in move 1; the first move after is 2, the second is 3.
     assert_eq!(losses, [0, 0, 3, 3], "one stand a move for each HQ lost");
     assert_eq!(
-        kinds(&moves[2], "hq_loss")[0].payload["rule"],
+        kinds(&moves[2], "hq_loss")[0].kind.payload()["rule"],
         "Strategic Rules 2.1"
     );
     assert_eq!(force_of(&c, "redcoats").stands.len(), 2);

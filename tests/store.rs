@@ -71,14 +71,14 @@ fn the_first_event_holds_the_whole_starting_state() {
     assert_eq!(events.len(), 1);
     let created = &events[0];
     assert_eq!(
-        (created.turn, created.seq, created.kind.as_str()),
+        (created.turn, created.seq, created.kind.name()),
         (1, 0, "campaign_created")
     );
     assert_eq!(
         created.sentence,
         "Test campaign begins on 1895-03-01 (game move 1): 2 sides, 2 forces, 4 stands on Test valley."
     );
-    let rebuilt: Campaign = serde_json::from_value(created.payload.clone()).unwrap();
+    let rebuilt: Campaign = serde_json::from_value(created.kind.payload()).unwrap();
     assert_eq!(rebuilt, campaign);
 }
 
@@ -129,7 +129,7 @@ fn a_save_made_with_schema_1_is_migrated_on_open() {
     assert_eq!(campaign.forces[0].stands[0].strength, 12);
     let events = store.events().unwrap();
     assert_eq!(events.len(), 1);
-    assert_eq!(events[0].kind, "log_started");
+    assert_eq!(events[0].kind.name(), "log_started");
     assert_eq!(events[0].turn, 4);
 }
 

@@ -396,7 +396,7 @@ fn save_as_copies_the_history_and_goes_on_in_the_copy() {
     let session = h.state().session().unwrap();
     assert_eq!(session.path(), copy);
     assert_eq!(session.campaign().turn, 2);
-    assert!(session.events().iter().any(|e| e.kind == "checkpoint"));
+    assert!(session.events().iter().any(|e| e.kind.name() == "checkpoint"));
     // Undo in the copy leaves the original at game move 2.
     h.state_mut()
         .send(umpire::ui::Command::Session(umpire::ui::session::Command::Undo));

@@ -16,7 +16,8 @@
 
 use super::campaign::{Approach, Campaign, EnRoute, Force, Hq, RuleSetId, Side};
 use super::date::Date;
-use super::event::Event;
+use super::event::{Event, EventKind};
+use super::history::History;
 use super::ids::{ForceId, RegionId, SideId};
 use super::knowledge::{How, Seen, Sighting};
 use super::map::Map;
@@ -294,27 +295,13 @@ fn in_battle(campaign: &Campaign, side: &SideId, battle: &super::campaign::Battl
 }
 
 /// The events of game move `turn` in `log` that still stand: not taken back
-/// by an undo, and not the checkpoints kept for undo.
+/// by an undo ([`History`]), and not the log's bookkeeping (checkpoints, undos).
 pub fn standing_events(log: &[Event], turn: u32) -> Vec<&Event> {
-    let undone: Vec<(u64, u64)> = log
-        .iter()
-        .filter(|e| (e.kind == "turn_undone" || e.kind == "result_undone") && e.turn == turn)
-        .filter_map(|e| {
-            Some((
-                e.payload.get("first_seq")?.as_u64()?,
-                e.payload.get("last_seq")?.as_u64()?,
-            ))
-        })
-        .collect();
+    let history = History::of(log);
     log.iter()
-        .filter(|e| {
-            e.turn == turn && e.kind != "checkpoint" && e.kind != "turn_undone" && e.kind != "result_undone"
-        })
-        .filter(|e| {
-            !undone
-                .iter()
-                .any(|(first, last)| (*first..=*last).contains(&u64::from(e.seq)))
-        })
+        .enumerate()
+        .filter(|(i, e)| e.turn == turn && !e.kind.is_bookkeeping() && !history.is_undone(*i))
+        .map(|(_, e)| e)
         .collect()
 }
 
@@ -324,28 +311,21 @@ fn force_sides(campaign: &Campaign, log: &[Event]) -> HashMap<ForceId, SideId> {
     let mut sides: HashMap<ForceId, SideId> = HashMap::new();
     let text = |v: &serde_json::Value, key: &str| v.get(key).and_then(|x| x.as_str()).map(str::to_owned);
     for event in log {
-        match event.kind.as_str() {
-            "campaign_created" => {
-                for f in event
-                    .payload
-                    .get("forces")
-                    .and_then(|f| f.as_array())
-                    .into_iter()
-                    .flatten()
-                {
-                    if let (Some(id), Some(side)) = (text(f, "id"), text(f, "side")) {
-                        sides.insert(ForceId::new(id), SideId::new(side));
-                    }
+        if let EventKind::CampaignCreated(start) = &event.kind {
+            for f in start
+                .get("forces")
+                .and_then(|f| f.as_array())
+                .into_iter()
+                .flatten()
+            {
+                if let (Some(id), Some(side)) = (text(f, "id"), text(f, "side")) {
+                    sides.insert(ForceId::new(id), SideId::new(side));
                 }
             }
-            "force_split" => {
-                let parent = text(&event.payload, "force").map(ForceId::new);
-                let side = parent.and_then(|p| sides.get(&p).cloned());
-                if let (Some(child), Some(side)) = (text(&event.payload, "new_force"), side) {
-                    sides.insert(ForceId::new(child), side);
-                }
-            }
-            _ => {}
+        } else if let EventKind::ForceSplit(split) = &event.kind
+            && let Some(side) = sides.get(&split.force).cloned()
+        {
+            sides.insert(split.new_force.clone(), side);
         }
     }
     for f in &campaign.forces {
@@ -359,37 +339,29 @@ fn force_sides(campaign: &Campaign, log: &[Event]) -> HashMap<ForceId, SideId> {
 /// - orders it gave or withdrew;
 /// - the events of its own forces (marches, rests, losses, splits and
 ///   merges, supply, destruction);
-/// - battles it is in (both sides named: the battle shows them in full);
+/// - battles it is in (both sides named: the battle shows them in full),
+///   and their results;
 /// - HQ events about its own HQs, or HQs it took or holds;
 /// - what it saw and what its scouts did (`force_sighted`, `force_identified`,
 ///   `force_concealed`, `force_lost_sight`, `scouts_*` with `by` = the side).
 ///
-/// Never the log's bookkeeping (`campaign_created`, `checkpoint`,
-/// `turn_undone`), the move's end (it counts every battle), nor another
-/// side's events. An event kind not listed here is heard only when its
-/// payload names a `battle` the side is in. A supply event naming where the
-/// enemy cuts the road names only places where the side sees an enemy force
-/// now; otherwise it says the road is cut, not where.
+/// Never the log's bookkeeping (`campaign_created`, `log_started`,
+/// `checkpoint`, `turn_undone`), the move's end (it counts every battle), nor
+/// another side's events. Every kind is listed: a new kind does not compile
+/// until it is placed here. A supply event naming where the enemy cuts the
+/// road names only places where the side sees an enemy force now; otherwise
+/// it says the road is cut, not where.
 pub fn heard_by(campaign: &Campaign, side: &SideId, log: &[Event], events: &[&Event]) -> Vec<HeardEvent> {
+    use EventKind as K;
     let sides = force_sides(campaign, log);
-    let own = |v: &serde_json::Value, key: &str| {
-        v.get(key)
-            .and_then(|f| f.as_str())
-            .is_some_and(|f| sides.get(&ForceId::new(f)) == Some(side))
-    };
-    let is = |v: &serde_json::Value, key: &str| v.get(key).and_then(|s| s.as_str()) == Some(side.as_str());
+    let own = |f: &ForceId| sides.get(f) == Some(side);
     let battles: HashSet<u32> = campaign
         .battles
         .iter()
         .filter(|b| in_battle(campaign, side, b))
         .map(|b| b.id)
         .collect();
-    let names_battle = |v: &serde_json::Value| {
-        v.get("battle")
-            .and_then(serde_json::Value::as_u64)
-            .and_then(|b| u32::try_from(b).ok())
-            .is_some_and(|b| battles.contains(&b))
-    };
+    let in_it = |b: u32| battles.contains(&b);
     // Regions where the side sees an enemy force now.
     let seen_at: HashSet<&RegionId> = campaign
         .knowledge
@@ -399,60 +371,72 @@ pub fn heard_by(campaign: &Campaign, side: &SideId, log: &[Event], events: &[&Ev
         .collect();
     let mut heard = Vec::new();
     for event in events {
-        let p = &event.payload;
-        let hears = match event.kind.as_str() {
-            "campaign_created" | "checkpoint" | "turn_undone" | "turn_ended" => false,
-            "orders_given" | "orders_withdrawn" => is(p, "side"),
-            "moved" | "rested" | "must_rest" | "forced_march_loss" | "order_lapsed" | "force_split"
-            | "forces_merged" | "supply_restored" | "supply_cut" | "supply_still_cut" | "supply_loss"
-            | "force_destroyed" => own(p, "force"),
-            "battle_created" | "battle_joined" => names_battle(p),
-            "hq_captured" | "hq_retaken" => is(p, "side") || is(p, "held_by"),
-            "hq_loss" => is(p, "side"),
-            "force_sighted"
-            | "force_identified"
-            | "force_concealed"
-            | "force_lost_sight"
-            | "scouts_drove_off_screen"
-            | "scouts_broke_cover"
-            | "scouts_driven_off" => is(p, "by"),
-            _ => names_battle(p),
+        let mut sentence = event.sentence.clone();
+        let hears = match &event.kind {
+            K::CampaignCreated(_)
+            | K::LogStarted(_)
+            | K::Checkpoint(_)
+            | K::TurnUndone(_)
+            | K::TurnEnded(_) => false,
+            K::OrdersGiven(o) => &o.side == side,
+            K::OrdersWithdrawn(o) => &o.side == side,
+            K::Moved(m) => own(&m.force),
+            K::Rested(r) | K::MustRest(r) => own(&r.force),
+            K::ForcedMarchLoss(l) => own(&l.force),
+            K::OrderLapsed(l) => own(&l.force),
+            K::ForceSplit(s) => own(&s.force),
+            K::ForcesMerged(m) => own(&m.force),
+            K::SupplyRestored(s) => own(&s.force),
+            K::SupplyCut(s) => {
+                sentence = unseen_cuts_hidden(campaign, &seen_at, &s.force, &s.cut_at, sentence);
+                own(&s.force)
+            }
+            K::SupplyStillCut(s) => {
+                sentence = unseen_cuts_hidden(campaign, &seen_at, &s.force, &s.cut_at, sentence);
+                own(&s.force)
+            }
+            K::SupplyLoss(s) => own(&s.force),
+            K::ForceDestroyed(d) => own(&d.force),
+            K::BattleCreated(b) => in_it(b.battle),
+            K::BattleJoined(b) => in_it(b.battle),
+            K::HqCaptured(h) | K::HqRetaken(h) => &h.side == side || &h.held_by == side,
+            K::HqLoss(h) => &h.side == side,
+            K::ForceSighted(s) | K::ForceIdentified(s) | K::ForceConcealed(s) | K::ForceLostSight(s) => {
+                &s.by == side
+            }
+            K::ScoutsDroveOffScreen(s) | K::ScoutsBrokeCover(s) | K::ScoutsDrivenOff(s) => {
+                &s.sighted.by == side
+            }
+            K::ResultUndone(r) => in_it(r.battle),
+            K::BattleLosses(b) => in_it(b.battle),
+            K::GunCaptured(g) => in_it(g.battle),
+            K::BattleFought(b) => in_it(b.battle),
+            K::Retreated(r) => in_it(r.battle),
+            K::DestroyedInRetreat(d) => in_it(d.battle),
         };
         if !hears {
             continue;
         }
-        let mut sentence = event.sentence.clone();
-        if matches!(
-            event.kind.as_str(),
-            "supply_cut" | "supply_still_cut" | "supply_loss"
-        ) {
-            sentence = unseen_cuts_hidden(campaign, &seen_at, p, sentence);
-        }
         heard.push(HeardEvent {
             turn: event.turn,
             seq: event.seq,
-            kind: event.kind.clone(),
+            kind: event.kind.name().to_owned(),
             sentence,
         });
     }
     heard
 }
 
-/// A supply sentence without the places the enemy cuts the road, when the
-/// side does not see an enemy force at every one of them.
+/// A supply sentence about force `force` without the places the enemy cuts
+/// the road (`cuts`), when the side does not see an enemy force at every one
+/// of them.
 fn unseen_cuts_hidden(
     campaign: &Campaign,
     seen_at: &HashSet<&RegionId>,
-    payload: &serde_json::Value,
+    force: &ForceId,
+    cuts: &[RegionId],
     sentence: String,
 ) -> String {
-    let cuts: Vec<RegionId> = payload
-        .get("cut_at")
-        .and_then(|c| c.as_array())
-        .into_iter()
-        .flatten()
-        .filter_map(|r| r.as_str().map(RegionId::new))
-        .collect();
     if cuts.iter().all(|r| seen_at.contains(r)) {
         return sentence;
     }
@@ -472,10 +456,6 @@ fn unseen_cuts_hidden(
         return sentence;
     }
     // Worded otherwise than expected: say only that it is cut off.
-    let force = payload
-        .get("force")
-        .and_then(|f| f.as_str())
-        .and_then(|f| campaign.force(&ForceId::new(f)))
-        .map_or("A force", |f| f.name.as_str());
+    let force = campaign.force(force).map_or("A force", |f| f.name.as_str());
     format!("{force} is cut off from its HQs (Strategic Rules 2.2).")
 }

@@ -17,7 +17,7 @@ mod rows;
 pub use error::StoreError;
 pub use moves::Undone;
 
-use crate::model::{Campaign, Event};
+use crate::model::{Campaign, Event, EventKind};
 use error::{path_text, sqlite};
 use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 use std::path::{Path, PathBuf};
@@ -281,8 +281,7 @@ fn build_new_save(temp: &Path, campaign: &Campaign) -> Result<(), StoreError> {
     let event = Event {
         turn: campaign.turn,
         seq: 0,
-        kind: "campaign_created".to_owned(),
-        payload: serde_json::to_value(campaign).unwrap_or(serde_json::Value::Null),
+        kind: EventKind::CampaignCreated(serde_json::to_value(campaign).unwrap_or(serde_json::Value::Null)),
         sentence: created_sentence(campaign),
     };
     rows::append_event(&tx, &event).map_err(sqlite("writing the first event"))?;

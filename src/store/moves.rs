@@ -8,10 +8,11 @@
 use super::error::{path_text, sqlite};
 use super::rows;
 use super::{Store, StoreError, begin};
+use crate::model::event::{self as ev, EventKind};
+use crate::model::history::{Entry, History, Step};
 use crate::model::{Campaign, Event, SideId};
 use crate::strategy::{OrderSet, TurnOutcome};
 use rusqlite::{OptionalExtension, Transaction, params};
-use serde_json::json;
 
 /// What `undo` took back.
 #[derive(Debug, Clone, PartialEq)]
@@ -51,8 +52,11 @@ impl Store {
         let event = Event {
             turn: orders.turn,
             seq: next_seq(&tx, orders.turn).map_err(sqlite("numbering the event"))?,
-            kind: "orders_given".to_owned(),
-            payload: json!({ "side": orders.side, "source": source, "orders": orders.orders }),
+            kind: EventKind::OrdersGiven(ev::OrdersGiven {
+                side: orders.side.clone(),
+                source: source.to_owned(),
+                orders: serde_json::to_value(&orders.orders).unwrap_or_default(),
+            }),
             sentence: format!(
                 "{side_name} gave orders for game move {} ({source}): {}.",
                 orders.turn,
@@ -157,8 +161,8 @@ impl Store {
             (Some(orders), Some(mark)) if mark.battle.is_some() => {
                 let given: Option<i64> = tx
                     .query_row(
-                        "SELECT MAX(rowid) FROM events WHERE kind = 'orders_given' AND turn = ?1",
-                        params![campaign.turn],
+                        "SELECT MAX(rowid) FROM events WHERE kind = ?2 AND turn = ?1",
+                        params![campaign.turn, EventKind::ORDERS_GIVEN],
                         |r| r.get(0),
                     )
                     .map_err(sqlite("reading the log"))?;
@@ -176,8 +180,11 @@ impl Store {
             let event = Event {
                 turn: campaign.turn,
                 seq: next_seq(&tx, campaign.turn).map_err(sqlite("numbering the event"))?,
-                kind: "orders_withdrawn".to_owned(),
-                payload: json!({ "side": side, "source": source, "orders_seq": seq }),
+                kind: EventKind::OrdersWithdrawn(ev::OrdersWithdrawn {
+                    side: SideId::new(&side),
+                    source: source.clone(),
+                    orders_seq: seq,
+                }),
                 sentence: format!(
                     "{side_name} withdrew its orders for game move {} ({source}).",
                     campaign.turn
@@ -197,8 +204,11 @@ impl Store {
                 let event = Event {
                     turn: campaign.turn,
                     seq: next_seq(&tx, campaign.turn).map_err(sqlite("numbering the event"))?,
-                    kind: "result_undone".to_owned(),
-                    payload: json!({ "battle": battle, "first_seq": first_seq, "last_seq": last_seq }),
+                    kind: EventKind::ResultUndone(ev::ResultUndone {
+                        battle,
+                        first_seq,
+                        last_seq,
+                    }),
                     sentence: format!(
                         "The result of battle {battle} was taken back: the battle is pending again."
                     ),
@@ -218,8 +228,11 @@ impl Store {
             let event = Event {
                 turn: undone_turn,
                 seq: next_seq(&tx, undone_turn).map_err(sqlite("numbering the event"))?,
-                kind: "turn_undone".to_owned(),
-                payload: json!({ "turn": undone_turn, "first_seq": first_seq, "last_seq": last_seq }),
+                kind: EventKind::TurnUndone(ev::TurnUndone {
+                    turn: undone_turn,
+                    first_seq,
+                    last_seq,
+                }),
                 sentence: format!(
                     "Game move {undone_turn} was undone: the campaign is back at its start, and its orders wait to be resolved again."
                 ),
@@ -254,15 +267,14 @@ pub(super) fn write_change(
         event.seq = first.saturating_add(event.seq);
         rows::append_event(tx, &event).map_err(sqlite("writing the events"))?;
     }
-    let payload = match battle {
-        Some(battle) => json!({ "first_seq": first, "battle": battle, "state": state }),
-        None => json!({ "first_seq": first, "state": state }),
-    };
     let checkpoint = Event {
         turn,
         seq: next_seq(tx, turn).map_err(sqlite("numbering the events"))?,
-        kind: "checkpoint".to_owned(),
-        payload,
+        kind: EventKind::Checkpoint(ev::Checkpoint {
+            first_seq: first,
+            battle,
+            state: serde_json::to_value(state).unwrap_or_default(),
+        }),
         sentence,
     };
     rows::append_event(tx, &checkpoint).map_err(sqlite("writing the checkpoint"))
@@ -295,10 +307,14 @@ struct Mark {
 fn undo_stack(tx: &Transaction<'_>, name: &str) -> Result<Vec<Mark>, StoreError> {
     let sqlite = |action| sqlite(name, action);
     let mut statement = tx
-        .prepare(
+        .prepare(&format!(
             "SELECT rowid, kind, turn, seq, json_extract(payload, '$.first_seq'), json_extract(payload, '$.battle')
-             FROM events WHERE kind IN ('campaign_created', 'checkpoint', 'turn_undone', 'result_undone') ORDER BY rowid",
-        )
+             FROM events WHERE kind IN ('{}', '{}', '{}', '{}') ORDER BY rowid",
+            EventKind::CAMPAIGN_CREATED,
+            EventKind::CHECKPOINT,
+            EventKind::TURN_UNDONE,
+            EventKind::RESULT_UNDONE
+        ))
         .map_err(sqlite("reading the log"))?;
     let marks = statement
         .query_map([], |r| {
@@ -312,32 +328,36 @@ fn undo_stack(tx: &Transaction<'_>, name: &str) -> Result<Vec<Mark>, StoreError>
             ))
         })
         .map_err(sqlite("reading the log"))?;
-    let mut stack: Vec<Mark> = Vec::new();
+    let mut rowids = Vec::new();
+    let mut entries = Vec::new();
     for mark in marks {
         let (rowid, kind, turn, seq, first, battle) = mark.map_err(sqlite("reading the log"))?;
-        match kind.as_str() {
-            "campaign_created" => stack.push(Mark {
-                rowid,
-                turn,
-                first_seq: seq,
-                seq,
-                starting: true,
-                battle: None,
-            }),
-            "checkpoint" => stack.push(Mark {
-                rowid,
-                turn,
+        let step = match kind.as_str() {
+            EventKind::CAMPAIGN_CREATED => Step::Start,
+            EventKind::CHECKPOINT => Step::Change {
                 first_seq: first.unwrap_or(0),
-                seq,
-                starting: false,
                 battle,
-            }),
-            _ => {
-                stack.pop();
-            }
-        }
+            },
+            EventKind::TURN_UNDONE | EventKind::RESULT_UNDONE => Step::Undo,
+            // The query reads only the four kinds above.
+            _ => continue,
+        };
+        rowids.push(rowid);
+        entries.push(Entry { turn, seq, step });
     }
-    Ok(stack)
+    let history = History::walk(entries);
+    Ok(history
+        .standing
+        .iter()
+        .map(|c| Mark {
+            rowid: rowids.get(c.at).copied().unwrap_or_default(),
+            turn: c.turn,
+            first_seq: c.first_seq,
+            seq: c.seq,
+            starting: c.start,
+            battle: c.battle,
+        })
+        .collect())
 }
 
 /// Finds the last change still standing (a game move or a battle result) and

@@ -3,9 +3,9 @@
 use super::StoreError;
 use super::error::path_text;
 use crate::model::{
-    Arm, ArmyKind, Battle, Campaign, Colour, Date, EnRoute, Event, Fatigue, Feature, Force, ForceId, How, Hq,
-    Knowledge, Map, MarkerCount, Quality, Region, RegionId, RiverCrossing, RngState, Road, RoadKind,
-    RuleSetId, Side, SideId, Sighting, Stand, StandId, StandKind, Supply, Terrain, Wing,
+    Arm, ArmyKind, Battle, Campaign, Colour, Date, EnRoute, Event, EventKind, Fatigue, Feature, Force,
+    ForceId, How, Hq, Knowledge, Map, MarkerCount, Quality, Region, RegionId, RiverCrossing, RngState, Road,
+    RoadKind, RuleSetId, Side, SideId, Sighting, Stand, StandId, StandKind, Supply, Terrain, Wing,
 };
 use rusqlite::{Connection, Row, Transaction, params};
 use std::path::Path;
@@ -215,8 +215,8 @@ pub(super) fn append_event(tx: &Transaction<'_>, event: &Event) -> rusqlite::Res
         params![
             event.turn,
             event.seq,
-            event.kind,
-            event.payload.to_string(),
+            event.kind.name(),
+            event.kind.payload().to_string(),
             event.sentence
         ],
     )?;
@@ -561,8 +561,8 @@ pub(super) fn read_events_from(
             Ok(Event {
                 turn: number(row, 0)?,
                 seq: number(row, 1)?,
-                kind: text(row, 2)?,
-                payload: serde_json::from_str(&text(row, 3)?).map_err(|e| format!("payload: {e}"))?,
+                kind: EventKind::read_text(&text(row, 2)?, &text(row, 3)?)
+                    .map_err(|e| format!("kind and payload: {e}"))?,
                 sentence: text(row, 4)?,
             })
         },

@@ -6,12 +6,13 @@
 
 use super::index::MapIndex;
 use super::supply::{Holding, search, sources};
+use crate::model::event as ev;
 use crate::model::{
     Battle, BattleResult, BattleStatus, Campaign, Event, ForceId, RegionId, ResultSource, RuleSetId, SideId,
     SideLoss, Stand, StandId,
 };
+use crate::model::{EventKind, EventLog};
 use crate::rules::{Fate, Outcome};
-use serde_json::json;
 use std::collections::{BTreeMap, HashMap};
 
 /// How a battle came out, whoever fought it.
@@ -107,7 +108,7 @@ pub fn apply(
     }
     let mut run = Run {
         state: campaign.clone(),
-        events: Vec::new(),
+        events: EventLog::new(campaign.turn),
         turn: campaign.turn,
     };
     let losses = run.strengths(&battle, verdict)?;
@@ -127,27 +128,16 @@ pub fn apply(
     }
     run.hq_falls(&battle, verdict.winner.as_ref());
     run.strike_empty();
-    Ok((run.state, run.events))
+    Ok((run.state, run.events.into_events()))
 }
 
 struct Run {
     state: Campaign,
-    events: Vec<Event>,
+    events: EventLog,
     turn: u32,
 }
 
 impl Run {
-    fn emit(&mut self, kind: &str, payload: serde_json::Value, sentence: String) {
-        let seq = u32::try_from(self.events.len()).unwrap_or(u32::MAX);
-        self.events.push(Event {
-            turn: self.turn,
-            seq,
-            kind: kind.to_owned(),
-            payload,
-            sentence,
-        });
-    }
-
     fn side_name(&self, id: &SideId) -> String {
         self.state
             .side(id)
@@ -248,9 +238,13 @@ impl Run {
             } else {
                 format!("; struck off: {}", destroyed.join(", "))
             };
-            self.emit(
-                "battle_losses",
-                json!({ "battle": battle.id, "force": id, "points": points, "destroyed": destroyed }),
+            self.events.tell(
+                EventKind::BattleLosses(ev::BattleLosses {
+                    battle: battle.id,
+                    force: id,
+                    points: *points,
+                    destroyed: destroyed.clone(),
+                }),
                 format!("{name} lost {points} points in battle {}{struck}.", battle.id),
             );
         }
@@ -291,10 +285,17 @@ impl Run {
             let (id, name) = (force.id.clone(), force.name.clone());
             let (stand_id, stand_name) = (stand.id, stand.name.clone());
             force.stands.push(stand);
-            self.emit(
-                "gun_captured",
-                json!({ "battle": battle.id, "stand": stand_id, "from": self.state.forces.get(from).map(|f| f.id.clone()), "to": id }),
-                format!("{name} captures {stand_name} from {loser_name}; it now fights for {}.", self.side_name(captor_side)),
+            self.events.tell(
+                EventKind::GunCaptured(ev::GunCaptured {
+                    battle: battle.id,
+                    stand: stand_id,
+                    from: self.state.forces.get(from).map(|f| f.id.clone()),
+                    to: id,
+                }),
+                format!(
+                    "{name} captures {stand_name} from {loser_name}; it now fights for {}.",
+                    self.side_name(captor_side)
+                ),
             );
         }
         Ok(losses)
@@ -321,12 +322,20 @@ impl Run {
             battle.id,
             lost.join(", ")
         );
-        self.emit(
-            "battle_fought",
-            json!({
-                "battle": battle.id, "region": battle.region, "winner": verdict.winner,
-                "rules": verdict.rules, "source": verdict.source,
-                "losses": losses.iter().map(|(s, p)| json!({ "side": s, "points": p })).collect::<Vec<_>>(),
+        self.events.tell(
+            EventKind::BattleFought(ev::BattleFought {
+                battle: battle.id,
+                region: battle.region.clone(),
+                winner: verdict.winner.clone(),
+                rules: verdict.rules,
+                source: verdict.source.clone(),
+                losses: losses
+                    .iter()
+                    .map(|(s, p)| SideLoss {
+                        side: s.clone(),
+                        points: *p,
+                    })
+                    .collect(),
             }),
             sentence,
         );
@@ -443,9 +452,13 @@ impl Run {
                         f.order = crate::model::StandingOrder::Hold;
                     }
                     let why = if forced { "beaten" } else { "after a drawn battle" };
-                    self.emit(
-                        "retreated",
-                        json!({ "battle": battle.id, "force": id, "from": battle.region, "to": to }),
+                    self.events.tell(
+                        EventKind::Retreated(ev::Retreated {
+                            battle: battle.id,
+                            force: id.clone(),
+                            from: battle.region.clone(),
+                            to: to.clone(),
+                        }),
                         format!("{name}, {why} at {place}, falls back to {to_name}."),
                     );
                 }
@@ -454,9 +467,12 @@ impl Run {
                     if let Some(f) = self.state.forces.get_mut(i) {
                         f.stands.clear();
                     }
-                    self.emit(
-                        "destroyed_in_retreat",
-                        json!({ "battle": battle.id, "force": id, "stands": stands }),
+                    self.events.tell(
+                        EventKind::DestroyedInRetreat(ev::DestroyedInRetreat {
+                            battle: battle.id,
+                            force: id.clone(),
+                            stands,
+                        }),
                         format!(
                             "{name}, beaten at {place}, has no road open away from the enemy and is destroyed with its {stands} stands (Cordery's withdrawal rule)."
                         ),
@@ -484,17 +500,17 @@ impl Run {
             if hq.region != battle.region || &hq.held_by == winner {
                 continue;
             }
-            if let Some((kind, payload, sentence)) =
+            if let Some((kind, sentence)) =
                 super::hands::hand_over_hq(&mut self.state, h, winner, self.turn, Some(battle.id))
             {
-                self.emit(kind, payload, sentence);
+                self.events.tell(kind, sentence);
             }
         }
     }
 
     fn strike_empty(&mut self) {
-        for (kind, payload, sentence) in super::hands::strike_empty(&mut self.state) {
-            self.emit(kind, payload, sentence);
+        for (kind, sentence) in super::hands::strike_empty(&mut self.state) {
+            self.events.tell(kind, sentence);
         }
     }
 }

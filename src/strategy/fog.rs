@@ -65,6 +65,7 @@
 //! a new number, as nothing tells it is the one lost.
 
 use super::index::MapIndex;
+use crate::model::event::{self as ev, EventKind, EventLog};
 use crate::model::{
     BattleStatus, Campaign, EnRoute, Event, Feature, Force, ForceId, How, Knowledge, Region, RegionId, Seen,
     SideId, Sighting, StandKind, Terrain,
@@ -72,7 +73,6 @@ use crate::model::{
 use crate::rules::scruby1961::{self, Scouting, Troop};
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
-use serde_json::json;
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// "“Sight range” is 18 inches" (`scruby-basic-war-game-rules.txt`,
@@ -413,7 +413,7 @@ fn see(
     let mut screens_gone: HashSet<usize> = HashSet::new();
     let mut out = Notes {
         index: &index,
-        events: Vec::new(),
+        events: EventLog::new(turn),
     };
     let side_ids: Vec<SideId> = state.sides.iter().map(|s| s.id.clone()).collect();
     let mut sightings = std::mem::take(&mut knowledge.sightings);
@@ -533,7 +533,7 @@ fn see(
     }
     // Sightings by sides no longer in the campaign are dropped.
     knowledge.sightings = kept;
-    out.events(turn)
+    out.events.into_events()
 }
 
 fn full(force: &Force) -> Seen {
@@ -700,7 +700,7 @@ fn remember(
 /// The fog's events, in order.
 struct Notes<'i> {
     index: &'i MapIndex<'i>,
-    events: Vec<(&'static str, serde_json::Value, String)>,
+    events: EventLog,
 }
 
 impl Notes<'_> {
@@ -722,29 +722,17 @@ impl Notes<'_> {
         }
     }
 
-    fn events(self, turn: u32) -> Vec<Event> {
-        self.events
-            .into_iter()
-            .enumerate()
-            .map(|(seq, (kind, payload, sentence))| Event {
-                turn,
-                seq: u32::try_from(seq).unwrap_or(u32::MAX),
-                kind: kind.to_owned(),
-                payload,
-                sentence,
-            })
-            .collect()
-    }
-
-    fn push(&mut self, kind: &'static str, payload: serde_json::Value, sentence: String) {
-        self.events.push((kind, payload, sentence));
-    }
-
-    fn payload(record: &Sighting) -> serde_json::Value {
-        json!({
-            "by": record.by, "force": record.force, "side": record.side, "marker": record.marker,
-            "region": record.region, "en_route": record.en_route, "seen": record.seen, "how": record.how,
-        })
+    fn payload(record: &Sighting) -> ev::Sighted {
+        ev::Sighted {
+            by: record.by.clone(),
+            force: record.force.clone(),
+            side: record.side.clone(),
+            marker: record.marker,
+            region: record.region.clone(),
+            en_route: record.en_route.clone(),
+            seen: record.seen.clone(),
+            how: record.how,
+        }
     }
 
     fn sighted(&mut self, state: &Campaign, record: &Sighting, cover: Option<Cover>, exposed: Option<&str>) {
@@ -764,7 +752,8 @@ impl Notes<'_> {
                 cover.map_or("hidden", Cover::words)
             ),
         };
-        self.push("force_sighted", Self::payload(record), sentence);
+        self.events
+            .tell(EventKind::ForceSighted(Self::payload(record)), sentence);
     }
 
     fn identified(&mut self, state: &Campaign, record: &Sighting, exposed: Option<&str>) {
@@ -780,7 +769,8 @@ impl Notes<'_> {
             how_words(record.how),
             because(exposed)
         );
-        self.push("force_identified", Self::payload(record), sentence);
+        self.events
+            .tell(EventKind::ForceIdentified(Self::payload(record)), sentence);
     }
 
     fn concealed(&mut self, state: &Campaign, record: &Sighting, name: &str, cover: Option<Cover>) {
@@ -791,7 +781,8 @@ impl Notes<'_> {
             record.marker,
             cover.map_or("hidden", Cover::words)
         );
-        self.push("force_concealed", Self::payload(record), sentence);
+        self.events
+            .tell(EventKind::ForceConcealed(Self::payload(record)), sentence);
     }
 
     fn lost(&mut self, state: &Campaign, record: &Sighting) {
@@ -805,7 +796,8 @@ impl Notes<'_> {
             self.place(&record.region, record.en_route.as_ref()),
             record.turn
         );
-        self.push("force_lost_sight", Self::payload(record), sentence);
+        self.events
+            .tell(EventKind::ForceLostSight(Self::payload(record)), sentence);
     }
 
     fn scouted(&mut self, state: &Campaign, record: &Sighting, throw: &Throw, cover: Option<Cover>) {
@@ -832,19 +824,19 @@ impl Notes<'_> {
                 String::new()
             }
         );
-        let (kind, sentence) = match (throw.scouts_won, screen) {
+        let (kind, sentence): (fn(ev::Scouting) -> EventKind, String) = match (throw.scouts_won, screen) {
             (true, true) => (
-                "scouts_drove_off_screen",
+                EventKind::ScoutsDroveOffScreen,
                 format!("The scouts of {scouts} drive off the screen of a force {place} ({totals})."),
             ),
             (true, false) => (
-                "scouts_broke_cover",
+                EventKind::ScoutsBrokeCover,
                 format!("The scouts of {scouts} ride in on a force hidden {place} and expose it ({totals})."),
             ),
             // Beaten, the scouts learn nothing of what beat them: their own
             // throw only, never the hidden force's points.
             (false, _) => (
-                "scouts_driven_off",
+                EventKind::ScoutsDrivenOff,
                 format!(
                     "The scouts of {scouts} are driven off by {against} of blind {} {place} (their morale throw {} x {} = {} was beaten; {rule}).",
                     record.marker,
@@ -854,17 +846,17 @@ impl Notes<'_> {
                 ),
             ),
         };
-        let mut payload = Self::payload(record);
-        if let Some(map) = payload.as_object_mut() {
-            map.insert("scouts".to_owned(), json!(scouts_id));
-            map.insert("scout_points".to_owned(), json!(throw.scout_points));
-            map.insert("scout_die".to_owned(), json!(throw.scout_die));
-            map.insert("other_points".to_owned(), json!(throw.other_points));
-            map.insert("other_die".to_owned(), json!(throw.other_die));
-            map.insert("throws".to_owned(), json!(throw.throws));
-            map.insert("rule".to_owned(), json!(rule));
-        }
-        self.push(kind, payload, sentence);
+        let payload = ev::Scouting {
+            sighted: Self::payload(record),
+            scouts: scouts_id,
+            scout_points: throw.scout_points,
+            scout_die: throw.scout_die,
+            other_points: throw.other_points,
+            other_die: throw.other_die,
+            throws: throw.throws,
+            rule: rule.to_owned(),
+        };
+        self.events.tell(kind(payload), sentence);
     }
 }
 

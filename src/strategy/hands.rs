@@ -3,11 +3,12 @@
 //! stands struck from the roll. Each returns what to tell as an event.
 
 use super::turn::HQ_LOSS_DELAY_MOVES;
+use crate::model::EventKind;
+use crate::model::event::{ForceDestroyed, HqChange};
 use crate::model::{BattleStatus, Campaign, ForceId, RegionId, SideId};
-use serde_json::json;
 
-/// An event to write: its kind, payload and sentence.
-pub(super) type Told = (&'static str, serde_json::Value, String);
+/// An event to write: its kind (with its payload) and sentence.
+pub(super) type Told = (EventKind, String);
 
 fn side_name(state: &Campaign, id: &SideId) -> String {
     state.side(id).map_or_else(|| id.to_string(), |s| s.name.clone())
@@ -29,10 +30,13 @@ pub(super) fn hand_over_hq(
     let label = hq.label(&owner_name);
     let place = state.map.region_name(&hq.region).to_owned();
     let taker_name = side_name(state, taker);
-    let mut payload = json!({ "side": hq.side, "wing": hq.wing, "region": hq.region, "held_by": taker });
-    if let (Some(b), Some(map)) = (battle, payload.as_object_mut()) {
-        map.insert("battle".to_owned(), json!(b));
-    }
+    let payload = HqChange {
+        side: hq.side.clone(),
+        wing: hq.wing,
+        region: hq.region.clone(),
+        held_by: taker.clone(),
+        battle,
+    };
     let how = battle.map_or_else(String::new, |b| format!(" by winning battle {b}"));
     let retaken = &hq.side == taker;
     let lost_now = hq.held_by == hq.side;
@@ -41,8 +45,7 @@ pub(super) fn hand_over_hq(
     if retaken {
         hq.captured_turn = None;
         return Some((
-            "hq_retaken",
-            payload,
+            EventKind::HqRetaken(payload),
             format!("{owner_name} retakes its {label} at {place}{how}."),
         ));
     }
@@ -51,8 +54,7 @@ pub(super) fn hand_over_hq(
     }
     let from_move = turn + HQ_LOSS_DELAY_MOVES;
     Some((
-        "hq_captured",
-        payload,
+        EventKind::HqCaptured(payload),
         format!(
             "{taker_name} takes the {label} at {place}{how}. From game move {from_move} {owner_name} loses a stand each game move until it is retaken (Strategic Rules 2.1)."
         ),
@@ -81,7 +83,7 @@ pub(super) fn strike_empty(state: &mut Campaign) -> Vec<Told> {
         }
         let place = state.map.region_name(&region);
         let sentence = format!("{name} has no stands left at {place} and is struck from the roll.");
-        told.push(("force_destroyed", json!({ "force": id }), sentence));
+        told.push((EventKind::ForceDestroyed(ForceDestroyed { force: id }), sentence));
     }
     told
 }

@@ -12,13 +12,13 @@ use super::index::MapIndex;
 use super::movement::{FORCED_MARCH_MOVES, MARCH_HOURS_PER_DAY, miles_per_move};
 use super::orders::{Order, OrderSet};
 use super::supply::{self, Holding};
+use crate::model::event as ev;
 use crate::model::{
-    Approach, Arm, Battle, BattleRecord, BattleStatus, Campaign, EnRoute, Event, Force, ForceId, RegionId,
-    SideId, Stand, StandingOrder,
+    Approach, Arm, Battle, BattleRecord, BattleStatus, Campaign, EnRoute, Event, EventKind, EventLog, Force,
+    ForceId, RegionId, SideId, Stand, StandingOrder,
 };
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
-use serde_json::json;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 
 pub use crate::model::CUT_OFF_GRACE_MOVES;
@@ -60,7 +60,7 @@ pub fn resolve(campaign: &Campaign, orders: &[OrderSet]) -> TurnOutcome {
     turn.strike_empty_forces();
     // The fog of war last, once every force stands where the move leaves it.
     for seen in super::fog::look(&mut turn.state, &mut turn.rng, turn.turn) {
-        turn.emit(&seen.kind, seen.payload, seen.sentence);
+        turn.events.tell(seen.kind, seen.sentence);
     }
     turn.finish()
 }
@@ -124,7 +124,7 @@ struct Turn<'c> {
     index: MapIndex<'c>,
     rng: ChaCha8Rng,
     turn: u32,
-    events: Vec<Event>,
+    events: EventLog,
     /// Forces in each region (not on a road), by index into `state.forces`.
     present: Vec<Vec<usize>>,
     /// Forces that entered a region this move: when (hour, order of arrival).
@@ -144,24 +144,13 @@ impl<'c> Turn<'c> {
             index: MapIndex::new(&campaign.map),
             rng: campaign.rng.generator(),
             turn: campaign.turn,
-            events: Vec::new(),
+            events: EventLog::new(campaign.turn),
             present: Vec::new(),
             arrivals: HashMap::new(),
             came_from: HashMap::new(),
             force_at: None,
             battle_regions: HashSet::new(),
         }
-    }
-
-    fn emit(&mut self, kind: &str, payload: serde_json::Value, sentence: String) {
-        let seq = u32::try_from(self.events.len()).unwrap_or(u32::MAX);
-        self.events.push(Event {
-            turn: self.turn,
-            seq,
-            kind: kind.to_owned(),
-            payload,
-            sentence,
-        });
     }
 
     fn find(&mut self, id: &ForceId) -> Option<usize> {
@@ -223,9 +212,11 @@ impl<'c> Turn<'c> {
     }
 
     fn lapsed(&mut self, force: &ForceId, why: &str) {
-        self.emit(
-            "order_lapsed",
-            json!({ "force": force, "why": why }),
+        self.events.tell(
+            EventKind::OrderLapsed(ev::OrderLapsed {
+                force: force.clone(),
+                why: why.to_owned(),
+            }),
             format!("The order for {force} was not carried out: {why}."),
         );
     }
@@ -269,13 +260,15 @@ impl<'c> Turn<'c> {
             "{parent_name} splits at {region}: {} form {name}.",
             names.join(", ")
         );
-        let payload = json!({
-            "force": force, "new_force": new_force, "name": name,
-            "stands": child.stands.iter().map(|s| s.id).collect::<Vec<_>>(),
+        let payload = EventKind::ForceSplit(ev::ForceSplit {
+            force: force.clone(),
+            new_force: new_force.clone(),
+            name: name.to_owned(),
+            stands: child.stands.iter().map(|s| s.id).collect(),
         });
         self.state.forces.insert(i + 1, child);
         self.force_at = None;
-        self.emit("force_split", payload, sentence);
+        self.events.tell(payload, sentence);
     }
 
     fn merge(&mut self, force: &ForceId, into: &ForceId) {
@@ -317,9 +310,12 @@ impl<'c> Turn<'c> {
                 }
             }
         }
-        self.emit(
-            "forces_merged",
-            json!({ "force": force, "into": into, "stands": count }),
+        self.events.tell(
+            EventKind::ForcesMerged(ev::ForcesMerged {
+                force: force.clone(),
+                into: into.clone(),
+                stands: count,
+            }),
             sentence,
         );
     }
@@ -398,12 +394,15 @@ impl<'c> Turn<'c> {
                     force.name,
                     self.index.name(region)
                 );
-                let payload = json!({ "force": force.id, "rule": "Strategic Rules 3.2" });
+                let payload = EventKind::Rested(ev::ForceRule {
+                    force: force.id.clone(),
+                    rule: "Strategic Rules 3.2".to_owned(),
+                });
                 if let Some(f) = self.state.forces.get_mut(i) {
                     f.fatigue.must_rest = false;
                     f.fatigue.forced_in_row = 0;
                 }
-                self.emit("rested", payload, sentence);
+                self.events.tell(payload, sentence);
             } else if let (StandingOrder::March { path, forced }, false) = (&force.order, in_battle) {
                 let mut path: VecDeque<usize> = path.iter().filter_map(|r| self.index.at(r)).collect();
                 let mut road = None;
@@ -736,19 +735,25 @@ impl<'c> Turn<'c> {
             sentence.push_str(&format!("; it halted: {why}"));
         }
         sentence.push('.');
-        let payload = json!({
-            "force": id, "from": self.index.id(m.start), "to": end,
-            "en_route": en_route, "miles": (m.miles * 10.0).round() / 10.0,
-            "forced": m.forced, "halted": m.halted,
+        let payload = EventKind::Moved(ev::Moved {
+            force: id.clone(),
+            from: self.index.id(m.start).cloned(),
+            to: end,
+            en_route,
+            miles: (m.miles * 10.0).round() / 10.0,
+            forced: m.forced,
+            halted: m.halted.clone(),
         });
-        self.emit("moved", payload, sentence);
+        self.events.tell(payload, sentence);
 
         if m.forced {
             self.forced_march_losses(m.force, &id, stands_marching);
             if rest_due {
-                self.emit(
-                    "must_rest",
-                    json!({ "force": id, "rule": "Strategic Rules 3.2" }),
+                self.events.tell(
+                    EventKind::MustRest(ev::ForceRule {
+                        force: id.clone(),
+                        rule: "Strategic Rules 3.2".to_owned(),
+                    }),
                     format!(
                         "{name} has made {FORCED_MARCHES_BEFORE_REST} forced marches in a row and must rest next game move (Strategic Rules 3.2)."
                     ),
@@ -764,9 +769,12 @@ impl<'c> Turn<'c> {
             let Some((stand, name)) = self.remove_random_stand(i, |_| true) else {
                 return;
             };
-            self.emit(
-                "forced_march_loss",
-                json!({ "force": force, "stand": stand.id, "rule": "Strategic Rules 3.1" }),
+            self.events.tell(
+                EventKind::ForcedMarchLoss(ev::StandLost {
+                    force: force.clone(),
+                    stand: stand.id,
+                    rule: "Strategic Rules 3.1".to_owned(),
+                }),
                 format!(
                     "{} falls out of {name} on the forced march (one stand for every {STANDS_PER_FORCED_MARCH_LOSS} or fewer marching; Strategic Rules 3.1).",
                     stand.name
@@ -861,9 +869,11 @@ impl<'c> Turn<'c> {
                         battle.reserves.retain(|r| r != &id);
                         battle.came_from.extend(approach);
                     }
-                    self.emit(
-                        "battle_joined",
-                        json!({ "battle": battle_id, "force": id }),
+                    self.events.tell(
+                        EventKind::BattleJoined(ev::BattleJoined {
+                            battle: battle_id,
+                            force: id,
+                        }),
                         format!("{name} joins the battle at {place} (battle {battle_id})."),
                     );
                 }
@@ -996,11 +1006,15 @@ impl<'c> Turn<'c> {
                 reserve_names.join(", ")
             },
         );
-        let payload = json!({
-            "battle": battle.id, "region": battle.region, "attacker": battle.attacker,
-            "defender": battle.defender, "forces": battle.forces, "reserves": reserves,
+        let payload = EventKind::BattleCreated(ev::BattleCreated {
+            battle: battle.id,
+            region: battle.region.clone(),
+            attacker: battle.attacker.clone(),
+            defender: battle.defender.clone(),
+            forces: battle.forces.clone(),
+            reserves,
         });
-        self.emit("battle_created", payload, sentence);
+        self.events.tell(payload, sentence);
     }
 
     // -- HQs -----------------------------------------------------------------
@@ -1027,10 +1041,10 @@ impl<'c> Turn<'c> {
             if occupier == hq.held_by {
                 continue;
             }
-            if let Some((kind, payload, sentence)) =
+            if let Some((kind, sentence)) =
                 super::hands::hand_over_hq(&mut self.state, h, &occupier, self.turn, None)
             {
-                self.emit(kind, payload, sentence);
+                self.events.tell(kind, sentence);
             }
         }
     }
@@ -1067,9 +1081,13 @@ impl<'c> Turn<'c> {
             };
             let lost = f.stands.remove(stand);
             let (force_id, force_name) = (f.id.clone(), f.name.clone());
-            self.emit(
-                "hq_loss",
-                json!({ "side": side, "force": force_id, "stand": lost.id, "rule": "Strategic Rules 2.1" }),
+            self.events.tell(
+                EventKind::HqLoss(ev::HqLoss {
+                    side: side.clone(),
+                    force: force_id,
+                    stand: lost.id,
+                    rule: "Strategic Rules 2.1".to_owned(),
+                }),
                 format!(
                     "{} of {force_name} is lost while the {label} is in enemy hands (Strategic Rules 2.1).",
                     lost.name
@@ -1125,9 +1143,11 @@ impl<'c> Turn<'c> {
         f.supply = Default::default();
         let (id, name, region) = (f.id.clone(), f.name.clone(), f.region.clone());
         let place = self.region_name(&region);
-        self.emit(
-            "supply_restored",
-            json!({ "force": id, "after_moves": moves }),
+        self.events.tell(
+            EventKind::SupplyRestored(ev::SupplyRestored {
+                force: id,
+                after_moves: moves,
+            }),
             format!("{name} at {place} is in supply again after {moves} game moves cut off."),
         );
     }
@@ -1151,18 +1171,23 @@ impl<'c> Turn<'c> {
             )
         };
         if moves == 1 {
-            self.emit(
-                "supply_cut",
-                json!({ "force": id, "cut_at": cut_ids }),
+            self.events.tell(
+                EventKind::SupplyCut(ev::SupplyCut {
+                    force: id.clone(),
+                    cut_at: cut_ids.iter().map(|r| (*r).clone()).collect(),
+                }),
                 format!(
                     "{name} at {place} is cut off from its HQs: {why}. It loses a stand each game move from game move {} unless the road is reopened (Strategic Rules 2.2).",
                     self.turn + CUT_OFF_GRACE_MOVES
                 ),
             );
         } else if moves <= CUT_OFF_GRACE_MOVES {
-            self.emit(
-                "supply_still_cut",
-                json!({ "force": id, "cut_moves": moves, "cut_at": cut_ids }),
+            self.events.tell(
+                EventKind::SupplyStillCut(ev::SupplyStillCut {
+                    force: id.clone(),
+                    cut_moves: moves,
+                    cut_at: cut_ids.iter().map(|r| (*r).clone()).collect(),
+                }),
                 format!(
                     "{name} at {place} has been cut off for {moves} game moves ({why}); losses begin in {} more.",
                     CUT_OFF_GRACE_MOVES + 1 - moves
@@ -1195,9 +1220,14 @@ impl<'c> Turn<'c> {
                     Arm::Infantry
                 });
             }
-            self.emit(
-                "supply_loss",
-                json!({ "force": id, "stand": stand.id, "arm": taken, "cut_moves": moves, "rule": "Strategic Rules 2.2" }),
+            self.events.tell(
+                EventKind::SupplyLoss(ev::SupplyLoss {
+                    force: id.clone(),
+                    stand: stand.id,
+                    arm: taken,
+                    cut_moves: moves,
+                    rule: "Strategic Rules 2.2".to_owned(),
+                }),
                 format!(
                     "{} of {name} is lost: cut off for {moves} game moves ({why}; Strategic Rules 2.2).",
                     stand.name
@@ -1209,8 +1239,8 @@ impl<'c> Turn<'c> {
     // -- The end -------------------------------------------------------------
 
     fn strike_empty_forces(&mut self) {
-        for (kind, payload, sentence) in super::hands::strike_empty(&mut self.state) {
-            self.emit(kind, payload, sentence);
+        for (kind, sentence) in super::hands::strike_empty(&mut self.state) {
+            self.events.tell(kind, sentence);
         }
     }
 
@@ -1222,18 +1252,21 @@ impl<'c> Turn<'c> {
             .iter()
             .filter(|b| b.status == BattleStatus::Pending)
             .count();
-        let summary = json!({ "turn": self.turn, "battles_pending": pending });
+        let summary = EventKind::TurnEnded(ev::TurnEnded {
+            turn: self.turn,
+            battles_pending: pending,
+        });
         let sentence = format!(
             "Game move {} ends; {} battle{} pending.",
             self.turn,
             pending,
             if pending == 1 { "" } else { "s" }
         );
-        self.emit("turn_ended", summary, sentence);
+        self.events.tell(summary, sentence);
         self.state.turn = self.turn.saturating_add(1);
         TurnOutcome {
             campaign: self.state,
-            events: self.events,
+            events: self.events.into_events(),
         }
     }
 }

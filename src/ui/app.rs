@@ -440,7 +440,7 @@ impl UmpireApp {
             Ok(Applied::BattleFought { battle, events }) => {
                 let said = events
                     .iter()
-                    .find(|e| e.kind == "battle_fought")
+                    .find(|e| matches!(e.kind, crate::model::EventKind::BattleFought(_)))
                     .map_or_else(|| format!("Battle {battle} decided."), |e| e.sentence.clone());
                 self.notes.done(said);
                 let desk = &mut self.windows.battles;

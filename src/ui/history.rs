@@ -1,9 +1,9 @@
 //! The campaign's history read from its event log, for the turn log and the
-//! plots: which game moves still stand (undone ones are popped, as `undo`
-//! does), each side's strength and HQs after each move, and the stands lost
-//! by cause. Computed once per change of the log, never per frame.
+//! plots: which game moves still stand ([`History`]: undone ones are popped,
+//! as `undo` does), each side's strength and HQs after each move, and the
+//! stands lost by cause. Computed once per change of the log, never per frame.
 
-use crate::model::{Campaign, Event};
+use crate::model::{Campaign, Event, EventKind, ForceId, History, SideId, StandId};
 use serde_json::Value;
 use std::collections::{BTreeSet, HashMap};
 
@@ -28,15 +28,121 @@ impl Cause {
         }
     }
 
-    /// The cause an event of `kind` records a loss for. Battle results add
-    /// their kinds here when they land.
-    pub fn of(kind: &str) -> Option<Cause> {
-        match kind {
-            "forced_march_loss" => Some(Cause::ForcedMarch),
-            "supply_loss" => Some(Cause::Supply),
-            "hq_loss" => Some(Cause::HqLost),
-            "battle_losses" | "destroyed_in_retreat" => Some(Cause::Battle),
-            _ => None,
+    /// The cause an event of `kind` records a loss for.
+    pub fn of(kind: &EventKind) -> Option<Cause> {
+        lost(kind).map(|l| l.cause)
+    }
+}
+
+/// A loss an event records: why, the stand lost (when one is named), the
+/// force it was in, and the stands and points lost when the event counts them.
+struct Lost<'e> {
+    cause: Cause,
+    stand: Option<StandId>,
+    force: &'e ForceId,
+    counted: Option<(usize, u64)>,
+}
+
+fn lost(kind: &EventKind) -> Option<Lost<'_>> {
+    use EventKind as K;
+    let one = |cause, stand, force| {
+        Some(Lost {
+            cause,
+            stand: Some(stand),
+            force,
+            counted: None,
+        })
+    };
+    match kind {
+        K::ForcedMarchLoss(l) => one(Cause::ForcedMarch, l.stand, &l.force),
+        K::SupplyLoss(l) => one(Cause::Supply, l.stand, &l.force),
+        K::HqLoss(l) => one(Cause::HqLost, l.stand, &l.force),
+        // A battle's losses come a force at a time: its points and the
+        // stands struck off; a force destroyed in retreat, all its stands.
+        K::BattleLosses(b) => Some(Lost {
+            cause: Cause::Battle,
+            stand: None,
+            force: &b.force,
+            counted: Some((b.destroyed.len(), b.points)),
+        }),
+        K::DestroyedInRetreat(d) => Some(Lost {
+            cause: Cause::Battle,
+            stand: None,
+            force: &d.force,
+            counted: Some((d.stands, 0)),
+        }),
+        K::CampaignCreated(_)
+        | K::LogStarted(_)
+        | K::Checkpoint(_)
+        | K::TurnUndone(_)
+        | K::ResultUndone(_)
+        | K::OrdersGiven(_)
+        | K::OrdersWithdrawn(_)
+        | K::OrderLapsed(_)
+        | K::ForceSplit(_)
+        | K::ForcesMerged(_)
+        | K::Rested(_)
+        | K::Moved(_)
+        | K::MustRest(_)
+        | K::BattleCreated(_)
+        | K::BattleJoined(_)
+        | K::HqCaptured(_)
+        | K::HqRetaken(_)
+        | K::SupplyRestored(_)
+        | K::SupplyCut(_)
+        | K::SupplyStillCut(_)
+        | K::ForceDestroyed(_)
+        | K::TurnEnded(_)
+        | K::GunCaptured(_)
+        | K::BattleFought(_)
+        | K::Retreated(_)
+        | K::ForceSighted(_)
+        | K::ForceIdentified(_)
+        | K::ForceConcealed(_)
+        | K::ForceLostSight(_)
+        | K::ScoutsDroveOffScreen(_)
+        | K::ScoutsBrokeCover(_)
+        | K::ScoutsDrivenOff(_) => None,
+    }
+}
+
+/// The sides and the forces an event names, for the log's filter by side.
+fn named(kind: &EventKind) -> (Vec<&SideId>, Vec<&ForceId>) {
+    use EventKind as K;
+    match kind {
+        K::CampaignCreated(_)
+        | K::LogStarted(_)
+        | K::Checkpoint(_)
+        | K::TurnUndone(_)
+        | K::ResultUndone(_)
+        | K::TurnEnded(_)
+        | K::GunCaptured(_)
+        | K::BattleFought(_) => (vec![], vec![]),
+        K::OrdersGiven(o) => (vec![&o.side], vec![]),
+        K::OrdersWithdrawn(o) => (vec![&o.side], vec![]),
+        K::OrderLapsed(l) => (vec![], vec![&l.force]),
+        K::ForceSplit(s) => (vec![], vec![&s.force, &s.new_force]),
+        K::ForcesMerged(m) => (vec![], vec![&m.force, &m.into]),
+        K::Rested(r) | K::MustRest(r) => (vec![], vec![&r.force]),
+        K::Moved(m) => (vec![], vec![&m.force]),
+        K::ForcedMarchLoss(l) => (vec![], vec![&l.force]),
+        K::BattleCreated(b) => (vec![&b.attacker, &b.defender], b.forces.iter().collect()),
+        K::BattleJoined(b) => (vec![], vec![&b.force]),
+        K::HqCaptured(h) | K::HqRetaken(h) => (vec![&h.side, &h.held_by], vec![]),
+        K::HqLoss(h) => (vec![&h.side], vec![&h.force]),
+        K::SupplyRestored(s) => (vec![], vec![&s.force]),
+        K::SupplyCut(s) => (vec![], vec![&s.force]),
+        K::SupplyStillCut(s) => (vec![], vec![&s.force]),
+        K::SupplyLoss(s) => (vec![], vec![&s.force]),
+        K::ForceDestroyed(d) => (vec![], vec![&d.force]),
+        K::BattleLosses(b) => (vec![], vec![&b.force]),
+        K::Retreated(r) => (vec![], vec![&r.force]),
+        K::DestroyedInRetreat(d) => (vec![], vec![&d.force]),
+        K::ForceSighted(s) | K::ForceIdentified(s) | K::ForceConcealed(s) | K::ForceLostSight(s) => {
+            (vec![&s.side], vec![&s.force])
+        }
+        K::ScoutsDroveOffScreen(s) | K::ScoutsBrokeCover(s) | K::ScoutsDrivenOff(s) => {
+            (vec![&s.sighted.side], vec![&s.sighted.force])
         }
     }
 }
@@ -86,8 +192,6 @@ struct Frame {
     /// Stand id -> (side, strength) after this moment.
     stands: HashMap<u64, (usize, u64)>,
     losses: Vec<Loss>,
-    /// Events of the move that made this frame.
-    events: Vec<usize>,
 }
 
 impl Timeline {
@@ -98,78 +202,79 @@ impl Timeline {
             .enumerate()
             .map(|(i, s)| (s.id.as_str(), i))
             .collect();
+        let history = History::of(events);
+        // Whose each force is: from every state the log keeps, and splits.
         let mut force_side: HashMap<String, usize> = HashMap::new();
-        let mut stack: Vec<Frame> = Vec::new();
-        let mut current: Vec<usize> = Vec::new();
-        let mut undone = BTreeSet::new();
         let mut kinds = BTreeSet::new();
-        for (i, event) in events.iter().enumerate() {
-            if event.kind != "checkpoint" {
-                kinds.insert(event.kind.clone());
+        for event in events {
+            if let EventKind::CampaignCreated(state) = &event.kind {
+                note_states(state, &side_of, &mut force_side);
+            } else if let EventKind::Checkpoint(c) = &event.kind {
+                note_states(&c.state, &side_of, &mut force_side);
+            } else if let EventKind::ForceSplit(split) = &event.kind
+                && let Some(side) = force_side.get(split.force.as_str()).copied()
+            {
+                force_side.insert(split.new_force.as_str().to_owned(), side);
             }
-            match event.kind.as_str() {
-                "campaign_created" => {
-                    let turn = event.turn.saturating_sub(1);
-                    stack.push(frame(
-                        &event.payload,
-                        turn,
-                        &side_of,
-                        &mut force_side,
-                        None,
-                        Vec::new(),
-                    ));
-                    current.clear();
-                }
-                "checkpoint" => {
-                    let state = event.payload.get("state").unwrap_or(&Value::Null);
-                    let before = stack.last().map(|f| &f.stands);
-                    // A battle's result belongs with the game move that made
-                    // the battle: it shows as a step at that move.
-                    let turn = if event.payload.get("battle").is_some() {
-                        event.turn.saturating_sub(1)
-                    } else {
-                        event.turn
-                    };
-                    let losses = losses(events, &current, turn, before, &force_side);
-                    let made = std::mem::take(&mut current);
-                    stack.push(frame(state, turn, &side_of, &mut force_side, Some(losses), made));
-                }
-                "turn_undone" | "result_undone" => {
-                    if stack.len() > 1
-                        && let Some(popped) = stack.pop()
-                    {
-                        undone.extend(popped.events);
-                    }
-                    current.clear();
-                }
-                _ => {
-                    note_forces(&event.payload, &side_of, &mut force_side);
-                    current.push(i);
-                }
+            if !matches!(event.kind, EventKind::Checkpoint(_)) {
+                kinds.insert(event.kind.name().to_owned());
             }
+        }
+        let mut frames: Vec<Frame> = Vec::new();
+        for change in &history.standing {
+            let Some(state) = events.get(change.at).and_then(|e| e.kind.kept_state()) else {
+                continue;
+            };
+            if change.start {
+                frames.push(frame(state, change.turn.saturating_sub(1), &side_of, None));
+                continue;
+            }
+            // A battle's result belongs with the game move that made the
+            // battle: it shows as a step at that move.
+            let turn = if change.battle.is_some() {
+                change.turn.saturating_sub(1)
+            } else {
+                change.turn
+            };
+            let before = frames.last().map(|f| &f.stands);
+            let losses = losses(events, &change.made, turn, before, &force_side);
+            frames.push(frame(state, turn, &side_of, Some(losses)));
         }
         let event_sides = events
             .iter()
-            .map(|e| sides_of(&e.payload, &side_of, &force_side))
+            .map(|e| sides_of(&e.kind, &side_of, &force_side))
             .collect();
         Timeline {
-            moments: stack.iter().map(|f| f.moment.clone()).collect(),
-            losses: stack.iter().flat_map(|f| f.losses.iter().copied()).collect(),
-            undone,
+            moments: frames.iter().map(|f| f.moment.clone()).collect(),
+            losses: frames.iter().flat_map(|f| f.losses.iter().copied()).collect(),
+            undone: history.undone,
             event_sides,
             kinds: kinds.into_iter().collect(),
         }
     }
 }
 
-fn frame(
-    state: &Value,
-    turn: u32,
-    side_of: &HashMap<&str, usize>,
-    force_side: &mut HashMap<String, usize>,
-    losses: Option<Vec<Loss>>,
-    events: Vec<usize>,
-) -> Frame {
+/// Notes whose each force in a kept state is.
+fn note_states(state: &Value, side_of: &HashMap<&str, usize>, force_side: &mut HashMap<String, usize>) {
+    for force in state
+        .get("forces")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        if let (Some(id), Some(side)) = (
+            force.get("id").and_then(Value::as_str),
+            force
+                .get("side")
+                .and_then(Value::as_str)
+                .and_then(|s| side_of.get(s)),
+        ) {
+            force_side.insert(id.to_owned(), *side);
+        }
+    }
+}
+
+fn frame(state: &Value, turn: u32, side_of: &HashMap<&str, usize>, losses: Option<Vec<Loss>>) -> Frame {
     let mut sides = vec![SideTally::default(); side_of.len()];
     let mut stands = HashMap::new();
     for force in state
@@ -185,9 +290,6 @@ fn frame(
         else {
             continue;
         };
-        if let Some(id) = force.get("id").and_then(Value::as_str) {
-            force_side.insert(id.to_owned(), *side);
-        }
         for stand in force
             .get("stands")
             .and_then(Value::as_array)
@@ -218,24 +320,6 @@ fn frame(
         moment: Moment { turn, sides },
         stands,
         losses: losses.unwrap_or_default(),
-        events,
-    }
-}
-
-/// Forces named in an event (a split makes a new one) belong to the side of the force they came from.
-fn note_forces(payload: &Value, side_of: &HashMap<&str, usize>, force_side: &mut HashMap<String, usize>) {
-    let side = payload
-        .get("side")
-        .and_then(Value::as_str)
-        .and_then(|s| side_of.get(s).copied())
-        .or_else(|| {
-            payload
-                .get("force")
-                .and_then(Value::as_str)
-                .and_then(|f| force_side.get(f).copied())
-        });
-    if let (Some(side), Some(new)) = (side, payload.get("new_force").and_then(Value::as_str)) {
-        force_side.insert(new.to_owned(), side);
     }
 }
 
@@ -248,41 +332,18 @@ fn losses(
 ) -> Vec<Loss> {
     let mut tally: Vec<Loss> = Vec::new();
     for event in made.iter().filter_map(|i| events.get(*i)) {
-        let Some(cause) = Cause::of(&event.kind) else {
+        let Some(lost) = lost(&event.kind) else {
             continue;
         };
-        let stand = event.payload.get("stand").and_then(Value::as_u64);
-        let known = stand.and_then(|s| before.and_then(|b| b.get(&s)).copied());
-        let side = known.map(|(side, _)| side).or_else(|| {
-            event
-                .payload
-                .get("force")
-                .and_then(Value::as_str)
-                .and_then(|f| force_side.get(f).copied())
-        });
+        let known = lost
+            .stand
+            .and_then(|s| before.and_then(|b| b.get(&u64::from(s.0))).copied());
+        let side = known
+            .map(|(side, _)| side)
+            .or_else(|| force_side.get(lost.force.as_str()).copied());
         let Some(side) = side else { continue };
-        // A battle's losses come a force at a time: its points and the
-        // stands struck off; a force destroyed in retreat, all its stands.
-        let (stands, points) = match event.kind.as_str() {
-            "battle_losses" => (
-                event
-                    .payload
-                    .get("destroyed")
-                    .and_then(Value::as_array)
-                    .map_or(0, Vec::len),
-                event.payload.get("points").and_then(Value::as_u64).unwrap_or(0),
-            ),
-            "destroyed_in_retreat" => (
-                event
-                    .payload
-                    .get("stands")
-                    .and_then(Value::as_u64)
-                    .and_then(|n| usize::try_from(n).ok())
-                    .unwrap_or(0),
-                0,
-            ),
-            _ => (1, known.map_or(0, |(_, p)| p)),
-        };
+        let cause = lost.cause;
+        let (stands, points) = lost.counted.unwrap_or((1, known.map_or(0, |(_, p)| p)));
         match tally.iter_mut().find(|l| l.side == side && l.cause == cause) {
             Some(loss) => {
                 loss.stands += stands;
@@ -301,40 +362,15 @@ fn losses(
 }
 
 /// The sides an event concerns, as bits by side number.
-fn sides_of(payload: &Value, side_of: &HashMap<&str, usize>, force_side: &HashMap<String, usize>) -> u64 {
+fn sides_of(kind: &EventKind, side_of: &HashMap<&str, usize>, force_side: &HashMap<String, usize>) -> u64 {
     let bit = |i: usize| {
         u32::try_from(i)
             .ok()
             .and_then(|i| 1u64.checked_shl(i))
             .unwrap_or(0)
     };
-    let mut bits = 0;
-    for key in ["side", "attacker", "defender", "held_by"] {
-        if let Some(side) = payload
-            .get(key)
-            .and_then(Value::as_str)
-            .and_then(|s| side_of.get(s))
-        {
-            bits |= bit(*side);
-        }
-    }
-    for key in ["force", "into", "new_force"] {
-        if let Some(side) = payload
-            .get(key)
-            .and_then(Value::as_str)
-            .and_then(|f| force_side.get(f))
-        {
-            bits |= bit(*side);
-        }
-    }
-    if let Some(forces) = payload.get("forces").and_then(Value::as_array) {
-        for side in forces
-            .iter()
-            .filter_map(Value::as_str)
-            .filter_map(|f| force_side.get(f))
-        {
-            bits |= bit(*side);
-        }
-    }
-    bits
+    let (sides, forces) = named(kind);
+    let by_side = sides.into_iter().filter_map(|s| side_of.get(s.as_str()));
+    let by_force = forces.into_iter().filter_map(|f| force_side.get(f.as_str()));
+    by_side.chain(by_force).fold(0, |bits, side| bits | bit(*side))
 }

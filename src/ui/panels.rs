@@ -880,7 +880,10 @@ pub fn log_ui(ui: &mut Ui, input: Log<'_>) {
             .events()
             .iter()
             .enumerate()
-            .filter(|(_, e)| e.kind != "checkpoint" && !hidden_kinds.contains(&e.kind))
+            .filter(|(_, e)| {
+                !matches!(e.kind, crate::model::EventKind::Checkpoint(_))
+                    && !hidden_kinds.contains(e.kind.name())
+            })
             .filter(|(i, _)| {
                 let sides = timeline.event_sides.get(*i).copied().unwrap_or(0);
                 sides == 0 || sides & !hidden_bits != 0

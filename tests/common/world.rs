@@ -145,7 +145,7 @@ pub fn play(campaign: &mut Campaign, moves: usize) -> Vec<TurnOutcome> {
 }
 
 pub fn kinds<'a>(outcome: &'a TurnOutcome, kind: &str) -> Vec<&'a Event> {
-    outcome.events.iter().filter(|e| e.kind == kind).collect()
+    outcome.events.iter().filter(|e| e.kind.name() == kind).collect()
 }
 
 pub fn force_of<'a>(campaign: &'a Campaign, id: &str) -> &'a Force {
