@@ -1495,3 +1495,35 @@ fn orders_are_checked_against_what_the_side_knows_not_the_umpires_view() {
     blind_march.forced = true;
     assert!(check_requests(&c, &red(), &[blind_march]).is_ok());
 }
+
+#[test]
+fn a_supply_loss_names_only_the_cuts_the_side_has_seen() {
+    let dir = fog_ground();
+    // The outpost stays cut off; its first loss is on its fifth game move cut off.
+    for _ in 0..4 {
+        let out = umpire(dir.path(), &["turn", "fog.umpire"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
+    let log = stdout(&umpire(dir.path(), &["log", "fog.umpire"]));
+    assert!(
+        log.contains("is lost: cut off for 5 game moves (the enemy holds Deep Desert on its road"),
+        "the umpire's log says where:\n{log}"
+    );
+    let out = umpire(dir.path(), &["report", "fog.umpire", "red", "red.json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let r = read_report(&std::fs::read_to_string(dir.path().join("red.json")).unwrap()).unwrap();
+    let losses: Vec<&str> = r
+        .events
+        .iter()
+        .map(|e| e.sentence.as_str())
+        .filter(|s| s.contains("is lost: cut off"))
+        .collect();
+    assert!(!losses.is_empty(), "{:?}", r.events);
+    for sentence in losses {
+        assert!(!sentence.contains("Deep Desert"), "{sentence}");
+        assert!(
+            sentence.contains("the enemy holds its road to the nearest HQ"),
+            "{sentence}"
+        );
+    }
+}

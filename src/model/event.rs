@@ -411,6 +411,10 @@ pub struct SupplyLoss {
     pub arm: Arm,
     pub cut_moves: u32,
     pub rule: String,
+    /// The enemy-held regions its sentence names, so a side's report can hide
+    /// those it has not seen. Absent in saves written before it was kept.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cut_at: Vec<RegionId>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

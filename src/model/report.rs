@@ -395,7 +395,15 @@ pub fn heard_by(campaign: &Campaign, side: &SideId, log: &[Event], events: &[&Ev
                 sentence = unseen_cuts_hidden(campaign, &seen_at, &s.force, &s.cut_at, sentence);
                 own(&s.force)
             }
-            K::SupplyLoss(s) => own(&s.force),
+            K::SupplyLoss(s) => {
+                sentence = if s.cut_at.is_empty() {
+                    // Written before the regions were kept with the loss: name none.
+                    cuts_unnamed(&sentence)
+                } else {
+                    unseen_cuts_hidden(campaign, &seen_at, &s.force, &s.cut_at, sentence)
+                };
+                own(&s.force)
+            }
             K::ForceDestroyed(d) => own(&d.force),
             K::BattleCreated(b) => in_it(b.battle),
             K::BattleJoined(b) => in_it(b.battle),
@@ -430,6 +438,23 @@ pub fn heard_by(campaign: &Campaign, side: &SideId, log: &[Event], events: &[&Ev
 /// A supply sentence about force `force` without the places the enemy cuts
 /// the road (`cuts`), when the side does not see an enemy force at every one
 /// of them.
+/// A supply sentence with whatever regions it names as cutting the road
+/// taken out, for losses kept before their regions were recorded.
+fn cuts_unnamed(sentence: &str) -> String {
+    let (start, end) = ("the enemy holds ", " on its road to the nearest HQ");
+    match sentence.find(start) {
+        Some(at) => match sentence.get(at..).and_then(|rest| rest.find(end)) {
+            Some(len) => format!(
+                "{}the enemy holds its road to the nearest HQ{}",
+                sentence.get(..at).unwrap_or_default(),
+                sentence.get(at + len + end.len()..).unwrap_or_default()
+            ),
+            None => sentence.to_owned(),
+        },
+        None => sentence.to_owned(),
+    }
+}
+
 fn unseen_cuts_hidden(
     campaign: &Campaign,
     seen_at: &HashSet<&RegionId>,

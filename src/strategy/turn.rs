@@ -1227,6 +1227,7 @@ impl<'c> Turn<'c> {
                     arm: taken,
                     cut_moves: moves,
                     rule: "Strategic Rules 2.2".to_owned(),
+                    cut_at: cut_ids.iter().map(|r| (*r).clone()).collect(),
                 }),
                 format!(
                     "{} of {name} is lost: cut off for {moves} game moves ({why}; Strategic Rules 2.2).",
