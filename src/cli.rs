@@ -5,10 +5,12 @@ use clap::{Parser, Subcommand};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use umpire::files::{self, Checkable};
 use umpire::model::SideId;
 use umpire::model::check::Source;
 use umpire::model::status::Status;
+use umpire::model::text::printable;
 use umpire::model::{Diagnostic, Severity};
 use umpire::store::{Overwrite, Store, Undone};
 use umpire::strategy::{self, Order};
@@ -296,14 +298,14 @@ fn check(paths: &[PathBuf]) -> Result<ExitCode> {
             Some(Checkable::Map(map)) => {
                 format!(
                     "map \"{}\": {} regions, {} roads",
-                    map.name,
+                    printable(&map.name),
                     map.regions.len(),
                     map.roads.len()
                 )
             }
             Some(Checkable::Campaign(c)) => format!(
                 "campaign \"{}\": {} sides, {} forces, {} stands on {} regions",
-                c.title,
+                printable(&c.title),
                 c.sides.len(),
                 c.forces.len(),
                 c.forces.iter().map(|f| f.stands.len()).sum::<usize>(),
@@ -314,7 +316,7 @@ fn check(paths: &[PathBuf]) -> Result<ExitCode> {
         writeln!(
             out,
             "{}: {}, {}; {what}",
-            path.display(),
+            printable(&path.display().to_string()),
             plural(errors, "error"),
             plural(warnings, "warning")
         )?;
@@ -361,7 +363,7 @@ fn new(campaign_path: &Path, save: &Path, force: bool) -> Result<ExitCode> {
     println!(
         "Created {}: \"{}\", game move {} ({}). Next: `umpire status {}`",
         save.display(),
-        campaign.title,
+        printable(&campaign.title),
         campaign.turn,
         campaign.start_date,
         save.display()
@@ -384,18 +386,21 @@ fn status(save: &Path, json: bool) -> Result<ExitCode> {
 }
 
 fn write_status_text(out: &mut impl Write, status: &Status) -> Result<()> {
-    writeln!(out, "{}", status.title)?;
+    writeln!(out, "{}", printable(&status.title))?;
     writeln!(
         out,
         "Game move {}, {}. Map: {}. Battles fought under {}.",
-        status.turn, status.date, status.map, status.rules
+        status.turn,
+        status.date,
+        printable(&status.map),
+        status.rules
     )?;
     for side in &status.sides {
         writeln!(out)?;
         writeln!(
             out,
             "{} ({} army): {} of {} points in {}; holds {}",
-            side.name,
+            printable(&side.name),
             side.army,
             side.points,
             side.full_points,
@@ -406,34 +411,24 @@ fn write_status_text(out: &mut impl Write, status: &Status) -> Result<()> {
             let whose = if hq.side == side.id {
                 String::new()
             } else {
-                format!(", captured from {}", hq.side)
+                format!(", captured from {}", printable(&hq.side))
             };
             writeln!(
                 out,
                 "  HQ {:<7} {} at {}{whose}",
                 hq.wing.as_str(),
-                hq.name,
-                hq.region_name
+                printable(&hq.name),
+                printable(&hq.region_name)
             )?;
         }
-        let name_width = side
-            .forces
-            .iter()
-            .map(|f| f.name.chars().count())
-            .max()
-            .unwrap_or(0);
-        let region_width = side
-            .forces
-            .iter()
-            .map(|f| f.region_name.chars().count())
-            .max()
-            .unwrap_or(0);
+        let name_width = column_width(side.forces.iter().map(|f| f.name.as_str()));
+        let region_width = column_width(side.forces.iter().map(|f| f.region_name.as_str()));
         for force in &side.forces {
             writeln!(
                 out,
-                "  {:<name_width$}  {:<region_width$}  {:>9}  {:>4}/{} pts  {}",
-                force.name,
-                force.region_name,
+                "  {}  {}  {:>9}  {:>4}/{} pts  {}",
+                pad(&force.name, name_width),
+                pad(&force.region_name, region_width),
                 plural(force.stands.len(), "stand"),
                 force.points,
                 force.full_points,
@@ -449,20 +444,39 @@ fn write_status_text(out: &mut impl Write, status: &Status) -> Result<()> {
                 out,
                 "  Battle {} at {} (since game move {}): {} attacking {}; forces {}; reserves {}",
                 b.id,
-                b.region_name,
+                printable(&b.region_name),
                 b.turn,
-                b.attacker_name,
-                b.defender_name,
-                b.force_names.join(", "),
+                printable(&b.attacker_name),
+                printable(&b.defender_name),
+                printable(&b.force_names.join(", ")),
                 if b.reserves.is_empty() {
                     "none".to_owned()
                 } else {
-                    b.reserve_names.join(", ")
+                    printable(&b.reserve_names.join(", ")).into_owned()
                 }
             )?;
         }
     }
     Ok(())
+}
+
+/// The width of a table's column of `texts` as printed: the longest, but
+/// never wider than the longest name a file may give (longer texts, from a
+/// save edited by hand, run past the column rather than widen it).
+fn column_width<T: AsRef<str>>(texts: impl Iterator<Item = T>) -> usize {
+    texts
+        .map(|t| printable(t.as_ref()).chars().count())
+        .max()
+        .unwrap_or(0)
+        .min(umpire::model::text::MAX_NAME_CHARS)
+}
+
+/// `text` made printable and padded with spaces to `width` characters. No
+/// width argument to `format!`, which panics beyond 65,535.
+fn pad(text: &str, width: usize) -> String {
+    let text = printable(text);
+    let fill = width.saturating_sub(text.chars().count());
+    format!("{text}{}", " ".repeat(fill))
 }
 
 /// The side `id` names, or an error listing the campaign's sides.
@@ -500,11 +514,8 @@ fn write_side_status_text(out: &mut impl Write, status: &Status) -> Result<()> {
     let mut own = status.clone();
     own.sides.retain(|s| s.id == viewer);
     own.battles.clear();
-    let name = own
-        .sides
-        .first()
-        .map_or(viewer.as_str(), |s| s.name.as_str())
-        .to_owned();
+    let name = own.sides.first().map_or(viewer.as_str(), |s| s.name.as_str());
+    let name = printable(name).into_owned();
     write_status_text(out, &own)?;
     for side in status.sides.iter().filter(|s| s.id != viewer) {
         let known: Vec<_> = status.known.iter().filter(|k| k.side == side.id).collect();
@@ -513,7 +524,7 @@ fn write_side_status_text(out: &mut impl Write, status: &Status) -> Result<()> {
         writeln!(
             out,
             "{} ({} army), as {name} knows it: {} known, {in_sight} in sight; holds {}",
-            side.name,
+            printable(&side.name),
             side.army,
             plural(known.len(), "force"),
             plural(side.hqs_held.len(), "HQ")
@@ -522,14 +533,14 @@ fn write_side_status_text(out: &mut impl Write, status: &Status) -> Result<()> {
             let whose = if hq.side == side.id {
                 String::new()
             } else {
-                format!(", captured from {}", hq.side)
+                format!(", captured from {}", printable(&hq.side))
             };
             writeln!(
                 out,
                 "  HQ {:<7} {} at {}{whose}",
                 hq.wing.as_str(),
-                hq.name,
-                hq.region_name
+                printable(&hq.name),
+                printable(&hq.region_name)
             )?;
         }
         let label = |k: &umpire::model::status::KnownStatus| match (&k.name, k.blind) {
@@ -540,8 +551,8 @@ fn write_side_status_text(out: &mut impl Write, status: &Status) -> Result<()> {
             Some(e) => format!("{} -> {} ({:.1} mi)", k.region_name, e.toward_name, e.miles),
             None => k.region_name.clone(),
         };
-        let name_width = known.iter().map(|k| label(k).chars().count()).max().unwrap_or(0);
-        let place_width = known.iter().map(|k| where_(k).chars().count()).max().unwrap_or(0);
+        let name_width = column_width(known.iter().map(|k| label(k)));
+        let place_width = column_width(known.iter().map(|k| where_(k)));
         for k in &known {
             let strength = match (k.stands, k.points) {
                 (Some(stands), Some(points)) if !k.blind => {
@@ -560,9 +571,9 @@ fn write_side_status_text(out: &mut impl Write, status: &Status) -> Result<()> {
             };
             writeln!(
                 out,
-                "  {:<name_width$}  {:<place_width$}  {strength}  {when}",
-                label(k),
-                where_(k)
+                "  {}  {}  {strength}  {when}",
+                pad(&label(k), name_width),
+                pad(&where_(k), place_width)
             )?;
         }
     }
@@ -574,15 +585,15 @@ fn write_side_status_text(out: &mut impl Write, status: &Status) -> Result<()> {
                 out,
                 "  Battle {} at {} (since game move {}): {} attacking {}; forces {}; reserves {}",
                 b.id,
-                b.region_name,
+                printable(&b.region_name),
                 b.turn,
-                b.attacker_name,
-                b.defender_name,
-                b.force_names.join(", "),
+                printable(&b.attacker_name),
+                printable(&b.defender_name),
+                printable(&b.force_names.join(", ")),
                 if b.reserves.is_empty() {
                     "none".to_owned()
                 } else {
-                    b.reserve_names.join(", ")
+                    printable(&b.reserve_names.join(", ")).into_owned()
                 }
             )?;
         }
@@ -610,7 +621,7 @@ fn report(save: &Path, side: &str, out: &Path) -> Result<ExitCode> {
     let blinds = report.known.iter().filter(|k| k.blind).count();
     println!(
         "Wrote {}'s report for game move {} to {}: {}, {} known ({} blind), {}, {}.",
-        report.side_name,
+        printable(&report.side_name),
         report.turn,
         out.display(),
         plural(report.forces.len(), "own force"),
@@ -624,11 +635,11 @@ fn report(save: &Path, side: &str, out: &Path) -> Result<ExitCode> {
     );
     println!(
         "Orders written from it carry campaign = \"{}\", side = \"{}\", turn = {}; give them with `umpire orders {} {} FILE`.",
-        report.campaign,
-        report.side,
+        printable(&report.campaign),
+        printable(report.side.as_str()),
         report.turn,
         save.display(),
-        report.side
+        printable(report.side.as_str())
     );
     Ok(ExitCode::SUCCESS)
 }
@@ -658,7 +669,7 @@ fn orders(save: &Path, side: &str, file: &Path) -> Result<ExitCode> {
         .file_name()
         .map_or_else(|| name.clone(), |n| n.to_string_lossy().into_owned());
     store.submit_orders(&set, &source)?;
-    let side_name = campaign.side(&side).map_or(side.as_str(), |s| s.name.as_str());
+    let side_name = printable(campaign.side(&side).map_or(side.as_str(), |s| s.name.as_str()));
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
@@ -667,10 +678,11 @@ fn orders(save: &Path, side: &str, file: &Path) -> Result<ExitCode> {
         set.summary()
     )?;
     for order in &set.orders {
-        let region = |id: &umpire::model::RegionId| campaign.map.region_name(id).to_owned();
+        let region = |id: &umpire::model::RegionId| printable(campaign.map.region_name(id)).into_owned();
         let line = match order {
             Order::March { force, path, forced } => format!(
-                "  {force}: {} {}",
+                "  {}: {} {}",
+                printable(force.as_str()),
                 if *forced {
                     "forced march through"
                 } else {
@@ -678,7 +690,7 @@ fn orders(save: &Path, side: &str, file: &Path) -> Result<ExitCode> {
                 },
                 path.iter().map(region).collect::<Vec<_>>().join(" -> ")
             ),
-            Order::Hold { force } => format!("  {force}: hold"),
+            Order::Hold { force } => format!("  {}: hold", printable(force.as_str())),
             Order::Split {
                 force,
                 stands,
@@ -686,11 +698,18 @@ fn orders(save: &Path, side: &str, file: &Path) -> Result<ExitCode> {
                 name,
             } => {
                 format!(
-                    "  {force}: split off {} stands as {new_force} ({name})",
-                    stands.len()
+                    "  {}: split off {} stands as {} ({})",
+                    printable(force.as_str()),
+                    stands.len(),
+                    printable(new_force.as_str()),
+                    printable(name)
                 )
             }
-            Order::Merge { force, into } => format!("  {force}: merge into {into}"),
+            Order::Merge { force, into } => format!(
+                "  {}: merge into {}",
+                printable(force.as_str()),
+                printable(into.as_str())
+            ),
         };
         writeln!(out, "{line}")?;
     }
@@ -721,7 +740,7 @@ fn turn(save: &Path, json: bool) -> Result<ExitCode> {
         let date = campaign.date().map_or_else(String::new, |d| format!(", {d}"));
         writeln!(out, "Game move {}{date}:", campaign.turn)?;
         for event in &outcome.events {
-            writeln!(out, "  {}", event.sentence)?;
+            writeln!(out, "  {}", printable(&event.sentence))?;
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -750,7 +769,7 @@ fn log(save: &Path, only: Option<u32>) -> Result<ExitCode> {
             writeln!(out, "Game move {}{date}", event.turn)?;
         }
         let mark = if history.is_undone(i) { "(undone) " } else { "" };
-        writeln!(out, "  {mark}{}", event.sentence)?;
+        writeln!(out, "  {mark}{}", printable(&event.sentence))?;
     }
     if current.is_none() {
         match only {
@@ -766,7 +785,8 @@ fn undo(save: &Path) -> Result<ExitCode> {
     let campaign = store.load()?;
     match store.undo()? {
         Undone::Orders { side, turn, source } => {
-            let name = campaign.side(&side).map_or(side.as_str(), |s| s.name.as_str());
+            let name = printable(campaign.side(&side).map_or(side.as_str(), |s| s.name.as_str()));
+            let source = printable(&source);
             println!("Withdrew the orders {name} gave for game move {turn} ({source}).");
         }
         Undone::Battle { battle, turn } => {
@@ -802,7 +822,8 @@ fn force_condition(status: &Status, force: &umpire::model::status::ForceStatus) 
     if let Some(e) = &force.en_route {
         parts.push(format!(
             "on the road, {:.1} miles out toward {}",
-            e.miles, e.toward_name
+            e.miles,
+            printable(&e.toward_name)
         ));
     }
     if force.order == "march" {
@@ -813,7 +834,7 @@ fn force_condition(status: &Status, force: &umpire::model::status::ForceStatus) 
         };
         parts.push(format!(
             "{kind} to {}",
-            force.destination_name.as_deref().unwrap_or("?")
+            printable(force.destination_name.as_deref().unwrap_or("?"))
         ));
     }
     if force.must_rest {
@@ -864,17 +885,19 @@ fn battle(file: &Path, rules: Option<&str>, seed: Option<u64>, json: bool) -> Re
     writeln!(
         out,
         "{} under {}, seed {}",
-        scenario.title, outcome.rules, outcome.seed
+        printable(&scenario.title),
+        outcome.rules,
+        outcome.seed
     )?;
     for line in &outcome.log {
-        writeln!(out, "Turn {}: {}", line.turn, line.text)?;
+        writeln!(out, "Turn {}: {}", line.turn, printable(&line.text))?;
     }
     let name = |id: &str| -> String {
         scenario
             .sides
             .iter()
             .find(|s| s.id == id)
-            .map_or_else(|| id.to_owned(), |s| s.name.clone())
+            .map_or_else(|| printable(id).into_owned(), |s| printable(&s.name).into_owned())
     };
     writeln!(out)?;
     match &outcome.winner {
@@ -883,9 +906,14 @@ fn battle(file: &Path, rules: Option<&str>, seed: Option<u64>, json: bool) -> Re
             "After {} turns {} wins: {}.",
             outcome.turns,
             name(w),
-            outcome.verdict
+            printable(&outcome.verdict)
         )?,
-        None => writeln!(out, "After {} turns: {}.", outcome.turns, outcome.verdict)?,
+        None => writeln!(
+            out,
+            "After {} turns: {}.",
+            outcome.turns,
+            printable(&outcome.verdict)
+        )?,
     }
     if let Some(f) = &outcome.field_held_by {
         writeln!(out, "{} holds the field.", name(f))?;
@@ -900,7 +928,7 @@ fn battle(file: &Path, rules: Option<&str>, seed: Option<u64>, json: bool) -> Re
         writeln!(
             out,
             "{}: lost {} of {before} points; {} of {} stands destroyed, routed or captured.",
-            side.name,
+            printable(&side.name),
             outcome.losses(&side.id),
             gone,
             stands.len()
@@ -910,7 +938,7 @@ fn battle(file: &Path, rules: Option<&str>, seed: Option<u64>, json: bool) -> Re
                 out,
                 "  {:>5} {:<40} {:>4} -> {:<4} {}",
                 s.id.to_string(),
-                s.name,
+                printable(&s.name),
                 s.strength_before,
                 s.strength_after,
                 s.fate
@@ -924,8 +952,15 @@ fn odds(file: &Path, rules: Option<&str>, runs: u32, seed: Option<u64>, json: bo
     let scenario = read_scenario(file)?;
     let id = rule_set_id(rules, &scenario)?;
     let seed = seed.unwrap_or(scenario.seed);
-    let odds =
-        umpire::rules::odds(&scenario, id, runs, seed).with_context(|| format!("{}", file.display()))?;
+    if runs == 0 {
+        bail!(
+            "--runs 0 fights no battle, so there are no odds to give: ask for 1 or more (1000 when left out)"
+        );
+    }
+    let odds = with_progress(runs, |done| {
+        umpire::rules::odds_counted(&scenario, id, runs, seed, done)
+    })
+    .with_context(|| format!("{}", file.display()))?;
     let mut out = std::io::stdout().lock();
     if json {
         serde_json::to_writer_pretty(&mut out, &odds).context("writing the odds as JSON")?;
@@ -943,13 +978,15 @@ fn odds(file: &Path, rules: Option<&str>, runs: u32, seed: Option<u64>, json: bo
     writeln!(
         out,
         "{} under {}: {} battles from seed {seed}",
-        scenario.title, odds.rules, odds.runs
+        printable(&scenario.title),
+        odds.rules,
+        odds.runs
     )?;
     for side in &odds.sides {
         writeln!(
             out,
             "  {} wins {}; loses {:.0} of {} points on average",
-            side.name,
+            printable(&side.name),
             pct(&side.wins),
             side.expected_losses,
             side.starting_points
@@ -957,4 +994,42 @@ fn odds(file: &Path, rules: Option<&str>, runs: u32, seed: Option<u64>, json: bo
     }
     writeln!(out, "  Draws {}", pct(&odds.draws))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Runs `count`, which adds one to its counter per battle fought, showing a
+/// progress bar on stderr when it is a terminal and the count takes more than
+/// half a second. Ctrl-C stops the command at once (the default for SIGINT):
+/// nothing is written while the odds are counted.
+fn with_progress<T>(runs: u32, count: impl FnOnce(&AtomicU32) -> T) -> T {
+    use std::io::IsTerminal;
+    let done = AtomicU32::new(0);
+    if !std::io::stderr().is_terminal() {
+        return count(&done);
+    }
+    let finished = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let start = std::time::Instant::now();
+            let mut bar = None;
+            while !finished.load(Ordering::Relaxed) {
+                std::thread::sleep(std::time::Duration::from_millis(100));
+                if bar.is_none() && start.elapsed() > std::time::Duration::from_millis(500) {
+                    let style = indicatif::ProgressStyle::with_template(
+                        "{bar:40} {pos}/{len} battles, {per_sec}, about {eta} left",
+                    )
+                    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
+                    bar = Some(indicatif::ProgressBar::new(u64::from(runs)).with_style(style));
+                }
+                if let Some(bar) = &bar {
+                    bar.set_position(u64::from(done.load(Ordering::Relaxed)));
+                }
+            }
+            if let Some(bar) = bar {
+                bar.finish_and_clear();
+            }
+        });
+        let result = count(&done);
+        finished.store(true, Ordering::Relaxed);
+        result
+    })
 }

@@ -12,10 +12,28 @@ fn main() -> ExitCode {
         // The reader went away (`umpire status | head`): not a failure.
         Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("error: {error:#}");
+            // Messages quote names and text from files: escaped, so a name
+            // cannot clear the terminal or forge a line.
+            eprintln!("error: {}", umpire::model::text::printable(&message(&error)));
             ExitCode::FAILURE
         }
     }
+}
+
+/// The error and its causes, each said once: a cause whose words the message
+/// already holds (an error that prints its own source) ends the chain, since
+/// its own causes are the details of what was said.
+fn message(error: &anyhow::Error) -> String {
+    let mut message = error.to_string();
+    for cause in error.chain().skip(1) {
+        let text = cause.to_string();
+        if message.contains(&text) {
+            break;
+        }
+        message.push_str(": ");
+        message.push_str(&text);
+    }
+    message
 }
 
 fn is_broken_pipe(error: &anyhow::Error) -> bool {

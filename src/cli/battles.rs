@@ -6,6 +6,7 @@ use std::path::Path;
 use std::process::ExitCode;
 use umpire::desk::{self, Applied};
 use umpire::model::RuleSetId;
+use umpire::model::text::printable;
 use umpire::store::Store;
 
 fn rules_arg(text: Option<&str>) -> Result<Option<RuleSetId>> {
@@ -25,7 +26,7 @@ pub(super) fn scenario(save: &Path, battle: u32, rules: Option<&str>, out: &Path
     writeln!(
         stdout,
         "Battle pack for battle {battle} ({}) under {}: a table of {} x {} {} with {} objective(s), {} turns.",
-        s.title,
+        printable(&s.title),
         written.rules,
         s.table.width,
         s.table.depth,
@@ -54,7 +55,7 @@ fn report(applied: &Applied, json: bool) -> Result<()> {
         return Ok(());
     }
     for e in &applied.events {
-        writeln!(out, "  {}", e.sentence)?;
+        writeln!(out, "  {}", printable(&e.sentence))?;
     }
     Ok(())
 }
@@ -76,7 +77,7 @@ pub(super) fn resolve(
             o.rules,
             o.seed,
             o.turns,
-            o.verdict
+            printable(&o.verdict)
         )?;
     }
     report(&applied, json)?;

@@ -10,11 +10,12 @@ use super::campaign::{
     Supply, Wing,
 };
 use super::date::Date;
-use super::diag::{Diagnostic, Location, Severity};
+use super::diag::{Diagnostic, Lines, Location, Severity};
 use super::ids::{ForceId, RegionId, SideId, StandId, is_valid_key};
 use super::map::{Background, Feature, Map, Region, RiverCrossing, Road, RoadKind, Terrain};
 use super::rng::RngState;
 use super::stand::{Quality, Stand, StandKind};
+use super::text;
 use serde::Deserialize;
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
@@ -81,7 +82,7 @@ pub fn file_kind(text: &str) -> Option<FileKind> {
 #[serde(deny_unknown_fields)]
 struct RawMap {
     name: Spanned<String>,
-    description: Option<String>,
+    description: Option<Spanned<String>>,
     #[serde(default)]
     regions: Vec<RawRegion>,
     #[serde(default)]
@@ -119,14 +120,14 @@ struct RawRoad {
     kind: Spanned<String>,
     miles: Spanned<f64>,
     river: Option<Spanned<String>>,
-    name: Option<String>,
+    name: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawCampaign {
     title: Spanned<String>,
-    description: Option<String>,
+    description: Option<Spanned<String>>,
     map: Spanned<String>,
     start_turn: Option<Spanned<i64>>,
     start_date: Spanned<toml::value::Datetime>,
@@ -157,7 +158,7 @@ struct RawHq {
     side: Spanned<String>,
     wing: Spanned<String>,
     region: Spanned<String>,
-    name: Option<String>,
+    name: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -187,6 +188,8 @@ struct RawStand {
 
 pub(crate) struct Sink<'a> {
     source: Source<'a>,
+    /// The source's line starts, found once: every diagnostic is placed by them.
+    lines: Lines,
     out: Vec<Diagnostic>,
 }
 
@@ -194,12 +197,13 @@ impl<'a> Sink<'a> {
     pub(crate) fn new(source: Source<'a>) -> Self {
         Sink {
             source,
+            lines: Lines::new(source.text),
             out: Vec::new(),
         }
     }
 
     pub(crate) fn at(&self, span: &Range<usize>) -> Location {
-        Location::of_offset(self.source.text, span.start)
+        self.lines.location(self.source.text, span.start)
     }
 
     pub(crate) fn push(&mut self, severity: Severity, span: &Range<usize>, message: String) {
@@ -265,13 +269,24 @@ impl<'a> Sink<'a> {
         }
     }
 
-    /// Checks a display name is not blank.
+    /// Checks a display name: not blank, not too long, no control characters.
     pub(crate) fn name(&mut self, value: &Spanned<String>, what: &str) {
-        if value.get_ref().trim().is_empty() {
-            self.error(
-                &value.span(),
-                format!("{what} name is empty: give it a name people will read"),
-            );
+        if let Some(problem) = text::name_problem(value.get_ref(), what) {
+            self.error(&value.span(), problem);
+        }
+    }
+
+    /// Checks a name that may be left out.
+    pub(crate) fn optional_name(&mut self, value: Option<&Spanned<String>>, what: &str) {
+        if let Some(value) = value {
+            self.name(value, what);
+        }
+    }
+
+    /// Checks a description: not too long, no control characters but line breaks and tabs.
+    pub(crate) fn description(&mut self, value: Option<&Spanned<String>>, what: &str) {
+        if let Some(problem) = value.and_then(|v| text::description_problem(v.get_ref(), what)) {
+            self.error(&value.map_or(0..0, Spanned::span), problem);
         }
     }
 
@@ -287,18 +302,16 @@ impl<'a> Sink<'a> {
 }
 
 /// Remembers the first place each name was used, to report duplicates.
-pub(crate) struct Seen<'t, K> {
+pub(crate) struct Seen<K> {
     what: &'static str,
     first: HashMap<K, Location>,
-    text: &'t str,
 }
 
-impl<'t, K: std::hash::Hash + Eq + std::fmt::Display + Clone> Seen<'t, K> {
-    pub(crate) fn new(what: &'static str, text: &'t str) -> Self {
+impl<K: std::hash::Hash + Eq + std::fmt::Display + Clone> Seen<K> {
+    pub(crate) fn new(what: &'static str) -> Self {
         Seen {
             what,
             first: HashMap::new(),
-            text,
         }
     }
 
@@ -314,7 +327,7 @@ impl<'t, K: std::hash::Hash + Eq + std::fmt::Display + Clone> Seen<'t, K> {
             );
             false
         } else {
-            self.first.insert(key, Location::of_offset(self.text, span.start));
+            self.first.insert(key, sink.at(span));
             true
         }
     }
@@ -337,7 +350,12 @@ pub(crate) fn suggestion<'k>(wrong: &str, known: impl Iterator<Item = &'k str>) 
 fn check_background(sink: &mut Sink<'_>, raw: &RawBackground) -> Option<Background> {
     let file = raw.file.get_ref();
     let mut ok = true;
-    if file.trim().is_empty() || file.contains(['/', '\\']) || file.starts_with('.') {
+    if file.trim().is_empty()
+        || file.contains(['/', '\\'])
+        || file.starts_with('.')
+        || file.chars().any(char::is_control)
+        || file.chars().count() > text::MAX_NAME_CHARS
+    {
         sink.error(
             &raw.file.span(),
             format!("background file `{file}` must be the name of a file in the map's own folder, such as \"egypt_1895.png\""),
@@ -399,12 +417,13 @@ pub fn check_map(source: Source<'_>) -> Checked<Map> {
     };
 
     sink.name(&raw.name, "map");
+    sink.description(raw.description.as_ref(), "map");
     if raw.regions.is_empty() {
         sink.error(&raw.name.span(), "the map has no regions: add [[regions]] tables");
     }
 
-    let mut ids = Seen::new("region id", source.text);
-    let mut names = Seen::new("region name", source.text);
+    let mut ids = Seen::new("region id");
+    let mut names = Seen::new("region name");
     let mut regions = Vec::with_capacity(raw.regions.len());
     for region in &raw.regions {
         sink.key(&region.id, "region");
@@ -501,7 +520,7 @@ pub fn check_map(source: Source<'_>) -> Checked<Map> {
         if let Some(kind) = kind {
             let (a, b) = (road.from.get_ref().clone(), road.to.get_ref().clone());
             let key = if a <= b { (a, b, kind) } else { (b, a, kind) };
-            let here = Location::of_offset(source.text, road.from.span().start);
+            let here = sink.at(&road.from.span());
             if let Some(first) = pairs.get(&key) {
                 sink.error(
                     &road.from.span(),
@@ -514,13 +533,14 @@ pub fn check_map(source: Source<'_>) -> Checked<Map> {
                 pairs.insert(key, here);
             }
         }
+        sink.optional_name(road.name.as_ref(), "road");
         roads.push(Road {
             from: RegionId::new(road.from.get_ref()),
             to: RegionId::new(road.to.get_ref()),
             kind: kind.unwrap_or(RoadKind::Track),
             miles,
             river: river.map(|(c, _)| c),
-            name: road.name.clone(),
+            name: road.name.as_ref().map(|n| n.get_ref().clone()),
         });
     }
 
@@ -530,7 +550,7 @@ pub fn check_map(source: Source<'_>) -> Checked<Map> {
         .and_then(|b| check_background(&mut sink, b.get_ref()));
     let map = Map {
         name: raw.name.get_ref().clone(),
-        description: raw.description.clone(),
+        description: raw.description.as_ref().map(|d| d.get_ref().clone()),
         regions,
         roads,
         background,
@@ -609,6 +629,7 @@ impl<'a> CampaignDraft<'a> {
         let CampaignDraft { source, raw } = self;
         let mut sink = Sink::new(source);
         sink.name(&raw.title, "campaign");
+        sink.description(raw.description.as_ref(), "campaign");
         let map = match map {
             Ok(map) => Some(map),
             Err(why) => {
@@ -705,8 +726,8 @@ impl<'a> CampaignDraft<'a> {
                 ),
             );
         }
-        let mut side_ids = Seen::new("side id", source.text);
-        let mut side_names = Seen::new("side name", source.text);
+        let mut side_ids = Seen::new("side id");
+        let mut side_names = Seen::new("side name");
         let mut sides = Vec::new();
         for side in &raw.sides {
             sink.key(&side.id, "side");
@@ -759,6 +780,7 @@ impl<'a> CampaignDraft<'a> {
             let side_known = check_side(&mut sink, &hq.side);
             let wing = sink.word(&hq.wing, "wing", Wing::parse, Wing::choices);
             check_region(&mut sink, &hq.region);
+            sink.optional_name(hq.name.as_ref(), "HQ");
             if let (Some(wing), true) = (wing, side_known) {
                 let key = (hq.side.get_ref().clone(), wing);
                 if let Some(first) = wings.get(&key) {
@@ -767,14 +789,14 @@ impl<'a> CampaignDraft<'a> {
                         format!("side `{}` has a second {wing} HQ: the first is at line {}; each side has exactly one left, one centre and one right HQ", key.0, first.line),
                     );
                 } else {
-                    wings.insert(key, Location::of_offset(source.text, hq.wing.span().start));
+                    wings.insert(key, sink.at(&hq.wing.span()));
                 }
             }
             hqs.push(Hq {
                 side: SideId::new(hq.side.get_ref()),
                 wing: wing.unwrap_or(Wing::Centre),
                 region: RegionId::new(hq.region.get_ref()),
-                name: hq.name.clone(),
+                name: hq.name.as_ref().map(|n| n.get_ref().clone()),
                 held_by: SideId::new(hq.side.get_ref()),
                 captured_turn: None,
             });
@@ -795,10 +817,10 @@ impl<'a> CampaignDraft<'a> {
         }
 
         // Forces and stands.
-        let mut force_ids = Seen::new("force id", source.text);
-        let mut force_names = Seen::new("force name", source.text);
-        let mut stand_ids = Seen::new("stand id", source.text);
-        let mut stand_names = Seen::new("stand name", source.text);
+        let mut force_ids = Seen::new("force id");
+        let mut force_names = Seen::new("force name");
+        let mut stand_ids = Seen::new("stand id");
+        let mut stand_names = Seen::new("stand name");
         let mut forces = Vec::new();
         for force in &raw.forces {
             sink.key(&force.id, "force");
@@ -835,14 +857,22 @@ impl<'a> CampaignDraft<'a> {
         }
 
         // Enemies that start in one region will fight at once: say so, once per region.
+        // Per region, the first force there and the first of another side than
+        // it: the earliest enemy of any later force is one of those two.
         let mut contested: HashSet<&str> = HashSet::new();
-        for (i, force) in raw.forces.iter().enumerate() {
+        let mut first_in: HashMap<&str, (&RawForce, Option<&RawForce>)> = HashMap::new();
+        for force in &raw.forces {
             let region = force.region.get_ref().as_str();
-            let enemy = raw
-                .forces
-                .iter()
-                .take(i)
-                .find(|f| f.region.get_ref() == region && f.side.get_ref() != force.side.get_ref());
+            let side = force.side.get_ref();
+            let (first, other) = first_in.entry(region).or_insert((force, None));
+            let enemy = if first.side.get_ref() != side {
+                Some(*first)
+            } else {
+                *other
+            };
+            if other.is_none() && first.side.get_ref() != side {
+                *other = Some(force);
+            }
             if let Some(enemy) = enemy
                 && contested.insert(region)
             {
@@ -861,7 +891,7 @@ impl<'a> CampaignDraft<'a> {
         sink.finish(|| {
             Some(Campaign {
                 title,
-                description: raw.description.clone(),
+                description: raw.description.as_ref().map(|d| d.get_ref().clone()),
                 map: map?.clone(),
                 turn: start_turn,
                 start_turn,
@@ -897,8 +927,8 @@ fn date_of(sink: &mut Sink<'_>, value: &Spanned<toml::value::Datetime>) -> Optio
 
 fn check_stand(
     sink: &mut Sink<'_>,
-    ids: &mut Seen<'_, i64>,
-    names: &mut Seen<'_, String>,
+    ids: &mut Seen<i64>,
+    names: &mut Seen<String>,
     stand: &RawStand,
 ) -> Option<Stand> {
     let id = *stand.id.get_ref();

@@ -17,6 +17,7 @@ pub mod report;
 mod rng;
 mod stand;
 pub mod status;
+pub mod text;
 
 pub use campaign::{
     Approach, ArmyKind, Battle, BattleRecord, BattleResult, BattleStatus, CUT_OFF_GRACE_MOVES, Campaign,

@@ -402,6 +402,11 @@ impl Chance {
     }
 }
 
+/// Battles fought at a time by [`odds`] before their results are counted: a
+/// choice of this program's own, enough to keep every core busy and little
+/// memory (a few hundred KB) whatever the number of runs.
+const ODDS_CHUNK: u32 = 4096;
+
 /// Fights `runs` battles with seeds drawn from `seed`'s stream, on every
 /// core, and counts the results. The same seed gives the same odds.
 pub fn odds(scenario: &Scenario, id: RuleSetId, runs: u32, seed: u64) -> Result<Odds, FightError> {
@@ -424,25 +429,44 @@ pub fn odds_counted(
         return Err(FightError::BadScenario(problems));
     }
     let rules = rule_set(id).ok_or_else(|| FightError::NotBuilt(id, built_list()))?;
-    let mut stream = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-    let seeds: Vec<u64> = (0..runs).map(|_| stream.next_u64()).collect();
     let sides: Vec<&str> = scenario.sides.iter().map(|s| s.id.as_str()).collect();
-    // Per battle: the winner's index (or none) and each side's losses.
-    let results: Vec<(Option<usize>, Vec<u64>)> = seeds
-        .par_iter()
-        .map(|s| {
-            let outcome = rules.fight(scenario, *s, false);
-            done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let winner = outcome
-                .winner
-                .as_deref()
-                .and_then(|w| sides.iter().position(|id| *id == w));
-            (winner, sides.iter().map(|id| outcome.losses(id)).collect())
-        })
-        .collect();
-    let wins =
-        |side: usize| u32::try_from(results.iter().filter(|r| r.0 == Some(side)).count()).unwrap_or(u32::MAX);
-    let draws = u32::try_from(results.iter().filter(|r| r.0.is_none()).count()).unwrap_or(u32::MAX);
+    // The battles' seeds are drawn from one stream in order, a chunk at a
+    // time; each chunk is fought on every core and folded into the counts, so
+    // memory stays the same however many battles are fought, and the same
+    // seed gives the same seeds, in the same order, and the same odds.
+    let mut stream = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut wins = vec![0_u64; sides.len()];
+    let mut losses = vec![0_u64; sides.len()];
+    let mut draws = 0_u64;
+    let mut left = runs;
+    while left > 0 {
+        let chunk = left.min(ODDS_CHUNK);
+        left -= chunk;
+        let seeds: Vec<u64> = (0..chunk).map(|_| stream.next_u64()).collect();
+        // Per battle: the winner's index (or none) and each side's losses.
+        let results: Vec<(Option<usize>, Vec<u64>)> = seeds
+            .par_iter()
+            .map(|s| {
+                let outcome = rules.fight(scenario, *s, false);
+                done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let winner = outcome
+                    .winner
+                    .as_deref()
+                    .and_then(|w| sides.iter().position(|id| *id == w));
+                (winner, sides.iter().map(|id| outcome.losses(id)).collect())
+            })
+            .collect();
+        for (winner, lost) in results {
+            match winner.and_then(|w| wins.get_mut(w)) {
+                Some(count) => *count += 1,
+                None => draws += 1,
+            }
+            for (total, lost) in losses.iter_mut().zip(lost) {
+                *total = total.saturating_add(lost);
+            }
+        }
+    }
+    let count = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
     let side_odds = scenario
         .sides
         .iter()
@@ -450,15 +474,11 @@ pub fn odds_counted(
         .map(|(i, s)| SideOdds {
             id: s.id.clone(),
             name: s.name.clone(),
-            wins: Chance::of(wins(i), runs),
+            wins: Chance::of(count(wins.get(i).copied().unwrap_or(0)), runs),
             expected_losses: if runs == 0 {
                 0.0
             } else {
-                results
-                    .iter()
-                    .map(|r| r.1.get(i).copied().unwrap_or(0) as f64)
-                    .sum::<f64>()
-                    / f64::from(runs)
+                losses.get(i).copied().unwrap_or(0) as f64 / f64::from(runs)
             },
             starting_points: s
                 .stands
@@ -472,7 +492,7 @@ pub fn odds_counted(
         rules: id,
         runs,
         sides: side_odds,
-        draws: Chance::of(draws, runs),
+        draws: Chance::of(count(draws), runs),
     })
 }
 

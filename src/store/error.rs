@@ -56,6 +56,27 @@ pub enum StoreError {
         source: std::io::Error,
     },
 
+    #[error(
+        "{path}: the save says it is at schema {version}, but its tables do not match that schema ({detail}): \
+         its version was changed by hand, or it was written by something other than umpire. The file was left \
+         untouched: restore it from a backup"
+    )]
+    SchemaMismatch {
+        path: String,
+        version: i64,
+        detail: String,
+    },
+
+    #[error(
+        "{path}: cannot write to the save: it or its folder {folder} is read-only, and {why}; make both writable \
+         (e.g. `chmod u+w`), or copy the save to a folder of your own"
+    )]
+    ReadOnly {
+        path: String,
+        folder: String,
+        why: &'static str,
+    },
+
     #[error("{path}: database error while {action}: {source}")]
     Sqlite {
         path: String,
@@ -69,8 +90,19 @@ pub(crate) fn path_text(path: &Path) -> String {
     path.display().to_string()
 }
 
-/// Maps a SQLite failure while doing `action` on the save at `path`.
+/// Maps a SQLite failure while doing `action` on the save at `path`; a
+/// write refused because the save is read-only says so, naming its folder.
 pub(crate) fn sqlite(path: &str, action: &'static str) -> impl FnOnce(rusqlite::Error) -> StoreError + use<> {
     let path = path.to_owned();
-    move |source| StoreError::Sqlite { path, action, source }
+    move |source| match source.sqlite_error_code() {
+        Some(rusqlite::ErrorCode::ReadOnly) => StoreError::ReadOnly {
+            folder: match Path::new(&path).parent() {
+                Some(folder) if !folder.as_os_str().is_empty() => path_text(folder),
+                _ => ".".to_owned(),
+            },
+            path,
+            why: "changing the campaign writes to both",
+        },
+        _ => StoreError::Sqlite { path, action, source },
+    }
 }

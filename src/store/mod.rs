@@ -117,8 +117,13 @@ impl Store {
             let name = name.clone();
             move |source: rusqlite::Error| classify(name, action, source)
         };
-        let mut conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE)
-            .map_err(sqlite("opening the save"))?;
+        let read_only = marked_read_only(path);
+        let mut conn = if read_only {
+            open_read_only(path).map_err(sqlite("opening the save to read it"))?
+        } else {
+            Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE)
+                .map_err(sqlite("opening the save"))?
+        };
         // Checks that only read, before anything may write.
         let verdict: String = conn
             .query_row("PRAGMA quick_check", [], |r| r.get(0))
@@ -154,8 +159,23 @@ impl Store {
                 reason: "it holds no campaign".to_owned(),
             });
         }
-        configure(&conn).map_err(sqlite("setting up the save"))?;
+        verify_schema(&conn, &name, version)?;
+        if read_only {
+            if version < SCHEMA_VERSION {
+                return Err(StoreError::ReadOnly {
+                    folder: folder_text(path),
+                    path: name,
+                    why: "it was written by an older umpire and must be upgraded (written) before it can be read",
+                });
+            }
+            return Ok(Store {
+                conn,
+                path: path.to_owned(),
+            });
+        }
+        // The first writes: the schema upgrade, then the write-ahead log.
         migrate(&mut conn).map_err(sqlite("upgrading the save to the current schema"))?;
+        configure(&conn).map_err(sqlite("setting up the save"))?;
         Ok(Store {
             conn,
             path: path.to_owned(),
@@ -340,10 +360,38 @@ struct Header {
 }
 
 /// Reads the SQLite header without opening the file as a database, so that
-/// a file that is not ours is never touched by SQLite.
+/// a file that is not ours is never touched by SQLite. Anything but a regular
+/// file (a folder, a named pipe, a device) is refused before it is opened,
+/// and so is a file shorter than its header says (cut short while copied).
 fn read_header(path: &Path) -> Result<Header, StoreError> {
     use std::io::Read;
     let name = path_text(path);
+    let length = match std::fs::metadata(path) {
+        Ok(meta) if meta.is_file() => meta.len(),
+        Ok(meta) => {
+            let what = if meta.is_dir() {
+                "a folder"
+            } else if is_fifo(&meta) {
+                "a named pipe"
+            } else {
+                "a device or socket"
+            };
+            return Err(StoreError::NotACampaign {
+                path: name,
+                reason: format!("{what}, not a file"),
+            });
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(StoreError::NotFound { path: name });
+        }
+        Err(source) => {
+            return Err(StoreError::Io {
+                path: name,
+                action: "look at the save",
+                source,
+            });
+        }
+    };
     let mut file = match std::fs::File::open(path) {
         Ok(file) => file,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -393,10 +441,139 @@ fn read_header(path: &Path) -> Result<Header, StoreError> {
         }
         bytes
     };
-    // SQLite file format, "The Database Header": application id at offset 68.
+    // SQLite file format, "The Database Header": the page size at offset 16
+    // (1 meaning 65,536), the file change counter at 24, the database size in
+    // pages at 28 (valid when the "version-valid-for" number at 92 equals the
+    // change counter), the application id at 68. The size counts the main
+    // file only (a write-ahead log grows beside it), so it is what the file
+    // must hold.
+    let byte = |at: usize| header.get(at).copied().unwrap_or(0);
+    let page_size = match u16::from_be_bytes([byte(16), byte(17)]) {
+        1 => 65_536,
+        n => u64::from(n),
+    };
+    let pages = u64::from(u32::from_be_bytes(word(28)));
+    if pages > 0 && word(24) == word(92) && length < pages.saturating_mul(page_size) {
+        return Err(StoreError::Corrupt {
+            path: name,
+            detail: format!(
+                "the file is {length} bytes long but its header says it holds {pages} pages of {page_size} bytes: it was cut short, as by a copy that did not finish"
+            ),
+        });
+    }
     Ok(Header {
         application_id: i32::from_be_bytes(word(68)),
     })
+}
+
+#[cfg(unix)]
+fn is_fifo(meta: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    meta.file_type().is_fifo()
+}
+
+#[cfg(not(unix))]
+fn is_fifo(_meta: &std::fs::Metadata) -> bool {
+    false
+}
+
+/// The folder a save is in, as the person named it ("." for a bare file name).
+fn folder_text(path: &Path) -> String {
+    match path.parent() {
+        Some(folder) if !folder.as_os_str().is_empty() => path_text(folder),
+        _ => ".".to_owned(),
+    }
+}
+
+/// Whether the save or its folder is marked read-only (no write permission
+/// at all): then the save is only read, and nothing is written beside it.
+fn marked_read_only(path: &Path) -> bool {
+    let read_only = |p: &Path| std::fs::metadata(p).is_ok_and(|m| m.permissions().readonly());
+    let folder = match path.parent() {
+        Some(folder) if !folder.as_os_str().is_empty() => folder,
+        _ => Path::new("."),
+    };
+    read_only(path) || read_only(folder)
+}
+
+/// Opens a save only to read it. With no write-ahead log beside it, it is
+/// opened as immutable, so SQLite writes no `-wal` or `-shm` file (a
+/// read-only folder could not take one, and a read-only file would leave them
+/// behind); with a log, that log is read too.
+fn open_read_only(path: &Path) -> rusqlite::Result<Connection> {
+    let [wal, _, _] = sidecars(path);
+    let has_log = std::fs::metadata(&wal).is_ok_and(|m| m.len() > 0);
+    let absolute = std::path::absolute(path).ok();
+    match absolute.as_deref().and_then(Path::to_str) {
+        Some(text) if !has_log => {
+            // A URI names the file: every byte but the plain ones is escaped.
+            let mut uri = String::from("file:");
+            for byte in text.bytes() {
+                if byte.is_ascii_alphanumeric() || b"/-_.~".contains(&byte) {
+                    uri.push(char::from(byte));
+                } else {
+                    uri.push_str(&format!("%{byte:02X}"));
+                }
+            }
+            uri.push_str("?mode=ro&immutable=1");
+            Connection::open_with_flags(uri, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI)
+        }
+        _ => Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY),
+    }
+}
+
+/// Checks, by reading only, that the save's tables and columns are those of
+/// schema `version`: built by the migrations up to it in memory and compared.
+/// A file missing some is not a save; one holding what a later migration adds
+/// had its version changed by hand, and migrating it would fail half way.
+fn verify_schema(conn: &Connection, name: &str, version: i64) -> Result<(), StoreError> {
+    use std::collections::BTreeSet;
+    const COLUMNS: &str = "SELECT m.name, p.name FROM sqlite_master AS m, pragma_table_info(m.name) AS p
+                           WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%'";
+    let columns = |conn: &Connection| -> rusqlite::Result<BTreeSet<(String, String)>> {
+        let mut statement = conn.prepare(COLUMNS)?;
+        let rows = statement.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        rows.collect()
+    };
+    let schema = |applied: usize| -> rusqlite::Result<BTreeSet<(String, String)>> {
+        let memory = Connection::open_in_memory()?;
+        for sql in MIGRATIONS.iter().take(applied) {
+            memory.execute_batch(sql)?;
+        }
+        columns(&memory)
+    };
+    let internal = |source| StoreError::Sqlite {
+        path: name.to_owned(),
+        action: "reading the save's tables",
+        source,
+    };
+    let applied = usize::try_from(version).unwrap_or(0);
+    let expected = schema(applied).map_err(internal)?;
+    let later = schema(MIGRATIONS.len()).map_err(internal)?;
+    let found =
+        columns(conn).map_err(|source| classify(name.to_owned(), "reading the save's tables", source))?;
+    if found.is_empty() {
+        return Err(StoreError::NotACampaign {
+            path: name.to_owned(),
+            reason: format!("it is marked as an umpire save of schema {version} but holds no tables"),
+        });
+    }
+    let said = |(table, column): &(String, String)| format!("`{table}.{column}`");
+    if let Some(missing) = expected.difference(&found).next() {
+        return Err(StoreError::SchemaMismatch {
+            path: name.to_owned(),
+            version,
+            detail: format!("the column {} is missing", said(missing)),
+        });
+    }
+    if let Some(ahead) = found.difference(&expected).find(|c| later.contains(*c)) {
+        return Err(StoreError::SchemaMismatch {
+            path: name.to_owned(),
+            version,
+            detail: format!("it already has {}, which a later schema adds", said(ahead)),
+        });
+    }
+    Ok(())
 }
 
 /// Sorts SQLite's complaints about a file into "damaged" and everything else.
@@ -407,7 +584,7 @@ fn classify(path: String, action: &'static str, source: rusqlite::Error) -> Stor
             path,
             detail: source.to_string(),
         },
-        _ => StoreError::Sqlite { path, action, source },
+        _ => error::sqlite(&path, action)(source),
     }
 }
 

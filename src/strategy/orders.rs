@@ -598,6 +598,9 @@ impl<'c> Checker<'c> {
         if name.trim().is_empty() {
             self.problem(entry, Part::NewName, "the new force needs a name");
             ok = false;
+        } else if let Some(problem) = crate::model::text::name_problem(name, "the new force's") {
+            self.problem(entry, Part::NewName, problem);
+            ok = false;
         } else if self.campaign.forces.iter().any(|f| f.name == name)
             || self.created.values().any(|(_, n)| n == name)
         {
