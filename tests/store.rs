@@ -309,7 +309,10 @@ fn a_save_made_with_schema_6_opens_migrated_and_prints_as_it_did() {
     };
     assert_eq!(ok(&["log", "egypt.umpire"]), schema6_text("log.txt"));
     assert_eq!(ok(&["status", "egypt.umpire"]), schema6_text("status.txt"));
-    assert_eq!(ok(&["status", "--json", "egypt.umpire"]), schema6_text("status.json"));
+    assert_eq!(
+        ok(&["status", "--json", "egypt.umpire"]),
+        schema6_text("status.json")
+    );
     let store = Store::open(&dir.path().join("egypt.umpire")).unwrap();
     assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
 }

@@ -205,7 +205,10 @@ impl<'c> Rebuilder<'c> {
                 break known.clone();
             }
             match self.stored(here)? {
-                Some(Stored { base: Some(base), state }) => {
+                Some(Stored {
+                    base: Some(base),
+                    state,
+                }) => {
                     if changes.len() > 100_000 {
                         return Err(self.bad(at, "the checkpoints' bases go round in a circle".to_owned()));
                     }
@@ -462,7 +465,12 @@ fn apply_object(target: &mut Value, change: &Value, prefix: &str) -> Result<(), 
     for (key, value) in change.get("set").and_then(Value::as_object).into_iter().flatten() {
         object.insert(key.clone(), value.clone());
     }
-    for (key, list_change) in change.get("lists").and_then(Value::as_object).into_iter().flatten() {
+    for (key, list_change) in change
+        .get("lists")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
         let path = path_of(prefix, key);
         let fields = list_key(&path).ok_or_else(|| format!("`{path}` is not a list kept by identity"))?;
         let Some(Value::Array(list)) = object.get_mut(key) else {
@@ -470,9 +478,16 @@ fn apply_object(target: &mut Value, change: &Value, prefix: &str) -> Result<(), 
         };
         apply_list(list, list_change, fields, &path)?;
     }
-    for (key, object_change) in change.get("objects").and_then(Value::as_object).into_iter().flatten() {
+    for (key, object_change) in change
+        .get("objects")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
         let path = path_of(prefix, key);
-        let inner = object.get_mut(key).ok_or_else(|| format!("no `{path}` to change"))?;
+        let inner = object
+            .get_mut(key)
+            .ok_or_else(|| format!("no `{path}` to change"))?;
         apply_object(inner, object_change, &path)?;
     }
     Ok(())
@@ -489,7 +504,10 @@ fn apply_list(list: &mut Vec<Value>, change: &Value, fields: &[&str], path: &str
         .map(|(i, e)| (key_of(e, fields).to_string(), i))
         .collect();
     for element_change in parts(change, "changed") {
-        let key = element_change.get("key").map(Value::to_string).unwrap_or_default();
+        let key = element_change
+            .get("key")
+            .map(Value::to_string)
+            .unwrap_or_default();
         let element = at
             .get(&key)
             .and_then(|&i| list.get_mut(i))
@@ -566,7 +584,9 @@ mod tests {
 
     #[test]
     fn a_change_of_one_force_names_only_that_force() {
-        let forces: Vec<Value> = (0..100).map(|i| json!({ "id": format!("f{i}"), "region": "r1" })).collect();
+        let forces: Vec<Value> = (0..100)
+            .map(|i| json!({ "id": format!("f{i}"), "region": "r1" }))
+            .collect();
         let mut moved = forces.clone();
         moved[40]["region"] = json!("r2");
         let change = diff_object(&json!({ "forces": forces }), &json!({ "forces": moved }), "");

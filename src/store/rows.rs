@@ -103,7 +103,11 @@ pub(super) fn write_state(tx: &Transaction<'_>, campaign: &Campaign) -> rusqlite
 /// Writes what changed from `before` (the state the tables hold) to `after`:
 /// only the rows that differ, or a whole table when its rows changed order.
 /// Call inside a transaction.
-pub(super) fn write_changes(tx: &Transaction<'_>, before: &Campaign, after: &Campaign) -> rusqlite::Result<()> {
+pub(super) fn write_changes(
+    tx: &Transaction<'_>,
+    before: &Campaign,
+    after: &Campaign,
+) -> rusqlite::Result<()> {
     tx.prepare_cached("UPDATE campaign SET turn = ?1, rng_word_pos = ?2 WHERE id = 1")?
         .execute(params![after.turn, after.rng.word_pos.to_string()])?;
     let hq_key = |h: &Hq| (h.side.clone(), h.wing);
@@ -174,8 +178,9 @@ fn write_force_changes(tx: &Transaction<'_>, before: &[Force], after: &[Force]) 
                            forced_in_row = ?6, must_rest = ?7, supply_cut_moves = ?8, supply_next_loss = ?9
          WHERE id = ?1",
     )?;
-    let mut update_stand =
-        tx.prepare_cached("UPDATE stands SET name = ?2, kind = ?3, quality = ?4, strength = ?5, full = ?6 WHERE id = ?1")?;
+    let mut update_stand = tx.prepare_cached(
+        "UPDATE stands SET name = ?2, kind = ?3, quality = ?4, strength = ?5, full = ?6 WHERE id = ?1",
+    )?;
     let mut added = Vec::new();
     for f in after {
         let Some(o) = old.get(&f.id) else {
@@ -251,7 +256,11 @@ fn write_battle_changes(tx: &Transaction<'_>, before: &[Battle], after: &[Battle
     write_battles(tx, &changed)
 }
 
-fn write_knowledge_changes(tx: &Transaction<'_>, before: &Knowledge, after: &Knowledge) -> rusqlite::Result<()> {
+fn write_knowledge_changes(
+    tx: &Transaction<'_>,
+    before: &Knowledge,
+    after: &Knowledge,
+) -> rusqlite::Result<()> {
     let key = |s: &Sighting| (s.by.clone(), s.marker);
     let old_keys: Vec<_> = before.sightings.iter().map(key).collect();
     let new_keys: Vec<_> = after.sightings.iter().map(key).collect();
@@ -303,7 +312,8 @@ fn write_knowledge_changes(tx: &Transaction<'_>, before: &Knowledge, after: &Kno
     Ok(())
 }
 
-const INSERT_SIGHTING: &str = "INSERT INTO knowledge (by_side, marker, force, side, turn, region, en_route_to, en_route_miles,
+const INSERT_SIGHTING: &str =
+    "INSERT INTO knowledge (by_side, marker, force, side, turn, region, en_route_to, en_route_miles,
                                 in_sight, seen, how)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)";
 
@@ -445,8 +455,7 @@ pub(super) fn append_event(tx: &Transaction<'_>, event: &Event) -> rusqlite::Res
             event.kind,
             event.payload.to_string(),
             event.sentence
-        ],
-    )?;
+        ])?;
     Ok(())
 }
 
