@@ -89,9 +89,13 @@ fn the_log_of_the_old_save_reads_the_same_by_game_move() {
 #[test]
 fn every_event_of_the_old_save_reads_as_its_kind_and_writes_back_the_same_json() {
     use umpire::model::EventKind;
-    let conn =
-        rusqlite::Connection::open_with_flags(fixture("umpire"), rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
-            .unwrap();
+    // A copy, so that opening it leaves nothing beside the fixture.
+    let dir = copy();
+    let conn = rusqlite::Connection::open_with_flags(
+        dir.path().join("g.umpire"),
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
+    )
+    .unwrap();
     let mut statement = conn
         .prepare("SELECT kind, payload FROM events ORDER BY rowid")
         .unwrap();

@@ -268,6 +268,10 @@ pub struct Checkpoint {
     pub first_seq: u32,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub battle: Option<u32>,
+    /// The whole state after the change, in checkpoints written before schema 7;
+    /// since then the store keeps it apart (`store::checkpoints`) and this is null
+    /// except where `Store::events_with_states` fills it in for the app's history.
+    #[serde(default, skip_serializing_if = "serde_json::Value::is_null")]
     pub state: serde_json::Value,
 }
 

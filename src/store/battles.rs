@@ -47,6 +47,12 @@ impl Store {
             params![text, battle],
         )
         .map_err(sqlite("recording the battle"))?;
+        // The next checkpoint keeps this record (store::checkpoints).
+        tx.execute(
+            "INSERT OR IGNORE INTO battle_records_changed (battle) VALUES (?1)",
+            params![battle],
+        )
+        .map_err(sqlite("recording the battle"))?;
         tx.commit().map_err(sqlite("saving the battle's record"))
     }
 
@@ -84,7 +90,16 @@ impl Store {
             });
         }
         let sentence = format!("The state after battle {battle}'s result is kept here, for undo.");
-        write_change(&tx, &path, before.turn, after, events, Some(battle), sentence)?;
+        write_change(
+            &tx,
+            &path,
+            before.turn,
+            &now,
+            after,
+            events,
+            Some(battle),
+            sentence,
+        )?;
         tx.commit().map_err(sqlite("saving the result"))
     }
 }

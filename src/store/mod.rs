@@ -10,6 +10,7 @@
 //! or not there at all.
 
 mod battles;
+mod checkpoints;
 mod error;
 mod moves;
 mod rows;
@@ -31,10 +32,11 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0004_battle_records.sql"),
     include_str!("../../migrations/0005_knowledge.sql"),
     include_str!("../../migrations/0006_map_background.sql"),
+    include_str!("../../migrations/0007_checkpoints.sql"),
 ];
 
 /// The schema this build writes: the number of migrations.
-pub const SCHEMA_VERSION: i64 = 6;
+pub const SCHEMA_VERSION: i64 = 7;
 
 /// SQLite `application_id` of an umpire save: "UMPR".
 pub const APPLICATION_ID: i32 = 0x554D_5052;
@@ -275,6 +277,20 @@ impl Store {
     /// since a reader last read `skip` events (the log is append-only).
     pub fn events_from(&self, skip: usize) -> Result<Vec<Event>, StoreError> {
         rows::read_events_from(&self.conn, &self.path, skip)
+    }
+
+    /// The whole event log, oldest first, each checkpoint with its whole
+    /// state in its payload (`"state"`: the game move, the random stream,
+    /// HQs, forces, battles, knowledge), rebuilt from where it is kept.
+    pub fn events_with_states(&self) -> Result<Vec<Event>, StoreError> {
+        self.events_with_states_from(0)
+    }
+
+    /// The events after the first `skip`, as [`Store::events_with_states`].
+    pub fn events_with_states_from(&self, skip: usize) -> Result<Vec<Event>, StoreError> {
+        let mut events = rows::read_events_from(&self.conn, &self.path, skip)?;
+        checkpoints::with_states(&self.conn, &path_text(&self.path), &mut events)?;
+        Ok(events)
     }
 
     fn sqlite_error(&self, action: &'static str, source: rusqlite::Error) -> StoreError {

@@ -1,10 +1,12 @@
 //! Orders, game moves and undo in the save.
 //!
-//! Each game move is committed in one transaction: the new state, its events,
-//! and a `checkpoint` event holding the whole state after the move. Undo
+//! Each game move is committed in one transaction: the rows of the state it
+//! changed, its events, and a `checkpoint` event whose state after the move
+//! `checkpoints` keeps (as its change from the checkpoint below). Undo
 //! rebuilds the state from the log: the checkpoints (and the starting state
 //! in `campaign_created`) form a stack that `turn_undone` events pop.
 
+use super::checkpoints;
 use super::error::{path_text, sqlite};
 use super::rows;
 use super::{Store, StoreError, begin};
@@ -125,6 +127,7 @@ impl Store {
             &tx,
             &path,
             before.turn,
+            before,
             &outcome.campaign,
             &outcome.events,
             None,
@@ -197,9 +200,11 @@ impl Store {
                 source,
             }
         } else {
-            let (mark, restored) = restore_point(&tx, &self.path)?;
+            let (mark, restored) = restore_point(&tx, &self.path, &campaign)?;
             let (undone_turn, first_seq, last_seq) = (mark.turn, mark.first_seq, mark.seq);
-            rows::write_state(&tx, &restored).map_err(sqlite("restoring the state"))?;
+            rows::write_changes(&tx, &campaign, &restored).map_err(sqlite("restoring the state"))?;
+            tx.execute("DELETE FROM battle_records_changed", [])
+                .map_err(sqlite("restoring the state"))?;
             if let Some(battle) = mark.battle {
                 let event = Event {
                     turn: campaign.turn,
@@ -245,21 +250,29 @@ impl Store {
     }
 }
 
-/// Writes one change (a game move or a battle's result) in `tx`: the new
+/// Writes one change (a game move or a battle's result) in `tx` from
+/// `before`, the state the tables hold: the rows that differ in the new
 /// `state`, its `events` numbered on from the game move's last, and a
-/// `checkpoint` event holding the whole state (with the battle's id for a
-/// result), which undo pops.
+/// `checkpoint` event (with the battle's id for a result), which undo pops,
+/// with its state kept by `checkpoints`.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn write_change(
     tx: &Transaction<'_>,
     path: &str,
     turn: u32,
+    before: &Campaign,
     state: &Campaign,
     events: &[Event],
     battle: Option<u32>,
     sentence: String,
 ) -> Result<(), StoreError> {
     let sqlite = |action| sqlite(path, action);
-    rows::write_state(tx, state).map_err(sqlite("writing the new state"))?;
+    let base = undo_stack(tx, path)?.last().map(|m| (m.turn, m.seq));
+    let recorded: Vec<u32> = tx
+        .prepare("SELECT battle FROM battle_records_changed")
+        .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
+        .map_err(sqlite("reading the battles recorded"))?;
+    rows::write_changes(tx, before, state).map_err(sqlite("writing the new state"))?;
     let first = next_seq(tx, turn).map_err(sqlite("numbering the events"))?;
     for event in events {
         let mut event = event.clone();
@@ -273,11 +286,24 @@ pub(super) fn write_change(
         kind: EventKind::Checkpoint(ev::Checkpoint {
             first_seq: first,
             battle,
-            state: serde_json::to_value(state).unwrap_or_default(),
+            // Kept apart, in table `checkpoints` (below).
+            state: serde_json::Value::Null,
         }),
         sentence,
     };
-    rows::append_event(tx, &checkpoint).map_err(sqlite("writing the checkpoint"))
+    rows::append_event(tx, &checkpoint).map_err(sqlite("writing the checkpoint"))?;
+    checkpoints::write(
+        tx,
+        path,
+        (checkpoint.turn, checkpoint.seq),
+        base,
+        before,
+        state,
+        &recorded,
+    )?;
+    tx.execute("DELETE FROM battle_records_changed", [])
+        .map_err(sqlite("writing the checkpoint"))?;
+    Ok(())
 }
 
 /// The next free sequence number in a game move's events.
@@ -361,11 +387,14 @@ fn undo_stack(tx: &Transaction<'_>, name: &str) -> Result<Vec<Mark>, StoreError>
 }
 
 /// Finds the last change still standing (a game move or a battle result) and
-/// the state before it: (its mark, the state to restore). Reads only the
-/// log's bookkeeping, then parses the one state it restores.
-fn restore_point(tx: &Transaction<'_>, path: &std::path::Path) -> Result<(Mark, Campaign), StoreError> {
+/// the state before it: (its mark, `campaign` with that state put in). Reads
+/// only the log's bookkeeping, then rebuilds the one state it restores.
+fn restore_point(
+    tx: &Transaction<'_>,
+    path: &std::path::Path,
+    campaign: &Campaign,
+) -> Result<(Mark, Campaign), StoreError> {
     let name = path_text(path);
-    let sqlite = |action| sqlite(&name, action);
     let mut stack = undo_stack(tx, &name)?;
     let Some(top) = stack.pop().filter(|m| !m.starting) else {
         return Err(StoreError::NothingToUndo {
@@ -373,33 +402,18 @@ fn restore_point(tx: &Transaction<'_>, path: &std::path::Path) -> Result<(Mark, 
             why: "no game move has been resolved and no battle fought".to_owned(),
         });
     };
-    let Some(&Mark { rowid, starting, .. }) = stack.last() else {
+    let Some(&Mark { turn, seq, .. }) = stack.last() else {
         return Err(StoreError::NothingToUndo {
             path: name,
             why: "no game move has been resolved since the campaign began".to_owned(),
         });
     };
-    let turn = top.turn;
-    let payload: String = tx
-        .query_row(
-            "SELECT payload FROM events WHERE rowid = ?1",
-            params![rowid],
-            |r| r.get(0),
-        )
-        .map_err(sqlite("reading the state to restore"))?;
-    let bad = |detail: String| StoreError::BadRow {
+    let state = checkpoints::Rebuilder::new(tx, &name).state((turn, seq))?;
+    let restored = checkpoints::with_state(campaign.clone(), state).map_err(|detail| StoreError::BadRow {
         path: name.clone(),
         table: "events",
-        key: format!("the state before game move {turn}"),
+        key: format!("the state before game move {}", top.turn),
         detail,
-    };
-    let mut value: serde_json::Value = serde_json::from_str(&payload).map_err(|e| bad(e.to_string()))?;
-    if !starting {
-        value = value
-            .get_mut("state")
-            .map(serde_json::Value::take)
-            .unwrap_or_default();
-    }
-    let restored: Campaign = serde_json::from_value(value).map_err(|e| bad(e.to_string()))?;
+    })?;
     Ok((top, restored))
 }

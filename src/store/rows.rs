@@ -94,10 +94,234 @@ pub(super) fn write_state(tx: &Transaction<'_>, campaign: &Campaign) -> rusqlite
         "UPDATE campaign SET turn = ?1, rng_word_pos = ?2 WHERE id = 1",
         params![campaign.turn, campaign.rng.word_pos.to_string()],
     )?;
-    let mut insert = tx.prepare(
+    write_hqs(tx, &campaign.hqs)?;
+    write_forces(tx, &campaign.forces, 0)?;
+    write_battles(tx, &campaign.battles)?;
+    write_knowledge(tx, &campaign.knowledge)
+}
+
+/// Writes what changed from `before` (the state the tables hold) to `after`:
+/// only the rows that differ, or a whole table when its rows changed order.
+/// Call inside a transaction.
+pub(super) fn write_changes(
+    tx: &Transaction<'_>,
+    before: &Campaign,
+    after: &Campaign,
+) -> rusqlite::Result<()> {
+    tx.prepare_cached("UPDATE campaign SET turn = ?1, rng_word_pos = ?2 WHERE id = 1")?
+        .execute(params![after.turn, after.rng.word_pos.to_string()])?;
+    let hq_key = |h: &Hq| (h.side.clone(), h.wing);
+    if before.hqs.iter().map(hq_key).eq(after.hqs.iter().map(hq_key)) {
+        let mut update = tx.prepare_cached(
+            "UPDATE hqs SET region = ?3, name = ?4, held_by = ?5, captured_turn = ?6 WHERE side = ?1 AND wing = ?2",
+        )?;
+        for (old, h) in before.hqs.iter().zip(&after.hqs) {
+            if old != h {
+                update.execute(params![
+                    h.side.as_str(),
+                    h.wing.as_str(),
+                    h.region.as_str(),
+                    h.name,
+                    h.held_by.as_str(),
+                    h.captured_turn
+                ])?;
+            }
+        }
+    } else {
+        tx.execute("DELETE FROM hqs", [])?;
+        write_hqs(tx, &after.hqs)?;
+    }
+    write_force_changes(tx, &before.forces, &after.forces)?;
+    write_battle_changes(tx, &before.battles, &after.battles)?;
+    write_knowledge_changes(tx, &before.knowledge, &after.knowledge)
+}
+
+/// Whether `after` is `before` with some elements gone and new ones last,
+/// so rows kept in place and new rows appended keep the list's order.
+fn kept_in_order<K: Eq + std::hash::Hash>(before: &[K], after: &[K]) -> bool {
+    let old: std::collections::HashSet<&K> = before.iter().collect();
+    let new: std::collections::HashSet<&K> = after.iter().collect();
+    let kept = before.iter().filter(|k| new.contains(k));
+    let survivors = after.iter().take_while(|k| old.contains(k));
+    let count = survivors.clone().count();
+    kept.eq(survivors) && after.iter().skip(count).all(|k| !old.contains(k))
+}
+
+fn write_force_changes(tx: &Transaction<'_>, before: &[Force], after: &[Force]) -> rusqlite::Result<()> {
+    let old_ids: Vec<&ForceId> = before.iter().map(|f| &f.id).collect();
+    let new_ids: Vec<&ForceId> = after.iter().map(|f| &f.id).collect();
+    if !kept_in_order(&old_ids, &new_ids) {
+        tx.execute("DELETE FROM stands", [])?;
+        tx.execute("DELETE FROM forces", [])?;
+        return write_forces(tx, after, 0);
+    }
+    let old: std::collections::HashMap<&ForceId, &Force> = before.iter().map(|f| (&f.id, f)).collect();
+    let new: std::collections::HashSet<&ForceId> = new_ids.iter().copied().collect();
+    let mut delete_force = tx.prepare_cached("DELETE FROM forces WHERE id = ?1")?;
+    let mut delete_stands = tx.prepare_cached("DELETE FROM stands WHERE force = ?1")?;
+    for f in before.iter().filter(|f| !new.contains(&f.id)) {
+        delete_stands.execute(params![f.id.as_str()])?;
+        delete_force.execute(params![f.id.as_str()])?;
+    }
+    // Stands that changed force or place are written again, after every
+    // force whose stands moved has lost its old rows.
+    let stand_ids = |f: &Force| f.stands.iter().map(|s| s.id).collect::<Vec<_>>();
+    let restand: Vec<&Force> = after
+        .iter()
+        .filter(|f| old.get(&f.id).is_some_and(|o| stand_ids(o) != stand_ids(f)))
+        .collect();
+    for f in &restand {
+        delete_stands.execute(params![f.id.as_str()])?;
+    }
+    let mut update_force = tx.prepare_cached(
+        "UPDATE forces SET region = ?2, en_route_to = ?3, en_route_miles = ?4, standing_order = ?5,
+                           forced_in_row = ?6, must_rest = ?7, supply_cut_moves = ?8, supply_next_loss = ?9
+         WHERE id = ?1",
+    )?;
+    let mut update_stand = tx.prepare_cached(
+        "UPDATE stands SET name = ?2, kind = ?3, quality = ?4, strength = ?5, full = ?6 WHERE id = ?1",
+    )?;
+    let mut added = Vec::new();
+    for f in after {
+        let Some(o) = old.get(&f.id) else {
+            added.push(f.clone());
+            continue;
+        };
+        if o == &f {
+            continue;
+        }
+        if o.name != f.name || o.side != f.side {
+            // Never done by a game move; written whole to keep every column true.
+            delete_stands.execute(params![f.id.as_str()])?;
+            tx.execute(
+                "UPDATE forces SET name = ?2, side = ?3 WHERE id = ?1",
+                params![f.id.as_str(), f.name, f.side.as_str()],
+            )?;
+            write_stands(tx, f)?;
+        } else if restand.iter().any(|r| r.id == f.id) {
+            write_stands(tx, f)?;
+        } else {
+            for (s, was) in f.stands.iter().zip(&o.stands) {
+                if s != was {
+                    update_stand.execute(params![
+                        s.id.0,
+                        s.name,
+                        s.kind.as_str(),
+                        s.quality.as_str(),
+                        s.strength,
+                        s.full
+                    ])?;
+                }
+            }
+        }
+        if (&o.region, &o.en_route, &o.order, &o.fatigue, &o.supply)
+            != (&f.region, &f.en_route, &f.order, &f.fatigue, &f.supply)
+        {
+            update_force.execute(params![
+                f.id.as_str(),
+                f.region.as_str(),
+                f.en_route.as_ref().map(|e| e.toward.as_str()),
+                f.en_route.as_ref().map_or(0.0, |e| e.miles),
+                json(&f.order),
+                f.fatigue.forced_in_row,
+                f.fatigue.must_rest,
+                f.supply.cut_moves,
+                f.supply.next_loss.map(|a| a.as_str()),
+            ])?;
+        }
+    }
+    if !added.is_empty() {
+        let next: i64 = tx.query_row("SELECT COALESCE(MAX(ord), -1) + 1 FROM forces", [], |r| r.get(0))?;
+        write_forces(tx, &added, next)?;
+    }
+    Ok(())
+}
+
+fn write_battle_changes(tx: &Transaction<'_>, before: &[Battle], after: &[Battle]) -> rusqlite::Result<()> {
+    let old: std::collections::HashMap<u32, &Battle> = before.iter().map(|b| (b.id, b)).collect();
+    let new: std::collections::HashSet<u32> = after.iter().map(|b| b.id).collect();
+    for b in before.iter().filter(|b| !new.contains(&b.id)) {
+        tx.prepare_cached("DELETE FROM battles WHERE id = ?1")?
+            .execute(params![b.id])?;
+    }
+    let changed: Vec<Battle> = after
+        .iter()
+        .filter(|b| old.get(&b.id) != Some(b))
+        .cloned()
+        .collect();
+    for b in &changed {
+        tx.prepare_cached("DELETE FROM battles WHERE id = ?1")?
+            .execute(params![b.id])?;
+    }
+    write_battles(tx, &changed)
+}
+
+fn write_knowledge_changes(
+    tx: &Transaction<'_>,
+    before: &Knowledge,
+    after: &Knowledge,
+) -> rusqlite::Result<()> {
+    let key = |s: &Sighting| (s.by.clone(), s.marker);
+    let old_keys: Vec<_> = before.sightings.iter().map(key).collect();
+    let new_keys: Vec<_> = after.sightings.iter().map(key).collect();
+    if !kept_in_order(&old_keys, &new_keys) {
+        tx.execute("DELETE FROM knowledge_markers", [])?;
+        tx.execute("DELETE FROM knowledge", [])?;
+        return write_knowledge(tx, after);
+    }
+    let old: std::collections::HashMap<_, &Sighting> = before.sightings.iter().map(|s| (key(s), s)).collect();
+    let new: std::collections::HashSet<_> = new_keys.iter().collect();
+    let mut delete = tx.prepare_cached("DELETE FROM knowledge WHERE by_side = ?1 AND marker = ?2")?;
+    for s in before.sightings.iter().filter(|s| !new.contains(&key(s))) {
+        delete.execute(params![s.by.as_str(), s.marker])?;
+    }
+    let mut update = tx.prepare_cached(
+        "UPDATE knowledge SET force = ?3, side = ?4, turn = ?5, region = ?6, en_route_to = ?7, en_route_miles = ?8,
+                              in_sight = ?9, seen = ?10, how = ?11
+         WHERE by_side = ?1 AND marker = ?2",
+    )?;
+    let mut insert = tx.prepare_cached(INSERT_SIGHTING)?;
+    for s in &after.sightings {
+        let values = params![
+            s.by.as_str(),
+            s.marker,
+            s.force.as_str(),
+            s.side.as_str(),
+            s.turn,
+            s.region.as_str(),
+            s.en_route.as_ref().map(|e| e.toward.as_str()),
+            s.en_route.as_ref().map_or(0.0, |e| e.miles),
+            s.in_sight,
+            json(&s.seen),
+            s.how.as_str(),
+        ];
+        match old.get(&key(s)) {
+            Some(was) if *was == s => {}
+            Some(_) => {
+                update.execute(values)?;
+            }
+            None => {
+                insert.execute(values)?;
+            }
+        }
+    }
+    if before.markers != after.markers {
+        tx.execute("DELETE FROM knowledge_markers", [])?;
+        write_markers(tx, &after.markers)?;
+    }
+    Ok(())
+}
+
+const INSERT_SIGHTING: &str =
+    "INSERT INTO knowledge (by_side, marker, force, side, turn, region, en_route_to, en_route_miles,
+                                in_sight, seen, how)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)";
+
+fn write_hqs(tx: &Transaction<'_>, hqs: &[Hq]) -> rusqlite::Result<()> {
+    let mut insert = tx.prepare_cached(
         "INSERT INTO hqs (ord, side, wing, region, name, held_by, captured_turn) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
     )?;
-    for (ord, h) in campaign.hqs.iter().enumerate() {
+    for (ord, h) in hqs.iter().enumerate() {
         insert.execute(params![
             ord_sql(ord),
             h.side.as_str(),
@@ -108,18 +332,20 @@ pub(super) fn write_state(tx: &Transaction<'_>, campaign: &Campaign) -> rusqlite
             h.captured_turn,
         ])?;
     }
-    let mut insert_force = tx.prepare(
+    Ok(())
+}
+
+/// Inserts `forces` and their stands, numbering their order from `first_ord`.
+fn write_forces(tx: &Transaction<'_>, forces: &[Force], first_ord: i64) -> rusqlite::Result<()> {
+    let mut insert_force = tx.prepare_cached(
         "INSERT INTO forces (id, ord, name, side, region, en_route_to, en_route_miles, standing_order,
                              forced_in_row, must_rest, supply_cut_moves, supply_next_loss)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
     )?;
-    let mut insert_stand = tx.prepare(
-        "INSERT INTO stands (id, force, ord, name, kind, quality, strength, full) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-    )?;
-    for (ord, f) in campaign.forces.iter().enumerate() {
+    for (ord, f) in forces.iter().enumerate() {
         insert_force.execute(params![
             f.id.as_str(),
-            ord_sql(ord),
+            first_ord.saturating_add(ord_sql(ord)),
             f.name,
             f.side.as_str(),
             f.region.as_str(),
@@ -131,24 +357,36 @@ pub(super) fn write_state(tx: &Transaction<'_>, campaign: &Campaign) -> rusqlite
             f.supply.cut_moves,
             f.supply.next_loss.map(|a| a.as_str()),
         ])?;
-        for (ord, s) in f.stands.iter().enumerate() {
-            insert_stand.execute(params![
-                s.id.0,
-                f.id.as_str(),
-                ord_sql(ord),
-                s.name,
-                s.kind.as_str(),
-                s.quality.as_str(),
-                s.strength,
-                s.full
-            ])?;
-        }
+        write_stands(tx, f)?;
     }
-    let mut insert = tx.prepare(
+    Ok(())
+}
+
+fn write_stands(tx: &Transaction<'_>, f: &Force) -> rusqlite::Result<()> {
+    let mut insert_stand = tx.prepare_cached(
+        "INSERT INTO stands (id, force, ord, name, kind, quality, strength, full) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+    )?;
+    for (ord, s) in f.stands.iter().enumerate() {
+        insert_stand.execute(params![
+            s.id.0,
+            f.id.as_str(),
+            ord_sql(ord),
+            s.name,
+            s.kind.as_str(),
+            s.quality.as_str(),
+            s.strength,
+            s.full
+        ])?;
+    }
+    Ok(())
+}
+
+fn write_battles(tx: &Transaction<'_>, battles: &[Battle]) -> rusqlite::Result<()> {
+    let mut insert = tx.prepare_cached(
         "INSERT INTO battles (id, turn, region, attacker, defender, forces, reserves, status, came_from, record)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
     )?;
-    for b in &campaign.battles {
+    for b in battles {
         insert.execute(params![
             b.id,
             b.turn,
@@ -162,16 +400,12 @@ pub(super) fn write_state(tx: &Transaction<'_>, campaign: &Campaign) -> rusqlite
             json(&b.record),
         ])?;
     }
-    write_knowledge(tx, &campaign.knowledge)
+    Ok(())
 }
 
 /// What each side knows, in the order it is kept.
 fn write_knowledge(tx: &Transaction<'_>, knowledge: &Knowledge) -> rusqlite::Result<()> {
-    let mut insert = tx.prepare(
-        "INSERT INTO knowledge (by_side, marker, force, side, turn, region, en_route_to, en_route_miles,
-                                in_sight, seen, how)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-    )?;
+    let mut insert = tx.prepare_cached(INSERT_SIGHTING)?;
     for k in &knowledge.sightings {
         insert.execute(params![
             k.by.as_str(),
@@ -187,8 +421,12 @@ fn write_knowledge(tx: &Transaction<'_>, knowledge: &Knowledge) -> rusqlite::Res
             k.how.as_str(),
         ])?;
     }
-    let mut insert = tx.prepare("INSERT INTO knowledge_markers (side, last) VALUES (?1, ?2)")?;
-    for m in &knowledge.markers {
+    write_markers(tx, &knowledge.markers)
+}
+
+fn write_markers(tx: &Transaction<'_>, markers: &[MarkerCount]) -> rusqlite::Result<()> {
+    let mut insert = tx.prepare_cached("INSERT INTO knowledge_markers (side, last) VALUES (?1, ?2)")?;
+    for m in markers {
         insert.execute(params![m.side.as_str(), m.last])?;
     }
     Ok(())
@@ -210,16 +448,14 @@ fn ord_sql(ord: usize) -> i64 {
 
 /// Appends one event to the log. Call inside a transaction.
 pub(super) fn append_event(tx: &Transaction<'_>, event: &Event) -> rusqlite::Result<()> {
-    tx.execute(
-        "INSERT INTO events (turn, seq, kind, payload, sentence) VALUES (?1, ?2, ?3, ?4, ?5)",
-        params![
+    tx.prepare_cached("INSERT INTO events (turn, seq, kind, payload, sentence) VALUES (?1, ?2, ?3, ?4, ?5)")?
+        .execute(params![
             event.turn,
             event.seq,
             event.kind.name(),
             event.kind.payload().to_string(),
             event.sentence
-        ],
-    )?;
+        ])?;
     Ok(())
 }
 

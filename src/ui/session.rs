@@ -175,7 +175,7 @@ impl Session {
 
     fn from_store(store: Store) -> Result<Session, Refusal> {
         let campaign = store.load()?;
-        let events = store.events()?;
+        let events = store.events_with_states()?;
         let pending = store.pending_orders()?;
         Ok(Session {
             store,
@@ -380,7 +380,7 @@ impl Session {
     fn reload(&mut self) -> Result<(), Refusal> {
         self.campaign = self.store.load()?;
         // Only what was appended: the log's checkpoints hold whole states.
-        let more = self.store.events_from(self.events.len())?;
+        let more = self.store.events_with_states_from(self.events.len())?;
         self.events.extend(more);
         self.pending = self.store.pending_orders()?;
         self.revision += 1;

@@ -1,0 +1,606 @@
+//! How a checkpoint's state is kept and rebuilt.
+//!
+//! A checkpoint holds the state a change (a game move or a battle's result)
+//! left: the game move, the random stream's place, HQs, forces, battles and
+//! knowledge. The map, the sides and the campaign's title never change, so
+//! they are kept once, in the state tables, never in history. A checkpoint is
+//! stored in the `checkpoints` table as deflated JSON: mostly as the change
+//! from the checkpoint below it on the undo stack (its `base`), and as a whole
+//! snapshot every [`SNAPSHOT_EVERY`] checkpoints, so a state is rebuilt from
+//! the nearest snapshot below it plus at most that many changes.
+//!
+//! A change is written as JSON on the state's JSON: for each field, its new
+//! value; for the lists kept by identity (forces, HQs, battles, sightings,
+//! markers), the elements removed, the fields changed of each element kept,
+//! the elements added, and their order only when it is not the old order with
+//! the new ones last. The starting state (`campaign_created`) and checkpoints
+//! written before schema 7 hold their whole state in their event.
+
+use super::StoreError;
+use super::error::sqlite;
+use crate::model::{Battle, Campaign, Event, EventKind, Force, Hq, Knowledge, RngState};
+use flate2::Compression;
+use flate2::read::DeflateDecoder;
+use flate2::write::DeflateEncoder;
+use rusqlite::{Connection, OptionalExtension, params};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map as JsonMap, Value};
+use std::collections::{HashMap, HashSet};
+use std::io::Read;
+
+/// Checkpoints between whole snapshots: undo rebuilds a state from at most
+/// this many changes. This program's own choice: a snapshot of 2,000 forces
+/// deflates to about as much as 16 changes of every force marching.
+pub const SNAPSHOT_EVERY: u32 = 16;
+
+/// A checkpoint or the starting state, by its event's game move and place.
+pub(super) type At = (u32, u32);
+
+/// The state a change leaves, as a checkpoint keeps it (borrowed to write).
+#[derive(Serialize)]
+struct StateRef<'a> {
+    turn: u32,
+    rng: &'a RngState,
+    hqs: &'a [Hq],
+    forces: &'a [Force],
+    battles: &'a [Battle],
+    knowledge: &'a Knowledge,
+}
+
+/// The state a checkpoint keeps, read back.
+#[derive(Deserialize)]
+struct State {
+    turn: u32,
+    rng: RngState,
+    hqs: Vec<Hq>,
+    forces: Vec<Force>,
+    #[serde(default)]
+    battles: Vec<Battle>,
+    #[serde(default)]
+    knowledge: Knowledge,
+}
+
+/// The changing state of `campaign` as JSON.
+pub(super) fn state_json(campaign: &Campaign) -> Value {
+    serde_json::to_value(StateRef {
+        turn: campaign.turn,
+        rng: &campaign.rng,
+        hqs: &campaign.hqs,
+        forces: &campaign.forces,
+        battles: &campaign.battles,
+        knowledge: &campaign.knowledge,
+    })
+    .unwrap_or(Value::Null)
+}
+
+/// `campaign` (the map, the sides, the title from the state tables) with the
+/// changing state `state` put in.
+pub(super) fn with_state(mut campaign: Campaign, state: Value) -> Result<Campaign, String> {
+    let state: State = serde_json::from_value(state).map_err(|e| e.to_string())?;
+    campaign.turn = state.turn;
+    campaign.rng = state.rng;
+    campaign.hqs = state.hqs;
+    campaign.forces = state.forces;
+    campaign.battles = state.battles;
+    campaign.knowledge = state.knowledge;
+    Ok(campaign)
+}
+
+/// Writes the checkpoint `at` (its event already written): the state
+/// `after`, as its change from `before` (the state of `base`, the checkpoint
+/// below it) or as a whole snapshot every [`SNAPSHOT_EVERY`]. `recorded` are
+/// battles whose record was written since `base`, so `before` may hold a
+/// record `base` does not: their records are written again.
+pub(super) fn write(
+    tx: &Connection,
+    path: &str,
+    at: At,
+    base: Option<At>,
+    before: &Campaign,
+    after: &Campaign,
+    recorded: &[u32],
+) -> Result<(), StoreError> {
+    let sqlite = |action| sqlite(path, action);
+    let depth = match base {
+        Some((turn, seq)) => tx
+            .query_row(
+                "SELECT depth FROM checkpoints WHERE turn = ?1 AND seq = ?2",
+                params![turn, seq],
+                |r| r.get::<_, u32>(0),
+            )
+            .optional()
+            .map_err(sqlite("reading the checkpoint below"))?
+            .unwrap_or(0)
+            .saturating_add(1),
+        None => SNAPSHOT_EVERY,
+    };
+    let after_json = state_json(after);
+    let (base, depth, body) = match base {
+        Some(base) if depth < SNAPSHOT_EVERY => {
+            let mut before_json = state_json(before);
+            forget_records(&mut before_json, recorded);
+            (Some(base), depth, diff_object(&before_json, &after_json, ""))
+        }
+        _ => (None, 0, after_json),
+    };
+    let state = deflate(&body);
+    tx.prepare_cached(
+        "INSERT INTO checkpoints (turn, seq, base_turn, base_seq, depth, state) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )
+    .and_then(|mut insert| {
+        insert.execute(params![
+            at.0,
+            at.1,
+            base.map(|b| b.0),
+            base.map(|b| b.1),
+            depth,
+            state
+        ])
+    })
+    .map_err(sqlite("writing the checkpoint"))?;
+    Ok(())
+}
+
+/// Blanks the records of battles `recorded` in a state, so a change from it
+/// writes their records whole.
+fn forget_records(state: &mut Value, recorded: &[u32]) {
+    if recorded.is_empty() {
+        return;
+    }
+    let battles = state.get_mut("battles").and_then(Value::as_array_mut);
+    for battle in battles.into_iter().flatten() {
+        let id = battle.get("id").and_then(Value::as_u64);
+        if id.is_some_and(|id| recorded.iter().any(|r| u64::from(*r) == id))
+            && let Some(record) = battle.get_mut("record")
+        {
+            *record = Value::Null;
+        }
+    }
+}
+
+fn deflate(value: &Value) -> Vec<u8> {
+    let mut encoder = DeflateEncoder::new(Vec::new(), Compression::fast());
+    // Writing into memory cannot fail.
+    let _ = serde_json::to_writer(&mut encoder, value);
+    encoder.finish().unwrap_or_default()
+}
+
+fn inflate(bytes: &[u8]) -> Result<Value, String> {
+    let mut text = Vec::new();
+    DeflateDecoder::new(bytes)
+        .read_to_end(&mut text)
+        .map_err(|e| format!("cannot inflate: {e}"))?;
+    serde_json::from_slice(&text).map_err(|e| e.to_string())
+}
+
+/// One row of `checkpoints`.
+struct Stored {
+    base: Option<At>,
+    state: Vec<u8>,
+}
+
+/// Rebuilds states of checkpoints, remembering those it has built.
+pub(super) struct Rebuilder<'c> {
+    conn: &'c Connection,
+    path: &'c str,
+    built: HashMap<At, Value>,
+}
+
+impl<'c> Rebuilder<'c> {
+    pub(super) fn new(conn: &'c Connection, path: &'c str) -> Self {
+        Rebuilder {
+            conn,
+            path,
+            built: HashMap::new(),
+        }
+    }
+
+    /// The state of the checkpoint (or starting state) `at`, as JSON.
+    pub(super) fn state(&mut self, at: At) -> Result<Value, StoreError> {
+        // Walk down to a state known whole, then apply the changes upward.
+        let mut changes: Vec<(At, Vec<u8>)> = Vec::new();
+        let mut here = at;
+        let mut state = loop {
+            if let Some(known) = self.built.get(&here) {
+                break known.clone();
+            }
+            match self.stored(here)? {
+                Some(Stored {
+                    base: Some(base),
+                    state,
+                }) => {
+                    if changes.len() > 100_000 {
+                        return Err(self.bad(at, "the checkpoints' bases go round in a circle".to_owned()));
+                    }
+                    changes.push((here, state));
+                    here = base;
+                }
+                Some(Stored { base: None, state }) => {
+                    let whole = inflate(&state).map_err(|e| self.bad(here, e))?;
+                    self.built.insert(here, whole.clone());
+                    break whole;
+                }
+                None => {
+                    let whole = self.whole_in_event(here)?;
+                    self.built.insert(here, whole.clone());
+                    break whole;
+                }
+            }
+        };
+        while let Some((here, change)) = changes.pop() {
+            let change = inflate(&change).map_err(|e| self.bad(here, e))?;
+            apply_object(&mut state, &change, "").map_err(|e| self.bad(here, e))?;
+            self.built.insert(here, state.clone());
+        }
+        Ok(state)
+    }
+
+    fn stored(&self, (turn, seq): At) -> Result<Option<Stored>, StoreError> {
+        self.conn
+            .prepare_cached("SELECT base_turn, base_seq, state FROM checkpoints WHERE turn = ?1 AND seq = ?2")
+            .and_then(|mut s| {
+                s.query_row(params![turn, seq], |r| {
+                    let base = match (r.get::<_, Option<u32>>(0)?, r.get::<_, Option<u32>>(1)?) {
+                        (Some(t), Some(s)) => Some((t, s)),
+                        _ => None,
+                    };
+                    Ok(Stored {
+                        base,
+                        state: r.get(2)?,
+                    })
+                })
+                .optional()
+            })
+            .map_err(sqlite(self.path, "reading a checkpoint"))
+    }
+
+    /// The whole state kept in the event `at`: the starting state of
+    /// `campaign_created`, or a checkpoint written before schema 7.
+    fn whole_in_event(&self, at: At) -> Result<Value, StoreError> {
+        let found: Option<(String, String)> = self
+            .conn
+            .prepare_cached("SELECT kind, payload FROM events WHERE turn = ?1 AND seq = ?2")
+            .and_then(|mut s| {
+                s.query_row(params![at.0, at.1], |r| Ok((r.get(0)?, r.get(1)?)))
+                    .optional()
+            })
+            .map_err(sqlite(self.path, "reading the state to restore"))?;
+        let Some((kind, payload)) = found else {
+            return Err(self.bad(at, "no such event".to_owned()));
+        };
+        let mut value: Value = serde_json::from_str(&payload).map_err(|e| self.bad(at, e.to_string()))?;
+        if kind == "checkpoint" {
+            value = value.get_mut("state").map(Value::take).unwrap_or_default();
+        }
+        Ok(keep_state(value))
+    }
+
+    fn bad(&self, (turn, seq): At, detail: String) -> StoreError {
+        StoreError::BadRow {
+            path: self.path.to_owned(),
+            table: "checkpoints",
+            key: format!("{turn}/{seq}"),
+            detail,
+        }
+    }
+}
+
+/// Only the changing state of a whole campaign's JSON.
+fn keep_state(value: Value) -> Value {
+    match value {
+        Value::Object(mut all) => {
+            let mut kept = JsonMap::new();
+            for key in ["turn", "rng", "hqs", "forces", "battles", "knowledge"] {
+                if let Some(v) = all.remove(key) {
+                    kept.insert(key.to_owned(), v);
+                }
+            }
+            Value::Object(kept)
+        }
+        other => other,
+    }
+}
+
+/// `events` with each checkpoint written since schema 7 given its whole
+/// state in its payload (`"state"`), as checkpoints carried before: for the
+/// app's history, which reads each checkpoint's forces and HQs.
+pub(super) fn with_states(conn: &Connection, path: &str, events: &mut [Event]) -> Result<(), StoreError> {
+    let mut rebuilder = Rebuilder::new(conn, path);
+    for event in events.iter_mut() {
+        let at = (event.turn, event.seq);
+        let EventKind::Checkpoint(checkpoint) = &mut event.kind else {
+            continue;
+        };
+        if !checkpoint.state.is_null() {
+            continue;
+        }
+        checkpoint.state = rebuilder.state(at)?;
+    }
+    Ok(())
+}
+
+/// The fields naming each element of a list kept by identity, by the list's place.
+fn list_key(path: &str) -> Option<&'static [&'static str]> {
+    match path {
+        "forces" | "battles" => Some(&["id"]),
+        "hqs" => Some(&["side", "wing"]),
+        "knowledge.sightings" => Some(&["by", "marker"]),
+        "knowledge.markers" => Some(&["side"]),
+        _ => None,
+    }
+}
+
+fn path_of(prefix: &str, key: &str) -> String {
+    if prefix.is_empty() {
+        key.to_owned()
+    } else {
+        format!("{prefix}.{key}")
+    }
+}
+
+fn key_of(element: &Value, fields: &[&str]) -> Value {
+    Value::Array(
+        fields
+            .iter()
+            .map(|f| element.get(*f).cloned().unwrap_or(Value::Null))
+            .collect(),
+    )
+}
+
+/// The change from object `before` to object `after` (anything else: `after` whole).
+fn diff_object(before: &Value, after: &Value, prefix: &str) -> Value {
+    let (Some(before), Some(after)) = (before.as_object(), after.as_object()) else {
+        return serde_json::json!({ "whole": after });
+    };
+    let mut set = JsonMap::new();
+    let mut lists = JsonMap::new();
+    let mut objects = JsonMap::new();
+    for (key, new) in after {
+        let old = before.get(key);
+        if old == Some(new) {
+            continue;
+        }
+        let path = path_of(prefix, key);
+        match (old, new, list_key(&path)) {
+            (Some(Value::Array(old)), Value::Array(new), Some(fields)) => {
+                lists.insert(key.clone(), diff_list(old, new, fields));
+            }
+            (Some(old @ Value::Object(_)), Value::Object(_), _) if path == "knowledge" => {
+                objects.insert(key.clone(), diff_object(old, new, &path));
+            }
+            _ => {
+                set.insert(key.clone(), new.clone());
+            }
+        }
+    }
+    let unset: Vec<Value> = before
+        .keys()
+        .filter(|k| !after.contains_key(*k))
+        .map(|k| Value::String(k.clone()))
+        .collect();
+    let mut change = JsonMap::new();
+    for (name, part) in [("set", set), ("lists", lists), ("objects", objects)] {
+        if !part.is_empty() {
+            change.insert(name.to_owned(), Value::Object(part));
+        }
+    }
+    if !unset.is_empty() {
+        change.insert("unset".to_owned(), Value::Array(unset));
+    }
+    Value::Object(change)
+}
+
+/// The change from list `before` to list `after`, elements named by `fields`.
+fn diff_list(before: &[Value], after: &[Value], fields: &[&str]) -> Value {
+    let old: HashMap<String, &Value> = before
+        .iter()
+        .map(|e| (key_of(e, fields).to_string(), e))
+        .collect();
+    let new_keys: HashSet<String> = after.iter().map(|e| key_of(e, fields).to_string()).collect();
+    let mut removed = Vec::new();
+    let mut kept_order = Vec::new();
+    for element in before {
+        let key = key_of(element, fields);
+        if new_keys.contains(&key.to_string()) {
+            kept_order.push(key.to_string());
+        } else {
+            removed.push(key);
+        }
+    }
+    let mut changed = Vec::new();
+    let mut added = Vec::new();
+    let mut added_order = Vec::new();
+    for element in after {
+        let key = key_of(element, fields);
+        let text = key.to_string();
+        match old.get(&text) {
+            Some(was) if *was == element => {}
+            Some(was) => {
+                let mut change = diff_object(was, element, "[]");
+                if let Some(change) = change.as_object_mut() {
+                    change.insert("key".to_owned(), key);
+                }
+                changed.push(change);
+            }
+            None => {
+                added.push(element.clone());
+                added_order.push(text);
+            }
+        }
+    }
+    let mut change = JsonMap::new();
+    let in_order = kept_order
+        .into_iter()
+        .chain(added_order)
+        .eq(after.iter().map(|e| key_of(e, fields).to_string()));
+    if !in_order {
+        change.insert(
+            "order".to_owned(),
+            Value::Array(after.iter().map(|e| key_of(e, fields)).collect()),
+        );
+    }
+    for (name, part) in [("removed", removed), ("changed", changed), ("added", added)] {
+        if !part.is_empty() {
+            change.insert(name.to_owned(), Value::Array(part));
+        }
+    }
+    Value::Object(change)
+}
+
+fn parts<'v>(change: &'v Value, name: &str) -> impl Iterator<Item = &'v Value> {
+    change.get(name).and_then(Value::as_array).into_iter().flatten()
+}
+
+/// Applies a change made by [`diff_object`] to `target`.
+fn apply_object(target: &mut Value, change: &Value, prefix: &str) -> Result<(), String> {
+    if let Some(whole) = change.get("whole") {
+        *target = whole.clone();
+        return Ok(());
+    }
+    let Some(object) = target.as_object_mut() else {
+        return Err(format!("`{prefix}` is not an object"));
+    };
+    for key in parts(change, "unset").filter_map(Value::as_str) {
+        object.remove(key);
+    }
+    for (key, value) in change.get("set").and_then(Value::as_object).into_iter().flatten() {
+        object.insert(key.clone(), value.clone());
+    }
+    for (key, list_change) in change
+        .get("lists")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
+        let path = path_of(prefix, key);
+        let fields = list_key(&path).ok_or_else(|| format!("`{path}` is not a list kept by identity"))?;
+        let Some(Value::Array(list)) = object.get_mut(key) else {
+            return Err(format!("`{path}` is not a list"));
+        };
+        apply_list(list, list_change, fields, &path)?;
+    }
+    for (key, object_change) in change
+        .get("objects")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
+        let path = path_of(prefix, key);
+        let inner = object
+            .get_mut(key)
+            .ok_or_else(|| format!("no `{path}` to change"))?;
+        apply_object(inner, object_change, &path)?;
+    }
+    Ok(())
+}
+
+fn apply_list(list: &mut Vec<Value>, change: &Value, fields: &[&str], path: &str) -> Result<(), String> {
+    let removed: HashSet<String> = parts(change, "removed").map(Value::to_string).collect();
+    if !removed.is_empty() {
+        list.retain(|e| !removed.contains(&key_of(e, fields).to_string()));
+    }
+    let at: HashMap<String, usize> = list
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (key_of(e, fields).to_string(), i))
+        .collect();
+    for element_change in parts(change, "changed") {
+        let key = element_change
+            .get("key")
+            .map(Value::to_string)
+            .unwrap_or_default();
+        let element = at
+            .get(&key)
+            .and_then(|&i| list.get_mut(i))
+            .ok_or_else(|| format!("`{path}` has no element {key} to change"))?;
+        apply_object(element, element_change, "[]")?;
+    }
+    list.extend(parts(change, "added").cloned());
+    if let Some(order) = change.get("order").and_then(Value::as_array) {
+        let mut by_key: HashMap<String, Value> = list
+            .drain(..)
+            .map(|e| (key_of(&e, fields).to_string(), e))
+            .collect();
+        for key in order {
+            let element = by_key
+                .remove(&key.to_string())
+                .ok_or_else(|| format!("`{path}` has no element {key} to put in order"))?;
+            list.push(element);
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+    use super::*;
+    use serde_json::json;
+
+    fn round_trip(before: Value, after: Value) {
+        let change = diff_object(&before, &after, "");
+        let mut rebuilt = before.clone();
+        apply_object(&mut rebuilt, &change, "").unwrap();
+        assert_eq!(rebuilt, after, "change {change}");
+    }
+
+    #[test]
+    fn changes_rebuild_the_state_after() {
+        let force = |id: &str, region: &str| json!({ "id": id, "region": region, "stands": [1, 2] });
+        let before = json!({
+            "turn": 1,
+            "forces": [force("a", "r1"), force("b", "r2"), force("c", "r3")],
+            "hqs": [{ "side": "red", "wing": "left", "held_by": "red" }],
+            "knowledge": { "sightings": [{ "by": "red", "marker": 1, "turn": 1 }], "markers": [] },
+        });
+        let cases = [
+            // Nothing changed.
+            before.clone(),
+            // A force marched, the game move went on.
+            json!({
+                "turn": 2,
+                "forces": [force("a", "r9"), force("b", "r2"), force("c", "r3")],
+                "hqs": [{ "side": "red", "wing": "left", "held_by": "red" }],
+                "knowledge": { "sightings": [{ "by": "red", "marker": 1, "turn": 2 }], "markers": [] },
+            }),
+            // A force struck off, another made by a split, an HQ taken, a field gone.
+            json!({
+                "turn": 2,
+                "forces": [force("a", "r1"), force("c", "r3"), force("d", "r3")],
+                "hqs": [{ "side": "red", "wing": "left", "held_by": "blue" }],
+                "knowledge": { "sightings": [], "markers": [{ "side": "red", "last": 1 }] },
+            }),
+            // Forces in another order.
+            json!({
+                "turn": 1,
+                "forces": [force("c", "r3"), force("a", "r1"), force("b", "r2")],
+                "hqs": [{ "side": "red", "wing": "left", "held_by": "red" }],
+                "knowledge": { "sightings": [{ "by": "red", "marker": 1, "turn": 1 }], "markers": [] },
+            }),
+        ];
+        for after in cases {
+            round_trip(before.clone(), after);
+        }
+    }
+
+    #[test]
+    fn a_change_of_one_force_names_only_that_force() {
+        let forces: Vec<Value> = (0..100)
+            .map(|i| json!({ "id": format!("f{i}"), "region": "r1" }))
+            .collect();
+        let mut moved = forces.clone();
+        moved[40]["region"] = json!("r2");
+        let change = diff_object(&json!({ "forces": forces }), &json!({ "forces": moved }), "");
+        assert_eq!(
+            change,
+            json!({ "lists": { "forces": { "changed": [{ "key": ["f40"], "set": { "region": "r2" } }] } } })
+        );
+    }
+
+    #[test]
+    fn deflated_states_inflate_to_the_same() {
+        let state = json!({ "turn": 3, "forces": [{ "id": "a", "miles": 0.1 }] });
+        assert_eq!(inflate(&deflate(&state)).unwrap(), state);
+        assert!(inflate(b"not deflated").is_err());
+    }
+}
