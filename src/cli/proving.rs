@@ -63,7 +63,7 @@ pub(super) fn proving(
     let started = std::time::Instant::now();
     let mut err = std::io::stderr().lock();
     let fought = proving::fight(&battles, runs, seed, &mut |done, total| {
-        if done == total || done % 10 == 0 {
+        if done == total || done.is_multiple_of(10) {
             // Progress only: a failed write to stderr is not worth stopping for.
             let _ = writeln!(
                 err,
