@@ -16,6 +16,7 @@ use umpire::store::{Overwrite, Store, Undone};
 use umpire::strategy::{self, Order};
 
 mod battles;
+mod proving;
 
 /// The campaign umpire for model-soldier wargames. With no command, opens the
 /// desktop window on the campaign used last (the first time, on a new save of
@@ -192,6 +193,25 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Fight the proving ground (the bundled campaigns' contacts and synthetic
+    /// battles) under every rule set and print its figures against their targets.
+    Proving {
+        /// Battles fought per battle and rule set (default 50, 10 with --quick).
+        #[arg(long)]
+        runs: Option<u32>,
+        /// A small sample of each kind of battle.
+        #[arg(long)]
+        quick: bool,
+        /// Seed every battle's dice are drawn from.
+        #[arg(long, default_value_t = 1895)]
+        seed: u64,
+        /// The folder of campaigns (*.toml, with orders/*.toml).
+        #[arg(long, default_value = "campaigns")]
+        campaigns: PathBuf,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 pub fn run() -> Result<ExitCode> {
@@ -246,6 +266,13 @@ pub fn run() -> Result<ExitCode> {
         } => battles::resolve(&save, battle, rules.as_deref(), seed, json),
         Command::Result { save, battle, file } => battles::result(&save, battle, &file),
         Command::Calibration { save, json } => battles::calibration(&save, json),
+        Command::Proving {
+            runs,
+            quick,
+            seed,
+            campaigns,
+            json,
+        } => proving::proving(&campaigns, runs, quick, seed, json),
     }
 }
 

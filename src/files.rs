@@ -299,3 +299,45 @@ pub fn load_report(path: &Path) -> Result<crate::model::report::Report, ReportFi
         ReportFileError::Bad { path, source }
     })
 }
+
+/// The bundled campaigns in `dir` (its `*.toml`) and the orders files in
+/// `dir/orders`, for the proving ground: each campaign checked with its map,
+/// each orders file as text. Files are taken in name order; a campaign
+/// with errors comes back as its diagnostics.
+pub fn load_proving_inputs(
+    dir: &Path,
+) -> Result<(Vec<(String, Checked<Campaign>)>, Vec<(String, String)>), Diagnostic> {
+    let problem = |path: &Path, message: String| Diagnostic {
+        file: display_name(path),
+        location: Location { line: 1, column: 1 },
+        severity: Severity::Error,
+        message,
+    };
+    let tomls = |dir: &Path| -> Result<Vec<std::path::PathBuf>, Diagnostic> {
+        let entries =
+            std::fs::read_dir(dir).map_err(|e| problem(dir, format!("cannot list the folder: {e}")))?;
+        let mut paths: Vec<std::path::PathBuf> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "toml"))
+            .collect();
+        paths.sort();
+        Ok(paths)
+    };
+    let campaigns = tomls(dir)?
+        .into_iter()
+        .map(|p| {
+            let name = p
+                .file_name()
+                .map_or_else(|| display_name(&p), |n| n.to_string_lossy().into_owned());
+            (name, load_campaign(&p))
+        })
+        .collect();
+    let orders_dir = dir.join("orders");
+    let mut orders = Vec::new();
+    if orders_dir.is_dir() {
+        for p in tomls(&orders_dir)? {
+            orders.push((display_name(&p), read_text(&p)?));
+        }
+    }
+    Ok((campaigns, orders))
+}

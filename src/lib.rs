@@ -9,6 +9,7 @@ pub mod desk;
 pub mod files;
 pub mod handoff;
 pub mod model;
+pub mod proving;
 pub mod rules;
 pub mod scenario;
 pub mod store;

@@ -350,6 +350,129 @@ fn each_force_comes_on_at_the_edge_it_marched_in_from_and_reserves_by_march_time
     );
 }
 
+/// The river's row, if a row of the table is all water and crossings.
+fn river_row(s: &Scenario) -> Option<u32> {
+    let cells = s.table.cells();
+    let w = s.table.width as usize;
+    (0..s.table.depth).find(|&y| {
+        let row = &cells[y as usize * w..(y as usize + 1) * w];
+        row.iter().any(|c| c.ground == Ground::River)
+            && row
+                .iter()
+                .all(|c| matches!(c.ground, Ground::River | Ground::Bridge | Ground::Ford))
+    })
+}
+
+/// A table that makes sense: no wall, hedge or entrenchment in water (river,
+/// bridge, ford); each side's deployment zone, and flank arrival areas, on
+/// its own bank of a river; every stand on the table at the start on dry
+/// ground of its own bank.
+fn table_makes_sense(s: &Scenario) -> Result<(), String> {
+    use umpire::rules::board::Board;
+    use umpire::rules::doctrine;
+    use umpire::scenario::Role;
+    let cells = s.table.cells();
+    let w = s.table.width;
+    for (i, c) in cells.iter().enumerate() {
+        if c.cover.is_some() && matches!(c.ground, Ground::River | Ground::Bridge | Ground::Ford) {
+            return Err(format!(
+                "{:?} in {:?} at ({}, {})",
+                c.cover,
+                c.ground,
+                i as u32 % w,
+                i as u32 / w
+            ));
+        }
+    }
+    let river = river_row(s);
+    let on_own_bank = |role: Role, y0: f64, y1: f64| match (river, role) {
+        (None, _) => true,
+        (Some(r), Role::Defender) => y1 <= f64::from(r),
+        (Some(r), Role::Attacker) => y0 >= f64::from(r + 1),
+    };
+    let board = Board::new(s);
+    for (i, side) in s.sides.iter().enumerate() {
+        let d = side.deployment;
+        if !on_own_bank(side.role, f64::from(d.y), f64::from(d.y + d.h)) {
+            return Err(format!(
+                "{}'s deployment {d:?} crosses the river at {river:?}",
+                side.name
+            ));
+        }
+        for r in &side.reserves {
+            let flank = r.area.x == 0 || r.area.x + r.area.w == w;
+            let edge_strip = r.area.w < w / 2;
+            if flank
+                && edge_strip
+                && !on_own_bank(side.role, f64::from(r.area.y), f64::from(r.area.y + r.area.h))
+            {
+                return Err(format!(
+                    "{}'s flank reserve {:?} is across the river at {river:?}",
+                    side.name, r.area
+                ));
+            }
+        }
+        for start in doctrine::starts(&board, s, i)
+            .into_iter()
+            .filter(|t| t.arrives == 0)
+        {
+            let (x, y) = start.at;
+            let cell = cells[y as usize * w as usize + x as usize];
+            if cell.is_water() || !on_own_bank(side.role, y, y) {
+                return Err(format!(
+                    "{}'s stand {} starts at {:?} ({:?}), cut off by the river at {river:?}",
+                    side.name, start.stand.id, start.at, cell.ground
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn a_river_keeps_each_side_and_its_flank_reserves_on_its_own_bank() {
+    let mut c = clash(Terrain::Cultivated);
+    c.map.regions[1].features = vec![Feature::Bridge, Feature::Fort, Feature::Farm, Feature::Town];
+    let mut north = region("north", Terrain::Open);
+    north.x = 10.0;
+    north.y = -10.0;
+    c.map.regions.push(north);
+    c.map.roads.push(road("north", "middle", RoadKind::Road, 5.0));
+    c.forces.push(force(
+        "reserve",
+        "red",
+        "north",
+        stands(StandKind::LineInfantry, 2, 80),
+    ));
+    c.battles[0].reserves.push(ForceId::new("reserve"));
+    for rules in [
+        RuleSetId::Scruby1961,
+        RuleSetId::ScrubyBasic,
+        RuleSetId::Scruby1965,
+        RuleSetId::Harman2021,
+        RuleSetId::Cordery2009,
+    ] {
+        let s = handoff::build(&c, 1, rules).unwrap().scenario;
+        let r = river_row(&s).expect("a bridge lays a river");
+        table_makes_sense(&s).unwrap_or_else(|e| panic!("{rules}: {e}"));
+        let red = s.sides.iter().find(|x| x.id == "red").unwrap();
+        assert_eq!(
+            red.deployment.y + red.deployment.h,
+            r,
+            "{rules}: the defender deploys down to its bank"
+        );
+        assert!(
+            red.reserves[0].area.y + red.reserves[0].area.h <= r,
+            "{rules}: {:?}",
+            red.reserves[0].area
+        );
+        assert!(
+            s.objectives.iter().any(|o| o.y == r),
+            "{rules}: the crossing is an objective"
+        );
+    }
+}
+
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
 
@@ -378,5 +501,7 @@ proptest::proptest! {
             .sum();
         let expected: usize = c.battles[0].forces.iter().map(|f| c.force(f).unwrap().stands.len()).sum();
         proptest::prop_assert_eq!(placed, expected);
+        let sense = table_makes_sense(&h.scenario);
+        proptest::prop_assert!(sense.is_ok(), "{:?}", sense);
     }
 }

@@ -540,3 +540,93 @@ mod props {
         }
     }
 }
+
+/// One stand of `kind` numbered `id` on a table of each rule set's shape,
+/// and the pixels around it.
+fn one_stand_on(shape: (u32, u32, f64, bool), id: u32, kind: StandKind) -> (Vec<[u8; 3]>, f64) {
+    let (width, depth, cell_inches, grid) = shape;
+    let at = (f64::from(width) / 2.0, f64::from(depth) / 2.0);
+    let scenario = Scenario {
+        title: "One stand".into(),
+        rules: RuleSetId::Scruby1961,
+        seed: 1,
+        turn_limit: 12,
+        table: Table {
+            width,
+            depth,
+            cell_inches,
+            grid,
+            terrain: vec![],
+        },
+        sides: vec![
+            side(
+                "Red",
+                Role::Defender,
+                Area {
+                    x: 0,
+                    y: 0,
+                    w: width,
+                    h: 2,
+                },
+                vec![stand(id, kind, Some(at))],
+            ),
+            side(
+                "Blue",
+                Role::Attacker,
+                Area {
+                    x: 0,
+                    y: depth - 2,
+                    w: width,
+                    h: 2,
+                },
+                vec![stand(99, StandKind::LineInfantry, None)],
+            ),
+        ],
+        objectives: vec![],
+        notes: None,
+    };
+    let picture = table_picture(&scenario);
+    let (x, y) = picture.pixel_at(at).unwrap();
+    let cell = picture.pixels_per_cell.ceil() as u32;
+    let mut pixels = Vec::new();
+    for py in y.saturating_sub(cell)..(y + cell).min(picture.image.height()) {
+        for px in x.saturating_sub(cell)..(x + cell).min(picture.image.width()) {
+            pixels.push(picture.image.get_pixel(px, py).0);
+        }
+    }
+    (pixels, picture.pixels_per_cell)
+}
+
+/// Every rule set's table (the shapes `umpire scenario` lays: scruby-1961's
+/// 48 x 36 cells of 2 in, the 8 x 6 ft table of 3 in cells of scruby-basic
+/// and 1965, Harman's 6 in squares, Cordery's 2 in squares) shows each
+/// stand's number, and tells grenadiers, guards and light infantry from line
+/// infantry and heavy cavalry from light.
+#[test]
+fn stand_numbers_and_kinds_show_on_every_rule_sets_table() {
+    use umpire::handoff::picture::stand_tag;
+    for shape in [
+        (48, 36, 2.0, false),
+        (32, 24, 3.0, false),
+        (16, 12, 6.0, true),
+        (18, 12, 2.0, true),
+    ] {
+        let (line7, ppc) = one_stand_on(shape, 7, StandKind::LineInfantry);
+        let (line8, _) = one_stand_on(shape, 8, StandKind::LineInfantry);
+        assert_ne!(
+            line7, line8,
+            "{shape:?} ({ppc} px a cell): stands 7 and 8 look the same"
+        );
+        for (a, b) in [
+            (StandKind::GrenadierInfantry, StandKind::LineInfantry),
+            (StandKind::GuardInfantry, StandKind::LineInfantry),
+            (StandKind::LightInfantry, StandKind::LineInfantry),
+            (StandKind::HeavyCavalry, StandKind::LightCavalry),
+        ] {
+            let (pa, _) = one_stand_on(shape, 7, a);
+            let (pb, _) = one_stand_on(shape, 7, b);
+            assert_ne!(pa, pb, "{shape:?}: {a:?} and {b:?} look the same");
+            assert_ne!(stand_tag(StandId(7), a), stand_tag(StandId(7), b));
+        }
+    }
+}

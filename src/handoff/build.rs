@@ -213,11 +213,10 @@ pub fn build(campaign: &Campaign, battle_id: u32, rules: RuleSetId) -> Result<Ha
                 x: 1,
                 y: 0,
                 w: width.saturating_sub(2).max(1),
-                // Down to the river and a row beyond, to hold the crossing.
-                h: lay
-                    .river_y
-                    .map_or(depth * 2 / 5, |y| (y + 2).max(depth * 2 / 5))
-                    .clamp(1, depth),
+                // Down to its own bank of the river, if there is one: the
+                // crossing is the objective, not a place to deploy beyond
+                // (this program's choice, issue 14).
+                h: lay.river_y.unwrap_or(depth * 2 / 5).clamp(1, depth),
             },
             Role::Attacker => edge_area(Edge::Near, width, depth, zone),
         };
@@ -261,7 +260,13 @@ pub fn build(campaign: &Campaign, battle_id: u32, rules: RuleSetId) -> Result<Ha
                 continue;
             }
             let turn = arrives.max(1);
-            let area = edge_area(edge, width, depth, zone);
+            let area = own_bank(
+                edge_area(edge, width, depth, zone),
+                edge,
+                role,
+                lay.river_y,
+                depth,
+            );
             match reserves.iter_mut().find(|r| r.turn == turn && r.area == area) {
                 Some(r) => r.stands.extend(table_stands),
                 None => reserves.push(Reserve {
@@ -379,6 +384,30 @@ fn edge_area(edge: Edge, width: u32, depth: u32, zone: u32) -> Area {
             w: zone_x,
             h: (depth / 2).max(1),
         },
+    }
+}
+
+/// A flank arrival area (left or right edge) cut to the side's own bank of
+/// the river: the strip between the river and the side's own edge, so a
+/// force coming on at a flank is not set down across the water from its
+/// side. Arrivals at the near and far edges come where they marched from.
+fn own_bank(area: Area, edge: Edge, role: Role, river_y: Option<u32>, depth: u32) -> Area {
+    let Some(r) = river_y else { return area };
+    if !matches!(edge, Edge::Left | Edge::Right) {
+        return area;
+    }
+    let (y0, y1) = match role {
+        // Rows 0 .. r: the far bank.
+        Role::Defender => (0, r),
+        // Rows r + 1 .. depth: the near bank.
+        Role::Attacker => (r.saturating_add(1).min(depth.saturating_sub(1)), depth),
+    };
+    let span = y1.saturating_sub(y0).max(1);
+    // The middle half of that bank's length of the edge.
+    Area {
+        y: y0 + span / 4,
+        h: (span - span / 4 - span / 8).max(1),
+        ..area
     }
 }
 
@@ -844,14 +873,74 @@ impl<'r> Layout<'r> {
             .any(|h| h.region == battle.region && h.held_by == battle.defender);
         if region.has(Feature::Fort) || hq_here {
             let (kx, ky) = self.town.unwrap_or((cx, self.depth / 4));
+            // Before the key place, but on the defender's own bank.
+            let mut y = (ky + s + 1).min(self.depth.saturating_sub(1));
+            if let Some(r) = river_y {
+                y = y.min(r.saturating_sub(1));
+            }
             let line = Area {
                 x: kx.saturating_sub(s * 2),
-                y: (ky + s + 1).min(self.depth.saturating_sub(1)),
+                y,
                 w: (s * 4 + 1).min(self.width),
                 h: 1,
             };
             self.patch(line, None, None, Some(Cover::Entrenchment));
         }
+        self.keep_cover_dry();
+    }
+
+    /// No wall, hedge or entrenchment in water: each cover patch is cut into
+    /// runs along its rows that leave out the river, its bridges and fords
+    /// (and marsh, laid as fords). Cover patches set nothing else, so only
+    /// their own cells change.
+    fn keep_cover_dry(&mut self) {
+        let table = Table {
+            width: self.width,
+            depth: self.depth,
+            cell_inches: 1.0,
+            grid: false,
+            terrain: self.patches.clone(),
+        };
+        let cells = table.cells();
+        let wet = |x: u32, y: u32| {
+            usize::try_from(u64::from(y) * u64::from(self.width) + u64::from(x))
+                .ok()
+                .and_then(|i| cells.get(i))
+                .is_none_or(|c| matches!(c.ground, Ground::River | Ground::Bridge | Ground::Ford))
+        };
+        let mut out = Vec::with_capacity(self.patches.len());
+        for p in &self.patches {
+            let cover_only = p.cover.is_some() && p.ground.is_none() && p.level.is_none() && p.road.is_none();
+            if !cover_only {
+                out.push(p.clone());
+                continue;
+            }
+            let a = p.area;
+            let x_end = a.x.saturating_add(a.w).min(self.width);
+            for y in a.y..a.y.saturating_add(a.h).min(self.depth) {
+                let mut run: Option<u32> = None;
+                for x in a.x..=x_end {
+                    let dry = x < x_end && !wet(x, y);
+                    match (run, dry) {
+                        (None, true) => run = Some(x),
+                        (Some(start), false) => {
+                            out.push(Patch {
+                                area: Area {
+                                    x: start,
+                                    y,
+                                    w: x - start,
+                                    h: 1,
+                                },
+                                ..p.clone()
+                            });
+                            run = None;
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        self.patches = out;
     }
 
     /// The highest ground on the defender's half of the table, nearest the

@@ -1137,11 +1137,45 @@ impl Mark {
     }
 }
 
+/// The letters after a stand's number on the picture that tell apart kinds
+/// sharing one arm's mark (line, light, grenadier and guard infantry look
+/// alike otherwise), with what they mean for the legend. Line infantry and
+/// the kinds with a mark of their own have none. This program's own.
+fn kind_code(kind: StandKind) -> Option<(&'static str, &'static str)> {
+    match kind {
+        StandKind::LightInfantry => Some(("Lt", "light infantry")),
+        StandKind::GrenadierInfantry => Some(("Gr", "grenadiers")),
+        StandKind::GuardInfantry => Some(("Gd", "guard")),
+        StandKind::NativeSpearmen => Some(("Sp", "native spearmen")),
+        StandKind::NativeRiflemen => Some(("Ri", "native riflemen")),
+        StandKind::NativeRegulars => Some(("NR", "native regulars")),
+        StandKind::HeavyCavalry => Some(("H", "heavy cavalry")),
+        StandKind::LightCavalry => Some(("L", "light cavalry")),
+        StandKind::LineInfantry
+        | StandKind::MountedInfantry
+        | StandKind::FootArtillery
+        | StandKind::HorseArtillery
+        | StandKind::MachineGun
+        | StandKind::Command
+        | StandKind::Transport => None,
+    }
+}
+
+/// The words under a stand on the picture: its campaign id, then its kind's
+/// letters if its mark is shared.
+pub fn stand_tag(id: crate::model::StandId, kind: StandKind) -> String {
+    match kind_code(kind) {
+        Some((code, _)) => format!("{id} {code}"),
+        None => id.to_string(),
+    }
+}
+
 /// Where one stand starts, for drawing.
 #[derive(Debug, Clone, Copy)]
 struct StandStart {
     side: usize,
     id: crate::model::StandId,
+    kind: StandKind,
     at: Point,
     reserve: bool,
     mark: Mark,
@@ -1172,6 +1206,7 @@ fn stand_starts(scenario: &Scenario) -> Vec<StandStart> {
                 .map(move |s| StandStart {
                     side,
                     id: s.stand.id,
+                    kind: s.stand.kind,
                     at: s.at,
                     reserve: s.arrives > 0,
                     mark: Mark::of(s.stand.kind),
@@ -1219,10 +1254,11 @@ fn stands(
         let colour = colours.get(s.side).copied().unwrap_or(FRAME);
         draw_stand(canvas, r, s.mark, s.reserve, colour);
         labels.taken.push(r);
-        // Its campaign id, to find it in the briefing, where there is room.
-        if g.cell_px >= 48.0 {
-            let id = s.id.to_string();
-            let size = 13.0;
+        // Its campaign id, to find it in the briefing, and its kind's letters
+        // where its mark is shared: on every table, smaller where cells are.
+        {
+            let id = stand_tag(s.id, s.kind);
+            let size = if g.cell_px >= 48.0 { 13.0 } else { 11.0 };
             let tw = text.width(size, &id);
             let (tx, ty) = (cx - tw / 2.0, r.y1 as f64 + 1.0);
             let b = rect(
@@ -1613,6 +1649,18 @@ fn legend(scenario: &Scenario, cells: Option<&[Cell]>, starts: &[StandStart], g:
         .collect();
     if starts.iter().any(|s| s.reserve) {
         stand_items.push((Swatch::Reserve, "reserve (hollow): comes on later".to_owned()));
+    }
+    if !starts.is_empty() {
+        stand_items.push((
+            Swatch::Words,
+            "under each stand: its number in the briefing".to_owned(),
+        ));
+    }
+    let mut codes: Vec<(&str, &str)> = starts.iter().filter_map(|s| kind_code(s.kind)).collect();
+    codes.sort_unstable();
+    codes.dedup();
+    for (code, what) in codes {
+        stand_items.push((Swatch::Words, format!("{code}: {what}")));
     }
     if !stand_items.is_empty() {
         stand_items.push((Swatch::Words, "stands are not to scale".to_owned()));
