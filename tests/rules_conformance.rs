@@ -15,9 +15,10 @@
 mod common;
 
 use common::table::*;
+use proptest::prelude::*;
 use std::fmt::Write as _;
 use umpire::model::{ArmyKind, RuleSetId, StandKind};
-use umpire::rules::{Outcome, RuleSet, rule_sets};
+use umpire::rules::{EndState, Fate, Outcome, RuleSet, judge, odds, rule_sets};
 use umpire::scenario::{Cover, Ground, Objective, ObjectiveKind, Patch, Role, Scenario};
 
 // ---------------------------------------------------------------------------
@@ -225,4 +226,229 @@ fn every_rule_set_fights_the_golden_battles_as_before() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+// ---------------------------------------------------------------------------
+// What every rule set must do
+// ---------------------------------------------------------------------------
+
+/// The scenarios the conformance checks fight: the golden ones without
+/// objectives, so the judge can be asked again from the outcome alone.
+fn plain_scenarios() -> Vec<(String, Scenario)> {
+    golden_scenarios()
+        .into_iter()
+        .map(|(name, mut s)| {
+            s.objectives.clear();
+            (name, s)
+        })
+        .collect()
+}
+
+/// Every stand of the scenario is in the outcome exactly once, on its own
+/// side; no stand ends stronger than it began; a reserve that never came on
+/// is unchanged; and the judge, asked again on the outcome's stands, gives
+/// the outcome's winner and verdict (the outcome and the end states agree).
+fn check_outcome(rules: &dyn RuleSet, name: &str, scenario: &Scenario, o: &Outcome) {
+    let what = format!("{} on {name}, seed {}", rules.id(), o.seed);
+    let mut wanted: Vec<(u32, &str)> = scenario
+        .sides
+        .iter()
+        .flat_map(|side| all_stands(side).map(move |t| (t.id.0, side.id.as_str())))
+        .collect();
+    let mut got: Vec<(u32, &str)> = o.stands.iter().map(|s| (s.id.0, s.side.as_str())).collect();
+    wanted.sort_unstable();
+    got.sort_unstable();
+    assert_eq!(got, wanted, "{what}: every stand exactly once, on its side");
+    for s in &o.stands {
+        assert!(
+            s.strength_after <= s.strength_before,
+            "{what}: {} rose from {} to {}",
+            s.name,
+            s.strength_before,
+            s.strength_after
+        );
+        if s.fate == Fate::NotEngaged {
+            assert_eq!(
+                s.strength_after, s.strength_before,
+                "{what}: {} never came on",
+                s.name
+            );
+        }
+    }
+    let side_index = |id: &str| scenario.sides.iter().position(|s| s.id == id).unwrap();
+    let ends: Vec<EndState> = o
+        .stands
+        .iter()
+        .filter(|s| s.fate != Fate::NotEngaged)
+        .map(|s| EndState {
+            side: side_index(&s.side),
+            strength_before: s.strength_before,
+            strength_after: s.strength_after,
+            standing: s.fate == Fate::Stood,
+            at: (0.0, 0.0),
+        })
+        .collect();
+    let (winner, field, verdict) = judge(scenario, &ends);
+    let id = |s: Option<usize>| s.map(|s| scenario.sides[s].id.clone());
+    assert_eq!(
+        (id(winner), id(field), verdict.as_str()),
+        (o.winner.clone(), o.field_held_by.clone(), o.verdict.as_str()),
+        "{what}: the outcome and the judge agree"
+    );
+    assert!(o.turns <= scenario.turn_limit, "{what}: {} turns", o.turns);
+    assert_eq!((o.rules, o.seed), (rules.id(), o.seed));
+}
+
+#[test]
+fn the_same_seed_fights_the_same_battle_and_the_log_changes_nothing() {
+    for rules in rule_sets() {
+        for (name, scenario) in plain_scenarios() {
+            for seed in [0, 1, u64::MAX] {
+                let a = rules.fight(&scenario, seed, true);
+                let b = rules.fight(&scenario, seed, true);
+                assert_eq!(a, b, "{} on {name}, seed {seed}", rules.id());
+                assert!(
+                    !a.log.is_empty(),
+                    "{} on {name}: a kept log has lines",
+                    rules.id()
+                );
+                let bare = rules.fight(&scenario, seed, false);
+                assert!(
+                    bare.log.is_empty(),
+                    "{} on {name}: no log unless kept",
+                    rules.id()
+                );
+                assert_eq!(
+                    Outcome {
+                        log: Vec::new(),
+                        ..a.clone()
+                    },
+                    bare,
+                    "{} on {name}, seed {seed}: the log changes nothing",
+                    rules.id()
+                );
+                check_outcome(rules, &name, &scenario, &a);
+            }
+            let other = rules.fight(&scenario, 2, true);
+            assert_ne!(
+                rules.fight(&scenario, 1, true).log,
+                other.log,
+                "{} on {name}: another seed, another battle",
+                rules.id()
+            );
+        }
+    }
+}
+
+#[test]
+fn odds_are_reproducible_from_their_seed() {
+    let scenario = example("abu_tleih_1895.json");
+    for rules in rule_sets() {
+        let a = odds(&scenario, rules.id(), 40, 7).unwrap();
+        let b = odds(&scenario, rules.id(), 40, 7).unwrap();
+        assert_eq!(a, b, "{}", rules.id());
+        let c = odds(&scenario, rules.id(), 40, 8).unwrap();
+        assert_eq!(c.runs, 40);
+        let counted: u32 = a.sides.iter().map(|s| s.wins.count).sum::<u32>() + a.draws.count;
+        assert_eq!(counted, 40, "{}: every battle is a win or a draw", rules.id());
+    }
+}
+
+/// A valid scenario: a table of any shape and scale, two sides of any
+/// stands (placed by hand or by the doctrine, at any strength), reserves
+/// coming on any turn, some terrain.
+fn any_scenario() -> impl Strategy<Value = Scenario> {
+    let kinds = prop::sample::select(StandKind::ALL.to_vec());
+    let stand_spec = (kinds, 1_u32..=100, prop::option::of((0.0_f64..1.0, 0.0_f64..1.0)));
+    let grounds = prop::sample::select(vec![
+        Ground::Open,
+        Ground::BuiltUpOuter,
+        Ground::BuiltUpInner,
+        Ground::ForestEdge,
+        Ground::ForestInterior,
+        Ground::River,
+        Ground::Ford,
+        Ground::TallCrops,
+    ]);
+    (
+        4_u32..16,
+        4_u32..16,
+        any::<bool>(),
+        1_u32..8,
+        prop::collection::vec(stand_spec.clone(), 1..7),
+        prop::collection::vec(stand_spec.clone(), 1..7),
+        prop::collection::vec((1_u32..10, stand_spec), 0..3),
+        prop::collection::vec((0_u32..16, 0_u32..16, grounds, 0_u8..3), 0..4),
+        any::<bool>(),
+    )
+        .prop_map(
+            |(width, depth, grid, turns, red, blue, reserves, patches, natives)| {
+                let mut id = 0;
+                let mut make = |(kind, percent, at): (StandKind, u32, Option<(f64, f64)>)| {
+                    id += 1;
+                    let mut t = stand(
+                        id,
+                        kind,
+                        at.map(|(x, y)| (x * f64::from(width), y * f64::from(depth))),
+                    );
+                    t.strength = (t.full * percent / 100).max(1);
+                    t
+                };
+                let band = (depth / 3).max(1);
+                let red: Vec<_> = red.into_iter().map(&mut make).collect();
+                let blue: Vec<_> = blue.into_iter().map(&mut make).collect();
+                let reserves: Vec<_> = reserves
+                    .into_iter()
+                    .map(|(turn, spec)| reserve(turn, area(0, 0, width.min(3), band), vec![make(spec)]))
+                    .collect();
+                let army = if natives {
+                    ArmyKind::Native
+                } else {
+                    ArmyKind::Regular
+                };
+                let mut red = side(
+                    "red",
+                    ArmyKind::Regular,
+                    Role::Attacker,
+                    area(0, 0, width, band),
+                    red,
+                );
+                red.reserves = reserves;
+                let blue = side(
+                    "blue",
+                    army,
+                    Role::Defender,
+                    area(0, depth - band, width, band),
+                    blue,
+                );
+                let cell = if grid { 2.0 } else { 6.0 };
+                let mut s = scenario(
+                    RuleSetId::Scruby1965,
+                    turns,
+                    table(width, depth, cell, grid),
+                    vec![red, blue],
+                );
+                s.table.terrain = patches
+                    .into_iter()
+                    .map(|(x, y, g, level)| Patch {
+                        level: Some(level),
+                        ..ground(x % width, y % depth, 2, 2, g)
+                    })
+                    .collect();
+                s
+            },
+        )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn every_rule_set_fights_any_valid_scenario(s in any_scenario(), seed in any::<u64>()) {
+        prop_assert_eq!(s.problems(), vec![]);
+        for rules in rule_sets() {
+            let o = rules.fight(&s, seed, true);
+            check_outcome(rules, "a generated scenario", &s, &o);
+        }
+    }
 }
