@@ -10,8 +10,8 @@
 
 use std::collections::BTreeMap;
 use umpire::model::{ArmyKind, Quality, RuleSetId, StandId, StandKind};
+use umpire::rules::Fate;
 use umpire::rules::cordery::*;
-use umpire::rules::{Fate, RuleSet};
 use umpire::scenario::{
     Area, Cell, Cover, Ground, Objective, ObjectiveKind, Patch, Reserve, Role, Scenario, ScenarioSide, Table,
     TableStand, Weapon,
@@ -1224,44 +1224,6 @@ fn the_battle_ends_when_a_side_breaks_or_has_nothing_left() {
         }
     }
     assert!(ended_early > 0, "some battles end before the twelfth turn");
-}
-
-#[test]
-fn the_same_seed_fights_the_same_battle() {
-    for s in [kassassin(), mirror(), crowd()] {
-        for seed in [0, 1, 1882, u64::MAX] {
-            let a = umpire::rules::fight(&s, RuleSetId::Cordery2009, seed).unwrap();
-            let b = umpire::rules::fight(&s, RuleSetId::Cordery2009, seed).unwrap();
-            assert_eq!(a, b);
-            assert!(!a.log.is_empty());
-            assert_eq!(a.seed, seed);
-        }
-    }
-    let a = umpire::rules::fight(&kassassin(), RuleSetId::Cordery2009, 1).unwrap();
-    let b = umpire::rules::fight(&kassassin(), RuleSetId::Cordery2009, 2).unwrap();
-    assert_ne!(a.log, b.log, "another seed, another battle");
-}
-
-#[test]
-fn the_log_is_kept_only_when_asked_for_and_the_rest_is_the_same() {
-    let s = kassassin();
-    let kept = Cordery2009.fight(&s, 9, true);
-    let bare = Cordery2009.fight(&s, 9, false);
-    assert!(bare.log.is_empty());
-    assert!(!kept.log.is_empty());
-    assert_eq!(kept.stands, bare.stands);
-    assert_eq!(
-        (kept.turns, &kept.winner, &kept.verdict),
-        (bare.turns, &bare.winner, &bare.verdict)
-    );
-}
-
-#[test]
-fn odds_are_deterministic_too() {
-    let s = kassassin();
-    let a = umpire::rules::odds(&s, RuleSetId::Cordery2009, 50, 5).unwrap();
-    let b = umpire::rules::odds(&s, RuleSetId::Cordery2009, 50, 5).unwrap();
-    assert_eq!(a, b);
 }
 
 /// (turn, initiating stand name) for each combat in the log.

@@ -479,27 +479,6 @@ fn close_combat_lasts_two_turns() {
 // Whole battles.
 
 #[test]
-fn the_same_seed_fights_the_same_battle() {
-    let s = mirror();
-    let a = umpire::rules::fight(&s, RuleSetId::Harman2021, 42).unwrap();
-    let b = umpire::rules::fight(&s, RuleSetId::Harman2021, 42).unwrap();
-    assert_eq!(a, b);
-    assert!(!a.log.is_empty());
-    let c = umpire::rules::fight(&s, RuleSetId::Harman2021, 43).unwrap();
-    assert_ne!(a.log, c.log, "another seed, another battle");
-}
-
-#[test]
-fn the_log_is_kept_only_when_asked_and_the_rest_is_the_same() {
-    let s = mirror();
-    let with = Harman2021.fight(&s, 7, true);
-    let mut without = Harman2021.fight(&s, 7, false);
-    assert!(without.log.is_empty());
-    without.log = with.log.clone();
-    assert_eq!(with, without);
-}
-
-#[test]
 fn fates_follow_the_combat_value() {
     let s = mirror();
     for seed in 0..30 {

@@ -580,47 +580,6 @@ fn unescorted_command_is_captured() {
     assert_eq!(result(&outcome, 1).fate, Fate::Captured, "{:#?}", outcome.log);
 }
 
-#[test]
-fn the_same_seed_gives_the_same_battle_and_log() {
-    let scenario = mirror();
-    let a = fight(&scenario, RuleSetId::Scruby1961, 1961).unwrap();
-    let b = fight(&scenario, RuleSetId::Scruby1961, 1961).unwrap();
-    assert_eq!(a, b);
-    let different = (1..10).any(|s| fight(&scenario, RuleSetId::Scruby1961, s).unwrap().log != a.log);
-    assert!(different, "the seed makes no difference");
-    let e = example("abu_tleih_1895.json");
-    assert_eq!(
-        fight(&e, RuleSetId::Scruby1961, 3).unwrap(),
-        fight(&e, RuleSetId::Scruby1961, 3).unwrap()
-    );
-}
-
-#[test]
-fn keeping_the_log_changes_nothing_but_the_log() {
-    use umpire::rules::RuleSet;
-    let scenario = mirror();
-    for seed in 0..20 {
-        let kept = Scruby1961.fight(&scenario, seed, true);
-        let quiet = Scruby1961.fight(&scenario, seed, false);
-        assert!(quiet.log.is_empty());
-        assert!(!kept.log.is_empty());
-        assert_eq!(
-            Outcome {
-                log: Vec::new(),
-                ..kept
-            },
-            quiet
-        );
-    }
-}
-
-#[test]
-fn odds_are_reproducible() {
-    let a = odds(&mirror(), RuleSetId::Scruby1961, 50, 7).unwrap();
-    let b = odds(&mirror(), RuleSetId::Scruby1961, 50, 7).unwrap();
-    assert_eq!(a, b);
-}
-
 // ---------------------------------------------------------------------------
 // Odds
 // ---------------------------------------------------------------------------

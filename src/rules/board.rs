@@ -109,6 +109,44 @@ pub fn floor(v: f64) -> i64 {
     if (t as f64) > v { t.saturating_sub(1) } else { t }
 }
 
+/// A square of a grid table (Cordery's and Harman's): column and row.
+pub type Square = (i32, i32);
+
+/// The square a point lies in (-1 for a point off the low edges).
+pub fn square_of(p: Point) -> Square {
+    let c = |v: f64| i32::try_from(floor(v).clamp(-1, i64::from(i32::MAX / 2))).unwrap_or(-1);
+    (c(p.0), c(p.1))
+}
+
+/// The centre of a square, as a point.
+pub fn centre(sq: Square) -> Point {
+    (f64::from(sq.0) + 0.5, f64::from(sq.1) + 0.5)
+}
+
+/// A square for people: "(9, 6)".
+pub fn show(sq: Square) -> String {
+    format!("({}, {})", sq.0, sq.1)
+}
+
+/// Side `s`'s forward direction as a step of one square: straight toward
+/// the enemy's deployment zone, along the axis that separates them most
+/// (toward rising y for side 0 when the zones coincide, falling y for side 1).
+pub fn front_of(scenario: &Scenario, s: usize) -> Square {
+    let default = if s == 0 { (0, 1) } else { (0, -1) };
+    let (Some(me), Some(them)) = (scenario.sides.get(s), scenario.sides.get(1 - s.min(1))) else {
+        return default;
+    };
+    let (a, b) = (me.deployment.centre(), them.deployment.centre());
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    if dx == 0.0 && dy == 0.0 {
+        default
+    } else if dy.abs() >= dx.abs() {
+        (0, if dy > 0.0 { 1 } else { -1 })
+    } else {
+        (if dx > 0.0 { 1 } else { -1 }, 0)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::floor;

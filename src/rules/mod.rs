@@ -7,6 +7,7 @@ pub mod board;
 pub mod cordery;
 pub mod dice;
 pub mod doctrine;
+pub mod engine;
 pub mod harman2021;
 pub mod scruby1961;
 pub mod scruby1965;

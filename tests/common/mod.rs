@@ -9,6 +9,7 @@
 )]
 
 pub mod fog_ground;
+pub mod table;
 pub mod world;
 
 use std::path::{Path, PathBuf};

@@ -9,9 +9,11 @@ use super::tables::{
     is_vertical_obstacle, is_wood, move_squares, range_squares, stand_type, stand_value,
 };
 use crate::model::StandId;
-use crate::rules::board::{Board, Point, floor};
+use crate::rules::board::{Board, Point};
+pub(super) use crate::rules::board::{centre, show, square_of as square_of_point};
 use crate::rules::dice::Dice;
-use crate::rules::{EndState, Fate, Log, Outcome, StandResult, doctrine, judge};
+use crate::rules::engine::{self, Clock, Ending, Turns};
+use crate::rules::{Fate, Log, Outcome, doctrine};
 use crate::scenario::{Area, Cell, Role, Scenario, ScenarioSide, TableStand};
 use std::borrow::Cow;
 
@@ -172,7 +174,7 @@ pub struct Battle<'a> {
     pub(super) fronts: [Facing; 2],
     /// Scratch for the order of activation: (priority, distance, stand).
     pub(super) order: Vec<(u8, i32, usize)>,
-    pub(super) over: bool,
+    pub(super) clock: Clock,
     pub(super) seed: u64,
 }
 
@@ -210,7 +212,7 @@ impl<'a> Battle<'a> {
             roles: [role(0), role(1)],
             fronts,
             order: Vec::new(),
-            over: false,
+            clock: Clock::default(),
             seed,
         };
         battle.blinds = (0..depth)
@@ -233,7 +235,7 @@ impl<'a> Battle<'a> {
 
     /// Whether the battle has ended.
     pub fn is_over(&self) -> bool {
-        self.over
+        self.clock.over
     }
 
     /// The square of the stand with campaign id `id`, while it is on the table.
@@ -645,60 +647,7 @@ impl<'a> Battle<'a> {
 
     /// Fights one turn; does nothing once the battle is over.
     pub fn play_turn(&mut self) {
-        if self.over {
-            return;
-        }
-        self.turn += 1;
-        for p in &mut self.pieces {
-            p.activated = false;
-            p.initiated = false;
-        }
-        self.bring_on_reserves();
-        // TURN SEQUENCE: "both sides throw a D12; the side with the highest
-        // score has the initiative"; note vii: "In the event of a tie, both
-        // sides throw again until one side gains the initiative."
-        let (a, b) = loop {
-            let (a, b) = (self.dice.d12(), self.dice.d12());
-            if a != b {
-                break (a, b);
-            }
-        };
-        let first = if a > b { 0 } else { 1 };
-        self.say(|me| {
-            format!(
-                "{} has the initiative ({} to {}).",
-                me.side_name(first),
-                a.max(b),
-                a.min(b)
-            )
-        });
-        for side in [first, 1 - first] {
-            // TURN SEQUENCE: "The side with the initiative throws a D12; the score
-            // determines the number of stands – or pairs of stands that are sharing
-            // the same square – they may activate this turn. ... the other side
-            // throws a D12 and follows the same procedure."
-            let allowed = self.dice.d12();
-            self.say(|me| {
-                format!(
-                    "{} throws {allowed}: it may activate {allowed} {}.",
-                    me.side_name(side),
-                    if allowed == 1 {
-                        "stand or pair"
-                    } else {
-                        "stands or pairs"
-                    }
-                )
-            });
-            self.side_phase(side, allowed);
-        }
-        if self.turn >= self.last_turn
-            || self.finished(0)
-            || self.finished(1)
-            || self.broken(0)
-            || self.broken(1)
-        {
-            self.over = true;
-        }
+        engine::play_turn(self);
     }
 
     /// Whether side `s` has broken: lost more than half the points it
@@ -730,63 +679,31 @@ impl<'a> Battle<'a> {
 
     /// Ends the battle: judges it and gives every stand's fate.
     pub fn finish(self) -> Outcome {
-        let ends: Vec<EndState> = self
-            .pieces
-            .iter()
-            .filter_map(|p| {
-                let stand = p.source?;
-                let (after, standing) = match p.state {
-                    State::Waiting => return None,
-                    State::OnTable => (stand.strength, true),
-                    State::Destroyed => (0, false),
-                };
-                Some(EndState {
-                    side: p.side,
-                    strength_before: stand.strength,
-                    strength_after: after,
-                    standing,
-                    at: centre(p.at),
-                })
+        let endings = self.pieces.iter().filter_map(|p| {
+            // The umpire's own General is not in the scenario: no result.
+            let stand = p.source?;
+            let (after, fate) = match p.state {
+                State::Waiting => (stand.strength, Fate::NotEngaged),
+                State::OnTable => (stand.strength, Fate::Stood),
+                State::Destroyed => (0, Fate::Destroyed),
+            };
+            Some(Ending {
+                stand,
+                side: p.side,
+                fate,
+                strength_after: after,
+                at: centre(p.at),
             })
-            .collect();
-        let (winner, field, verdict) = judge(self.scenario, &ends);
-        let side_id = |s: Option<usize>| s.and_then(|s| self.scenario.sides.get(s)).map(|x| x.id.clone());
-        let stands = self
-            .pieces
-            .iter()
-            .filter_map(|p| {
-                let stand = p.source?;
-                let (after, fate) = match p.state {
-                    State::Waiting => (stand.strength, Fate::NotEngaged),
-                    State::OnTable => (stand.strength, Fate::Stood),
-                    State::Destroyed => (0, Fate::Destroyed),
-                };
-                Some(StandResult {
-                    id: stand.id,
-                    name: stand.name.clone(),
-                    kind: stand.kind,
-                    side: self
-                        .scenario
-                        .sides
-                        .get(p.side)
-                        .map(|s| s.id.clone())
-                        .unwrap_or_default(),
-                    strength_before: stand.strength,
-                    strength_after: after,
-                    fate,
-                })
-            })
-            .collect();
-        Outcome {
-            rules: crate::model::RuleSetId::Cordery2009,
-            seed: self.seed,
-            turns: self.turn,
-            winner: side_id(winner),
-            field_held_by: side_id(field),
-            verdict,
-            stands,
-            log: self.log.into_lines(),
-        }
+        });
+        engine::finish(
+            self.scenario,
+            crate::model::RuleSetId::Cordery2009,
+            self.seed,
+            self.clock.fought,
+            endings,
+            self.log,
+            false,
+        )
     }
 
     // ------------------------------------------------------------------------
@@ -858,40 +775,8 @@ fn piece<'a>(
 /// A side's facing at deployment: straight toward the enemy's deployment
 /// zone, along the axis that separates them most.
 fn front_of(scenario: &Scenario, s: usize) -> Facing {
-    let default = if s == 0 {
-        Facing::UP_THE_TABLE
-    } else {
-        Facing::DOWN_THE_TABLE
-    };
-    let (Some(me), Some(them)) = (scenario.sides.get(s), scenario.sides.get(1 - s.min(1))) else {
-        return default;
-    };
-    let (a, b) = (me.deployment.centre(), them.deployment.centre());
-    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
-    if dx == 0.0 && dy == 0.0 {
-        default
-    } else if dy.abs() >= dx.abs() {
-        Facing {
-            dx: 0,
-            dy: if dy > 0.0 { 1 } else { -1 },
-        }
-    } else {
-        Facing {
-            dx: if dx > 0.0 { 1 } else { -1 },
-            dy: 0,
-        }
-    }
-}
-
-/// The square a point lies in.
-pub(super) fn square_of_point(p: Point) -> Square {
-    let clamp = |v: i64| i32::try_from(v.clamp(-1, i64::from(i32::MAX / 2))).unwrap_or(-1);
-    (clamp(floor(p.0)), clamp(floor(p.1)))
-}
-
-/// The centre of a square, as a point.
-pub(super) fn centre(sq: Square) -> Point {
-    (f64::from(sq.0) + 0.5, f64::from(sq.1) + 0.5)
+    let (dx, dy) = crate::rules::board::front_of(scenario, s);
+    Facing { dx, dy }
 }
 
 /// The eight squares around `sq` (some may be off the table).
@@ -901,7 +786,67 @@ pub(super) fn neighbours(sq: Square) -> impl Iterator<Item = Square> {
         .map(move |d| (sq.0 + d.dx, sq.1 + d.dy))
 }
 
-/// A square for people: "(9, 6)".
-pub(super) fn show(sq: Square) -> String {
-    format!("({}, {})", sq.0, sq.1)
+impl Turns for Battle<'_> {
+    const ENDS_ON_ARRIVAL: bool = false;
+
+    fn clock(&mut self) -> &mut Clock {
+        &mut self.clock
+    }
+
+    fn turn_limit(&self) -> u32 {
+        self.last_turn
+    }
+
+    fn begin_turn(&mut self, turn: u32) {
+        self.turn = turn;
+        for p in &mut self.pieces {
+            p.activated = false;
+            p.initiated = false;
+        }
+        self.bring_on_reserves();
+    }
+
+    fn phases(&mut self, _turn: u32) {
+        // TURN SEQUENCE: "both sides throw a D12; the side with the highest
+        // score has the initiative"; note vii: "In the event of a tie, both
+        // sides throw again until one side gains the initiative."
+        let (a, b) = loop {
+            let (a, b) = (self.dice.d12(), self.dice.d12());
+            if a != b {
+                break (a, b);
+            }
+        };
+        let first = if a > b { 0 } else { 1 };
+        self.say(|me| {
+            format!(
+                "{} has the initiative ({} to {}).",
+                me.side_name(first),
+                a.max(b),
+                a.min(b)
+            )
+        });
+        for side in [first, 1 - first] {
+            // TURN SEQUENCE: "The side with the initiative throws a D12; the score
+            // determines the number of stands – or pairs of stands that are sharing
+            // the same square – they may activate this turn. ... the other side
+            // throws a D12 and follows the same procedure."
+            let allowed = self.dice.d12();
+            self.say(|me| {
+                format!(
+                    "{} throws {allowed}: it may activate {allowed} {}.",
+                    me.side_name(side),
+                    if allowed == 1 {
+                        "stand or pair"
+                    } else {
+                        "stands or pairs"
+                    }
+                )
+            });
+            self.side_phase(side, allowed);
+        }
+    }
+
+    fn over(&self) -> bool {
+        self.finished(0) || self.finished(1) || self.broken(0) || self.broken(1)
+    }
 }

@@ -13,9 +13,10 @@ use super::tables::{
     undecided_retire, unit_of, wounded_leaves,
 };
 use crate::model::{RuleSetId, StandKind};
-use crate::rules::board::{Board, Point, floor};
+use crate::rules::board::{Board, Point, centre, front_of, show, square_of};
 use crate::rules::dice::Dice;
-use crate::rules::{EndState, Fate, Log, Outcome, StandResult, doctrine, judge};
+use crate::rules::engine::{self, Clock, Ending, Turns};
+use crate::rules::{Fate, Log, Outcome, doctrine};
 use crate::scenario::{Area, Cell, Role, Scenario, TableStand};
 
 /// A square: (x, y).
@@ -145,7 +146,7 @@ pub struct Battle<'a> {
     /// Turns running each side has won the initiative.
     streaks: [u32; 2],
     engaged: Vec<Engagement>,
-    over: bool,
+    clock: Clock,
     seed: u64,
 }
 
@@ -197,7 +198,7 @@ impl<'a> Battle<'a> {
             fronts: [front_of(scenario, 0), front_of(scenario, 1)],
             streaks: [0, 0],
             engaged: Vec::new(),
-            over: false,
+            clock: Clock::default(),
             seed,
         };
         for s in 0..scenario.sides.len().min(2) {
@@ -208,7 +209,7 @@ impl<'a> Battle<'a> {
     }
 
     pub fn is_over(&self) -> bool {
-        self.over
+        self.clock.over
     }
 
     // ------------------------------------------------------------------------
@@ -569,47 +570,7 @@ impl<'a> Battle<'a> {
     // The turn sequence.
 
     pub fn play_turn(&mut self) {
-        if self.over {
-            return;
-        }
-        self.turn += 1;
-        for p in &mut self.pieces {
-            p.penalty = 0;
-            p.moved = false;
-            p.attacked = false;
-            p.fought = false;
-            p.skirmish_flags = 0;
-        }
-        self.bring_on_reserves();
-        self.wounded_leaders();
-        // The Turn Sequence: "Both sides fire their Artillery, save for Horse
-        // Artillery, which may Fire after moving ... deemed to be simultaneous".
-        self.artillery_phase();
-        // "Both sides throw a D6 die; that with the lower score can choose
-        // whether to move and Fire first." The doctrine: the winner moves first.
-        let first = initiative(&mut self.dice, self.streaks);
-        for (s, streak) in self.streaks.iter_mut().enumerate() {
-            *streak = if s == first { *streak + 1 } else { 0 };
-        }
-        self.say(|me| format!("{} wins the initiative and moves first.", me.side_name(first)));
-        for side in [first, 1 - first] {
-            self.continue_close_combat(side);
-            self.side_phase(side);
-            for p in &mut self.pieces {
-                if p.side == side {
-                    p.halted = false;
-                }
-            }
-        }
-        self.rally();
-        if self.turn >= self.last_turn
-            || self.finished(0)
-            || self.finished(1)
-            || self.broken(0)
-            || self.broken(1)
-        {
-            self.over = true;
-        }
+        engine::play_turn(self);
     }
 
     fn side_phase(&mut self, side: usize) {
@@ -623,7 +584,7 @@ impl<'a> Battle<'a> {
             .collect();
         order.sort_unstable();
         for (_, i) in order {
-            if self.over {
+            if self.clock.over {
                 return;
             }
             self.act(i);
@@ -1778,21 +1739,7 @@ impl<'a> Battle<'a> {
     }
 
     pub fn finish(self) -> Outcome {
-        let ends: Vec<EndState> = self
-            .pieces
-            .iter()
-            .filter(|p| p.state != State::Waiting)
-            .map(|p| EndState {
-                side: p.side,
-                strength_before: p.source.strength,
-                strength_after: if p.on() { self.after(p) } else { 0 },
-                standing: p.on() && (p.cv > 0 || !p.unit.fights()),
-                at: centre(p.at),
-            })
-            .collect();
-        let (winner, field, verdict) = judge(self.scenario, &ends);
-        let side_id = |s: Option<usize>| s.and_then(|s| self.scenario.sides.get(s)).map(|x| x.id.clone());
-        let stands = self
+        let endings: Vec<Ending<'_>> = self
             .pieces
             .iter()
             .map(|p| {
@@ -1804,32 +1751,24 @@ impl<'a> Battle<'a> {
                     State::On => (after, Fate::Stood),
                     State::Gone => (after, Fate::Routed),
                 };
-                StandResult {
-                    id: p.source.id,
-                    name: p.source.name.clone(),
-                    kind: p.source.kind,
-                    side: self
-                        .scenario
-                        .sides
-                        .get(p.side)
-                        .map(|s| s.id.clone())
-                        .unwrap_or_default(),
-                    strength_before: p.source.strength,
-                    strength_after: after,
+                Ending {
+                    stand: p.source,
+                    side: p.side,
                     fate,
+                    strength_after: after,
+                    at: centre(p.at),
                 }
             })
             .collect();
-        Outcome {
-            rules: RuleSetId::Harman2021,
-            seed: self.seed,
-            turns: self.turn,
-            winner: side_id(winner),
-            field_held_by: side_id(field),
-            verdict,
-            stands,
-            log: self.log.into_lines(),
-        }
+        engine::finish(
+            self.scenario,
+            RuleSetId::Harman2021,
+            self.seed,
+            self.clock.fought,
+            endings.into_iter(),
+            self.log,
+            false,
+        )
     }
 
     fn say(&mut self, text: impl FnOnce(&Self) -> String) {
@@ -1860,32 +1799,54 @@ fn manhattan(a: Square, b: Square) -> u32 {
     (a.0 - b.0).unsigned_abs() + (a.1 - b.1).unsigned_abs()
 }
 
-fn square_of(p: Point) -> Square {
-    let c = |v: f64| i32::try_from(floor(v).clamp(-1, i64::from(i32::MAX / 2))).unwrap_or(-1);
-    (c(p.0), c(p.1))
-}
+impl Turns for Battle<'_> {
+    const ENDS_ON_ARRIVAL: bool = false;
 
-fn centre(sq: Square) -> Point {
-    (f64::from(sq.0) + 0.5, f64::from(sq.1) + 0.5)
-}
+    fn clock(&mut self) -> &mut Clock {
+        &mut self.clock
+    }
 
-fn show(sq: Square) -> String {
-    format!("({}, {})", sq.0, sq.1)
-}
+    fn turn_limit(&self) -> u32 {
+        self.last_turn
+    }
 
-/// A side's forward direction: toward the enemy's deployment.
-fn front_of(scenario: &Scenario, s: usize) -> Square {
-    let default = if s == 0 { (0, 1) } else { (0, -1) };
-    let (Some(me), Some(them)) = (scenario.sides.get(s), scenario.sides.get(1 - s.min(1))) else {
-        return default;
-    };
-    let (a, b) = (me.deployment.centre(), them.deployment.centre());
-    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
-    if dx == 0.0 && dy == 0.0 {
-        default
-    } else if dy.abs() >= dx.abs() {
-        (0, if dy > 0.0 { 1 } else { -1 })
-    } else {
-        (if dx > 0.0 { 1 } else { -1 }, 0)
+    fn begin_turn(&mut self, turn: u32) {
+        self.turn = turn;
+        for p in &mut self.pieces {
+            p.penalty = 0;
+            p.moved = false;
+            p.attacked = false;
+            p.fought = false;
+            p.skirmish_flags = 0;
+        }
+        self.bring_on_reserves();
+    }
+
+    fn phases(&mut self, _turn: u32) {
+        self.wounded_leaders();
+        // The Turn Sequence: "Both sides fire their Artillery, save for Horse
+        // Artillery, which may Fire after moving ... deemed to be simultaneous".
+        self.artillery_phase();
+        // "Both sides throw a D6 die; that with the lower score can choose
+        // whether to move and Fire first." The doctrine: the winner moves first.
+        let first = initiative(&mut self.dice, self.streaks);
+        for (s, streak) in self.streaks.iter_mut().enumerate() {
+            *streak = if s == first { *streak + 1 } else { 0 };
+        }
+        self.say(|me| format!("{} wins the initiative and moves first.", me.side_name(first)));
+        for side in [first, 1 - first] {
+            self.continue_close_combat(side);
+            self.side_phase(side);
+            for p in &mut self.pieces {
+                if p.side == side {
+                    p.halted = false;
+                }
+            }
+        }
+        self.rally();
+    }
+
+    fn over(&self) -> bool {
+        self.finished(0) || self.finished(1) || self.broken(0) || self.broken(1)
     }
 }

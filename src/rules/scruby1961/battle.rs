@@ -12,12 +12,13 @@ use super::tables::{
     morale_total, move_inches, musket_range_inches, retire_inches, scout_points, strength_after,
     town_move_inches, troop_for, units_from_strength,
 };
-use crate::model::{RuleSetId, StandId, StandKind};
+use crate::model::RuleSetId;
 use crate::rules::board::{Board, Point};
 use crate::rules::dice::Dice;
 use crate::rules::doctrine;
-use crate::rules::{EndState, Fate, Log, Outcome, StandResult, has_broken, judge};
-use crate::scenario::{Cell, Ground, Role, Scenario, ScenarioSide, TableStand};
+use crate::rules::engine::{self, Clock, Ending, Member, Roster, Turns};
+use crate::rules::{Fate, Log, Outcome};
+use crate::scenario::{Cell, Ground, Role, Scenario, TableStand};
 
 /// A little slack for comparing distances of points placed exactly.
 const EPSILON: f64 = 1e-6;
@@ -35,34 +36,22 @@ const ENGAGE_INCHES: f64 = 2.0 * VISION_INCHES;
 /// program's own: a tray's length).
 const POST_SLACK_INCHES: f64 = TRAY_LENGTH_INCHES;
 
-/// Where a stand is in the battle.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Status {
-    Waiting,
-    Fighting,
-    Out(Fate),
-}
+use crate::rules::engine::Status;
 
-/// A stand on the table, its troop type and figures worked out once.
+/// A stand on the table (its centre in inches), its troop type and figures
+/// worked out once.
+type Unit<'a> = Member<'a, Point, Stand>;
+
+/// What this rule set keeps of a stand on the table.
 #[derive(Debug, Clone)]
-struct Unit<'a> {
-    id: StandId,
-    name: &'a str,
-    kind: StandKind,
-    /// Index of its side in the scenario.
-    side: usize,
+struct Stand {
     /// The side it fights for now: a gun taken and re-manned changes sides.
     owner: usize,
     troop: Option<Troop>,
-    before: u32,
     /// Figures at the start, and now.
     units_start: u32,
     units: u32,
-    /// Its centre, in inches.
-    at: Point,
-    arrives: u32,
     post: Option<Point>,
-    status: Status,
     formation: Formation,
     /// Under a Concealment Stand: the enemy does not see what it is.
     concealed: bool,
@@ -83,10 +72,6 @@ struct Unit<'a> {
 }
 
 impl Unit<'_> {
-    fn fighting(&self) -> bool {
-        self.status == Status::Fighting
-    }
-
     fn is_gun(&self) -> bool {
         self.troop.is_some_and(Troop::is_gun)
     }
@@ -118,7 +103,7 @@ impl Unit<'_> {
             return 0;
         }
         match self.troop {
-            None => self.before,
+            None => self.before(),
             Some(t) if t.is_gun() => {
                 if self.crewed && self.owner == self.side {
                     self.gun_points()
@@ -126,13 +111,13 @@ impl Unit<'_> {
                     0
                 }
             }
-            Some(_) => strength_after(self.before, self.units_start, self.units),
+            Some(_) => strength_after(self.before(), self.units_start, self.units),
         }
     }
 
     fn gun_points(&self) -> u32 {
         let left = super::tables::HITS_TO_DESTROY_GUN.saturating_sub(self.hits);
-        strength_after(self.before, super::tables::HITS_TO_DESTROY_GUN, left)
+        strength_after(self.before(), super::tables::HITS_TO_DESTROY_GUN, left)
     }
 }
 
@@ -144,9 +129,9 @@ pub(super) struct Battle<'a> {
     dice: Dice,
     log: Log,
     turn: u32,
-    turns_fought: u32,
+    clock: Clock,
     sides: [Side<'a>; 2],
-    stands: Vec<Unit<'a>>,
+    stands: Roster<'a, Point, Stand>,
     /// Scratch per stand, reused every game move.
     kills: Vec<u32>,
     crew_killed: Vec<bool>,
@@ -188,9 +173,11 @@ impl<'a> Battle<'a> {
             Side::in_inches(&board, scenario, 0),
             Side::in_inches(&board, scenario, 1),
         ];
-        let mut stands = Vec::new();
-        for (index, side) in scenario.sides.iter().take(2).enumerate() {
-            place_side(&board, scenario, index, side, &mut stands);
+        let mut stands = Roster::default();
+        for index in 0..scenario.sides.len().min(2) {
+            stands.place_side(&board, scenario, index, |start, placed| {
+                stand(start.stand, index, placed.post)
+            });
         }
         let n = stands.len();
         let mut battle = Battle {
@@ -199,7 +186,7 @@ impl<'a> Battle<'a> {
             dice: Dice::new(seed),
             log: Log::new(keep_log),
             turn: 0,
-            turns_fought: 0,
+            clock: Clock::default(),
             sides,
             stands,
             kills: vec![0; n],
@@ -226,7 +213,7 @@ impl<'a> Battle<'a> {
     }
 
     fn name_of(&self, k: usize) -> &'a str {
-        self.stands.get(k).map_or("", |s| s.name)
+        self.stands.get(k).map_or("", |s| s.name())
     }
 
     fn side(&self, s: usize) -> &Side<'a> {
@@ -280,26 +267,10 @@ impl<'a> Battle<'a> {
         best
     }
 
-    fn spent(&self, side: usize) -> bool {
-        !self
-            .stands
-            .iter()
-            .any(|u| u.side == side && (u.status == Status::Waiting || u.points() > 0))
-    }
-
-    fn broken(&self, side: usize) -> bool {
-        let (mut before, mut after) = (0_u64, 0_u64);
-        for u in self.stands.iter().filter(|u| u.side == side) {
-            if u.status != Status::Waiting {
-                before += u64::from(u.before);
-            }
-            after += u64::from(u.points());
-        }
-        has_broken(before, after)
-    }
-
+    /// Over when a side has nothing left on the table or to come, or has
+    /// broken.
     fn over(&self) -> bool {
-        self.spent(0) || self.spent(1) || self.broken(0) || self.broken(1)
+        self.stands.over(|u| u.waiting() || u.points() > 0, Unit::points)
     }
 
     /// THE BATTLE's game move: the high die moves and fires its cannons
@@ -307,56 +278,7 @@ impl<'a> Battle<'a> {
     /// artillery fire with an immediate result"); then rifle fire,
     /// simultaneous; then the melees (SEQUENCE OF COMBAT 1-3).
     pub(super) fn run(&mut self) {
-        for turn in 1..=self.scenario.turn_limit {
-            self.turn = turn;
-            self.arrivals();
-            if self.over() {
-                break;
-            }
-            self.turns_fought = turn;
-            let first = self.initiative();
-            for u in &mut self.stands {
-                u.moved = 0.0;
-                u.engaged = false;
-                u.fired_back = false;
-            }
-            self.charge_at.iter_mut().for_each(|c| *c = None);
-            self.move_side(first);
-            self.move_side(1 - first);
-            self.scouting();
-            self.expose();
-            // A side that breaks quits the field at once: the battle ends
-            // after the step in which the first side breaks.
-            self.artillery(first);
-            if self.over() {
-                break;
-            }
-            self.artillery(1 - first);
-            if self.over() {
-                break;
-            }
-            self.rifle_fire();
-            if self.over() {
-                break;
-            }
-            self.melees();
-            self.hold_guns();
-            self.captures();
-            if self.over() {
-                break;
-            }
-        }
-    }
-
-    fn arrivals(&mut self) {
-        let turn = self.turn;
-        for u in &mut self.stands {
-            if u.status == Status::Waiting && u.arrives <= turn {
-                u.status = Status::Fighting;
-                let name = u.name;
-                self.log.say(turn, || format!("{name} comes on with the reserve"));
-            }
-        }
+        engine::run(self);
     }
 
     /// "each player rolls a die at the beginning of the move" (COMBAT); the
@@ -561,8 +483,8 @@ impl<'a> Battle<'a> {
         }
         let (turn, name, target) = (
             self.turn,
-            self.stands.get(i).map_or("", |s| s.name),
-            self.stands.get(j).map_or("", |s| s.name),
+            self.stands.get(i).map_or("", |s| s.name()),
+            self.stands.get(j).map_or("", |s| s.name()),
         );
         self.log.say(turn, || format!("{name} charges {target}"));
         true
@@ -642,7 +564,7 @@ impl<'a> Battle<'a> {
                 u.formation = Formation::Line;
                 u.concealed = false;
             }
-            let (turn, name) = (self.turn, self.stands.get(i).map_or("", |s| s.name));
+            let (turn, name) = (self.turn, self.stands.get(i).map_or("", |s| s.name()));
             self.log
                 .say(turn, || format!("{name} deploys from column into line"));
             return;
@@ -805,7 +727,7 @@ impl<'a> Battle<'a> {
                 if let Some(u) = self.stands.get_mut(i) {
                     u.concealed = false;
                 }
-                let (turn, name) = (self.turn, self.stands.get(i).map_or("", |s| s.name));
+                let (turn, name) = (self.turn, self.stands.get(i).map_or("", |s| s.name()));
                 self.log.say(turn, || {
                     format!("{name} is seen within 16 inches: its column is exposed")
                 });
@@ -1028,7 +950,7 @@ impl<'a> Battle<'a> {
         let (Some(gun), Some(target)) = (self.stands.get(g), self.stands.get(t)) else {
             return;
         };
-        let (gun_name, name, turn) = (gun.name, target.name, self.turn);
+        let (gun_name, name, turn) = (gun.name(), target.name(), self.turn);
         let Some(ttroop) = target.troop else { return };
         let outer = outer_area(self.cell(target.at));
         let d = doctrine::dist(gun.at, target.at);
@@ -1108,7 +1030,7 @@ impl<'a> Battle<'a> {
         u.units = u.units.saturating_sub(n);
         if u.units == 0 && u.fighting() {
             u.status = Status::Out(Fate::Destroyed);
-            let (turn, name) = (self.turn, u.name);
+            let (turn, name) = (self.turn, u.name());
             self.log.say(turn, || format!("{name} has no figures left"));
         }
     }
@@ -1183,7 +1105,7 @@ impl<'a> Battle<'a> {
             if self.behind_in_column(i, e.at) {
                 continue;
             }
-            let (name, target) = (u.name, e.name);
+            let (name, target) = (u.name(), e.name());
             if e.is_gun() {
                 let kill = crew_fire(troop, u.units);
                 let face = self.dice.d6();
@@ -1451,7 +1373,7 @@ impl<'a> Battle<'a> {
         let rear = self.side(u.owner).rear;
         let inches = retire_inches(troop, moves);
         let to = (u.at.0 + rear.0 * inches, u.at.1 + rear.1 * inches);
-        let (name, turn) = (u.name, self.turn);
+        let (name, turn) = (u.name(), self.turn);
         if !self.on_table(to) {
             if let Some(u) = self.stands.get_mut(i) {
                 u.status = Status::Out(Fate::Routed);
@@ -1500,7 +1422,7 @@ impl<'a> Battle<'a> {
                 (false, true) => Some(1),
                 _ => None,
             };
-            let name = gun.name;
+            let name = gun.name();
             let Some(gun) = self.stands.get_mut(g) else {
                 continue;
             };
@@ -1542,7 +1464,7 @@ impl<'a> Battle<'a> {
                 })
             };
             if close(1 - owner) && !close(owner) {
-                let (turn, name) = (self.turn, u.name);
+                let (turn, name) = (self.turn, u.name());
                 if let Some(u) = self.stands.get_mut(i) {
                     u.status = Status::Out(Fate::Captured);
                 }
@@ -1552,10 +1474,9 @@ impl<'a> Battle<'a> {
         }
     }
 
-    pub(super) fn outcome(mut self, seed: u64) -> Outcome {
-        let mut ends = Vec::with_capacity(self.stands.len());
-        let mut stands = Vec::with_capacity(self.stands.len());
-        for u in &self.stands {
+    pub(super) fn outcome(self, seed: u64) -> Outcome {
+        let board = &self.board;
+        let endings = self.stands.iter().map(|u| {
             let enemy = 1 - u.side.min(1);
             let fate = match u.status {
                 Status::Waiting => Fate::NotEngaged,
@@ -1571,49 +1492,88 @@ impl<'a> Battle<'a> {
                 Status::Fighting => Fate::Stood,
             };
             let after = match fate {
-                Fate::NotEngaged => u.before,
+                Fate::NotEngaged => u.before(),
                 Fate::Destroyed | Fate::Captured => 0,
                 // A gun left crewless that the enemy did not take gets fresh
                 // gunners after the battle ("fresh reserve gunners").
                 _ if u.is_gun() => u.gun_points(),
                 _ => match u.troop {
-                    None => u.before,
-                    Some(_) => strength_after(u.before, u.units_start, u.units),
+                    None => u.before(),
+                    Some(_) => strength_after(u.before(), u.units_start, u.units),
                 },
             };
-            stands.push(StandResult {
-                id: u.id,
-                name: u.name.to_owned(),
-                kind: u.kind,
-                side: self.side(u.side).id.to_owned(),
-                strength_before: u.before,
-                strength_after: after,
+            Ending {
+                stand: u.stand,
+                side: u.side,
                 fate,
-            });
-            if fate != Fate::NotEngaged {
-                ends.push(EndState {
-                    side: u.side,
-                    strength_before: u.before,
-                    strength_after: after,
-                    standing: fate == Fate::Stood,
-                    at: self.board.to_cells(u.at),
-                });
+                strength_after: after,
+                at: board.to_cells(u.at),
             }
-        }
-        let (winner, field, verdict) = judge(self.scenario, &ends);
-        let id_of = |s: usize| self.scenario.sides.get(s).map(|x| x.id.clone());
-        self.log
-            .say(self.turns_fought, || format!("the battle ends: {verdict}"));
-        Outcome {
-            rules: RuleSetId::Scruby1961,
+        });
+        engine::finish(
+            self.scenario,
+            RuleSetId::Scruby1961,
             seed,
-            turns: self.turns_fought,
-            winner: winner.and_then(id_of),
-            field_held_by: field.and_then(id_of),
-            verdict,
-            stands,
-            log: self.log.into_lines(),
+            self.clock.fought,
+            endings,
+            self.log,
+            true,
+        )
+    }
+}
+
+impl Turns for Battle<'_> {
+    const ENDS_ON_ARRIVAL: bool = true;
+
+    fn clock(&mut self) -> &mut Clock {
+        &mut self.clock
+    }
+
+    fn turn_limit(&self) -> u32 {
+        self.scenario.turn_limit
+    }
+
+    fn begin_turn(&mut self, turn: u32) {
+        self.turn = turn;
+        let log = &mut self.log;
+        self.stands.arrive(turn, |name, _| {
+            log.say(turn, || format!("{name} comes on with the reserve"));
+        });
+    }
+
+    fn phases(&mut self, _turn: u32) {
+        let first = self.initiative();
+        for u in &mut self.stands {
+            u.moved = 0.0;
+            u.engaged = false;
+            u.fired_back = false;
         }
+        self.charge_at.iter_mut().for_each(|c| *c = None);
+        self.move_side(first);
+        self.move_side(1 - first);
+        self.scouting();
+        self.expose();
+        // A side that breaks quits the field at once: the battle ends
+        // after the step in which the first side breaks.
+        self.artillery(first);
+        if self.over() {
+            return;
+        }
+        self.artillery(1 - first);
+        if self.over() {
+            return;
+        }
+        self.rifle_fire();
+        if self.over() {
+            return;
+        }
+        self.melees();
+        self.hold_guns();
+        self.captures();
+    }
+
+    fn over(&self) -> bool {
+        Battle::over(self)
     }
 }
 
@@ -1623,26 +1583,10 @@ fn board_steps(inches: f64) -> u32 {
     u32::try_from(n).unwrap_or(1)
 }
 
-fn place_side<'a>(
-    board: &Board,
-    scenario: &'a Scenario,
-    index: usize,
-    side: &ScenarioSide,
-    stands: &mut Vec<Unit<'a>>,
-) {
-    for start in doctrine::starts(board, scenario, index) {
-        let mut u = unit(start.stand, index, board.to_inches(start.at), start.arrives);
-        if start.arrives == 0 && side.role == Role::Defender {
-            u.post = Some(u.at);
-        }
-        stands.push(u);
-    }
-}
-
 /// A stand as it starts: Light Cavalry "cannot be concealed" (rule 14);
 /// every other stand starts in a concealed Cross Country Column (rule 1:
 /// "the concealment of these troops must be made at the start of the game").
-fn unit(t: &TableStand, side: usize, at: Point, arrives: u32) -> Unit<'_> {
+fn stand(t: &TableStand, side: usize, post: Option<Point>) -> Stand {
     let troop = troop_for(t.kind);
     let units = troop.map_or(1, |tr| {
         if tr.is_gun() {
@@ -1658,24 +1602,12 @@ fn unit(t: &TableStand, side: usize, at: Point, arrives: u32) -> Unit<'_> {
             figures(tr).min(units.max(1))
         }
     });
-    Unit {
-        id: t.id,
-        name: &t.name,
-        kind: t.kind,
-        side,
+    Stand {
         owner: side,
         troop,
-        before: t.strength,
         units_start,
         units,
-        at,
-        arrives,
-        post: None,
-        status: if arrives == 0 {
-            Status::Fighting
-        } else {
-            Status::Waiting
-        },
+        post,
         formation: Formation::CrossCountryColumn,
         concealed: troop != Some(Troop::LightCavalry),
         range: musket_range_inches(t.weapon),

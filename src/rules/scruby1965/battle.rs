@@ -7,12 +7,13 @@ use super::tables::{
     CONTACT_INCHES, CombatLine, OPEN_GAP_INCHES, STAND_FRONT_INCHES, Troop, half_strength, morale_value,
     troop_for,
 };
-use crate::model::{ArmyKind, RuleSetId, StandId, StandKind};
+use crate::model::{ArmyKind, RuleSetId};
 use crate::rules::board::{Board, Point};
 use crate::rules::dice::Dice;
 use crate::rules::doctrine;
-use crate::rules::{EndState, Fate, Log, Outcome, StandResult, has_broken, judge};
-use crate::scenario::{Role, Scenario, ScenarioSide, TableStand};
+use crate::rules::engine::{self, Clock, Ending, Member, Roster, Turns};
+use crate::rules::{Fate, Log, Outcome};
+use crate::scenario::{Role, Scenario, TableStand};
 
 /// A little slack for comparing distances of points that were placed exactly.
 pub(super) const EPSILON: f64 = 1e-6;
@@ -34,38 +35,22 @@ pub(super) enum Why {
     Pursued,
 }
 
-/// Where a stand is in the battle.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Status {
-    /// A reserve not yet on the table.
-    Waiting,
-    /// On the table.
-    Fighting,
-    /// Gone from the table.
-    Out(Fate),
-}
+pub(super) use crate::rules::engine::Status;
 
-/// A stand on the table, with its Combat Table row worked out once.
+/// A stand on the table (its centre in inches), with its Combat Table row
+/// worked out once.
+pub(super) type Unit<'a> = Member<'a, Point, Stand>;
+
+/// What this rule set keeps of a stand on the table.
 #[derive(Debug, Clone)]
-pub(super) struct Unit<'a> {
-    pub(super) id: StandId,
-    pub(super) name: &'a str,
-    pub(super) kind: StandKind,
-    /// Index of its side in the scenario.
-    pub(super) side: usize,
+pub(super) struct Stand {
     /// `None` for command and transport.
     pub(super) line: Option<CombatLine>,
-    pub(super) before: u32,
     pub(super) strength: u32,
     pub(super) full: u32,
-    /// Its centre, in inches.
-    pub(super) at: Point,
-    /// The turn it comes on (0: on the table from the start).
-    pub(super) arrives: u32,
     /// A defender's post: where it was deployed (`None` for attackers and
     /// reserves).
     pub(super) post: Option<Point>,
-    pub(super) status: Status,
     /// Regular infantry in closed order (set after each movement).
     pub(super) closed: bool,
     /// Regular infantry holding or forming closed order this move (not
@@ -91,10 +76,6 @@ pub(super) struct Unit<'a> {
 impl Unit<'_> {
     pub(super) fn troop(&self) -> Option<Troop> {
         self.line.map(|l| l.troop)
-    }
-
-    pub(super) fn fighting(&self) -> bool {
-        self.status == Status::Fighting
     }
 
     /// On the table with men to fight: not command or transport, not a gun
@@ -157,9 +138,9 @@ pub(super) struct Battle<'a> {
     pub(super) dice: Dice,
     pub(super) log: Log,
     pub(super) turn: u32,
-    pub(super) turns_fought: u32,
+    pub(super) clock: Clock,
     pub(super) sides: [Side<'a>; 2],
-    pub(super) stands: Vec<Unit<'a>>,
+    pub(super) stands: Roster<'a, Point, Stand>,
     /// Scratch, one entry per stand, reused every game move.
     pub(super) scratch: Scratch,
 }
@@ -214,9 +195,11 @@ impl<'a> Battle<'a> {
             Side::in_inches(&board, scenario, 0),
             Side::in_inches(&board, scenario, 1),
         ];
-        let mut stands = Vec::new();
-        for (index, side) in scenario.sides.iter().take(2).enumerate() {
-            place_side(&board, scenario, index, side, &mut stands);
+        let mut stands = Roster::default();
+        for index in 0..scenario.sides.len().min(2) {
+            stands.place_side(&board, scenario, index, |start, placed| {
+                stand(start.stand, army_of(scenario, index), placed.post)
+            });
         }
         let n = stands.len();
         let scratch = Scratch {
@@ -237,7 +220,7 @@ impl<'a> Battle<'a> {
             dice: Dice::new(seed),
             log: Log::new(keep_log),
             turn: 0,
-            turns_fought: 0,
+            clock: Clock::default(),
             sides,
             stands,
             scratch,
@@ -399,74 +382,19 @@ impl<'a> Battle<'a> {
         })
     }
 
-    /// Whether the side has nothing left on the table (not even command,
-    /// transport or a silent gun to be taken) and no reserve to come.
-    fn spent(&self, side: usize) -> bool {
-        !self
-            .stands
-            .iter()
-            .any(|u| u.side == side && (u.status == Status::Waiting || (u.fighting() && u.strength > 0)))
-    }
-
-    /// Whether side `side` has lost more than [`crate::rules::ARMY_BREAKS_AT_LOSS`] of
-    /// the points it brought on (counted as [`judge`] counts them): it
-    /// breaks and quits the field.
-    fn broken(&self, side: usize) -> bool {
-        let (mut before, mut after) = (0_u64, 0_u64);
-        for u in self.stands.iter().filter(|u| u.side == side) {
-            if u.status != Status::Waiting {
-                before += u64::from(u.before);
-            }
-            if u.fighting() {
-                after += u64::from(u.strength);
-            }
-        }
-        has_broken(before, after)
-    }
-
-    /// The battle is over when a side has nothing left to fight with, or
-    /// has broken.
+    /// The battle is over when a side has nothing left on the table (not
+    /// even command, transport or a silent gun to be taken) and no reserve
+    /// to come, or has broken.
     fn over(&self) -> bool {
-        self.spent(0) || self.spent(1) || self.broken(0) || self.broken(1)
+        self.stands.over(
+            |u| u.waiting() || (u.fighting() && u.strength > 0),
+            |u| if u.fighting() { u.strength } else { 0 },
+        )
     }
 
     /// Fights to the turn limit, or until a side has nothing left.
     pub(super) fn run(&mut self) {
-        for turn in 1..=self.scenario.turn_limit {
-            self.turn = turn;
-            self.arrivals();
-            if self.over() {
-                break;
-            }
-            self.turns_fought = turn;
-            self.rally();
-            self.begin_move();
-            let attacker = usize::from(self.sides[1].role == Role::Attacker);
-            self.move_side(attacker);
-            self.move_side(1 - attacker);
-            self.set_orders();
-            self.captures();
-            self.fire();
-            self.morale();
-            self.melee();
-            self.captures();
-            if self.over() {
-                break;
-            }
-        }
-    }
-
-    /// Reserves whose turn has come go on the table.
-    fn arrivals(&mut self) {
-        let turn = self.turn;
-        for u in &mut self.stands {
-            if u.status == Status::Waiting && u.arrives <= turn {
-                u.status = Status::Fighting;
-                let (name, side) = (u.name, self.sides.get(u.side).map_or("", |s| s.name));
-                self.log
-                    .say(turn, || format!("{name} arrives with the {side} reserve"));
-            }
-        }
+        engine::run(self);
     }
 
     /// MORALE: natives thrown back "must dice a 4,5,6 to return towards the
@@ -480,7 +408,7 @@ impl<'a> Battle<'a> {
             let face = self.dice.d6();
             let back = super::tables::returns_to_fight(face);
             u.thrown_back = !back;
-            let name = u.name;
+            let name = u.name();
             self.log.say(turn, || {
                 if back {
                     format!("{name} throw {face} and return towards the fight")
@@ -530,7 +458,7 @@ impl<'a> Battle<'a> {
                 e.side != u.side && e.combatant() && doctrine::dist(u.at, e.at) <= CONTACT_INCHES + EPSILON
             });
             if reached && !self.friend_within(i, CONTACT_INCHES) {
-                let name = u.name;
+                let name = u.name();
                 let gun = u.is_gun();
                 if let Some(u) = self.stands.get_mut(i) {
                     u.status = Status::Out(Fate::Captured);
@@ -556,7 +484,7 @@ impl<'a> Battle<'a> {
         let inches = f64::from(moves) * u.full_move();
         let to = (u.at.0 + rear.0 * inches, u.at.1 + rear.1 * inches);
         let off = !self.on_table(to);
-        let (name, turn) = (u.name, self.turn);
+        let (name, turn) = (u.name(), self.turn);
         self.log.say(turn, || {
             let why = match why {
                 Why::Morale(face) => format!("throw {face} and fail their morale"),
@@ -590,96 +518,85 @@ impl<'a> Battle<'a> {
     }
 
     /// The battle's result.
-    pub(super) fn outcome(mut self, seed: u64) -> Outcome {
-        let mut ends = Vec::with_capacity(self.stands.len());
-        let mut stands = Vec::with_capacity(self.stands.len());
-        for u in &self.stands {
-            let fate = match u.status {
+    pub(super) fn outcome(self, seed: u64) -> Outcome {
+        let board = &self.board;
+        let endings = self.stands.iter().map(|u| Ending {
+            stand: u.stand,
+            side: u.side,
+            fate: match u.status {
                 Status::Waiting => Fate::NotEngaged,
                 Status::Fighting if u.strength == 0 => Fate::Destroyed,
                 Status::Fighting => Fate::Stood,
                 Status::Out(fate) => fate,
-            };
-            stands.push(StandResult {
-                id: u.id,
-                name: u.name.to_owned(),
-                kind: u.kind,
-                side: self.side(u.side).id.to_owned(),
-                strength_before: u.before,
-                strength_after: u.strength,
-                fate,
-            });
-            // Reserves that never came on are not judged: they did not fight.
-            if fate != Fate::NotEngaged {
-                ends.push(EndState {
-                    side: u.side,
-                    strength_before: u.before,
-                    strength_after: u.strength,
-                    standing: fate == Fate::Stood,
-                    at: self.board.to_cells(u.at),
-                });
-            }
-        }
-        let (winner, field, verdict) = judge(self.scenario, &ends);
-        let id_of = |s: usize| self.scenario.sides.get(s).map(|x| x.id.clone());
-        self.log
-            .say(self.turns_fought, || format!("the battle ends: {verdict}"));
-        Outcome {
-            rules: RuleSetId::Scruby1965,
+            },
+            strength_after: u.strength,
+            at: board.to_cells(u.at),
+        });
+        engine::finish(
+            self.scenario,
+            RuleSetId::Scruby1965,
             seed,
-            turns: self.turns_fought,
-            winner: winner.and_then(id_of),
-            field_held_by: field.and_then(id_of),
-            verdict,
-            stands,
-            log: self.log.into_lines(),
-        }
+            self.clock.fought,
+            endings,
+            self.log,
+            true,
+        )
     }
 }
 
-/// Puts a side's stands on the table (its deployment zone) and its reserves
-/// in waiting (their arrival area), positions in inches.
-fn place_side<'a>(
-    board: &Board,
-    scenario: &'a Scenario,
-    index: usize,
-    side: &ScenarioSide,
-    stands: &mut Vec<Unit<'a>>,
-) {
-    for start in doctrine::starts(board, scenario, index) {
-        let mut u = unit(
-            start.stand,
-            index,
-            side.army,
-            board.to_inches(start.at),
-            start.arrives,
-        );
-        if start.arrives == 0 && side.role == Role::Defender {
-            u.post = Some(u.at);
-        }
-        stands.push(u);
+impl Turns for Battle<'_> {
+    const ENDS_ON_ARRIVAL: bool = true;
+
+    fn clock(&mut self) -> &mut Clock {
+        &mut self.clock
+    }
+
+    fn turn_limit(&self) -> u32 {
+        self.scenario.turn_limit
+    }
+
+    /// Reserves whose turn has come go on the table.
+    fn begin_turn(&mut self, turn: u32) {
+        self.turn = turn;
+        let (log, sides) = (&mut self.log, &self.sides);
+        self.stands.arrive(turn, |name, side| {
+            let side = sides.get(side).map_or("", |s| s.name);
+            log.say(turn, || format!("{name} arrives with the {side} reserve"));
+        });
+    }
+
+    fn phases(&mut self, _turn: u32) {
+        self.rally();
+        self.begin_move();
+        let attacker = usize::from(self.sides[1].role == Role::Attacker);
+        self.move_side(attacker);
+        self.move_side(1 - attacker);
+        self.set_orders();
+        self.captures();
+        self.fire();
+        self.morale();
+        self.melee();
+        self.captures();
+    }
+
+    fn over(&self) -> bool {
+        Battle::over(self)
     }
 }
 
-fn unit(t: &TableStand, side: usize, army: ArmyKind, at: Point, arrives: u32) -> Unit<'_> {
+/// The army of side `index`.
+fn army_of(scenario: &Scenario, index: usize) -> ArmyKind {
+    scenario.sides.get(index).map_or(ArmyKind::Regular, |s| s.army)
+}
+
+/// This rule set's data for stand `t` of an army, its post if a defender's.
+fn stand(t: &TableStand, army: ArmyKind, post: Option<Point>) -> Stand {
     let line = troop_for(t.kind, army).map(super::tables::line_of);
-    Unit {
-        id: t.id,
-        name: &t.name,
-        kind: t.kind,
-        side,
+    Stand {
         line,
-        before: t.strength,
         strength: t.strength,
         full: t.full.max(t.strength).max(1),
-        at,
-        arrives,
-        post: None,
-        status: if arrives == 0 {
-            Status::Fighting
-        } else {
-            Status::Waiting
-        },
+        post,
         closed: false,
         forming: false,
         mounted: line.is_some_and(|l| l.troop == Troop::BritishMountedInfantry),

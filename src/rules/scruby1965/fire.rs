@@ -181,7 +181,7 @@ impl Battle<'_> {
         let (Some(me), Some(target)) = (self.stands.get(i), self.stands.get(j)) else {
             return;
         };
-        let (name, target_name) = (me.name, target.name);
+        let (name, target_name) = (me.name(), target.name());
         let verb = match me.line.map(|l| l.firepower) {
             Some(Firepower::SpearThrow) => "throw spears at",
             Some(Firepower::Cannon {
@@ -213,7 +213,7 @@ impl Battle<'_> {
         let Some(u) = self.stands.get_mut(j) else { return };
         u.strength = u.strength.saturating_sub(kills);
         u.gun_hits += hits;
-        let name = u.name;
+        let name = u.name();
         if u.is_gun() && gun_knocked_out(u.gun_hits) {
             u.status = Status::Out(Fate::Captured);
             self.log.say(turn, || {

@@ -27,7 +27,7 @@ fn names(stands: &[Unit<'_>], members: &[usize], s: usize) -> String {
         .iter()
         .filter_map(|&i| stands.get(i))
         .filter(|u| u.side == s)
-        .map(|u| u.name)
+        .map(|u| u.name())
         .collect();
     list.join(", ")
 }
@@ -267,7 +267,7 @@ impl Battle<'_> {
             let (crew, _) = gun_meleed(u.strength);
             killed += crew;
             u.strength = 0;
-            let name = u.name;
+            let name = u.name();
             self.log.say(turn, || {
                 format!("the crew of {name} are cut down at their gun ({crew} men)")
             });
@@ -313,7 +313,7 @@ impl Battle<'_> {
             if !u.fighting() || u.is_gun() {
                 continue;
             }
-            let name = u.name;
+            let name = u.name();
             if u.strength == 0 {
                 u.status = Status::Out(Fate::Destroyed);
                 self.log.say(turn, || format!("{name} are cut to pieces"));

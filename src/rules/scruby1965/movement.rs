@@ -73,8 +73,8 @@ impl Battle<'_> {
                 gun.strength = crew;
             }
             let (gun_name, giver_name) = (
-                self.stands.get(g).map_or("", |u| u.name),
-                self.stands.get(k).map_or("", |u| u.name),
+                self.stands.get(g).map_or("", |u| u.name()),
+                self.stands.get(k).map_or("", |u| u.name()),
             );
             self.log.say(self.turn, || {
                 format!("{giver_name} gives {crew} men to crew {gun_name} again")
@@ -254,7 +254,7 @@ impl Battle<'_> {
         );
         let to = self.clamp(to);
         let inches = doctrine::dist(u.at, to);
-        let (name, target_name, turn) = (u.name, target.name, self.turn);
+        let (name, target_name, turn) = (u.name(), target.name(), self.turn);
         let throw = u.is_troop(Troop::NativeSpearmen);
         self.log.say(turn, || {
             if throw {
@@ -387,7 +387,7 @@ impl Battle<'_> {
     fn move_mounted_infantry(&mut self, i: usize, stay: bool) {
         let Some(u) = self.stands.get(i) else { return };
         let Some(line) = u.line else { return };
-        let (mounted, name, goal) = (u.mounted, u.name, self.destination(i));
+        let (mounted, name, goal) = (u.mounted, u.name(), self.destination(i));
         let near = self.enemy_within(i, RIFLE_RANGE_INCHES + line.move_open);
         let keep_off = Self::keep_off();
         let turn = self.turn;
@@ -516,7 +516,7 @@ impl Battle<'_> {
     fn go(&mut self, i: usize, dest: Point, inches: f64, keep_off: f64, verb: &'static str) {
         let moved = self.advance(i, dest, inches, keep_off);
         if moved >= 0.5 {
-            let name = self.stands.get(i).map_or("", |u| u.name);
+            let name = self.stands.get(i).map_or("", |u| u.name());
             self.log
                 .say(self.turn, || format!("{name} {verb} {moved:.0} inches"));
         }

@@ -61,7 +61,7 @@ fn table(british: Vec<TableStand>, natives: Vec<TableStand>) -> Scenario {
 }
 
 fn index(battle: &Battle<'_>, id: u32) -> usize {
-    battle.stands.iter().position(|u| u.id == StandId(id)).unwrap()
+    battle.stands.iter().position(|u| u.id() == StandId(id)).unwrap()
 }
 
 fn strength(battle: &Battle<'_>, id: u32) -> u32 {

@@ -11,12 +11,13 @@ use super::{
     greater_loss, house_attackers_allowed, house_defence_factor, melee_ranks, models_at, morale_value,
     move_inches, musket_range, rank_factor, slope_inches, stand_share, table_scale, troop_for,
 };
-use crate::model::{RuleSetId, StandId, StandKind};
+use crate::model::RuleSetId;
 use crate::rules::board::{Board, Point};
 use crate::rules::dice::Dice;
 use crate::rules::doctrine;
-use crate::rules::{EndState, Fate, Log, Outcome, StandResult, has_broken, judge};
-use crate::scenario::{Ground, Role, Scenario, ScenarioSide, TableStand};
+use crate::rules::engine::{self, Clock, Ending, Member, Roster, Turns};
+use crate::rules::{Fate, Log, Outcome};
+use crate::scenario::{Ground, Role, Scenario, TableStand};
 
 /// Slack for comparing distances.
 const EPSILON: f64 = 1e-6;
@@ -42,12 +43,7 @@ const ENGAGE_FACTOR: f64 = 2.0;
 /// program's: the seed throws until one side is higher).
 const MAX_RETHROWS: u32 = 20;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Status {
-    Waiting,
-    Fighting,
-    Out(Fate),
-}
+use crate::rules::engine::Status;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Formation {
@@ -70,21 +66,17 @@ enum Charge {
     Pursuit(usize),
 }
 
+/// A stand on the table, its centre in inches.
+type Unit<'a> = Member<'a, Point, Stand>;
+
+/// What this rule set keeps of a stand on the table.
 #[derive(Debug, Clone)]
-struct Unit<'a> {
-    id: StandId,
-    name: &'a str,
-    kind: StandKind,
-    side: usize,
+struct Stand {
     troop: Option<Troop>,
     /// Model soldiers on the stand.
     models: u32,
-    before: u32,
-    at: Point,
-    arrives: u32,
     /// Where a defender holds (its deployed place).
     post: Option<Point>,
-    status: Status,
     formation: Formation,
     moved: f64,
     /// Retired: no forward movement or offensive action through this turn.
@@ -106,10 +98,6 @@ struct Unit<'a> {
 }
 
 impl Unit<'_> {
-    fn fighting(&self) -> bool {
-        self.status == Status::Fighting
-    }
-
     fn combatant(&self) -> bool {
         self.fighting() && self.troop.is_some()
     }
@@ -129,7 +117,6 @@ impl Unit<'_> {
 
 #[derive(Debug, Clone)]
 struct Side<'a> {
-    id: &'a str,
     name: &'a str,
     role: Role,
     goal: Point,
@@ -153,7 +140,7 @@ pub(super) struct Battle<'a> {
     dice: Dice,
     log: Log,
     turn: u32,
-    turns_fought: u32,
+    clock: Clock,
     /// The side that moved first this game move.
     first: usize,
     scale: f64,
@@ -162,7 +149,7 @@ pub(super) struct Battle<'a> {
     /// Whether each side has cavalry on the table (squares are formed only then).
     cavalry: [bool; 2],
     sides: [Side<'a>; 2],
-    units: Vec<Unit<'a>>,
+    units: Roster<'a, Point, Stand>,
     links: Vec<Link>,
     /// Stands killed this fire phase.
     killed: Vec<usize>,
@@ -200,7 +187,6 @@ impl<'a> Battle<'a> {
                 .map_or((0.0, 0.0), |s| s.deployment.centre());
             let g = doctrine::goal(&board, scenario, i);
             Side {
-                id: me.map_or("", |s| s.id.as_str()),
                 name: me.map_or("", |s| s.name.as_str()),
                 role: me.map_or(Role::Attacker, |s| s.role),
                 goal: (g.0 * inches, g.1 * inches),
@@ -208,9 +194,20 @@ impl<'a> Battle<'a> {
             }
         };
         let sides = [side_of(0), side_of(1)];
-        let mut units = Vec::new();
-        for (i, side) in scenario.sides.iter().enumerate().take(2) {
-            place_side(&board, scenario, i, side, &mut units);
+        let mut units = Roster::default();
+        for i in 0..scenario.sides.len().min(2) {
+            let centre = scenario
+                .sides
+                .get(i)
+                .map_or((0.0, 0.0), |s| s.deployment.centre());
+            units.place_side(&board, scenario, i, |start, placed| {
+                let mut u = stand(start.stand);
+                u.post = placed.post;
+                if start.arrives == 0 {
+                    u.offset = ((start.at.0 - centre.0) * inches, (start.at.1 - centre.1) * inches);
+                }
+                u
+            });
         }
         let n = units.len();
         let mut b = Battle {
@@ -219,7 +216,7 @@ impl<'a> Battle<'a> {
             dice: Dice::new(seed),
             log: Log::new(keep_log),
             turn: 0,
-            turns_fought: 0,
+            clock: Clock::default(),
             first: 0,
             scale,
             blocking: scenario
@@ -251,7 +248,7 @@ impl<'a> Battle<'a> {
     }
 
     fn name(&self, i: usize) -> &'a str {
-        self.units.get(i).map_or("?", |u| u.name)
+        self.units.get(i).map_or("?", |u| u.name())
     }
 
     fn cell(&self, p: Point) -> crate::scenario::Cell {
@@ -335,76 +332,18 @@ impl<'a> Battle<'a> {
         })
     }
 
-    fn spent(&self, side: usize) -> bool {
-        !self
-            .units
-            .iter()
-            .any(|u| u.side == side && (u.status == Status::Waiting || u.fighting()))
-    }
-
-    fn broken(&self, side: usize) -> bool {
-        let (mut before, mut after) = (0_u64, 0_u64);
-        for u in self.units.iter().filter(|u| u.side == side) {
-            if u.status != Status::Waiting {
-                before += u64::from(u.before);
-            }
-            if u.fighting() {
-                after += u64::from(u.before);
-            }
-        }
-        has_broken(before, after)
-    }
-
+    /// Over when a side has no stand left on the table or to come, or
+    /// has broken (kills take whole stands: a stand standing keeps its points).
     fn over(&self) -> bool {
-        self.spent(0) || self.spent(1) || self.broken(0) || self.broken(1)
+        self.units.over(
+            |u| u.waiting() || u.fighting(),
+            |u| if u.fighting() { u.before() } else { 0 },
+        )
     }
 
     /// The Sequence of Action, game move by game move.
     pub(super) fn run(&mut self) {
-        for turn in 1..=self.scenario.turn_limit {
-            self.turn = turn;
-            self.arrivals();
-            if self.over() {
-                break;
-            }
-            self.turns_fought = turn;
-            self.begin();
-            // 8 (of the move before): the dice say who moves first.
-            let first = self.first_mover();
-            self.first = first;
-            // 1. Both players move all their soldiers.
-            self.move_side(first);
-            self.move_side(1 - first);
-            self.orders();
-            self.captures();
-            // 2. Artillery fires. 3. Musket fire. 3.1 Fire and charge.
-            self.links.clear();
-            self.killed.clear();
-            self.artillery();
-            self.musket();
-            self.fire_and_charge();
-            // 4. Post-volley morale.
-            self.judge_fire();
-            // 5, 6. Melees, and morale after each.
-            self.melees();
-            // 7. Special cavalry charges.
-            self.cavalry_charges();
-            self.captures();
-            if self.over() {
-                break;
-            }
-        }
-    }
-
-    fn arrivals(&mut self) {
-        let turn = self.turn;
-        for u in &mut self.units {
-            if u.status == Status::Waiting && u.arrives <= turn {
-                u.status = Status::Fighting;
-                let name = u.name;
-                self.log.say(turn, || format!("{name} comes on with the reserve"));
-            }
-        }
+        engine::run(self);
     }
 
     fn begin(&mut self) {
@@ -764,7 +703,7 @@ impl<'a> Battle<'a> {
                 })
             };
             if near(1 - u.side) && !near(u.side) {
-                let name = u.name;
+                let name = u.name();
                 if let Some(u) = self.units.get_mut(i) {
                     u.status = Status::Out(Fate::Captured);
                 }
@@ -1204,7 +1143,7 @@ impl<'a> Battle<'a> {
         let inches = f64::from(RETIRE_MOVES) * u.move_of(Going::Open) * self.scale;
         let to = (u.at.0 + rear.0 * inches, u.at.1 + rear.1 * inches);
         let off = !self.on_table(to);
-        let (name, turn) = (u.name, self.turn);
+        let (name, turn) = (u.name(), self.turn);
         self.log.say(turn, || {
             if off {
                 format!("{name} retire off the table")
@@ -1494,94 +1433,91 @@ impl<'a> Battle<'a> {
         (-r.0, -r.1)
     }
 
-    pub(super) fn outcome(mut self, seed: u64) -> Outcome {
+    pub(super) fn outcome(self, seed: u64) -> Outcome {
         let inches = self.board.cell_inches;
-        let mut ends = Vec::with_capacity(self.units.len());
-        let mut stands = Vec::with_capacity(self.units.len());
-        for u in &self.units {
+        let endings = self.units.iter().map(|u| {
             let fate = match u.status {
                 Status::Waiting => Fate::NotEngaged,
                 Status::Fighting => Fate::Stood,
                 Status::Out(f) => f,
             };
-            // Kills take whole stands: the models left are all or none.
-            let after = if fate == Fate::Destroyed { 0 } else { u.before };
-            stands.push(StandResult {
-                id: u.id,
-                name: u.name.to_owned(),
-                kind: u.kind,
-                side: self.side(u.side).id.to_owned(),
-                strength_before: u.before,
-                strength_after: after,
+            Ending {
+                stand: u.stand,
+                side: u.side,
                 fate,
-            });
-            if fate != Fate::NotEngaged {
-                ends.push(EndState {
-                    side: u.side,
-                    strength_before: u.before,
-                    strength_after: after,
-                    standing: fate == Fate::Stood,
-                    at: (u.at.0 / inches, u.at.1 / inches),
-                });
+                // Kills take whole stands: the models left are all or none.
+                strength_after: if fate == Fate::Destroyed { 0 } else { u.before() },
+                at: (u.at.0 / inches, u.at.1 / inches),
             }
-        }
-        let (winner, field, verdict) = judge(self.scenario, &ends);
-        let id_of = |s: usize| self.scenario.sides.get(s).map(|x| x.id.clone());
-        self.log
-            .say(self.turns_fought, || format!("the battle ends: {verdict}"));
-        Outcome {
-            rules: RuleSetId::ScrubyBasic,
+        });
+        engine::finish(
+            self.scenario,
+            RuleSetId::ScrubyBasic,
             seed,
-            turns: self.turns_fought,
-            winner: winner.and_then(id_of),
-            field_held_by: field.and_then(id_of),
-            verdict,
-            stands,
-            log: self.log.into_lines(),
-        }
+            self.clock.fought,
+            endings,
+            self.log,
+            true,
+        )
     }
 }
 
-fn place_side<'a>(
-    board: &Board,
-    scenario: &'a Scenario,
-    index: usize,
-    side: &ScenarioSide,
-    out: &mut Vec<Unit<'a>>,
-) {
-    let ci = board.cell_inches;
-    let c = side.deployment.centre();
-    for start in doctrine::starts(board, scenario, index) {
-        let at = start.at;
-        let mut u = unit(start.stand, index, board.to_inches(at), start.arrives);
-        if start.arrives == 0 {
-            u.offset = ((at.0 - c.0) * ci, (at.1 - c.1) * ci);
-            if side.role == Role::Defender {
-                u.post = Some(u.at);
-            }
-        }
-        out.push(u);
+impl Turns for Battle<'_> {
+    const ENDS_ON_ARRIVAL: bool = true;
+
+    fn clock(&mut self) -> &mut Clock {
+        &mut self.clock
+    }
+
+    fn turn_limit(&self) -> u32 {
+        self.scenario.turn_limit
+    }
+
+    fn begin_turn(&mut self, turn: u32) {
+        self.turn = turn;
+        let log = &mut self.log;
+        self.units.arrive(turn, |name, _| {
+            log.say(turn, || format!("{name} comes on with the reserve"));
+        });
+    }
+
+    fn phases(&mut self, _turn: u32) {
+        self.begin();
+        // 8 (of the move before): the dice say who moves first.
+        let first = self.first_mover();
+        self.first = first;
+        // 1. Both players move all their soldiers.
+        self.move_side(first);
+        self.move_side(1 - first);
+        self.orders();
+        self.captures();
+        // 2. Artillery fires. 3. Musket fire. 3.1 Fire and charge.
+        self.links.clear();
+        self.killed.clear();
+        self.artillery();
+        self.musket();
+        self.fire_and_charge();
+        // 4. Post-volley morale.
+        self.judge_fire();
+        // 5, 6. Melees, and morale after each.
+        self.melees();
+        // 7. Special cavalry charges.
+        self.cavalry_charges();
+        self.captures();
+    }
+
+    fn over(&self) -> bool {
+        Battle::over(self)
     }
 }
 
-fn unit(t: &TableStand, side: usize, at: Point, arrives: u32) -> Unit<'_> {
+/// This rule set's data for stand `t` as it starts.
+fn stand(t: &TableStand) -> Stand {
     let troop = troop_for(t.kind);
-    Unit {
-        id: t.id,
-        name: &t.name,
-        kind: t.kind,
-        side,
+    Stand {
         troop,
         models: troop.map_or(0, |tr| models_at(tr, t.strength, t.full)),
-        before: t.strength,
-        at,
-        arrives,
         post: None,
-        status: if arrives == 0 {
-            Status::Fighting
-        } else {
-            Status::Waiting
-        },
         formation: Formation::Line,
         moved: 0.0,
         shaken_until: 0,

@@ -1,0 +1,361 @@
+//! The battle core every rule set's engine is built on: the roster of the
+//! stands on the table, their arrival and deployment, when a side is spent
+//! or broken, the turn loop, and the one `finish` that gives the `Outcome`
+//! and the end states [`judge`] weighs from the same per-stand results.
+//!
+//! An engine keeps its own per-stand data in [`Member::data`] (reached
+//! through `Deref`, so `unit.closed` reads the engine's field) and its own
+//! position type (a point in inches, or a grid square). It implements
+//! [`Turns`]: its turn's phases and when it is over; [`play_turn`] and
+//! [`run`] are the loop. Everything is generic, so each engine's hot loop
+//! stays monomorphic: the odds fight thousands of battles.
+
+use super::board::{Board, Point};
+use super::{EndState, Fate, Log, Outcome, StandResult, doctrine, has_broken, judge};
+use crate::model::{RuleSetId, StandId, StandKind};
+use crate::scenario::{Role, Scenario, TableStand};
+use std::ops::{Deref, DerefMut};
+
+/// Where a stand is in the battle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// A reserve not yet on the table.
+    Waiting,
+    /// On the table.
+    Fighting,
+    /// Gone from the table, and what became of it.
+    Out(Fate),
+}
+
+/// One stand on the table: the scenario's stand, its side, where it is,
+/// when it arrives, its status, and the engine's own data `D`.
+#[derive(Debug, Clone)]
+pub struct Member<'a, P, D> {
+    pub stand: &'a TableStand,
+    /// Index of its side in the scenario.
+    pub side: usize,
+    pub at: P,
+    /// The turn it comes on (0: on the table from the start).
+    pub arrives: u32,
+    pub status: Status,
+    pub data: D,
+}
+
+impl<'a, P, D> Member<'a, P, D> {
+    /// A member on the table from the start if `arrives` is 0, else waiting.
+    pub fn new(stand: &'a TableStand, side: usize, at: P, arrives: u32, data: D) -> Member<'a, P, D> {
+        Member {
+            stand,
+            side,
+            at,
+            arrives,
+            status: if arrives == 0 {
+                Status::Fighting
+            } else {
+                Status::Waiting
+            },
+            data,
+        }
+    }
+
+    pub fn id(&self) -> StandId {
+        self.stand.id
+    }
+
+    pub fn name(&self) -> &'a str {
+        self.stand.name.as_str()
+    }
+
+    pub fn kind(&self) -> StandKind {
+        self.stand.kind
+    }
+
+    /// Its strength when the battle began, in roster points.
+    pub fn before(&self) -> u32 {
+        self.stand.strength
+    }
+
+    pub fn fighting(&self) -> bool {
+        self.status == Status::Fighting
+    }
+
+    pub fn waiting(&self) -> bool {
+        self.status == Status::Waiting
+    }
+}
+
+impl<P, D> Deref for Member<'_, P, D> {
+    type Target = D;
+    fn deref(&self) -> &D {
+        &self.data
+    }
+}
+
+impl<P, D> DerefMut for Member<'_, P, D> {
+    fn deref_mut(&mut self) -> &mut D {
+        &mut self.data
+    }
+}
+
+/// The stands of a battle, both sides, in the scenario's order (each side's
+/// stands, then its reserves).
+#[derive(Debug, Clone)]
+pub struct Roster<'a, P, D> {
+    members: Vec<Member<'a, P, D>>,
+}
+
+impl<P, D> Default for Roster<'_, P, D> {
+    fn default() -> Self {
+        Roster { members: Vec::new() }
+    }
+}
+
+impl<'a, P, D> Roster<'a, P, D> {
+    /// Points side `side` brought on (stands no longer waiting) and points
+    /// it has standing, `standing` giving each stand's (0 when not standing).
+    /// Counted as [`judge`] counts them.
+    pub fn points(&self, side: usize, standing: impl Fn(&Member<'a, P, D>) -> u32) -> (u64, u64) {
+        self.members
+            .iter()
+            .filter(|m| m.side == side)
+            .fold((0, 0), |(before, after), m| {
+                let brought = if m.waiting() { 0 } else { u64::from(m.before()) };
+                (before + brought, after + u64::from(standing(m)))
+            })
+    }
+
+    /// Whether side `side` has lost more than
+    /// [`super::ARMY_BREAKS_AT_LOSS`] of the points it brought on: it breaks
+    /// and quits the field.
+    pub fn broken(&self, side: usize, standing: impl Fn(&Member<'a, P, D>) -> u32) -> bool {
+        let (before, after) = self.points(side, standing);
+        has_broken(before, after)
+    }
+
+    /// Whether side `side` has nothing left to fight with: no stand for
+    /// which `left` holds (the engine says what still counts, a reserve to
+    /// come among them).
+    pub fn spent(&self, side: usize, left: impl Fn(&Member<'a, P, D>) -> bool) -> bool {
+        !self.members.iter().any(|m| m.side == side && left(m))
+    }
+
+    /// Whether either side is spent or broken: the battle is over.
+    pub fn over(
+        &self,
+        left: impl Fn(&Member<'a, P, D>) -> bool,
+        standing: impl Fn(&Member<'a, P, D>) -> u32,
+    ) -> bool {
+        self.spent(0, &left) || self.spent(1, &left) || self.broken(0, &standing) || self.broken(1, &standing)
+    }
+
+    /// The waiting stands due by `turn`, by index.
+    pub fn due(&self, turn: u32) -> impl Iterator<Item = usize> + '_ {
+        self.members
+            .iter()
+            .enumerate()
+            .filter(move |(_, m)| m.waiting() && m.arrives <= turn)
+            .map(|(i, _)| i)
+    }
+
+    /// Reserves whose turn has come go on the table where they wait; each
+    /// is told to `say` (its name and its side's index), for the log.
+    pub fn arrive(&mut self, turn: u32, mut say: impl FnMut(&'a str, usize)) {
+        for m in &mut self.members {
+            if m.waiting() && m.arrives <= turn {
+                m.status = Status::Fighting;
+                say(m.name(), m.side);
+            }
+        }
+    }
+}
+
+impl<'a, P, D> Deref for Roster<'a, P, D> {
+    type Target = Vec<Member<'a, P, D>>;
+    fn deref(&self) -> &Self::Target {
+        &self.members
+    }
+}
+
+impl<P, D> DerefMut for Roster<'_, P, D> {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.members
+    }
+}
+
+impl<'r, 'a, P, D> IntoIterator for &'r Roster<'a, P, D> {
+    type Item = &'r Member<'a, P, D>;
+    type IntoIter = std::slice::Iter<'r, Member<'a, P, D>>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.members.iter()
+    }
+}
+
+impl<'r, 'a, P, D> IntoIterator for &'r mut Roster<'a, P, D> {
+    type Item = &'r mut Member<'a, P, D>;
+    type IntoIter = std::slice::IterMut<'r, Member<'a, P, D>>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.members.iter_mut()
+    }
+}
+
+impl<'a, D> Roster<'a, Point, D> {
+    /// Sets out side `index` on an inch table: every stand where
+    /// [`doctrine::starts`] puts it (positions in inches), reserves waiting;
+    /// `data` makes each stand's own data from its start and side.
+    pub fn place_side(
+        &mut self,
+        board: &Board,
+        scenario: &'a Scenario,
+        index: usize,
+        mut data: impl FnMut(&doctrine::Start<'a>, &Placed) -> D,
+    ) {
+        let Some(side) = scenario.sides.get(index) else {
+            return;
+        };
+        for start in doctrine::starts(board, scenario, index) {
+            let at = board.to_inches(start.at);
+            let placed = Placed {
+                at,
+                // A defender's post: where it was deployed.
+                post: (start.arrives == 0 && side.role == Role::Defender).then_some(at),
+            };
+            let d = data(&start, &placed);
+            self.members
+                .push(Member::new(start.stand, index, at, start.arrives, d));
+        }
+    }
+}
+
+/// Where [`Roster::place_side`] put a stand, in inches.
+#[derive(Debug, Clone, Copy)]
+pub struct Placed {
+    pub at: Point,
+    /// A defender's post: where it was deployed (`None` for attackers and
+    /// reserves).
+    pub post: Option<Point>,
+}
+
+/// The turn and the turns fought, shared by every engine's loop.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Clock {
+    /// The turn being fought (0 before the first).
+    pub turn: u32,
+    /// The last turn whose phases were fought.
+    pub fought: u32,
+    pub over: bool,
+}
+
+/// What an engine does each turn; [`play_turn`] and [`run`] drive it.
+pub trait Turns {
+    /// Whether the battle may end as the turn begins, after arrivals and
+    /// before any phase (a side with nothing left does not fight on).
+    const ENDS_ON_ARRIVAL: bool;
+    fn clock(&mut self) -> &mut Clock;
+    /// The last turn.
+    fn turn_limit(&self) -> u32;
+    /// The turn's beginning: reserves arrive, per-turn marks are cleared.
+    fn begin_turn(&mut self, turn: u32);
+    /// The turn's phases, in the rule set's order. It may stop early when
+    /// the battle is over.
+    fn phases(&mut self, turn: u32);
+    /// A side is spent or broken.
+    fn over(&self) -> bool;
+}
+
+/// Fights one turn; nothing once the battle is over.
+pub fn play_turn<E: Turns>(e: &mut E) {
+    let limit = e.turn_limit();
+    let clock = *e.clock();
+    if clock.over || clock.turn >= limit {
+        e.clock().over = true;
+        return;
+    }
+    let turn = clock.turn + 1;
+    e.clock().turn = turn;
+    e.begin_turn(turn);
+    if E::ENDS_ON_ARRIVAL && e.over() {
+        e.clock().over = true;
+        return;
+    }
+    e.clock().fought = turn;
+    e.phases(turn);
+    if turn >= limit || e.over() {
+        e.clock().over = true;
+    }
+}
+
+/// Fights turn after turn until the battle is over.
+pub fn run<E: Turns>(e: &mut E) {
+    while !e.clock().over {
+        play_turn(e);
+    }
+}
+
+/// One stand's result, as the engine decides it: everything the `Outcome`
+/// and the judge need.
+#[derive(Debug, Clone, Copy)]
+pub struct Ending<'a> {
+    pub stand: &'a TableStand,
+    pub side: usize,
+    pub fate: Fate,
+    pub strength_after: u32,
+    /// Where it is, in cells.
+    pub at: Point,
+}
+
+/// Ends the battle: judges it on the stands' results and gives the
+/// `Outcome`. The end states the judge weighs and the outcome's stands come
+/// from the same `endings`, so they cannot disagree: reserves that never
+/// came on are not judged, and a stand stands if its fate is `Stood`. With
+/// `announce` the log's last line gives the verdict.
+pub fn finish<'a>(
+    scenario: &Scenario,
+    rules: RuleSetId,
+    seed: u64,
+    turns: u32,
+    endings: impl Iterator<Item = Ending<'a>>,
+    mut log: Log,
+    announce: bool,
+) -> Outcome {
+    let mut ends = Vec::new();
+    let mut stands = Vec::new();
+    for e in endings {
+        if e.fate != Fate::NotEngaged {
+            ends.push(EndState {
+                side: e.side,
+                strength_before: e.stand.strength,
+                strength_after: e.strength_after,
+                standing: e.fate == Fate::Stood,
+                at: e.at,
+            });
+        }
+        stands.push(StandResult {
+            id: e.stand.id,
+            name: e.stand.name.clone(),
+            kind: e.stand.kind,
+            side: scenario
+                .sides
+                .get(e.side)
+                .map(|s| s.id.clone())
+                .unwrap_or_default(),
+            strength_before: e.stand.strength,
+            strength_after: e.strength_after,
+            fate: e.fate,
+        });
+    }
+    let (winner, field, verdict) = judge(scenario, &ends);
+    let id_of = |s: usize| scenario.sides.get(s).map(|x| x.id.clone());
+    if announce {
+        log.say(turns, || format!("the battle ends: {verdict}"));
+    }
+    Outcome {
+        rules,
+        seed,
+        turns,
+        winner: winner.and_then(id_of),
+        field_held_by: field.and_then(id_of),
+        verdict,
+        stands,
+        log: log.into_lines(),
+    }
+}

@@ -1,0 +1,130 @@
+//! Shared builders for the rules tests: stands, sides, areas, terrain
+//! patches, tables and whole scenarios, and the example scenarios.
+
+use umpire::model::{ArmyKind, Quality, RuleSetId, StandId, StandKind};
+use umpire::rules::Outcome;
+use umpire::scenario::{Area, Ground, Patch, Reserve, Role, Scenario, ScenarioSide, Table, TableStand};
+
+/// A trained stand of `kind` at full roster strength, at `at` (in cells;
+/// `None`: placed by the doctrine), named after its kind and id.
+pub fn stand(id: u32, kind: StandKind, at: Option<(f64, f64)>) -> TableStand {
+    let full = kind.roster_points();
+    TableStand {
+        id: StandId(id),
+        name: format!("{} {id}", kind.label()),
+        kind,
+        quality: Quality::Trained,
+        strength: full,
+        full,
+        at,
+        weapon: None,
+    }
+}
+
+/// [`stand`] in the middle of grid square `at`.
+pub fn stand_in(id: u32, kind: StandKind, at: Option<(i32, i32)>) -> TableStand {
+    stand(
+        id,
+        kind,
+        at.map(|(x, y)| (f64::from(x) + 0.5, f64::from(y) + 0.5)),
+    )
+}
+
+/// A side named "The `id`" with no reserves.
+pub fn side(id: &str, army: ArmyKind, role: Role, deployment: Area, stands: Vec<TableStand>) -> ScenarioSide {
+    ScenarioSide {
+        id: id.to_owned(),
+        name: format!("The {id}"),
+        army,
+        role,
+        colour: None,
+        deployment,
+        stands,
+        reserves: Vec::new(),
+    }
+}
+
+pub fn area(x: u32, y: u32, w: u32, h: u32) -> Area {
+    Area { x, y, w, h }
+}
+
+/// Stands arriving on `turn` in `area`.
+pub fn reserve(turn: u32, area: Area, stands: Vec<TableStand>) -> Reserve {
+    Reserve { turn, area, stands }
+}
+
+/// A patch that changes nothing yet: set its fields with `..patch(..)`.
+pub fn patch(x: u32, y: u32, w: u32, h: u32) -> Patch {
+    Patch {
+        area: area(x, y, w, h),
+        ground: None,
+        level: None,
+        road: None,
+        cover: None,
+    }
+}
+
+pub fn ground(x: u32, y: u32, w: u32, h: u32, g: Ground) -> Patch {
+    Patch {
+        ground: Some(g),
+        ..patch(x, y, w, h)
+    }
+}
+
+/// An open table of `width` x `depth` cells of `cell_inches`.
+pub fn table(width: u32, depth: u32, cell_inches: f64, grid: bool) -> Table {
+    Table {
+        width,
+        depth,
+        cell_inches,
+        grid,
+        terrain: Vec::new(),
+    }
+}
+
+/// A scenario titled "test" under `rules` on `table` with `sides`, seed 1,
+/// no objectives.
+pub fn scenario(rules: RuleSetId, turn_limit: u32, table: Table, sides: Vec<ScenarioSide>) -> Scenario {
+    Scenario {
+        title: "test".to_owned(),
+        rules,
+        seed: 1,
+        turn_limit,
+        table,
+        sides,
+        objectives: Vec::new(),
+        notes: None,
+    }
+}
+
+/// One of the example scenarios in `campaigns/scenarios/`, by file name.
+pub fn example(name: &str) -> Scenario {
+    let path = format!("{}/campaigns/scenarios/{name}", env!("CARGO_MANIFEST_DIR"));
+    serde_json::from_str(&std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}")))
+        .unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// The file names of the example scenarios.
+pub const EXAMPLES: [&str; 2] = ["abu_tleih_1895.json", "kassassin_bridge.json"];
+
+/// Whether any line of the log contains `text`.
+pub fn logged(outcome: &Outcome, text: &str) -> bool {
+    outcome.log.iter().any(|l| l.text.contains(text))
+}
+
+/// The log as "turn: text" lines, for assertion messages.
+pub fn log_text(outcome: &Outcome) -> String {
+    outcome
+        .log
+        .iter()
+        .map(|l| format!("{}: {}", l.turn, l.text))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Every stand of a scenario side, reserves included.
+pub fn all_stands(side: &ScenarioSide) -> impl Iterator<Item = &TableStand> {
+    side.stands
+        .iter()
+        .chain(side.reserves.iter().flat_map(|r| r.stands.iter()))
+}
