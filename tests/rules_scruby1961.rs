@@ -16,11 +16,6 @@ use umpire::scenario::{Area, Ground, Patch, Role, Scenario, ScenarioSide, Table,
 // Fixtures
 // ---------------------------------------------------------------------------
 
-fn example(name: &str) -> Scenario {
-    let path = format!("{}/campaigns/scenarios/{name}", env!("CARGO_MANIFEST_DIR"));
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
-
 fn stand(id: u32, kind: StandKind, at: Option<(f64, f64)>) -> TableStand {
     let full = kind.roster_points();
     TableStand {
