@@ -300,13 +300,15 @@ pub fn load_report(path: &Path) -> Result<crate::model::report::Report, ReportFi
     })
 }
 
+/// What the proving ground reads: each campaign file's name with the campaign
+/// checked, and each orders file's name with its text.
+pub type ProvingInputs = (Vec<(String, Checked<Campaign>)>, Vec<(String, String)>);
+
 /// The bundled campaigns in `dir` (its `*.toml`) and the orders files in
 /// `dir/orders`, for the proving ground: each campaign checked with its map,
 /// each orders file as text. Files are taken in name order; a campaign
 /// with errors comes back as its diagnostics.
-pub fn load_proving_inputs(
-    dir: &Path,
-) -> Result<(Vec<(String, Checked<Campaign>)>, Vec<(String, String)>), Diagnostic> {
+pub fn load_proving_inputs(dir: &Path) -> Result<ProvingInputs, Diagnostic> {
     let problem = |path: &Path, message: String| Diagnostic {
         file: display_name(path),
         location: Location { line: 1, column: 1 },

@@ -379,8 +379,8 @@ fn table_makes_sense(s: &Scenario) -> Result<(), String> {
                 "{:?} in {:?} at ({}, {})",
                 c.cover,
                 c.ground,
-                i as u32 % w,
-                i as u32 / w
+                u32::try_from(i).unwrap() % w,
+                u32::try_from(i).unwrap() / w
             ));
         }
     }
@@ -417,7 +417,7 @@ fn table_makes_sense(s: &Scenario) -> Result<(), String> {
             .filter(|t| t.arrives == 0)
         {
             let (x, y) = start.at;
-            let cell = cells[y as usize * w as usize + x as usize];
+            let cell = board.cell_at((x, y));
             if cell.is_water() || !on_own_bank(side.role, y, y) {
                 return Err(format!(
                     "{}'s stand {} starts at {:?} ({:?}), cut off by the river at {river:?}",

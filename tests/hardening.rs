@@ -254,7 +254,7 @@ fn text_from_a_save_is_printed_escaped() {
              UPDATE regions SET name = '{forged} 2' WHERE id = 'ford';
              UPDATE sides SET name = '{forged} 3' WHERE id = 'red';
              INSERT INTO events (turn, seq, kind, payload, sentence)
-                 VALUES (1, 99, 'note', '{{}}', '{forged} 4');"
+                 VALUES (1, 99, 'turn_ended', '{{\"turn\":1,\"battles_pending\":0}}', '{forged} 4');"
         ),
     );
     let orders = "[[orders]]\nforce = \"red-column\"\nmarch = [\"ford\"]\n";

@@ -587,7 +587,7 @@ fn one_stand_on(shape: (u32, u32, f64, bool), id: u32, kind: StandKind) -> (Vec<
     };
     let picture = table_picture(&scenario);
     let (x, y) = picture.pixel_at(at).unwrap();
-    let cell = picture.pixels_per_cell.ceil() as u32;
+    let cell = u32::try_from(umpire::rules::board::floor(picture.pixels_per_cell.ceil())).unwrap();
     let mut pixels = Vec::new();
     for py in y.saturating_sub(cell)..(y + cell).min(picture.image.height()) {
         for px in x.saturating_sub(cell)..(x + cell).min(picture.image.width()) {

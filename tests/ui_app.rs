@@ -47,10 +47,11 @@ fn campaign(h: &Harness<'_, UmpireApp>) -> Campaign {
         .clone()
 }
 
-/// The log the window holds is the save's whole log, read in pieces as it grew.
+/// The log the window holds is the save's whole log, read in pieces as it
+/// grew, each checkpoint with the state it keeps (for the plots).
 fn assert_log_matches_the_save(h: &Harness<'_, UmpireApp>) {
     let session = h.state().session().unwrap();
-    let stored = Store::open(session.path()).unwrap().events().unwrap();
+    let stored = Store::open(session.path()).unwrap().events_with_states().unwrap();
     assert_eq!(session.events(), stored.as_slice());
 }
 

@@ -440,17 +440,15 @@ fn roll(kinds: &[(StandKind, u32)], first: u32) -> Vec<Stand> {
     out
 }
 
+/// A side's stands by kind and count.
+type Army = Vec<(StandKind, u32)>;
+
 /// A synthetic battle: the template campaign's calendar, two sides of one
 /// army kind, a defender in the middle region and an attacker marching in
 /// from the east, laid by the hand-off for every rule set.
 fn synthetic(template: &Campaign, probe: &Probe, index: u64) -> Result<ProvingBattle, String> {
     let plus = |n: u32| n + (n + 2) / 4;
-    let (ground, posture, attacker, defender): (
-        Ground,
-        Posture,
-        Vec<(StandKind, u32)>,
-        Vec<(StandKind, u32)>,
-    ) = match *probe {
+    let (ground, posture, attacker, defender): (Ground, Posture, Army, Army) = match *probe {
         Probe::Synthetic {
             ground,
             posture,
