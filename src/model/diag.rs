@@ -21,7 +21,7 @@ pub struct Location {
 impl Location {
     /// The line and column of byte `offset` in `text`; offsets past the end
     /// are placed at the end. Scans `text` once: to place many offsets in one
-    /// text, build a [`Lines`] once and ask it.
+    /// text, build a `Lines` once and ask it.
     pub fn of_offset(text: &str, offset: usize) -> Location {
         Lines::new(text).location(text, offset)
     }

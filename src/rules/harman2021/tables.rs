@@ -114,7 +114,7 @@ pub fn strength_after(strength: u32, cv_start: u32, cv_left: u32) -> u32 {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Condition {
     Fresh,
-    /// "has lost over [half] its Combat Value": one Tactical Die fewer and no
+    /// "has lost over \[half\] its Combat Value": one Tactical Die fewer and no
     /// offensive action by Fire or Close Combat; may still defend itself.
     /// (The seed's "lost over its Combat Value" has lost a word: plainly half.)
     Shaken,
