@@ -1,0 +1,268 @@
+//! scruby-basic's melee: charges, cavalry charges and pursuit, each melee
+//! fought by the Combat Table's melee rows.
+
+use super::*;
+
+impl Battle<'_> {
+    /// 5, 6. Melees of fire and charge and of pursuit, each judged.
+    pub(super) fn melees(&mut self) {
+        let mut charged = vec![false; self.units.len()];
+        for u in &self.units {
+            if let Charge::Volley(x) | Charge::Pursuit(x) = u.charge
+                && let Some(c) = charged.get_mut(x)
+            {
+                *c = true;
+            }
+        }
+        for t in self.target_order() {
+            if !charged.get(t).copied().unwrap_or(false) {
+                continue;
+            }
+            let attackers: Vec<usize> = (0..self.units.len())
+                .filter(|&i| {
+                    self.u(i).is_some_and(|u| {
+                        u.combatant()
+                            && !u.fought
+                            && matches!(u.charge, Charge::Volley(x) | Charge::Pursuit(x) if x == t)
+                    })
+                })
+                .collect();
+            if attackers.is_empty() {
+                continue;
+            }
+            let ok = self.u(t).is_some_and(|e| e.combatant() && !e.fought);
+            let reach_ok: Vec<usize> = attackers
+                .iter()
+                .copied()
+                .filter(|&a| {
+                    // Fire and charge: still in contact after the morale;
+                    // pursuit: the beaten stand within the cavalry's move.
+                    let reach = match self.u(a).map(|u| (u.charge, u.move_of(Going::Column))) {
+                        Some((Charge::Pursuit(_), m)) => m * self.scale + CONTACT_INCHES,
+                        _ => CONTACT_INCHES,
+                    };
+                    self.dist(a, t) <= reach + EPSILON
+                })
+                .collect();
+            for &a in &attackers {
+                self.set_charge(a, Charge::None);
+            }
+            if !ok || reach_ok.is_empty() {
+                continue;
+            }
+            self.melee(&reach_ok, t, false);
+        }
+    }
+
+    /// The stands charged, in the order their melees are fought: the
+    /// charges of the side that moved first, then the other's.
+    pub(super) fn target_order(&self) -> Vec<usize> {
+        let charged =
+            |s: usize| (0..self.units.len()).filter(move |&i| self.u(i).is_some_and(|u| u.side == s));
+        charged(1 - self.first).chain(charged(self.first)).collect()
+    }
+
+    /// 7. The special cavalry charges, after the regulation combat.
+    pub(super) fn cavalry_charges(&mut self) {
+        let mut charged = vec![false; self.units.len()];
+        for u in &self.units {
+            if let Charge::Cavalry(x) = u.charge
+                && let Some(c) = charged.get_mut(x)
+            {
+                *c = true;
+            }
+        }
+        if !charged.contains(&true) {
+            return;
+        }
+        for t in self.target_order() {
+            if !charged.get(t).copied().unwrap_or(false) {
+                continue;
+            }
+            let chargers: Vec<usize> = (0..self.units.len())
+                .filter(|&i| {
+                    self.u(i)
+                        .is_some_and(|u| u.combatant() && !u.fought && u.charge == Charge::Cavalry(t))
+                })
+                .collect();
+            for &c in &chargers {
+                self.set_charge(c, Charge::None);
+            }
+            let Some(e) = self.u(t) else { continue };
+            if chargers.is_empty() || !e.combatant() || e.fought {
+                continue;
+            }
+            let mut chargers: Vec<usize> = chargers
+                .into_iter()
+                .filter(|&c| {
+                    let reach =
+                        self.u(c).map_or(0.0, |u| u.move_of(Going::Column)) * self.scale + CONTACT_INCHES;
+                    self.dist(c, t) <= reach + EPSILON
+                })
+                .collect();
+            if chargers.is_empty() {
+                continue;
+            }
+            // Fire withheld for the charging cavalry (Special Moves 2.4.1).
+            let side = e.side;
+            let mut pool = [0.0; 3];
+            let mut any = false;
+            for j in 0..self.units.len() {
+                let Some(f) = self.u(j) else { continue };
+                if f.side != side || !f.combatant() || !f.withhold || f.shaken_until >= self.turn {
+                    continue;
+                }
+                let Some(troop) = f.troop else { continue };
+                let range = musket_range(troop, self.cell(f.at).level).unwrap_or(0.0) * self.scale;
+                if chargers.iter().any(|&c| self.dist(j, c) <= range + EPSILON) {
+                    let add = Self::shares(troop, f.models, 1.0);
+                    for (a, b) in pool.iter_mut().zip(add) {
+                        *a += b;
+                    }
+                    any = true;
+                }
+            }
+            if any {
+                let mut order: Vec<(f64, usize)> = chargers.iter().map(|&c| (self.dist(c, t), c)).collect();
+                order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+                let order: Vec<usize> = order.into_iter().map(|x| x.1).collect();
+                let mut dead = Vec::new();
+                self.take_kills(pool, &order, &mut dead);
+                for d in &dead {
+                    self.remove(*d, "is shot down charging");
+                }
+                chargers.retain(|c| !dead.contains(c));
+            }
+            if !chargers.is_empty() {
+                self.melee(&chargers, t, true);
+            }
+        }
+    }
+
+    /// One melee: `attackers` at stand `t` and its close support.
+    pub(super) fn melee(&mut self, attackers: &[usize], t: usize, cavalry_charge: bool) {
+        let Some(target) = self.u(t) else { return };
+        let (side, tat) = (target.side, target.at);
+        let square = target.formation == Formation::Square;
+        let pursued = target.pursued;
+        let house = self.house(tat);
+        let position = self.defensive(tat);
+        for &a in attackers {
+            self.close_in(a, tat);
+        }
+        let first = attackers.first().copied().unwrap_or(t);
+        let caught = !square
+            && self
+                .u(first)
+                .is_some_and(|a| caught_in_flank(tat, self.facing(side), a.at));
+        // Close support: "not over one 'open' move away from the melee".
+        let support = move_inches(Troop::Fusilier, Going::Open) * self.scale + CONTACT_INCHES;
+        let mut defenders: Vec<(f64, usize)> = self
+            .units
+            .iter()
+            .enumerate()
+            .filter(|(j, u)| {
+                u.side == side
+                    && u.combatant()
+                    && !u.fought
+                    && (*j == t || doctrine::dist(u.at, tat) <= support + EPSILON)
+            })
+            .map(|(j, u)| (doctrine::dist(u.at, tat), j))
+            .collect();
+        defenders.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let mut defenders: Vec<usize> = defenders.into_iter().map(|x| x.1).collect();
+        let mut attackers: Vec<usize> = attackers.to_vec();
+        attackers.sort_by(|&a, &b| self.dist(a, t).total_cmp(&self.dist(b, t)).then(a.cmp(&b)));
+        let n_def = u32::try_from(defenders.len()).unwrap_or(u32::MAX);
+        let column = !cavalry_charge
+            && attackers
+                .iter()
+                .any(|&a| self.u(a).is_some_and(|u| u.is(Troop::is_infantry)));
+        let cap = if house {
+            house_attackers_allowed(n_def)
+        } else {
+            melee_ranks(column).saturating_mul(n_def)
+        };
+        attackers.truncate(usize::try_from(cap).unwrap_or(usize::MAX));
+        if !square {
+            let n_att = u32::try_from(attackers.len()).unwrap_or(u32::MAX);
+            defenders
+                .truncate(usize::try_from(melee_ranks(false).saturating_mul(n_att)).unwrap_or(usize::MAX));
+        }
+        let (att_flank, def_flank) = flank_factors(caught);
+        let mut att_pool = [0.0; 3];
+        for &a in &attackers {
+            let Some(u) = self.u(a) else { continue };
+            let Some(troop) = u.troop else { continue };
+            let f = rank_factor(self.single_rank(a)) * attacker_position_factor(troop, position) * att_flank;
+            for (p, s) in att_pool.iter_mut().zip(Self::shares(troop, u.models, f)) {
+                *p += s;
+            }
+        }
+        let mut def_pool = [0.0; 3];
+        for &d in &defenders {
+            let Some(u) = self.u(d) else { continue };
+            let Some(troop) = u.troop else { continue };
+            let half = if u.pursued { PURSUED_FACTOR } else { 1.0 };
+            let f = rank_factor(self.single_rank(d)) * house_defence_factor(house) * def_flank * half;
+            for (p, s) in def_pool.iter_mut().zip(Self::shares(troop, u.models, f)) {
+                *p += s;
+            }
+        }
+        let (me, them) = (self.name(first), self.name(t));
+        let (na, nd) = (attackers.len(), defenders.len());
+        self.log.say(self.turn, || {
+            format!(
+                "melee: {me} and {} more ({na} stands) against {them} ({nd} stands){}{}{}",
+                na.saturating_sub(1),
+                if caught { ", caught in flank" } else { "" },
+                if house { ", in a house" } else { "" },
+                if pursued { ", pursued at half value" } else { "" }
+            )
+        });
+        let mut dead = Vec::new();
+        self.take_kills(att_pool, &defenders, &mut dead);
+        let mut dead_att = Vec::new();
+        self.take_kills(def_pool, &attackers, &mut dead_att);
+        dead.extend(dead_att);
+        for &d in &dead {
+            self.remove(d, "falls in the melee");
+        }
+        for &x in attackers.iter().chain(defenders.iter()) {
+            if let Some(u) = self.units.get_mut(x) {
+                u.fought = true;
+                u.pursued = false;
+            }
+        }
+        let alive: Vec<usize> = attackers
+            .iter()
+            .chain(defenders.iter())
+            .copied()
+            .filter(|&x| self.u(x).is_some_and(Unit::combatant))
+            .collect();
+        let mut pos = [false; 2];
+        if let Some(p) = pos.get_mut(side) {
+            *p = position;
+        }
+        let loser = self.judge(&alive, &dead, pos, "the melee");
+        // Pursuit: winning cavalry follow the beaten stand.
+        if loser == Some(side) && self.u(t).is_some_and(Unit::combatant) {
+            let mut any = false;
+            for &a in &attackers {
+                if self
+                    .u(a)
+                    .is_some_and(|u| u.combatant() && u.is(Troop::is_cavalry))
+                {
+                    self.set_charge(a, Charge::Pursuit(t));
+                    any = true;
+                }
+            }
+            if any {
+                if let Some(u) = self.units.get_mut(t) {
+                    u.pursued = true;
+                }
+                self.log.say(self.turn, || format!("the cavalry pursue {them}"));
+            }
+        }
+    }
+}

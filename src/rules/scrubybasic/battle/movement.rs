@@ -1,0 +1,316 @@
+//! scruby-basic's movement: each stand's advance by the Movement chart, the
+//! generals' orders, squares formed against cavalry.
+
+use super::*;
+
+impl Battle<'_> {
+    /// Moves stand `i` up to its allowance toward `to`, stopping `short`
+    /// inches from it; road and slope by the Movement chart.
+    pub(super) fn advance(&mut self, i: usize, to: Point, going: Going, short: f64) {
+        let Some(u) = self.u(i) else { return };
+        let from = u.at;
+        let d = doctrine::dist(from, to) - short;
+        if d <= EPSILON {
+            return;
+        }
+        let mut going = going;
+        let start = self.cell(from);
+        let base = u.move_of(going) * self.scale;
+        let probe = doctrine::step_toward(from, to, base.min(d));
+        if going == Going::Column && start.road && self.cell(probe).road {
+            going = Going::Road;
+        }
+        let mut allowance = u.move_of(going) * self.scale;
+        let end_level = self.cell(doctrine::step_toward(from, to, allowance.min(d))).level;
+        if let Some(t) = u.troop
+            && end_level != start.level
+        {
+            allowance = (allowance + slope_inches(t, end_level > start.level) * self.scale).max(0.0);
+        }
+        let mut dest = doctrine::step_toward(from, to, allowance.min(d));
+        // Water stops a stand at its edge (no chart figure: it does not cross).
+        let mut tries = 0;
+        while self.cell(dest).is_water() && tries < 8 {
+            dest = ((dest.0 + from.0) / 2.0, (dest.1 + from.1) / 2.0);
+            tries += 1;
+        }
+        if self.cell(dest).is_water() || !self.on_table(dest) {
+            return;
+        }
+        if let Some(u) = self.units.get_mut(i) {
+            u.moved += doctrine::dist(from, dest);
+            u.at = dest;
+        }
+    }
+
+    pub(super) fn move_side(&mut self, side: usize) {
+        for i in 0..self.units.len() {
+            if self.u(i).is_some_and(|u| u.side == side && u.fighting()) {
+                self.move_stand(i);
+            }
+        }
+    }
+
+    /// The doctrine's move for stand `i`.
+    pub(super) fn move_stand(&mut self, i: usize) {
+        let Some(u) = self.u(i) else { return };
+        let (side, role, post) = (u.side, self.side(u.side).role, u.post);
+        let goal = post.unwrap_or(self.side(side).goal);
+        // The attacker's line keeps its frontage: each stand makes for the
+        // goal shifted by its own place across the line.
+        let goal = if post.is_none() {
+            let f = self.facing(side);
+            let lateral = u.offset.0 * f.1 - u.offset.1 * f.0;
+            (goal.0 + lateral * f.1, goal.1 - lateral * f.0)
+        } else {
+            goal
+        };
+        let Some(troop) = u.troop else {
+            // Command and transport follow the middle of their side.
+            let mut n = 0.0;
+            let mut c = (0.0, 0.0);
+            for f in self.units.iter().filter(|f| f.side == side && f.combatant()) {
+                c = (c.0 + f.at.0, c.1 + f.at.1);
+                n += 1.0;
+            }
+            if n > 0.0 {
+                self.advance(i, (c.0 / n, c.1 / n), Going::Open, RANK_INCHES);
+            }
+            return;
+        };
+        if let Charge::Pursuit(t) = u.charge {
+            // Pursuers follow the beaten troops into contact.
+            if let Some(at) = self.u(t).filter(|t| t.fighting()).map(|t| t.at) {
+                self.advance(i, at, Going::Column, CONTACT_INCHES);
+            }
+            return;
+        }
+        if u.shaken_until >= self.turn {
+            return; // "no forward movement or offensive action for one game move"
+        }
+        let nearest = self.nearest_enemy(i, |_| true);
+        if troop.is_infantry() && u.formation == Formation::Square && self.threatened_by_cavalry(i) {
+            return; // the square stands
+        }
+        let range = musket_range(troop, 0).unwrap_or(6.0) * self.scale;
+        let reach = move_inches(troop, Going::Column) * self.scale;
+        let far = range + reach + move_inches(troop, Going::Open) * self.scale;
+        let at = self.u(i).map_or((0.0, 0.0), |u| u.at);
+        let formation = match nearest {
+            Some((_, d)) if d <= far + EPSILON => Formation::Line,
+            _ => Formation::Column,
+        };
+        if let Some(u) = self.units.get_mut(i) {
+            u.formation = formation;
+        }
+        let going = if formation == Formation::Column {
+            Going::Column
+        } else {
+            Going::Open
+        };
+        // The defender holds its post; off good ground, it meets an enemy
+        // come close as the attacker does.
+        let near = |reach: f64| nearest.is_some_and(|(_, d)| d <= reach + EPSILON);
+        let strong_post = post.is_some_and(|p| self.defensive(p));
+        let hold = |engaged: bool| role == Role::Defender && post.is_some() && (strong_post || !engaged);
+        match troop {
+            Troop::Artillery => {
+                let gun_range = artillery_range(self.cell(at).level) * self.scale;
+                let in_range = nearest.is_some_and(|(_, d)| d <= gun_range);
+                if hold(near(gun_range * ENGAGE_FACTOR)) || in_range {
+                    if !in_range {
+                        self.advance(i, goal, going, 0.0);
+                    }
+                } else {
+                    let to = nearest.and_then(|(j, _)| self.u(j)).map_or(goal, |e| e.at);
+                    self.advance(i, to, going, gun_range - 1.0);
+                }
+            }
+            Troop::LightCavalry | Troop::HeavyCavalry => {
+                let standoff = 6.0 * self.scale + CAVALRY_STANDOFF_INCHES;
+                if hold(near((standoff + reach) * ENGAGE_FACTOR)) {
+                    self.advance(i, goal, going, 0.0);
+                } else {
+                    let to = nearest.and_then(|(j, _)| self.u(j)).map_or(goal, |e| e.at);
+                    self.advance(i, to, going, standoff);
+                }
+            }
+            _ => {
+                let engage = if role == Role::Defender {
+                    far * ENGAGE_FACTOR
+                } else {
+                    far
+                };
+                if hold(near(engage)) {
+                    self.advance(i, goal, going, 0.0);
+                } else {
+                    match nearest {
+                        Some((j, d)) if d <= engage + EPSILON => {
+                            let to = self.u(j).map_or(goal, |e| e.at);
+                            self.advance(i, to, going, reach.min(range));
+                        }
+                        _ => self.advance(i, goal, going, 0.0),
+                    }
+                }
+            }
+        }
+    }
+
+    /// A rough fighting value of the stands of `side` within `radius` of
+    /// `at`, for the doctrine's choice of charges.
+    pub(super) fn strength_near(&self, side: usize, at: Point, radius: f64, attacking_position: bool) -> f64 {
+        let r2 = (radius + EPSILON) * (radius + EPSILON);
+        let mut sum = 0.0;
+        for u in &self.units {
+            if u.side != side || !u.combatant() {
+                continue;
+            }
+            let (dx, dy) = (u.at.0 - at.0, u.at.1 - at.1);
+            if dx * dx + dy * dy <= r2 {
+                let elite = u.troop.is_some_and(Troop::is_elite);
+                sum += if attacking_position && !elite {
+                    u.power * 0.5
+                } else {
+                    u.power
+                };
+            }
+        }
+        sum
+    }
+
+    /// The doctrine's value of stand `t` and its friends within 2 inches,
+    /// 50% more in a house; kept in `cache`.
+    pub(super) fn defence_near(&self, t: usize, cache: &mut [Option<f64>]) -> f64 {
+        if let Some(Some(v)) = cache.get(t) {
+            return *v;
+        }
+        let Some(e) = self.u(t) else { return 0.0 };
+        let v = self.strength_near(e.side, e.at, 2.0 * self.scale, false)
+            * house_defence_factor(self.house(e.at));
+        if let Some(c) = cache.get_mut(t) {
+            *c = Some(v);
+        }
+        v
+    }
+
+    /// Fire and charge, and special cavalry charges, ordered before combat.
+    pub(super) fn orders(&mut self) {
+        self.form_squares();
+        // The defence of each stand charged, worked out once.
+        let mut cache: Vec<Option<f64>> = vec![None; self.units.len()];
+        for i in 0..self.units.len() {
+            if !self.can_act(i) {
+                continue;
+            }
+            let Some(u) = self.u(i) else { continue };
+            let Some(troop) = u.troop else { continue };
+            if u.formation == Formation::Square || matches!(u.charge, Charge::Pursuit(_)) {
+                continue;
+            }
+            let (side, at) = (u.side, u.at);
+            let reach = move_inches(troop, Going::Column) * self.scale + CONTACT_INCHES;
+            if troop.is_cavalry() {
+                let ok = |e: &Unit<'_>| {
+                    !e.is(Troop::is_infantry)
+                        || cavalry_may_charge(false, e.formation == Formation::Square, false)
+                };
+                let Some((t, d)) = self.nearest_enemy(i, ok) else {
+                    continue;
+                };
+                let target = self.u(t).map_or(at, |e| e.at);
+                if d > reach + EPSILON
+                    || (self.u(t).is_some_and(|e| e.is(Troop::is_infantry)) && self.walls_or_woods(target))
+                {
+                    continue;
+                }
+                let position = self.defensive(target);
+                let mine = self.strength_near(side, at, RANK_INCHES * 2.0, position);
+                let theirs = self.defence_near(t, &mut cache);
+                if doctrine::charge_favoured(mine, theirs) {
+                    self.set_charge(i, Charge::Cavalry(t));
+                    if let Some(e) = self.units.get_mut(t) {
+                        e.withhold = true;
+                    }
+                    let (me, them) = (self.name(i), self.name(t));
+                    self.log
+                        .say(self.turn, || format!("{me} order a cavalry charge at {them}"));
+                }
+            } else if let Some(range) = musket_range(troop, self.cell(at).level) {
+                let Some((t, d)) = self.nearest_enemy(i, |_| true) else {
+                    continue;
+                };
+                if d > (range * self.scale).min(reach) + EPSILON {
+                    continue;
+                }
+                let target = self.u(t).map_or(at, |e| e.at);
+                let position = self.defensive(target);
+                let mine = self.strength_near(side, at, RANK_INCHES * 2.0, position);
+                let theirs = self.defence_near(t, &mut cache);
+                if doctrine::charge_favoured(mine, theirs) {
+                    self.set_charge(i, Charge::Volley(t));
+                    let (me, them) = (self.name(i), self.name(t));
+                    self.log
+                        .say(self.turn, || format!("{me} call 'fire and charge' at {them}"));
+                }
+            }
+        }
+    }
+
+    /// Infantry within an enemy cavalry charge, and no enemy infantry near,
+    /// form square "at the double" (The Melee 3.2); others leave square.
+    pub(super) fn form_squares(&mut self) {
+        for i in 0..self.units.len() {
+            let Some(u) = self.u(i) else { continue };
+            if !(u.combatant() && u.is(Troop::is_infantry)) || matches!(u.charge, Charge::Pursuit(_)) {
+                continue;
+            }
+            let (at, was) = (u.at, u.formation);
+            let square = self.threatened_by_cavalry(i) && !self.walls_or_woods(at);
+            if square != (was == Formation::Square) {
+                if let Some(u) = self.units.get_mut(i) {
+                    u.formation = if square {
+                        Formation::Square
+                    } else {
+                        Formation::Line
+                    };
+                }
+                if square {
+                    let name = self.name(i);
+                    self.log
+                        .say(self.turn, || format!("{name} form square against cavalry"));
+                }
+            }
+        }
+    }
+
+    /// Enemy cavalry within a charge of stand `i`, and no enemy infantry
+    /// within half again its musket range.
+    pub(super) fn threatened_by_cavalry(&self, i: usize) -> bool {
+        let enemy = self.u(i).map_or(0, |u| 1 - u.side.min(1));
+        if !self.cavalry.get(enemy).copied().unwrap_or(false) {
+            return false;
+        }
+        let Some(me) = self.u(i) else { return false };
+        let mut threat = false;
+        for e in &self.units {
+            if e.side == me.side || !e.combatant() {
+                continue;
+            }
+            let Some(t) = e.troop else { continue };
+            let d = doctrine::dist(me.at, e.at);
+            if t.is_infantry() && d <= 6.0 * self.scale * 1.5 {
+                return false;
+            }
+            if t.is_cavalry() && d <= move_inches(t, Going::Column) * self.scale + CONTACT_INCHES + 2.0 {
+                threat = true;
+            }
+        }
+        threat
+    }
+
+    pub(super) fn set_charge(&mut self, i: usize, c: Charge) {
+        if let Some(u) = self.units.get_mut(i) {
+            u.charge = c;
+        }
+    }
+}
