@@ -1,0 +1,251 @@
+//! harman-2021 each arm's action: infantry advancing, firing or charging, skirmishers, cavalry, artillery moving up.
+
+use super::*;
+
+impl Battle<'_> {
+    pub(super) fn infantry(&mut self, i: usize, fires: bool) {
+        let side = self.side(i);
+        if let Some(e) = self.enemy_orthogonal(self.at(i), side) {
+            // In contact already (a halted charge): an exchange of Fire.
+            if fires && self.pieces.get(i).is_some_and(Piece::may_attack) {
+                self.musketry(i, e);
+            }
+            return;
+        }
+        let may_attack = self.pieces.get(i).is_some_and(Piece::may_attack);
+        self.refresh(side);
+        let distance = self.nearest_enemy(i).map_or(u32::MAX, |e| e.1);
+        // A charge needs an enemy within two squares, musketry within one.
+        if distance <= INFANTRY_TACTICAL + 1 {
+            self.reach(i, INFANTRY_TACTICAL);
+            if may_attack && let Some((sq, e)) = self.charge_target(i, false) {
+                let from = self.at(i);
+                self.move_to(i, sq);
+                self.bayonet(i, e, 1, from);
+                return;
+            }
+            if fires
+                && may_attack
+                && let Some(e) = self.musket_target(i)
+            {
+                self.musketry(i, e);
+                return;
+            }
+        }
+        let near = distance <= 3;
+        // The defender holds its ground until the enemy comes near.
+        if !near && self.roles.get(side) == Some(&Role::Defender) {
+            return;
+        }
+        let goal = self.goal_of(i);
+        if !near {
+            self.reach(i, INFANTRY_MARCH);
+        }
+        if let Some(sq) = self.best_move(i, goal, 0) {
+            self.move_to(i, sq);
+        }
+        if near
+            && fires
+            && may_attack
+            && let Some(e) = self.musket_target(i)
+        {
+            self.musketry(i, e);
+        }
+    }
+
+    /// A square reachable (see [`Battle::reach`]) orthogonally next to an
+    /// enemy this unit may and would charge. `cavalry`: charging squares
+    /// must finish straight.
+    pub(super) fn charge_target(&mut self, i: usize, cavalry: bool) -> Option<(Square, usize)> {
+        let side = self.side(i);
+        self.refresh(side);
+        let me = self.pieces.get(i)?;
+        let mine = me.dice() + u32::from(self.general_with(i));
+        let mut best: Option<(u32, u32, usize, Square)> = None;
+        for &(_, e) in self.foes(side) {
+            let them = self.pieces.get(e)?;
+            if cheb(me.at, them.at) > u32::from(self.reach_radius) + 1 {
+                continue;
+            }
+            if !(cavalry || them.unit.is_infantry() || them.unit.is_artillery()) {
+                continue;
+            }
+            if cavalry && them.in_square {
+                continue;
+            }
+            for d in ORTHOGONAL {
+                let sq = (them.at.0 + d.0, them.at.1 + d.1);
+                let Some(steps) = self.steps_to(sq) else { continue };
+                if sq != me.at && !self.free(sq) {
+                    continue;
+                }
+                if !may_engage(me.unit, &self.cell(sq), &self.cell(them.at)) {
+                    continue;
+                }
+                if cavalry && !self.straight_into(sq, (-d.0, -d.1)) {
+                    continue;
+                }
+                let theirs = them.dice() + u32::from(them.unit.is_infantry() && !cavalry && them.cv > 0);
+                let favoured = doctrine::charge_favoured(f64::from(mine), f64::from(theirs))
+                    || them.halted
+                    || them.condition() != Condition::Fresh
+                    || (!cavalry && mine >= theirs && them.cv <= me.cv);
+                let cav_ok = !cavalry
+                    || them.unit.is_cavalry()
+                    || them.unit.is_artillery()
+                    || them.condition() != Condition::Fresh
+                    || mine > them.quality;
+                if !favoured || !cav_ok {
+                    continue;
+                }
+                let key = (them.cv, steps, e, sq);
+                if best.is_none_or(|b| key < b) {
+                    best = Some(key);
+                }
+            }
+        }
+        best.map(|b| (b.3, b.2))
+    }
+
+    /// Whether a charge can end in `sq` moving in direction `d` with its
+    /// last two squares in a straight line (Cavalry Regiments).
+    pub(super) fn straight_into(&self, sq: Square, d: Square) -> bool {
+        let one = (sq.0 - d.0, sq.1 - d.1);
+        let two = (sq.0 - 2 * d.0, sq.1 - 2 * d.1);
+        match (self.steps_to(one), self.steps_to(two)) {
+            (Some(0), _) => true,
+            (Some(a), Some(b)) => a == b + 1 && self.free(one),
+            _ => false,
+        }
+    }
+
+    pub(super) fn musket_target(&mut self, i: usize) -> Option<usize> {
+        let (side, at, unit) = (self.side(i), self.at(i), self.unit(i));
+        self.refresh(side);
+        self.foes(side)
+            .iter()
+            .map(|&(_, e)| e)
+            .filter(|&e| cheb(at, self.at(e)) <= MUSKET_RANGE && self.sight(at, self.at(e), unit))
+            .filter(|&e| {
+                unit != Unit::Skirmishers
+                    || forest_allows_skirmish_fire(
+                        &self.cell(at),
+                        &self.cell(self.at(e)),
+                        self.unit(e) == Unit::Skirmishers,
+                        cheb(at, self.at(e)),
+                    )
+            })
+            .min_by_key(|&e| (self.pieces.get(e).map_or(0, |p| p.cv), e))
+    }
+
+    pub(super) fn skirmishers(&mut self, i: usize) {
+        let may_attack = self.pieces.get(i).is_some_and(Piece::may_attack);
+        if !may_attack {
+            return;
+        }
+        if self.musket_target(i).is_none() {
+            let (side, at) = (self.side(i), self.at(i));
+            let goal = self.goal_of(i);
+            self.reach(i, SKIRMISHER_MOVE);
+            // The best square in musket range of an enemy, else toward the goal.
+            let mut best: Option<(u32, f64, Square)> = None;
+            for &sq in &self.reached {
+                if sq != at && !self.free(sq) {
+                    continue;
+                }
+                if self.in_contact(sq, side) {
+                    continue;
+                }
+                let in_range = self.foes(side).iter().any(|&(f, _)| cheb(f, sq) <= MUSKET_RANGE);
+                let key = (u32::from(!in_range), doctrine::dist(centre(sq), goal), sq);
+                if best.is_none_or(|b| key.0 < b.0 || (key.0 == b.0 && key.1 < b.1 - 1e-9)) {
+                    best = Some(key);
+                }
+            }
+            if let Some((_, _, sq)) = best {
+                self.move_to(i, sq);
+            }
+        }
+        if let Some(e) = self.musket_target(i) {
+            if self.unit(e) == Unit::Skirmishers {
+                self.skirmish(i, e);
+            } else {
+                self.fire(i, e, SKIRMISH_DICE, Hit::Fire, true);
+            }
+        }
+    }
+
+    pub(super) fn cavalry(&mut self, i: usize) {
+        if !self.pieces.get(i).is_some_and(Piece::may_attack) {
+            return;
+        }
+        self.refresh(self.side(i));
+        let distance = self.nearest_enemy(i).map_or(u32::MAX, |e| e.1);
+        if distance <= CAVALRY_CHARGE + 1
+            && let Some((sq, e)) = {
+                self.reach(i, CAVALRY_CHARGE);
+                self.charge_target(i, true)
+            }
+        {
+            let from = self.at(i);
+            self.move_to(i, sq);
+            if self.unit(e).is_cavalry() {
+                self.cavalry_charge(i, e, 1, from);
+            } else {
+                self.cavalry_against_foot(i, e, from);
+            }
+            return;
+        }
+        self.reach(i, CAVALRY_MANOEUVRE);
+        let goal = self.goal_of(i);
+        if let Some(sq) = self.best_move(i, goal, 2) {
+            self.move_to(i, sq);
+        }
+    }
+
+    pub(super) fn artillery_move(&mut self, i: usize) {
+        let unit = self.unit(i);
+        let horse = unit == Unit::HorseArtillery;
+        if self.gun_target(i).is_some() {
+            if self.pieces.get(i).is_some_and(|p| p.limbered) {
+                // Unlimber: foot artillery fires next turn; horse artillery
+                // having not moved may fire now.
+                if let Some(p) = self.pieces.get_mut(i) {
+                    p.limbered = false;
+                }
+                if horse {
+                    self.gun_fire(i);
+                }
+            } else if horse && !self.pieces.get(i).is_some_and(|p| p.fought) {
+                self.gun_fire(i);
+            }
+            return;
+        }
+        let full = if horse {
+            HORSE_ARTILLERY_MOVE
+        } else {
+            FOOT_ARTILLERY_MOVE
+        };
+        // "Limbering up reduces movement by one square."
+        let limbered = self.pieces.get(i).is_some_and(|p| p.limbered);
+        let budget = if limbered { full } else { full - 1 };
+        self.reach(i, budget);
+        let goal = self.goal_of(i);
+        if let Some(sq) = self.best_move(i, goal, 3) {
+            self.move_to(i, sq);
+        }
+        if let Some(p) = self.pieces.get_mut(i) {
+            p.limbered = true;
+        }
+        // Horse artillery may "move one square, unlimber and Fire the same turn".
+        if horse && self.gun_target(i).is_some() {
+            if let Some(p) = self.pieces.get_mut(i) {
+                p.limbered = false;
+            }
+            self.gun_fire(i);
+        }
+    }
+
+    // ------------------------------------------------------------------------
+    // Fire.
+}

@@ -1,0 +1,366 @@
+//! harman-2021 generals: deployment, reserves coming on, each side's phase, which unit acts and where it goes, retiring.
+
+use super::*;
+
+impl<'a> Battle<'a> {
+    pub(super) fn deploy_side(&mut self, s: usize) {
+        let scenario = self.scenario;
+        let Some(side) = scenario.sides.get(s) else { return };
+        let first = self.pieces.len();
+        let mut commands = 0;
+        let mut add = |b: &mut Battle<'a>, stand: &'a TableStand, arrival: Option<(u32, Area)>| {
+            let is_command = stand.kind == StandKind::Command;
+            let unit = unit_of(stand.kind, is_command && commands == 0);
+            if is_command {
+                commands += 1;
+            }
+            let cv = combat_value(unit, stand.quality, stand.strength, stand.full);
+            b.pieces.push(Piece {
+                source: stand,
+                side: s,
+                unit,
+                quality: tactical_dice(unit, stand.quality),
+                cv_start: cv,
+                cv,
+                at: (0, 0),
+                state: State::Waiting,
+                arrival,
+                penalty: 0,
+                halted: false,
+                retiring: false,
+                limbered: false,
+                in_square: false,
+                moved: false,
+                attacked: false,
+                fought: false,
+                blown: 0,
+                skirmish_flags: 0,
+                wounded: false,
+                with: None,
+            });
+        };
+        for stand in &side.stands {
+            add(self, stand, None);
+        }
+        for r in &side.reserves {
+            for stand in &r.stands {
+                add(self, stand, Some((r.turn, r.area)));
+            }
+        }
+        let count = side.stands.iter().filter(|t| t.at.is_none()).count();
+        let toward = self.goals.get(s).copied().unwrap_or_default();
+        let mut spots = doctrine::deploy(&self.board, &side.deployment, side.role, toward, count).into_iter();
+        for k in 0..side.stands.len() {
+            let i = first + k;
+            let Some(stand) = side.stands.get(k) else { continue };
+            let wanted = stand
+                .at
+                .or_else(|| spots.next())
+                .map(|p| square_of(self.board.clamp(p)));
+            if self.unit(i).is_leader() {
+                if let Some(w) = wanted
+                    && let Some(p) = self.pieces.get_mut(i)
+                {
+                    p.at = w;
+                    p.state = State::On;
+                }
+                continue;
+            }
+            if let Some(sq) = wanted.and_then(|w| self.free_near(w, i)) {
+                self.put(i, sq);
+            }
+        }
+        for i in first..self.pieces.len() {
+            if self.unit(i).is_leader() && self.pieces.get(i).is_some_and(Piece::on) {
+                self.join_nearest(i, u32::MAX);
+            }
+        }
+    }
+
+    pub(super) fn free_near(&self, wanted: Square, i: usize) -> Option<Square> {
+        let unit = self.unit(i);
+        let widest = self.width.max(self.depth);
+        (0..=widest).find_map(|r| {
+            (-r..=r)
+                .flat_map(move |dy| (-r..=r).map(move |dx| (dx, dy)))
+                .filter(|&(dx, dy)| dx.abs().max(dy.abs()) == r)
+                .map(|(dx, dy)| (wanted.0 + dx, wanted.1 + dy))
+                .find(|&sq| self.free(sq) && may_enter(unit, &self.cell(sq)))
+        })
+    }
+
+    /// Leader `l` joins the friendly unit most in need within `reach`
+    /// squares: one that has suffered a Flag (to rally it), else the one
+    /// nearest the enemy.
+    pub(super) fn join_nearest(&mut self, l: usize, reach: u32) {
+        let (side, at) = (self.side(l), self.at(l));
+        let best = self
+            .pieces
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.side == side && p.fighting() && p.cv > 0)
+            .map(|(k, p)| {
+                let need = u32::from(!(p.halted || p.retiring));
+                let front = self.nearest_enemy(k).map_or(u32::MAX, |e| e.1);
+                (need, front, k, p.at)
+            })
+            .filter(|t| cheb(at, t.3) <= reach)
+            .min_by_key(|t| (t.0, t.1, t.2));
+        if let Some(p) = self.pieces.get_mut(l) {
+            if let Some((_, _, k, sq)) = best {
+                p.with = Some(k);
+                p.at = sq;
+            } else {
+                p.with = None;
+            }
+        }
+    }
+
+    pub(super) fn bring_on_reserves(&mut self) {
+        for i in 0..self.pieces.len() {
+            let Some(p) = self.pieces.get(i) else { continue };
+            let Some((turn, area)) = p.arrival else { continue };
+            if p.state != State::Waiting || turn > self.turn {
+                continue;
+            }
+            let c = square_of(area.centre());
+            if self.unit(i).is_leader() {
+                if let Some(p) = self.pieces.get_mut(i) {
+                    p.at = c;
+                    p.state = State::On;
+                }
+                self.join_nearest(i, u32::MAX);
+                continue;
+            }
+            if let Some(sq) = self
+                .free_near(c, i)
+                .filter(|sq| cheb(*sq, c) <= area.w.max(area.h))
+            {
+                self.put(i, sq);
+                if let Some(p) = self.pieces.get_mut(i) {
+                    p.fought = true;
+                }
+                self.say(|me| format!("{} comes on at {}.", me.name(i), show(sq)));
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------------
+    // The turn sequence.
+
+    pub fn play_turn(&mut self) {
+        engine::play_turn(self);
+    }
+
+    pub(super) fn side_phase(&mut self, side: usize) {
+        self.refresh(side);
+        let mut order: Vec<(u32, usize)> = self
+            .pieces
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.side == side && p.fighting())
+            .map(|(k, _)| (self.nearest_enemy(k).map_or(u32::MAX, |e| e.1), k))
+            .collect();
+        order.sort_unstable();
+        for (_, i) in order {
+            if self.clock.over {
+                return;
+            }
+            self.act(i);
+        }
+        for l in 0..self.pieces.len() {
+            let p = self.pieces.get(l);
+            if p.is_some_and(|p| p.side == side && p.on() && p.unit.is_leader()) {
+                // He stays with his unit while it fights, unless a shaken
+                // unit within his reach needs rallying.
+                let flagged = |u: &Piece<'_>| u.fighting() && (u.halted || u.retiring) && u.cv > 0;
+                let with = p.and_then(|p| p.with).and_then(|w| self.pieces.get(w));
+                let at = p.map_or((0, 0), |p| p.at);
+                let needed = self
+                    .pieces
+                    .iter()
+                    .any(|u| u.side == side && flagged(u) && cheb(u.at, at) <= LEADER_MOVE);
+                let keep = with.is_some_and(|u| flagged(u) || (u.fighting() && u.cv > 0 && !needed));
+                if !keep {
+                    self.join_nearest(l, LEADER_MOVE);
+                }
+            }
+        }
+    }
+
+    pub(super) fn act(&mut self, i: usize) {
+        let Some(p) = self.pieces.get(i) else { return };
+        if !p.fighting() || p.fought || p.unit == Unit::Transport {
+            return;
+        }
+        if p.retiring || p.cv == 0 {
+            self.retire(i);
+            return;
+        }
+        if p.blown > 0 {
+            if let Some(p) = self.pieces.get_mut(i) {
+                p.blown -= 1;
+            }
+            return;
+        }
+        match p.unit {
+            Unit::FormedInfantry { fires } => self.infantry(i, fires),
+            Unit::Skirmishers => self.skirmishers(i),
+            Unit::Cavalry => self.cavalry(i),
+            Unit::FootArtillery | Unit::HorseArtillery => self.artillery_move(i),
+            _ => {}
+        }
+    }
+
+    // ------------------------------------------------------------------------
+    // Movement.
+
+    /// Squares reachable by `i` in `budget` orthogonal steps; `self.dist`
+    /// holds the steps. Squares next to an enemy end a move (Close Combat).
+    pub(super) fn reach(&mut self, i: usize, budget: u32) {
+        self.refresh(self.side(i));
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.dist.fill((0, FAR));
+            self.stamp = 1;
+        }
+        let stamp = self.stamp;
+        let (unit, side, start) = (self.unit(i), self.side(i), self.at(i));
+        let budget = budget.min(terrain_move_cap(unit, &self.cell(start)));
+        self.reach_radius = u8::try_from(budget).unwrap_or(FAR);
+        let Some(k0) = self.slot(start) else { return };
+        if let Some(d) = self.dist.get_mut(k0) {
+            *d = (stamp, 0);
+        }
+        let mut frontier = std::mem::take(&mut self.frontier);
+        let mut next = std::mem::take(&mut self.next);
+        frontier.clear();
+        frontier.push(start);
+        self.reached.clear();
+        self.reached.push(start);
+        let mut steps = 0;
+        while steps < budget && !frontier.is_empty() {
+            steps += 1;
+            next.clear();
+            for &sq in &frontier {
+                let cell = self.cell(sq);
+                let stops = sq != start && (must_stop(unit, &cell) || self.in_contact(sq, side));
+                if stops
+                    || steps > terrain_move_cap(unit, &cell)
+                    || (sq != start && self.occupant(sq).is_some())
+                {
+                    continue;
+                }
+                for d in ORTHOGONAL {
+                    let n = (sq.0 + d.0, sq.1 + d.1);
+                    let Some(k) = self.slot(n) else { continue };
+                    if self.dist.get(k).is_none_or(|&v| v.0 == stamp) {
+                        continue;
+                    }
+                    let c = self.cell(n);
+                    let enemy = self.occupant(n).is_some_and(|o| self.side(o) != side);
+                    if !may_enter(unit, &c) || enemy {
+                        continue;
+                    }
+                    if let Some(v) = self.dist.get_mut(k) {
+                        *v = (stamp, u8::try_from(steps).unwrap_or(FAR));
+                    }
+                    next.push(n);
+                    self.reached.push(n);
+                }
+            }
+            std::mem::swap(&mut frontier, &mut next);
+        }
+        self.frontier = frontier;
+        self.next = next;
+    }
+
+    pub(super) fn steps_to(&self, sq: Square) -> Option<u32> {
+        self.slot(sq)
+            .and_then(|k| self.dist.get(k))
+            .copied()
+            .filter(|&(g, d)| g == self.stamp && d != FAR)
+            .map(|(_, d)| u32::from(d))
+    }
+
+    /// The reachable free square nearest `goal` that no enemy is
+    /// orthogonally next to, at least `keep` squares from every enemy.
+    pub(super) fn best_move(&mut self, i: usize, goal: Point, keep: u32) -> Option<Square> {
+        self.refresh(self.side(i));
+        let side = self.side(i);
+        let here = self.at(i);
+        let mut best: Option<(f64, Square)> = None;
+        for &sq in &self.reached {
+            if sq != here && !self.free(sq) {
+                continue;
+            }
+            if self.in_contact(sq, side) {
+                continue;
+            }
+            if keep > 0 && self.threat_at(side, sq) < keep {
+                continue;
+            }
+            let d = doctrine::dist(centre(sq), goal);
+            if best.is_none_or(|(b, _)| d < b - 1e-9) {
+                best = Some((d, sq));
+            }
+        }
+        best.map(|b| b.1)
+    }
+
+    pub(super) fn goal_of(&self, i: usize) -> Point {
+        let side = self.side(i);
+        match (self.roles.get(side), self.nearest_enemy(i)) {
+            (Some(Role::Attacker), Some((e, d))) if d <= 6 => centre(self.at(e)),
+            (Some(Role::Attacker), _) => self.goals.get(side).copied().unwrap_or_default(),
+            (_, Some((e, d))) if d <= 3 => centre(self.at(e)),
+            _ => self.goals.get(side).copied().unwrap_or_default(),
+        }
+    }
+
+    /// A retiring unit falls back a square from the enemy; from its own
+    /// edge it leaves the field.
+    pub(super) fn retire(&mut self, i: usize) {
+        let side = self.side(i);
+        let at = self.at(i);
+        let back = self.fronts.get(side).copied().unwrap_or((0, 1));
+        let behind = (at.0 - back.0, at.1 - back.1);
+        if self.slot(behind).is_none() {
+            // Off its own edge: a unit that must retire leaves the field;
+            // one only falling back to rally stays.
+            if self.pieces.get(i).is_some_and(|p| p.retiring || p.cv == 0) {
+                self.leave(i, "retires off the field");
+            }
+            return;
+        }
+        let unit = self.unit(i);
+        let choice = [
+            behind,
+            (at.0 + back.1, at.1 + back.0),
+            (at.0 - back.1, at.1 - back.0),
+        ]
+        .into_iter()
+        .find(|&sq| self.free(sq) && may_enter(unit, &self.cell(sq)));
+        match choice {
+            Some(sq) => {
+                self.move_to(i, sq);
+                self.say(|me| format!("{} falls back to {}.", me.name(i), show(sq)));
+            }
+            // Hemmed in: it stays where it is (the seed is silent).
+            None => self.say(|me| format!("{} cannot fall back and stands.", me.name(i))),
+        }
+    }
+
+    pub(super) fn leave(&mut self, i: usize, why: &'static str) {
+        self.lift(i);
+        if let Some(p) = self.pieces.get_mut(i) {
+            p.state = State::Gone;
+        }
+        self.say(|me| format!("{} {why}.", me.name(i)));
+        for l in 0..self.pieces.len() {
+            if self.pieces.get(l).is_some_and(|p| p.with == Some(i)) {
+                self.join_nearest(l, LEADER_MOVE);
+            }
+        }
+    }
+}
