@@ -282,26 +282,13 @@ fn write_knowledge_changes(
     )?;
     let mut insert = tx.prepare_cached(INSERT_SIGHTING)?;
     for s in &after.sightings {
-        let values = params![
-            s.by.as_str(),
-            s.marker,
-            s.force.as_str(),
-            s.side.as_str(),
-            s.turn,
-            s.region.as_str(),
-            s.en_route.as_ref().map(|e| e.toward.as_str()),
-            s.en_route.as_ref().map_or(0.0, |e| e.miles),
-            s.in_sight,
-            json(&s.seen),
-            s.how.as_str(),
-        ];
         match old.get(&key(s)) {
             Some(was) if *was == s => {}
             Some(_) => {
-                update.execute(values)?;
+                put_sighting(&mut update, s)?;
             }
             None => {
-                insert.execute(values)?;
+                put_sighting(&mut insert, s)?;
             }
         }
     }
@@ -407,21 +394,27 @@ fn write_battles(tx: &Transaction<'_>, battles: &[Battle]) -> rusqlite::Result<(
 fn write_knowledge(tx: &Transaction<'_>, knowledge: &Knowledge) -> rusqlite::Result<()> {
     let mut insert = tx.prepare_cached(INSERT_SIGHTING)?;
     for k in &knowledge.sightings {
-        insert.execute(params![
-            k.by.as_str(),
-            k.marker,
-            k.force.as_str(),
-            k.side.as_str(),
-            k.turn,
-            k.region.as_str(),
-            k.en_route.as_ref().map(|e| e.toward.as_str()),
-            k.en_route.as_ref().map_or(0.0, |e| e.miles),
-            k.in_sight,
-            json(&k.seen),
-            k.how.as_str(),
-        ])?;
+        put_sighting(&mut insert, k)?;
     }
     write_markers(tx, &knowledge.markers)
+}
+
+/// Runs `statement` (`INSERT_SIGHTING`, or the update of a changed sighting,
+/// which numbers its parameters the same way) for one sighting.
+fn put_sighting(statement: &mut rusqlite::CachedStatement<'_>, s: &Sighting) -> rusqlite::Result<usize> {
+    statement.execute(params![
+        s.by.as_str(),
+        s.marker,
+        s.force.as_str(),
+        s.side.as_str(),
+        s.turn,
+        s.region.as_str(),
+        s.en_route.as_ref().map(|e| e.toward.as_str()),
+        s.en_route.as_ref().map_or(0.0, |e| e.miles),
+        s.in_sight,
+        json(&s.seen),
+        s.how.as_str(),
+    ])
 }
 
 fn write_markers(tx: &Transaction<'_>, markers: &[MarkerCount]) -> rusqlite::Result<()> {
