@@ -211,6 +211,13 @@ enum Command {
         /// Print JSON.
         #[arg(long)]
         json: bool,
+        /// Also print each battle's results under each rule set, one line a battle.
+        #[arg(long)]
+        each: bool,
+        /// Write each battle's scenario under each rule set into this folder
+        /// (NNN-rule-set.json), to fight one alone with `umpire battle`.
+        #[arg(long, value_name = "DIR")]
+        scenarios: Option<PathBuf>,
     },
 }
 
@@ -272,7 +279,9 @@ pub fn run() -> Result<ExitCode> {
             seed,
             campaigns,
             json,
-        } => proving::proving(&campaigns, runs, quick, seed, json),
+            each,
+            scenarios,
+        } => proving::proving(&campaigns, runs, quick, seed, json, each, scenarios.as_deref()),
     }
 }
 

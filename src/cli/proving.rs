@@ -15,6 +15,8 @@ pub(super) fn proving(
     quick: bool,
     seed: u64,
     json: bool,
+    each: bool,
+    scenarios: Option<&Path>,
 ) -> Result<ExitCode> {
     let (loaded, orders) = files::load_proving_inputs(campaigns).map_err(|d| {
         anyhow::anyhow!(
@@ -60,6 +62,24 @@ pub(super) fn proving(
     }
     let runs = runs.unwrap_or(if quick { 10 } else { 50 });
     let (battles, skipped) = proving::battles(&inputs, quick);
+    if let Some(dir) = scenarios {
+        let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+        for (b, battle) in battles.iter().enumerate() {
+            for s in &battle.scenarios {
+                files.push((
+                    format!("{:03}-{}.json", b + 1, s.rules.as_str()),
+                    serde_json::to_vec_pretty(s)?,
+                ));
+            }
+        }
+        let refs: Vec<(&str, &[u8])> = files.iter().map(|(n, b)| (n.as_str(), b.as_slice())).collect();
+        files::write_files(dir, &refs)?;
+        eprintln!(
+            "proving: {} scenarios written to {} (NNN is the battle's line in --each)",
+            refs.len(),
+            dir.display()
+        );
+    }
     let started = std::time::Instant::now();
     let mut err = std::io::stderr().lock();
     let fought = proving::fight(&battles, runs, seed, &mut |done, total| {
@@ -76,6 +96,9 @@ pub(super) fn proving(
     if json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
+        if each {
+            print!("{}", proving::each_battle(&fought));
+        }
         print!("{}", report.table());
     }
     Ok(ExitCode::SUCCESS)

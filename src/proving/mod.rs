@@ -1103,6 +1103,40 @@ fn usize_share(a: usize, b: usize) -> f64 {
     Tally::share(a, b)
 }
 
+/// One line per battle: its name, then per rule set the attacker's wins,
+/// the defender's, the draws and the runs with no point lost, in percent
+/// ("A 40 D 55 = 5 0 3"), or "-" where it could not be laid.
+pub fn each_battle(f: &Fought) -> String {
+    let mut out = format!(
+        "battle | {} (A attacker wins, D defender wins, = draws, 0 runs without a point lost; percent)\n",
+        f.rule_sets
+            .iter()
+            .map(|r| r.as_str())
+            .collect::<Vec<_>>()
+            .join(" | ")
+    );
+    let pc = |n: u32, t: &Tally| (Tally::share(n, t.runs) * 100.0).round();
+    for b in &f.battles {
+        let cells: Vec<String> = b
+            .tallies
+            .iter()
+            .map(|t| match t {
+                Some(t) => format!(
+                    "A {:.0} D {:.0} = {:.0} 0 {:.0}",
+                    pc(t.attacker_wins, t),
+                    pc(t.defender_wins, t),
+                    pc(t.draws, t),
+                    pc(t.no_loss, t)
+                ),
+                None => "-".to_owned(),
+            })
+            .collect();
+        out.push_str(&format!("{} | {}\n", b.name, cells.join(" | ")));
+    }
+    out.push('\n');
+    out
+}
+
 impl Report {
     /// The table as text: a row per figure, a column per rule set, each
     /// value with PASS or FAIL.
