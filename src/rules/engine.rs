@@ -491,3 +491,145 @@ pub fn finish<'a>(
         log: log.into_lines(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+
+    use super::*;
+    use crate::model::{ArmyKind, RuleSetId};
+    use crate::scenario::{Reserve, ScenarioSide, Table};
+
+    fn stand(id: u32, at: Option<(f64, f64)>) -> TableStand {
+        TableStand {
+            id: StandId(id),
+            name: format!("stand {id}"),
+            kind: StandKind::LineInfantry,
+            quality: Quality::Trained,
+            strength: 100,
+            full: 100,
+            at,
+            weapon: None,
+        }
+    }
+
+    fn grid() -> Scenario {
+        let side = |id: &str, role, y, stands| ScenarioSide {
+            id: id.to_owned(),
+            name: id.to_owned(),
+            army: ArmyKind::Regular,
+            role,
+            colour: None,
+            deployment: Area { x: 0, y, w: 6, h: 2 },
+            stands,
+            reserves: Vec::new(),
+        };
+        let mut red = side(
+            "red",
+            Role::Attacker,
+            0,
+            vec![stand(1, Some((4.5, 1.5))), stand(2, None)],
+        );
+        red.reserves.push(Reserve {
+            turn: 2,
+            area: Area {
+                x: 0,
+                y: 0,
+                w: 2,
+                h: 1,
+            },
+            stands: vec![stand(3, None)],
+        });
+        Scenario {
+            title: "grid".to_owned(),
+            rules: RuleSetId::Cordery2009,
+            seed: 1,
+            turn_limit: 12,
+            table: Table {
+                width: 6,
+                depth: 6,
+                cell_inches: 2.0,
+                grid: true,
+                terrain: Vec::new(),
+            },
+            sides: vec![red, side("blue", Role::Defender, 4, vec![stand(21, None)])],
+            objectives: Vec::new(),
+            notes: None,
+        }
+    }
+
+    #[test]
+    fn the_grid_muster_waits_every_stand_and_wants_squares_for_those_deployed() {
+        let s = grid();
+        let board = Board::new(&s);
+        let mut roster: Roster<'_, Square, u32> = Roster::default();
+        let mut made = 0;
+        let wants = roster.muster_grid(&board, &s, 0, (3.0, 5.0), |_| {
+            made += 1;
+            made
+        });
+        assert_eq!(
+            roster.iter().map(|m| (m.id().0, m.data)).collect::<Vec<_>>(),
+            [(1, 1), (2, 2), (3, 3)]
+        );
+        assert!(roster.iter().all(Member::waiting));
+        // Stand 1 where the scenario puts it; stand 2 somewhere in its zone;
+        // the reserve wants no square until its turn.
+        assert_eq!(wants.len(), 2);
+        assert_eq!(wants[0], (0, (4, 1)));
+        let (i, (x, y)) = wants[1];
+        assert_eq!(i, 1);
+        assert!((0..6).contains(&x) && (0..2).contains(&y), "{x}, {y}");
+        assert_eq!(roster.due_in(2, 1), None);
+        assert_eq!(
+            roster.due_in(2, 2),
+            Some(Area {
+                x: 0,
+                y: 0,
+                w: 2,
+                h: 1
+            })
+        );
+        assert_eq!(roster.due_in(0, 12), None, "a stand of the start is never due");
+    }
+
+    #[test]
+    fn the_nearest_square_goes_ring_by_ring() {
+        assert_eq!(nearest_square((2, 2), 5, |_| true), Some((2, 2)));
+        assert_eq!(nearest_square((2, 2), 5, |sq| sq != (2, 2)), Some((1, 1)));
+        assert_eq!(nearest_square((2, 2), 5, |sq| sq.0 >= 4), Some((4, 0)));
+        assert_eq!(nearest_square((2, 2), 1, |sq| sq.0 >= 4), None);
+    }
+
+    #[test]
+    fn a_supplied_stand_weighs_nothing_keeps_no_side_in_and_has_no_result() {
+        let s = grid();
+        let mut roster: Roster<'_, Square, ()> = Roster::default();
+        roster.push(Member::new(&s.sides[0].stands[0], 0, (0, 0), 0, ()));
+        roster.push(Member::new(&s.sides[1].stands[0], 1, (0, 5), 0, ()));
+        let mut general = Member::supplied(1, (0, 4), ());
+        general.status = Status::Fighting;
+        roster.push(general);
+        assert!(roster[2].is_supplied() && !roster[1].is_supplied());
+        roster[1].status = Status::Out(Fate::Destroyed);
+        let standing = |m: &Member<'_, Square, ()>| if m.fighting() { m.before() } else { 0 };
+        assert_eq!(roster.points(1, standing), (100, 0));
+        assert!(
+            roster.spent(1, |m| m.fighting()),
+            "the umpire's General alone fights on"
+        );
+        assert!(roster.over(|m| m.fighting(), standing));
+        let endings = roster.iter().map(|m| Ending {
+            stand: m.stand,
+            side: m.side,
+            fate: match m.status {
+                Status::Out(f) => f,
+                _ => Fate::Stood,
+            },
+            strength_after: 0,
+            at: (0.0, 0.0),
+        });
+        let o = finish(&s, RuleSetId::Cordery2009, 1, 3, endings, Log::new(false), false);
+        assert_eq!(o.stands.iter().map(|r| r.id.0).collect::<Vec<_>>(), [1, 21]);
+    }
+}
