@@ -14,11 +14,12 @@
 
 mod common;
 
+use common::armies::{cordery, harman2021, scruby1961, scruby1965, scrubybasic};
 use common::table::*;
 use proptest::prelude::*;
 use std::fmt::Write as _;
 use umpire::model::{ArmyKind, RuleSetId, StandKind};
-use umpire::rules::{EndState, Fate, Outcome, RuleSet, judge, odds, rule_sets};
+use umpire::rules::{EndState, Fate, Outcome, RuleSet, judge, odds, rule_set, rule_sets};
 use umpire::scenario::{Cover, Ground, Objective, ObjectiveKind, Patch, Role, Scenario};
 
 // ---------------------------------------------------------------------------
@@ -351,6 +352,202 @@ fn odds_are_reproducible_from_their_seed() {
         assert_eq!(c.runs, 40);
         let counted: u32 = a.sides.iter().map(|s| s.wins.count).sum::<u32>() + a.draws.count;
         assert_eq!(counted, 40, "{}: every battle is a win or a draw", rules.id());
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Each rule set on its own armies: its seed file, replays and odds
+// ---------------------------------------------------------------------------
+
+/// Every rule set, registered under its id with its seed file.
+const SEED_FILES: [(RuleSetId, &str); 5] = [
+    (RuleSetId::Cordery2009, "cordery-2009-late-19th-century-rules.txt"),
+    (RuleSetId::Harman2021, "harman-2021-toy-soldier-battles.txt"),
+    (RuleSetId::Scruby1961, "scruby-1961-strategy-tactical-wargame.txt"),
+    (RuleSetId::Scruby1965, "scruby-1965-unbalanced-equality.txt"),
+    (RuleSetId::ScrubyBasic, "scruby-basic-war-game-rules.txt"),
+];
+
+#[test]
+fn every_rule_set_is_registered_with_its_seed_file() {
+    for (id, seed_file) in SEED_FILES {
+        let rules = rule_set(id).unwrap_or_else(|| panic!("{id} is registered"));
+        assert_eq!((rules.id(), rules.seed_file()), (id, seed_file));
+    }
+    assert_eq!(rule_sets().count(), SEED_FILES.len(), "and no other");
+}
+
+/// Each rule set's own armies, as its tests fight them: its mirror images,
+/// and 1961's scouting screen (concealed columns), Cordery's bridge.
+fn own_battles() -> Vec<(RuleSetId, &'static str, Scenario)> {
+    vec![
+        (RuleSetId::Cordery2009, "mirror", cordery::mirror()),
+        (RuleSetId::Cordery2009, "kassassin", cordery::kassassin()),
+        (RuleSetId::Harman2021, "mirror", harman2021::mirror()),
+        (RuleSetId::Scruby1961, "mirror", scruby1961::mirror()),
+        (RuleSetId::Scruby1961, "scouted", scruby1961::scouted()),
+        (RuleSetId::Scruby1965, "mirror", scruby1965::mirror()),
+        (RuleSetId::ScrubyBasic, "mirror", scrubybasic::mirror()),
+    ]
+}
+
+#[test]
+fn each_rule_set_replays_its_own_battles_from_their_seed() {
+    for (id, name, scenario) in own_battles() {
+        let rules = rule_set(id).unwrap();
+        for seed in 0..10 {
+            let kept = rules.fight(&scenario, seed, true);
+            assert_eq!(
+                kept,
+                rules.fight(&scenario, seed, true),
+                "{id} on {name}, seed {seed}"
+            );
+            assert!(!kept.log.is_empty(), "{id} on {name}: a kept log has lines");
+            let quiet = rules.fight(&scenario, seed, false);
+            assert!(quiet.log.is_empty(), "{id} on {name}: no log unless kept");
+            assert_eq!(
+                Outcome {
+                    log: Vec::new(),
+                    ..kept
+                },
+                quiet,
+                "{id} on {name}, seed {seed}: keeping the log changes nothing but the log"
+            );
+        }
+    }
+}
+
+/// What the odds of 1,000 battles of a rule set's own armies must show.
+#[derive(Debug, Clone, Copy)]
+enum Expect {
+    /// Side 0 or 1, much the stronger, wins at least nine battles in ten.
+    Wins(usize),
+    /// Mirror-image armies: the sides' wins within 0.15 of each other; if
+    /// `decided`, at least 0.3 of the battles won (not all drawn).
+    Even { decided: bool },
+}
+
+/// Each rule set's odds on its own armies, with the seed of its odds.
+fn odds_cases() -> Vec<(RuleSetId, &'static str, Scenario, u64, Expect)> {
+    use Expect::{Even, Wins};
+    use RuleSetId::*;
+    let infantry = StandKind::LineInfantry;
+    vec![
+        (Cordery2009, "mismatch", cordery::mismatch(), 77, Wins(0)),
+        (
+            Cordery2009,
+            "mirror",
+            cordery::mirror(),
+            78,
+            Even { decided: false },
+        ),
+        (Harman2021, "mismatch", harman2021::mismatch(), 77, Wins(0)),
+        (
+            Harman2021,
+            "mirror",
+            harman2021::mirror(),
+            78,
+            Even { decided: false },
+        ),
+        (
+            Scruby1961,
+            "3 against 9",
+            scruby1961::lines(3, 9, 3.0, infantry),
+            11,
+            Wins(1),
+        ),
+        (
+            Scruby1961,
+            "9 against 3",
+            scruby1961::lines(9, 3, 3.0, infantry),
+            12,
+            Wins(0),
+        ),
+        (
+            Scruby1961,
+            "mirror",
+            scruby1961::mirror(),
+            13,
+            Even { decided: true },
+        ),
+        (Scruby1965, "lopsided", scruby1965::lopsided(), 11, Wins(0)),
+        (Scruby1965, "native host", scruby1965::native_host(), 12, Wins(1)),
+        (
+            Scruby1965,
+            "mirror",
+            scruby1965::mirror(),
+            13,
+            Even { decided: true },
+        ),
+        (
+            ScrubyBasic,
+            "weak defender",
+            scrubybasic::weak_defender(),
+            11,
+            Wins(1),
+        ),
+        (
+            ScrubyBasic,
+            "weak attacker",
+            scrubybasic::weak_attacker(),
+            12,
+            Wins(0),
+        ),
+        (
+            ScrubyBasic,
+            "mirror",
+            scrubybasic::mirror(),
+            13,
+            Even { decided: true },
+        ),
+        (
+            ScrubyBasic,
+            "mirror, roles swapped",
+            scrubybasic::swapped(),
+            14,
+            Even { decided: false },
+        ),
+    ]
+}
+
+#[test]
+fn each_rule_set_gives_its_own_armies_the_odds_they_should_have() {
+    let cases = odds_cases();
+    for rules in rule_sets() {
+        assert!(
+            cases
+                .iter()
+                .any(|c| c.0 == rules.id() && matches!(c.4, Expect::Wins(_)))
+                && cases
+                    .iter()
+                    .any(|c| c.0 == rules.id() && matches!(c.4, Expect::Even { .. })),
+            "{}: a mismatch and a mirror",
+            rules.id()
+        );
+    }
+    for (id, name, scenario, seed, expect) in cases {
+        let o = odds(&scenario, id, 1000, seed).unwrap();
+        let counted: u32 = o.sides.iter().map(|s| s.wins.count).sum::<u32>() + o.draws.count;
+        assert_eq!(counted, 1000, "{id} on {name}: every battle is a win or a draw");
+        let (a, b) = (o.sides[0].wins.share, o.sides[1].wins.share);
+        match expect {
+            Expect::Wins(strong) => {
+                let share = o.sides[strong].wins.share;
+                assert!(
+                    share >= 0.9,
+                    "{id} on {name}: the strong side won {share:.3}: {o:#?}"
+                );
+            }
+            Expect::Even { decided } => {
+                assert!(
+                    (a - b).abs() <= 0.15,
+                    "{id} on {name}: {a:.3} against {b:.3}: {o:#?}"
+                );
+                if decided {
+                    assert!(a + b >= 0.3, "{id} on {name}: the battles are fought out: {o:#?}");
+                }
+            }
+        }
     }
 }
 

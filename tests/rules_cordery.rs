@@ -8,119 +8,20 @@
     clippy::panic
 )]
 
+mod common;
+
+use common::armies::cordery::*;
+use common::table::{area, ground, patch, stand_in as stand};
 use std::collections::BTreeMap;
 use umpire::model::{ArmyKind, Quality, RuleSetId, StandId, StandKind};
 use umpire::rules::Fate;
 use umpire::rules::cordery::*;
 use umpire::scenario::{
-    Area, Cell, Cover, Ground, Objective, ObjectiveKind, Patch, Reserve, Role, Scenario, ScenarioSide, Table,
-    TableStand, Weapon,
+    Cell, Cover, Ground, Objective, ObjectiveKind, Patch, Reserve, Scenario, TableStand, Weapon,
 };
 
 // ---------------------------------------------------------------------------
 // Building scenarios.
-
-fn stand(id: u32, kind: StandKind, at: Option<(i32, i32)>) -> TableStand {
-    TableStand {
-        id: StandId(id),
-        name: format!("{} {id}", kind.label()),
-        kind,
-        quality: Quality::Trained,
-        strength: kind.roster_points(),
-        full: kind.roster_points(),
-        at: at.map(|(x, y)| (f64::from(x) + 0.5, f64::from(y) + 0.5)),
-        weapon: None,
-    }
-}
-
-fn side(id: &str, army: ArmyKind, role: Role, deployment: Area, stands: Vec<TableStand>) -> ScenarioSide {
-    ScenarioSide {
-        id: id.to_owned(),
-        name: format!("The {id}"),
-        army,
-        role,
-        colour: None,
-        deployment,
-        stands,
-        reserves: Vec::new(),
-    }
-}
-
-fn area(x: u32, y: u32, w: u32, h: u32) -> Area {
-    Area { x, y, w, h }
-}
-
-/// A table `width` x `depth`, side 0 (attacker, red) deploying along the
-/// low-y edge and side 1 (defender, blue) along the high-y edge, each with a
-/// General (ids 900 and 901) out of the way in a far corner.
-fn scenario(width: u32, depth: u32, terrain: Vec<Patch>, a: Vec<TableStand>, b: Vec<TableStand>) -> Scenario {
-    let corner = |y: u32| Some((i32::try_from(width).unwrap() - 1, i32::try_from(y).unwrap()));
-    let mut a = a;
-    let mut b = b;
-    a.push(stand(900, StandKind::Command, corner(0)));
-    b.push(stand(901, StandKind::Command, corner(depth - 1)));
-    Scenario {
-        title: "test".to_owned(),
-        rules: RuleSetId::Cordery2009,
-        seed: 1,
-        turn_limit: 12,
-        table: Table {
-            width,
-            depth,
-            cell_inches: 2.0,
-            grid: true,
-            terrain,
-        },
-        sides: vec![
-            side("red", ArmyKind::Regular, Role::Attacker, area(0, 0, width, 2), a),
-            side(
-                "blue",
-                ArmyKind::Regular,
-                Role::Defender,
-                area(0, depth - 2, width, 2),
-                b,
-            ),
-        ],
-        objectives: Vec::new(),
-        notes: None,
-    }
-}
-
-fn patch(x: u32, y: u32, w: u32, h: u32) -> Patch {
-    Patch {
-        area: area(x, y, w, h),
-        ground: None,
-        level: None,
-        road: None,
-        cover: None,
-    }
-}
-
-fn ground(x: u32, y: u32, w: u32, h: u32, g: Ground) -> Patch {
-    Patch {
-        ground: Some(g),
-        ..patch(x, y, w, h)
-    }
-}
-
-/// Takes away the Generals `scenario` put in the corners.
-fn drop_corner_generals(s: &mut Scenario) {
-    for side in &mut s.sides {
-        side.stands.retain(|t| t.id.0 < 900);
-    }
-}
-
-fn kassassin() -> Scenario {
-    let path = format!(
-        "{}/campaigns/scenarios/kassassin_bridge.json",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
-
-fn infantry(id: u32, at: (i32, i32)) -> TableStand {
-    stand(id, StandKind::LineInfantry, Some(at))
-}
 
 // ---------------------------------------------------------------------------
 // STAND VALUES, one test per row.
@@ -1121,46 +1022,6 @@ fn cavalry_charging_infantry_in_the_open_gets_its_bonus_on_the_table() {
 // ---------------------------------------------------------------------------
 // Whole battles.
 
-/// Two equal regular armies on an open table.
-fn mirror() -> Scenario {
-    let army = |base: u32| -> Vec<TableStand> {
-        let mut v: Vec<TableStand> = (0..8)
-            .map(|k| stand(base + k, StandKind::LineInfantry, None))
-            .collect();
-        v.push(stand(base + 8, StandKind::HeavyCavalry, None));
-        v.push(stand(base + 9, StandKind::HeavyCavalry, None));
-        v.push(stand(base + 10, StandKind::FootArtillery, None));
-        v.push(stand(base + 11, StandKind::FootArtillery, None));
-        v.push(stand(base + 12, StandKind::Command, None));
-        v
-    };
-    let mut s = scenario(18, 12, vec![], army(1), army(101));
-    drop_corner_generals(&mut s);
-    s.title = "mirror".to_owned();
-    s.sides[0].deployment = area(3, 0, 12, 3);
-    s.sides[1].deployment = area(3, 9, 12, 3);
-    s
-}
-
-/// Sixteen regular stands against five native ones on open ground.
-fn mismatch() -> Scenario {
-    let mut strong: Vec<TableStand> = (0..12)
-        .map(|k| stand(1 + k, StandKind::LineInfantry, None))
-        .collect();
-    strong.extend((12..14).map(|k| stand(1 + k, StandKind::HeavyCavalry, None)));
-    strong.extend((14..16).map(|k| stand(1 + k, StandKind::FootArtillery, None)));
-    let weak: Vec<TableStand> = (0..5)
-        .map(|k| stand(101 + k, StandKind::NativeSpearmen, None))
-        .collect();
-    let mut s = scenario(18, 12, vec![], strong, weak);
-    drop_corner_generals(&mut s);
-    s.title = "mismatch".to_owned();
-    s.sides[1].army = ArmyKind::Native;
-    s.sides[0].deployment = area(3, 0, 12, 3);
-    s.sides[1].deployment = area(3, 9, 12, 3);
-    s
-}
-
 #[test]
 fn the_battle_lasts_at_most_twelve_turns() {
     // The river keeps them apart: nothing decides the battle early.
@@ -1387,36 +1248,6 @@ fn the_attacker_makes_for_the_objective() {
 
 // ---------------------------------------------------------------------------
 // The odds.
-
-#[test]
-fn a_much_stronger_side_wins_at_least_nine_battles_in_ten() {
-    let odds = umpire::rules::odds(&mismatch(), RuleSetId::Cordery2009, 1000, 77).unwrap();
-    let strong = &odds.sides[0];
-    println!("mismatch: the strong side wins {:.3}", strong.wins.share);
-    assert!(
-        strong.wins.share >= 0.9,
-        "the strong side won {:.3}",
-        strong.wins.share
-    );
-}
-
-#[test]
-fn equal_sides_on_open_ground_come_out_near_even() {
-    let odds = umpire::rules::odds(&mirror(), RuleSetId::Cordery2009, 1000, 78).unwrap();
-    let (a, b) = (odds.sides[0].wins.share, odds.sides[1].wins.share);
-    println!(
-        "mirror: attacker {a:.3}, defender {b:.3}, draws {:.3}",
-        odds.draws.share
-    );
-    assert!((a - b).abs() <= 0.15, "attacker {a:.3}, defender {b:.3}");
-}
-
-#[test]
-fn the_rule_set_is_registered() {
-    let rules = umpire::rules::rule_set(RuleSetId::Cordery2009).expect("registered");
-    assert_eq!(rules.seed_file(), "cordery-2009-late-19th-century-rules.txt");
-    assert_eq!(rules.id(), RuleSetId::Cordery2009);
-}
 
 /// Not a test of the rules: how long 1,000 battles take (run with
 /// `cargo test --release --test rules_cordery -- --ignored --nocapture`).

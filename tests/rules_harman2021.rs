@@ -8,90 +8,17 @@
     clippy::panic
 )]
 
-use umpire::model::{ArmyKind, Quality, RuleSetId, StandId, StandKind};
+mod common;
+
+use common::armies::harman2021::*;
+use umpire::model::{Quality, RuleSetId, StandKind};
 use umpire::rules::dice::Dice;
 use umpire::rules::harman2021::*;
 use umpire::rules::{Fate, RuleSet};
-use umpire::scenario::{Area, Cell, Cover, Ground, Role, Scenario, ScenarioSide, Table, TableStand};
+use umpire::scenario::{Cell, Cover, Ground};
 
 // ---------------------------------------------------------------------------
 // Building scenarios.
-
-fn stand(id: u32, kind: StandKind, quality: Quality) -> TableStand {
-    TableStand {
-        id: StandId(id),
-        name: format!("{} {id}", kind.label()),
-        kind,
-        quality,
-        strength: kind.roster_points(),
-        full: kind.roster_points(),
-        at: None,
-        weapon: None,
-    }
-}
-
-fn side(id: &str, role: Role, deployment: Area, stands: Vec<TableStand>) -> ScenarioSide {
-    ScenarioSide {
-        id: id.to_owned(),
-        name: format!("The {id}"),
-        army: ArmyKind::Regular,
-        role,
-        colour: None,
-        deployment,
-        stands,
-        reserves: Vec::new(),
-    }
-}
-
-fn area(x: u32, y: u32, w: u32, h: u32) -> Area {
-    Area { x, y, w, h }
-}
-
-fn scenario(a: Vec<TableStand>, b: Vec<TableStand>) -> Scenario {
-    Scenario {
-        title: "test".to_owned(),
-        rules: RuleSetId::Harman2021,
-        seed: 1,
-        turn_limit: 12,
-        table: Table {
-            width: 18,
-            depth: 12,
-            cell_inches: 2.0,
-            grid: true,
-            terrain: Vec::new(),
-        },
-        sides: vec![
-            side("red", Role::Attacker, area(2, 0, 14, 3), a),
-            side("blue", Role::Defender, area(2, 9, 14, 3), b),
-        ],
-        objectives: Vec::new(),
-        notes: None,
-    }
-}
-
-fn army(base: u32, q: Quality, infantry: u32) -> Vec<TableStand> {
-    let mut v: Vec<TableStand> = (0..infantry)
-        .map(|k| stand(base + k, StandKind::LineInfantry, q))
-        .collect();
-    v.push(stand(base + 50, StandKind::HeavyCavalry, q));
-    v.push(stand(base + 51, StandKind::LightCavalry, q));
-    v.push(stand(base + 52, StandKind::FootArtillery, q));
-    v.push(stand(base + 53, StandKind::LightInfantry, q));
-    v.push(stand(base + 54, StandKind::Command, q));
-    v
-}
-
-fn mirror() -> Scenario {
-    scenario(army(1, Quality::Trained, 8), army(101, Quality::Trained, 8))
-}
-
-fn mismatch() -> Scenario {
-    scenario(army(1, Quality::Elite, 12), army(101, Quality::Raw, 4))
-}
-
-fn twenty() -> Scenario {
-    scenario(army(1, Quality::Trained, 15), army(101, Quality::Trained, 15))
-}
 
 fn cell(ground: Ground) -> Cell {
     Cell {
@@ -502,30 +429,6 @@ fn battles_are_fought_to_a_decision_with_casualties() {
     assert!(o.losses("red") + o.losses("blue") > 0, "{:#?}", o.log);
     let text: String = o.log.iter().map(|l| l.text.clone()).collect();
     assert!(text.contains("fires at"), "{text}");
-}
-
-#[test]
-fn the_rule_set_is_registered() {
-    let r = umpire::rules::rule_set(RuleSetId::Harman2021).expect("registered");
-    assert_eq!(r.seed_file(), "harman-2021-toy-soldier-battles.txt");
-}
-
-#[test]
-fn a_much_stronger_side_wins_at_least_nine_battles_in_ten() {
-    let odds = umpire::rules::odds(&mismatch(), RuleSetId::Harman2021, 1000, 77).unwrap();
-    let strong = odds.sides[0].wins.share;
-    assert!(strong >= 0.9, "{odds:#?}");
-}
-
-#[test]
-fn mirror_armies_on_open_ground_come_out_near_even() {
-    let odds = umpire::rules::odds(&mirror(), RuleSetId::Harman2021, 1000, 78).unwrap();
-    let (a, b) = (odds.sides[0].wins.share, odds.sides[1].wins.share);
-    assert!(
-        (a - b).abs() <= 0.15,
-        "{a} against {b}, draws {}",
-        odds.draws.share
-    );
 }
 
 /// Not a test of the rules: how long 1,000 battles take (run with

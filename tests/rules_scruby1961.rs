@@ -7,73 +7,18 @@
     clippy::panic
 )]
 
-use umpire::model::{ArmyKind, Quality, RuleSetId, StandId, StandKind};
+mod common;
+
+use common::armies::scruby1961::*;
+use common::table::{area, logged, result, stand};
+use umpire::model::{RuleSetId, StandId, StandKind};
 use umpire::rules::scruby1961::*;
 use umpire::rules::{Fate, Outcome, fight, odds};
-use umpire::scenario::{Area, Ground, Patch, Role, Scenario, ScenarioSide, Table, TableStand, Weapon};
+use umpire::scenario::{Ground, Patch, Role, Scenario, Weapon};
 
 // ---------------------------------------------------------------------------
 // Fixtures
 // ---------------------------------------------------------------------------
-
-fn stand(id: u32, kind: StandKind, at: Option<(f64, f64)>) -> TableStand {
-    let full = kind.roster_points();
-    TableStand {
-        id: StandId(id),
-        name: format!("{} {id}", kind.label()),
-        kind,
-        quality: Quality::Trained,
-        strength: full,
-        full,
-        at,
-        weapon: None,
-    }
-}
-
-fn side(id: &str, role: Role, deployment: Area, stands: Vec<TableStand>) -> ScenarioSide {
-    ScenarioSide {
-        id: id.to_owned(),
-        name: format!("the {id}"),
-        army: ArmyKind::Regular,
-        role,
-        colour: None,
-        deployment,
-        stands,
-        reserves: Vec::new(),
-    }
-}
-
-/// An open table of `width` x `depth` cells of 6 inches.
-fn battle(width: u32, depth: u32, turn_limit: u32, sides: Vec<ScenarioSide>) -> Scenario {
-    Scenario {
-        title: "test".to_owned(),
-        rules: RuleSetId::Scruby1961,
-        seed: 1,
-        turn_limit,
-        table: Table {
-            width,
-            depth,
-            cell_inches: 6.0,
-            grid: false,
-            terrain: Vec::new(),
-        },
-        sides,
-        objectives: Vec::new(),
-        notes: None,
-    }
-}
-
-fn area(x: u32, y: u32, w: u32, h: u32) -> Area {
-    Area { x, y, w, h }
-}
-
-fn result(outcome: &Outcome, id: u32) -> &umpire::rules::StandResult {
-    outcome.stands.iter().find(|s| s.id == StandId(id)).unwrap()
-}
-
-fn logged(outcome: &Outcome, text: &str) -> bool {
-    outcome.log.iter().any(|l| l.text.contains(text))
-}
 
 // ---------------------------------------------------------------------------
 // Trays and the mapping
@@ -442,27 +387,6 @@ fn concealment_distances() {
 // Battles
 // ---------------------------------------------------------------------------
 
-/// Two lines of Line infantry (and what `extra` adds), `gap` cells apart,
-/// north defending.
-fn lines(north: u32, south: u32, gap: f64, kind: StandKind) -> Scenario {
-    let row = |base: u32, n: u32, y: f64| -> Vec<TableStand> {
-        (0..n)
-            .map(|k| stand(base + k, kind, Some((1.0 + 0.5 * f64::from(k), y))))
-            .collect()
-    };
-    let ny = 6.0 - gap / 2.0;
-    let sy = 6.0 + gap / 2.0;
-    battle(
-        10,
-        12,
-        20,
-        vec![
-            side("north", Role::Defender, area(0, 0, 10, 5), row(0, north, ny)),
-            side("south", Role::Attacker, area(0, 7, 10, 5), row(100, south, sy)),
-        ],
-    )
-}
-
 #[test]
 fn every_stand_is_in_the_result_and_losses_take_figures() {
     let scenario = lines(4, 4, 1.4, StandKind::LineInfantry);
@@ -578,62 +502,6 @@ fn unescorted_command_is_captured() {
 // ---------------------------------------------------------------------------
 // Odds
 // ---------------------------------------------------------------------------
-
-/// Mirror-image armies of all arms on open ground, `gap` cells apart.
-fn mirror() -> Scenario {
-    let army = |base: u32, front: f64, back: f64| {
-        let at = |x: f64, y: f64, k: StandKind, n: u32| stand(base + n, k, Some((x, y)));
-        vec![
-            at(2.5, front, StandKind::LineInfantry, 1),
-            at(3.0, front, StandKind::LineInfantry, 2),
-            at(6.0, front, StandKind::LineInfantry, 3),
-            at(6.5, front, StandKind::LineInfantry, 4),
-            at(4.5, front, StandKind::FootArtillery, 5),
-            at(1.5, front, StandKind::LightInfantry, 6),
-            at(7.5, front, StandKind::GrenadierInfantry, 7),
-            at(4.0, back, StandKind::HeavyCavalry, 8),
-            at(5.0, back, StandKind::LightCavalry, 9),
-        ]
-    };
-    let (north, south) = (4.5, 7.5);
-    battle(
-        9,
-        12,
-        20,
-        vec![
-            side(
-                "north",
-                Role::Defender,
-                area(0, 0, 9, 5),
-                army(0, north, north - 0.5),
-            ),
-            side(
-                "south",
-                Role::Attacker,
-                area(0, 7, 9, 5),
-                army(100, south, south + 0.5),
-            ),
-        ],
-    )
-}
-
-#[test]
-fn a_much_stronger_side_wins_nine_times_in_ten() {
-    let scenario = lines(3, 9, 3.0, StandKind::LineInfantry);
-    let o = odds(&scenario, RuleSetId::Scruby1961, 1000, 11).unwrap();
-    assert!(o.sides[1].wins.share >= 0.9, "{o:#?}");
-    let scenario = lines(9, 3, 3.0, StandKind::LineInfantry);
-    let o = odds(&scenario, RuleSetId::Scruby1961, 1000, 12).unwrap();
-    assert!(o.sides[0].wins.share >= 0.9, "{o:#?}");
-}
-
-#[test]
-fn mirror_image_armies_come_out_near_even() {
-    let o = odds(&mirror(), RuleSetId::Scruby1961, 1000, 13).unwrap();
-    let (north, south) = (o.sides[0].wins.share, o.sides[1].wins.share);
-    assert!((north - south).abs() <= 0.15, "{o:#?}");
-    assert!(north + south >= 0.3, "the battles are fought out: {o:#?}");
-}
 
 /// Not a check: the time of odds(1000) with 20 stands a side, for the
 /// report (`cargo test --release --test rules_scruby1961 -- --ignored --nocapture`).
@@ -784,38 +652,6 @@ fn the_scouts_morale_combat_high_total_holds() {
     assert_eq!(morale_combat(12, 5, 15, 4), Scouting::ThrowAgain);
 }
 
-/// The north's light cavalry scout 8.2 inches from the south's light
-/// cavalry, which screens a concealed heavy cavalry column 1 1/2 inches
-/// behind it; a north gun 12 1/2 inches from the column. The north
-/// attacks, the south holds.
-fn scouted() -> Scenario {
-    battle(
-        10,
-        12,
-        1,
-        vec![
-            side(
-                "north",
-                Role::Attacker,
-                area(0, 0, 10, 5),
-                vec![
-                    stand(1, StandKind::LightCavalry, Some((5.3, 4.5))),
-                    stand(4, StandKind::FootArtillery, Some((5.0, 4.0))),
-                ],
-            ),
-            side(
-                "south",
-                Role::Defender,
-                area(0, 7, 10, 5),
-                vec![
-                    stand(2, StandKind::LightCavalry, Some((5.0, 35.0 / 6.0))),
-                    stand(3, StandKind::HeavyCavalry, Some((5.0, 36.5 / 6.0))),
-                ],
-            ),
-        ],
-    )
-}
-
 #[test]
 fn scouts_drive_off_a_screen_and_expose_the_column_or_fall_back() {
     let runs: Vec<Outcome> = (0..40)
@@ -941,15 +777,5 @@ fn heavy_cavalry_meleeing_a_screen_the_morale_throw_decides_the_column() {
             assert!(logged(o, exposed) != logged(o, held), "{:#?}", o.log);
         }
         assert!(!logged(o, "foot artillery 3 is seen"), "{:#?}", o.log);
-    }
-}
-
-#[test]
-fn the_scouting_battle_is_deterministic() {
-    for seed in 0..10 {
-        assert_eq!(
-            fight(&scouted(), RuleSetId::Scruby1961, seed).unwrap(),
-            fight(&scouted(), RuleSetId::Scruby1961, seed).unwrap()
-        );
     }
 }

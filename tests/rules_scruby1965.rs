@@ -7,81 +7,18 @@
     clippy::panic
 )]
 
-use umpire::model::{ArmyKind, Quality, RuleSetId, StandId, StandKind};
+mod common;
+
+use common::armies::scruby1965::*;
+use common::table::{area, example, logged, result, stand, the_side as side};
+use umpire::model::{ArmyKind, RuleSetId, StandId, StandKind};
 use umpire::rules::scruby1965::*;
 use umpire::rules::{Fate, Outcome, fight, odds};
-use umpire::scenario::{
-    Area, Objective, ObjectiveKind, Patch, Reserve, Role, Scenario, ScenarioSide, Table, TableStand,
-};
+use umpire::scenario::{Objective, ObjectiveKind, Patch, Reserve, Role, Scenario, ScenarioSide};
 
 // ---------------------------------------------------------------------------
 // Fixtures
 // ---------------------------------------------------------------------------
-
-fn example(name: &str) -> Scenario {
-    let path = format!("{}/campaigns/scenarios/{name}", env!("CARGO_MANIFEST_DIR"));
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
-
-/// A full-strength stand of `kind`, placed at `at` (cells) or by the doctrine.
-fn stand(id: u32, kind: StandKind, at: Option<(f64, f64)>) -> TableStand {
-    let full = kind.roster_points();
-    TableStand {
-        id: StandId(id),
-        name: format!("{} {id}", kind.label()),
-        kind,
-        quality: Quality::Trained,
-        strength: full,
-        full,
-        at,
-        weapon: None,
-    }
-}
-
-fn side(id: &str, army: ArmyKind, role: Role, deployment: Area, stands: Vec<TableStand>) -> ScenarioSide {
-    ScenarioSide {
-        id: id.to_owned(),
-        name: format!("the {id}"),
-        army,
-        role,
-        colour: None,
-        deployment,
-        stands,
-        reserves: Vec::new(),
-    }
-}
-
-/// An open table of `width` x `depth` cells of 6 inches.
-fn battle(width: u32, depth: u32, turn_limit: u32, sides: Vec<ScenarioSide>) -> Scenario {
-    Scenario {
-        title: "test".to_owned(),
-        rules: RuleSetId::Scruby1965,
-        seed: 1,
-        turn_limit,
-        table: Table {
-            width,
-            depth,
-            cell_inches: 6.0,
-            grid: false,
-            terrain: Vec::new(),
-        },
-        sides,
-        objectives: Vec::new(),
-        notes: None,
-    }
-}
-
-fn area(x: u32, y: u32, w: u32, h: u32) -> Area {
-    Area { x, y, w, h }
-}
-
-fn result(outcome: &Outcome, id: u32) -> &umpire::rules::StandResult {
-    outcome.stands.iter().find(|s| s.id == StandId(id)).unwrap()
-}
-
-fn logged(outcome: &Outcome, text: &str) -> bool {
-    outcome.log.iter().any(|l| l.text.contains(text))
-}
 
 // ---------------------------------------------------------------------------
 // The Combat Table, row by row
@@ -719,105 +656,6 @@ fn keeping_the_log_changes_nothing_but_the_log() {
 // ---------------------------------------------------------------------------
 // Odds
 // ---------------------------------------------------------------------------
-
-/// The wells at Abu Tleih with the rebels cut to two stands of spearmen and
-/// a stand of riflemen: a much stronger British side.
-fn lopsided() -> Scenario {
-    let mut scenario = example("abu_tleih_1895.json");
-    scenario.sides[1]
-        .stands
-        .retain(|s| [101, 102, 109].contains(&s.id.0));
-    scenario
-}
-
-#[test]
-fn a_much_stronger_side_wins_nine_times_in_ten() {
-    let odds = odds(&lopsided(), RuleSetId::Scruby1965, 1000, 11).unwrap();
-    let british = &odds.sides[0];
-    assert!(british.wins.share >= 0.9, "{odds:#?}");
-}
-
-#[test]
-fn a_much_stronger_native_host_wins_nine_times_in_ten() {
-    // Two companies of British infantry against the whole rebel army.
-    let mut scenario = example("abu_tleih_1895.json");
-    scenario.sides[0].stands.retain(|s| s.id.0 <= 2);
-    scenario.sides[0].reserves.clear();
-    let odds = odds(&scenario, RuleSetId::Scruby1965, 1000, 12).unwrap();
-    assert!(odds.sides[1].wins.share >= 0.9, "{odds:#?}");
-}
-
-/// Mirror-image armies on open ground, their front lines `gap` cells
-/// apart: the same troops placed as in a mirror across the table's middle.
-/// With `all_arms`, spearmen and cavalry stand behind a line of infantry in
-/// closed order with a gun, a Maxim and riflemen on the flanks; without,
-/// the line alone. The deployment zones' centres are cell centres, so each
-/// side's goal is the mirror of the other's.
-fn mirror_of(gap: f64, all_arms: bool) -> Scenario {
-    let army = |base: u32, front: f64, back: f64| {
-        let at = |x: f64, y: f64, k: StandKind, n: u32| stand(base + n, k, Some((x, y)));
-        let mut stands = vec![
-            at(2.75, front, StandKind::LineInfantry, 1),
-            at(3.25, front, StandKind::LineInfantry, 2),
-            at(5.75, front, StandKind::LineInfantry, 3),
-            at(6.25, front, StandKind::LineInfantry, 4),
-            at(4.5, front, StandKind::FootArtillery, 5),
-            at(1.0, front, StandKind::NativeRiflemen, 6),
-            at(8.0, front, StandKind::NativeRiflemen, 7),
-            at(7.0, front, StandKind::MachineGun, 12),
-        ];
-        if all_arms {
-            stands.extend([
-                at(4.0, back, StandKind::NativeSpearmen, 8),
-                at(5.0, back, StandKind::NativeSpearmen, 9),
-                at(1.5, back, StandKind::LightCavalry, 10),
-                at(7.5, back, StandKind::LightCavalry, 11),
-            ]);
-        }
-        stands
-    };
-    let north = 6.0 - gap / 2.0;
-    let south = 6.0 + gap / 2.0;
-    battle(
-        9,
-        12,
-        12,
-        vec![
-            side(
-                "north",
-                ArmyKind::Regular,
-                Role::Defender,
-                area(0, 0, 9, 5),
-                army(0, north, north - 0.5),
-            ),
-            side(
-                "south",
-                ArmyKind::Regular,
-                Role::Attacker,
-                area(0, 7, 9, 5),
-                army(100, south, south + 0.5),
-            ),
-        ],
-    )
-}
-
-fn mirror_at(gap: f64) -> Scenario {
-    mirror_of(gap, true)
-}
-
-fn mirror() -> Scenario {
-    mirror_at(3.0)
-}
-
-#[test]
-fn mirror_image_armies_come_out_near_even() {
-    let scenario = mirror();
-    let odds = odds(&scenario, RuleSetId::Scruby1965, 1000, 13).unwrap();
-    let (north, south) = (odds.sides[0].wins.share, odds.sides[1].wins.share);
-    assert!((north - south).abs() <= 0.15, "{odds:#?}");
-    // And the battles are fought out, not all drawn.
-    assert!(north + south >= 0.3, "{odds:#?}");
-}
 
 #[test]
 fn a_sides_chances_do_not_hang_on_its_place_in_the_scenario() {

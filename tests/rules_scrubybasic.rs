@@ -7,78 +7,18 @@
     clippy::panic
 )]
 
-use umpire::model::{ArmyKind, Quality, RuleSetId, StandId, StandKind};
+mod common;
+
+use common::armies::scrubybasic::*;
+use common::table::{area, log_text, logged, stand};
+use umpire::model::{RuleSetId, StandId, StandKind};
 use umpire::rules::scrubybasic::*;
-use umpire::rules::{Fate, Outcome, fight, odds};
-use umpire::scenario::{Area, Ground, Patch, Reserve, Role, Scenario, ScenarioSide, Table, TableStand};
+use umpire::rules::{Fate, fight, odds};
+use umpire::scenario::{Ground, Patch, Reserve, Role, Scenario};
 
 // ---------------------------------------------------------------------------
 // Fixtures
 // ---------------------------------------------------------------------------
-
-fn stand(id: u32, kind: StandKind, at: Option<(f64, f64)>) -> TableStand {
-    let full = kind.roster_points();
-    TableStand {
-        id: StandId(id),
-        name: format!("{} {id}", kind.label()),
-        kind,
-        quality: Quality::Trained,
-        strength: full,
-        full,
-        at,
-        weapon: None,
-    }
-}
-
-fn side(id: &str, role: Role, deployment: Area, stands: Vec<TableStand>) -> ScenarioSide {
-    ScenarioSide {
-        id: id.to_owned(),
-        name: format!("the {id}"),
-        army: ArmyKind::Regular,
-        role,
-        colour: None,
-        deployment,
-        stands,
-        reserves: Vec::new(),
-    }
-}
-
-/// An open table of `width` x 12 cells of 6 inches: six feet deep.
-fn battle(width: u32, turn_limit: u32, sides: Vec<ScenarioSide>) -> Scenario {
-    Scenario {
-        title: "test".to_owned(),
-        rules: RuleSetId::ScrubyBasic,
-        seed: 1,
-        turn_limit,
-        table: Table {
-            width,
-            depth: 12,
-            cell_inches: 6.0,
-            grid: false,
-            terrain: Vec::new(),
-        },
-        sides,
-        objectives: Vec::new(),
-        notes: None,
-    }
-}
-
-fn area(x: u32, y: u32, w: u32, h: u32) -> Area {
-    Area { x, y, w, h }
-}
-
-fn logged(outcome: &Outcome, text: &str) -> bool {
-    outcome.log.iter().any(|l| l.text.contains(text))
-}
-
-fn log_text(outcome: &Outcome) -> String {
-    outcome
-        .log
-        .iter()
-        .map(|l| format!("{}: {}", l.turn, l.text))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
 
 /// One defending stand of `kind` at (5.5, 3.5) and `firers` attacking
 /// stands of `firer` in two ranks 3.6 and 5.1 inches in front of it, on a
@@ -877,92 +817,6 @@ fn reserves_that_never_arrive_are_not_engaged_and_every_stand_is_reported() {
 // ---------------------------------------------------------------------------
 // Determinism and odds
 // ---------------------------------------------------------------------------
-
-/// Mirror-image armies on open ground: a battalion (four fusilier, a light
-/// and a grenadier company) in two ranks, a gun and a stand of light and of
-/// heavy cavalry, across the table's middle.
-fn mirror() -> Scenario {
-    let army = |base: u32, front: f64, back: f64| {
-        let at = |x: f64, y: f64, k: StandKind, n: u32| stand(base + n, k, Some((x, y)));
-        vec![
-            at(3.0, front, StandKind::LineInfantry, 1),
-            at(3.4, front, StandKind::LineInfantry, 2),
-            at(3.8, front, StandKind::GrenadierInfantry, 3),
-            at(3.0, back, StandKind::LineInfantry, 4),
-            at(3.4, back, StandKind::LineInfantry, 5),
-            at(3.8, back, StandKind::LightInfantry, 6),
-            at(5.5, front, StandKind::FootArtillery, 7),
-            at(7.0, front, StandKind::LineInfantry, 8),
-            at(7.4, front, StandKind::LineInfantry, 9),
-            at(7.8, front, StandKind::LineInfantry, 10),
-            at(7.0, back, StandKind::LineInfantry, 11),
-            at(7.4, back, StandKind::LineInfantry, 12),
-            at(7.8, back, StandKind::LightInfantry, 13),
-            at(1.0, back, StandKind::LightCavalry, 14),
-            at(10.0, back, StandKind::HeavyCavalry, 15),
-        ]
-    };
-    battle(
-        11,
-        15,
-        vec![
-            side("north", Role::Defender, area(0, 0, 11, 5), army(0, 4.5, 4.2)),
-            side("south", Role::Attacker, area(0, 7, 11, 5), army(100, 7.5, 7.8)),
-        ],
-    )
-}
-
-#[test]
-fn the_rule_set_is_registered() {
-    let r = umpire::rules::rule_set(RuleSetId::ScrubyBasic).expect("built");
-    assert_eq!(r.seed_file(), "scruby-basic-war-game-rules.txt");
-}
-
-/// Whichever side attacks, mirror-image armies come out near even.
-#[test]
-fn mirror_image_armies_come_out_near_even_with_the_roles_swapped() {
-    let mut m = mirror();
-    m.sides[0].role = Role::Attacker;
-    m.sides[1].role = Role::Defender;
-    let o = odds(&m, RuleSetId::ScrubyBasic, 1000, 14).unwrap();
-    let (north, south) = (o.sides[0].wins.share, o.sides[1].wins.share);
-    assert!((north - south).abs() <= 0.15, "{o:#?}");
-}
-
-#[test]
-fn keeping_the_log_changes_nothing_but_the_log() {
-    use umpire::rules::RuleSet;
-    let s = mirror();
-    for seed in 0..10 {
-        let mut kept = ScrubyBasic.fight(&s, seed, true);
-        let quiet = ScrubyBasic.fight(&s, seed, false);
-        assert!(quiet.log.is_empty());
-        kept.log.clear();
-        assert_eq!(kept, quiet);
-    }
-}
-
-#[test]
-fn a_much_stronger_side_wins_nine_times_in_ten() {
-    let mut s = mirror();
-    // The defender keeps one battalion's front rank and nothing else.
-    s.sides[0].stands.retain(|t| [1, 2, 3].contains(&t.id.0));
-    let o = odds(&s, RuleSetId::ScrubyBasic, 1000, 11).unwrap();
-    assert!(o.sides[1].wins.share >= 0.9, "{o:#?}");
-    // And the other way about: the attacker weak.
-    let mut s = mirror();
-    s.sides[1].stands.retain(|t| [101, 102, 103].contains(&t.id.0));
-    let o = odds(&s, RuleSetId::ScrubyBasic, 1000, 12).unwrap();
-    assert!(o.sides[0].wins.share >= 0.9, "{o:#?}");
-}
-
-#[test]
-fn mirror_image_armies_come_out_near_even() {
-    let o = odds(&mirror(), RuleSetId::ScrubyBasic, 1000, 13).unwrap();
-    let (north, south) = (o.sides[0].wins.share, o.sides[1].wins.share);
-    assert!((north - south).abs() <= 0.15, "{o:#?}");
-    assert!(north + south >= 0.3, "battles must be decided: {o:#?}");
-}
 
 /// Not a check: the time of odds(1000) with 20 stands a side
 /// (`cargo test --release --test rules_scrubybasic -- --ignored --nocapture`).

@@ -10,10 +10,10 @@
 //! [`run`] are the loop. Everything is generic, so each engine's hot loop
 //! stays monomorphic: the odds fight thousands of battles.
 
-use super::board::{Board, Point};
+use super::board::{Board, Point, Square, square_of};
 use super::{EndState, Fate, Log, Outcome, StandResult, doctrine, has_broken, judge};
-use crate::model::{RuleSetId, StandId, StandKind};
-use crate::scenario::{Role, Scenario, TableStand};
+use crate::model::{Quality, RuleSetId, StandId, StandKind};
+use crate::scenario::{Area, Role, Scenario, TableStand};
 use std::ops::{Deref, DerefMut};
 
 /// Where a stand is in the battle.
@@ -27,16 +27,35 @@ pub enum Status {
     Out(Fate),
 }
 
+/// The stand of a member the umpire supplies where the scenario has none
+/// (Cordery's General of a side with no Command stand): no id, no name and
+/// no strength, so it weighs nothing when points are counted; it never
+/// keeps its side in the battle ([`Roster::spent`]) and has no result
+/// ([`finish`]). The engine names it.
+pub static SUPPLIED: TableStand = TableStand {
+    id: StandId(0),
+    name: String::new(),
+    kind: StandKind::Command,
+    quality: Quality::Trained,
+    strength: 0,
+    full: 0,
+    at: None,
+    weapon: None,
+};
+
 /// One stand on the table: the scenario's stand, its side, where it is,
-/// when it arrives, its status, and the engine's own data `D`.
+/// when and where it arrives, its status, and the engine's own data `D`.
 #[derive(Debug, Clone)]
 pub struct Member<'a, P, D> {
+    /// The scenario's stand, or [`SUPPLIED`].
     pub stand: &'a TableStand,
     /// Index of its side in the scenario.
     pub side: usize,
     pub at: P,
     /// The turn it comes on (0: on the table from the start).
     pub arrives: u32,
+    /// A reserve's arrival area (`None` for the stands deployed at the start).
+    pub area: Option<Area>,
     pub status: Status,
     pub data: D,
 }
@@ -49,6 +68,7 @@ impl<'a, P, D> Member<'a, P, D> {
             side,
             at,
             arrives,
+            area: None,
             status: if arrives == 0 {
                 Status::Fighting
             } else {
@@ -56,6 +76,25 @@ impl<'a, P, D> Member<'a, P, D> {
             },
             data,
         }
+    }
+
+    /// A stand the umpire supplies to side `side` (see [`SUPPLIED`]),
+    /// waiting at `at` until the engine sets it down.
+    pub fn supplied(side: usize, at: P, data: D) -> Member<'static, P, D> {
+        Member {
+            stand: &SUPPLIED,
+            side,
+            at,
+            arrives: 0,
+            area: None,
+            status: Status::Waiting,
+            data,
+        }
+    }
+
+    /// Whether the umpire supplied it: it is not the scenario's.
+    pub fn is_supplied(&self) -> bool {
+        std::ptr::eq(self.stand, &SUPPLIED)
     }
 
     pub fn id(&self) -> StandId {
@@ -135,8 +174,12 @@ impl<'a, P, D> Roster<'a, P, D> {
     /// Whether side `side` has nothing left to fight with: no stand for
     /// which `left` holds (the engine says what still counts, a reserve to
     /// come among them).
+    /// A stand the umpire supplied keeps no side in the battle.
     pub fn spent(&self, side: usize, left: impl Fn(&Member<'a, P, D>) -> bool) -> bool {
-        !self.members.iter().any(|m| m.side == side && left(m))
+        !self
+            .members
+            .iter()
+            .any(|m| m.side == side && !m.is_supplied() && left(m))
     }
 
     /// Whether either side is spent or broken: the battle is over.
@@ -155,6 +198,16 @@ impl<'a, P, D> Roster<'a, P, D> {
             .enumerate()
             .filter(move |(_, m)| m.waiting() && m.arrives <= turn)
             .map(|(i, _)| i)
+    }
+
+    /// The arrival area of member `i` if it is a reserve due by `turn` and
+    /// still waiting: a grid engine sets it down there (where, by its own
+    /// rules), or it waits another turn.
+    pub fn due_in(&self, i: usize, turn: u32) -> Option<Area> {
+        self.members
+            .get(i)
+            .filter(|m| m.waiting() && m.arrives <= turn)
+            .and_then(|m| m.area)
     }
 
     /// Reserves whose turn has come go on the table where they wait; each
@@ -212,7 +265,13 @@ impl<'a, D> Roster<'a, Point, D> {
         let Some(side) = scenario.sides.get(index) else {
             return;
         };
-        for start in doctrine::starts(board, scenario, index) {
+        // `starts` gives the side's stands, then each reserve's, in order.
+        let areas = side.stands.iter().map(|_| None).chain(
+            side.reserves
+                .iter()
+                .flat_map(|r| r.stands.iter().map(|_| Some(r.area))),
+        );
+        for (start, area) in doctrine::starts(board, scenario, index).into_iter().zip(areas) {
             let at = board.to_inches(start.at);
             let placed = Placed {
                 at,
@@ -220,10 +279,79 @@ impl<'a, D> Roster<'a, Point, D> {
                 post: (start.arrives == 0 && side.role == Role::Defender).then_some(at),
             };
             let d = data(&start, &placed);
-            self.members
-                .push(Member::new(start.stand, index, at, start.arrives, d));
+            self.members.push(Member {
+                area,
+                ..Member::new(start.stand, index, at, start.arrives, d)
+            });
         }
     }
+}
+
+impl<'a, D> Roster<'a, Square, D> {
+    /// Musters side `index` on a square grid (Cordery's and Harman's): a
+    /// member for each of its stands, then each reserve's, in the scenario's
+    /// order, all waiting until the engine sets them down (each grid engine
+    /// knows who may share a square); `data` makes each one's own data.
+    /// Gives, for each stand deployed at the start, its index and the square
+    /// it wants: where the scenario places it, else where
+    /// [`doctrine::deploy`] puts it in the deployment area toward `goal`.
+    pub fn muster_grid(
+        &mut self,
+        board: &Board,
+        scenario: &'a Scenario,
+        index: usize,
+        goal: Point,
+        mut data: impl FnMut(&'a TableStand) -> D,
+    ) -> Vec<(usize, Square)> {
+        let Some(side) = scenario.sides.get(index) else {
+            return Vec::new();
+        };
+        let first = self.members.len();
+        let waiting = |stand: &'a TableStand, arrives: u32, area: Option<Area>, d: D| Member {
+            stand,
+            side: index,
+            at: (0, 0),
+            arrives,
+            area,
+            status: Status::Waiting,
+            data: d,
+        };
+        for stand in &side.stands {
+            let d = data(stand);
+            self.members.push(waiting(stand, 0, None, d));
+        }
+        for reserve in &side.reserves {
+            for stand in &reserve.stands {
+                let d = data(stand);
+                self.members
+                    .push(waiting(stand, reserve.turn, Some(reserve.area), d));
+            }
+        }
+        // Stands placed by the scenario first, then the doctrine's deployment.
+        let unplaced = side.stands.iter().filter(|t| t.at.is_none()).count();
+        let mut spots = doctrine::deploy(board, &side.deployment, side.role, goal, unplaced).into_iter();
+        side.stands
+            .iter()
+            .enumerate()
+            .filter_map(|(k, stand)| {
+                let wanted = stand.at.or_else(|| spots.next())?;
+                Some((first + k, square_of(board.clamp(wanted))))
+            })
+            .collect()
+    }
+}
+
+/// The square nearest `wanted`, ring by ring out to `widest` squares (each
+/// ring walked row by row), for which `usable` holds: where a grid engine
+/// sets a stand down when its own square is taken.
+pub fn nearest_square(wanted: Square, widest: i32, usable: impl Fn(Square) -> bool) -> Option<Square> {
+    (0..=widest).find_map(|r| {
+        (-r..=r)
+            .flat_map(move |dy| (-r..=r).map(move |dx| (dx, dy)))
+            .filter(|&(dx, dy)| dx.abs().max(dy.abs()) == r)
+            .map(|(dx, dy)| (wanted.0 + dx, wanted.1 + dy))
+            .find(|&sq| usable(sq))
+    })
 }
 
 /// Where [`Roster::place_side`] put a stand, in inches.
@@ -320,6 +448,10 @@ pub fn finish<'a>(
     let mut ends = Vec::new();
     let mut stands = Vec::new();
     for e in endings {
+        // A stand the umpire supplied is not the scenario's: no result.
+        if std::ptr::eq(e.stand, &SUPPLIED) {
+            continue;
+        }
         if e.fate != Fate::NotEngaged {
             ends.push(EndState {
                 side: e.side,
@@ -357,5 +489,147 @@ pub fn finish<'a>(
         verdict,
         stands,
         log: log.into_lines(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+
+    use super::*;
+    use crate::model::{ArmyKind, RuleSetId};
+    use crate::scenario::{Reserve, ScenarioSide, Table};
+
+    fn stand(id: u32, at: Option<(f64, f64)>) -> TableStand {
+        TableStand {
+            id: StandId(id),
+            name: format!("stand {id}"),
+            kind: StandKind::LineInfantry,
+            quality: Quality::Trained,
+            strength: 100,
+            full: 100,
+            at,
+            weapon: None,
+        }
+    }
+
+    fn grid() -> Scenario {
+        let side = |id: &str, role, y, stands| ScenarioSide {
+            id: id.to_owned(),
+            name: id.to_owned(),
+            army: ArmyKind::Regular,
+            role,
+            colour: None,
+            deployment: Area { x: 0, y, w: 6, h: 2 },
+            stands,
+            reserves: Vec::new(),
+        };
+        let mut red = side(
+            "red",
+            Role::Attacker,
+            0,
+            vec![stand(1, Some((4.5, 1.5))), stand(2, None)],
+        );
+        red.reserves.push(Reserve {
+            turn: 2,
+            area: Area {
+                x: 0,
+                y: 0,
+                w: 2,
+                h: 1,
+            },
+            stands: vec![stand(3, None)],
+        });
+        Scenario {
+            title: "grid".to_owned(),
+            rules: RuleSetId::Cordery2009,
+            seed: 1,
+            turn_limit: 12,
+            table: Table {
+                width: 6,
+                depth: 6,
+                cell_inches: 2.0,
+                grid: true,
+                terrain: Vec::new(),
+            },
+            sides: vec![red, side("blue", Role::Defender, 4, vec![stand(21, None)])],
+            objectives: Vec::new(),
+            notes: None,
+        }
+    }
+
+    #[test]
+    fn the_grid_muster_waits_every_stand_and_wants_squares_for_those_deployed() {
+        let s = grid();
+        let board = Board::new(&s);
+        let mut roster: Roster<'_, Square, u32> = Roster::default();
+        let mut made = 0;
+        let wants = roster.muster_grid(&board, &s, 0, (3.0, 5.0), |_| {
+            made += 1;
+            made
+        });
+        assert_eq!(
+            roster.iter().map(|m| (m.id().0, m.data)).collect::<Vec<_>>(),
+            [(1, 1), (2, 2), (3, 3)]
+        );
+        assert!(roster.iter().all(Member::waiting));
+        // Stand 1 where the scenario puts it; stand 2 somewhere in its zone;
+        // the reserve wants no square until its turn.
+        assert_eq!(wants.len(), 2);
+        assert_eq!(wants[0], (0, (4, 1)));
+        let (i, (x, y)) = wants[1];
+        assert_eq!(i, 1);
+        assert!((0..6).contains(&x) && (0..2).contains(&y), "{x}, {y}");
+        assert_eq!(roster.due_in(2, 1), None);
+        assert_eq!(
+            roster.due_in(2, 2),
+            Some(Area {
+                x: 0,
+                y: 0,
+                w: 2,
+                h: 1
+            })
+        );
+        assert_eq!(roster.due_in(0, 12), None, "a stand of the start is never due");
+    }
+
+    #[test]
+    fn the_nearest_square_goes_ring_by_ring() {
+        assert_eq!(nearest_square((2, 2), 5, |_| true), Some((2, 2)));
+        assert_eq!(nearest_square((2, 2), 5, |sq| sq != (2, 2)), Some((1, 1)));
+        assert_eq!(nearest_square((2, 2), 5, |sq| sq.0 >= 4), Some((4, 0)));
+        assert_eq!(nearest_square((2, 2), 1, |sq| sq.0 >= 4), None);
+    }
+
+    #[test]
+    fn a_supplied_stand_weighs_nothing_keeps_no_side_in_and_has_no_result() {
+        let s = grid();
+        let mut roster: Roster<'_, Square, ()> = Roster::default();
+        roster.push(Member::new(&s.sides[0].stands[0], 0, (0, 0), 0, ()));
+        roster.push(Member::new(&s.sides[1].stands[0], 1, (0, 5), 0, ()));
+        let mut general = Member::supplied(1, (0, 4), ());
+        general.status = Status::Fighting;
+        roster.push(general);
+        assert!(roster[2].is_supplied() && !roster[1].is_supplied());
+        roster[1].status = Status::Out(Fate::Destroyed);
+        let standing = |m: &Member<'_, Square, ()>| if m.fighting() { m.before() } else { 0 };
+        assert_eq!(roster.points(1, standing), (100, 0));
+        assert!(
+            roster.spent(1, |m| m.fighting()),
+            "the umpire's General alone fights on"
+        );
+        assert!(roster.over(|m| m.fighting(), standing));
+        let endings = roster.iter().map(|m| Ending {
+            stand: m.stand,
+            side: m.side,
+            fate: match m.status {
+                Status::Out(f) => f,
+                _ => Fate::Stood,
+            },
+            strength_after: 0,
+            at: (0.0, 0.0),
+        });
+        let o = finish(&s, RuleSetId::Cordery2009, 1, 3, endings, Log::new(false), false);
+        assert_eq!(o.stands.iter().map(|r| r.id.0).collect::<Vec<_>>(), [1, 21]);
     }
 }

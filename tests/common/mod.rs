@@ -8,6 +8,7 @@
     clippy::panic
 )]
 
+pub mod armies;
 pub mod fog_ground;
 pub mod table;
 pub mod world;

@@ -2,7 +2,7 @@
 //! patches, tables and whole scenarios, and the example scenarios.
 
 use umpire::model::{ArmyKind, Quality, RuleSetId, StandId, StandKind};
-use umpire::rules::Outcome;
+use umpire::rules::{Outcome, StandResult};
 use umpire::scenario::{Area, Ground, Patch, Reserve, Role, Scenario, ScenarioSide, Table, TableStand};
 
 /// A trained stand of `kind` at full roster strength, at `at` (in cells;
@@ -30,6 +30,14 @@ pub fn stand_in(id: u32, kind: StandKind, at: Option<(i32, i32)>) -> TableStand 
     )
 }
 
+/// A trained stand of `kind` of `quality`, placed by the doctrine.
+pub fn stand_of(id: u32, kind: StandKind, quality: Quality) -> TableStand {
+    TableStand {
+        quality,
+        ..stand(id, kind, None)
+    }
+}
+
 /// A side named "The `id`" with no reserves.
 pub fn side(id: &str, army: ArmyKind, role: Role, deployment: Area, stands: Vec<TableStand>) -> ScenarioSide {
     ScenarioSide {
@@ -41,6 +49,20 @@ pub fn side(id: &str, army: ArmyKind, role: Role, deployment: Area, stands: Vec<
         deployment,
         stands,
         reserves: Vec::new(),
+    }
+}
+
+/// [`side`] named "the `id`", as the inch-table rule sets' tests name theirs.
+pub fn the_side(
+    id: &str,
+    army: ArmyKind,
+    role: Role,
+    deployment: Area,
+    stands: Vec<TableStand>,
+) -> ScenarioSide {
+    ScenarioSide {
+        name: format!("the {id}"),
+        ..side(id, army, role, deployment, stands)
     }
 }
 
@@ -97,6 +119,23 @@ pub fn scenario(rules: RuleSetId, turn_limit: u32, table: Table, sides: Vec<Scen
     }
 }
 
+/// [`scenario`] on an open inch table of `width` x `depth` cells of 6 inches.
+pub fn inch_battle(
+    rules: RuleSetId,
+    width: u32,
+    depth: u32,
+    turn_limit: u32,
+    sides: Vec<ScenarioSide>,
+) -> Scenario {
+    scenario(rules, turn_limit, table(width, depth, 6.0, false), sides)
+}
+
+/// [`scenario`] of twelve turns on an open grid of `width` x `depth`
+/// squares of 2 inches.
+pub fn grid_battle(rules: RuleSetId, width: u32, depth: u32, sides: Vec<ScenarioSide>) -> Scenario {
+    scenario(rules, 12, table(width, depth, 2.0, true), sides)
+}
+
 /// One of the example scenarios in `campaigns/scenarios/`, by file name.
 pub fn example(name: &str) -> Scenario {
     let path = format!("{}/campaigns/scenarios/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -106,6 +145,15 @@ pub fn example(name: &str) -> Scenario {
 
 /// The file names of the example scenarios.
 pub const EXAMPLES: [&str; 2] = ["abu_tleih_1895.json", "kassassin_bridge.json"];
+
+/// The result of the stand with id `id`.
+pub fn result(outcome: &Outcome, id: u32) -> &StandResult {
+    outcome
+        .stands
+        .iter()
+        .find(|s| s.id == StandId(id))
+        .unwrap_or_else(|| panic!("stand {id} is in the outcome"))
+}
 
 /// Whether any line of the log contains `text`.
 pub fn logged(outcome: &Outcome, text: &str) -> bool {

@@ -1,7 +1,8 @@
 //! The battle: the stands on the grid, the turn sequence and the end.
 //!
-//! Stands live in one `Vec` with integer squares; an occupancy grid (two
-//! places a square, front then rear) answers "who is in this square".
+//! Stands live in the battle core's [`Roster`] with integer squares; an
+//! occupancy grid (two places a square, front then rear) answers "who is in
+//! this square".
 
 use super::tables::{
     Facing, MAX_TURNS, STANDS_PER_SQUARE, Square, StandType, behind_wall_or_entrenched, covered_from_fire,
@@ -12,10 +13,9 @@ use crate::model::StandId;
 use crate::rules::board::{Board, Point};
 pub(super) use crate::rules::board::{centre, show, square_of as square_of_point};
 use crate::rules::dice::Dice;
-use crate::rules::engine::{self, Clock, Ending, Turns};
+use crate::rules::engine::{self, Clock, Ending, Member, Roster, Status, Turns};
 use crate::rules::{Fate, Log, Outcome, doctrine};
-use crate::scenario::{Area, Cell, Role, Scenario, ScenarioSide, TableStand};
-use std::borrow::Cow;
+use crate::scenario::{Cell, Role, Scenario, TableStand};
 
 /// No stand in this place of a square.
 pub(super) const EMPTY: u32 = u32::MAX;
@@ -87,22 +87,14 @@ impl Going {
     }
 }
 
-/// Where a stand is in the battle.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum State {
-    /// A reserve not yet come on.
-    Waiting,
-    OnTable,
-    Destroyed,
-}
+/// A stand on the grid: the core's member (its scenario stand, or the
+/// umpire's General of a side with none; side, square, arrival, status)
+/// with what Cordery's rules ask of it.
+pub(super) type Piece<'a> = Member<'a, Square, Stand>;
 
-/// One stand and everything the rules ask of it, worked out once.
+/// Everything the rules ask of a stand, worked out once, and its turn's marks.
 #[derive(Debug, Clone)]
-pub(super) struct Piece<'a> {
-    /// The scenario's stand; `None` for a General the umpire supplied.
-    pub(super) source: Option<&'a TableStand>,
-    pub(super) name: Cow<'a, str>,
-    pub(super) side: usize,
+pub(super) struct Stand {
     pub(super) kind: StandType,
     pub(super) value: i32,
     pub(super) moves: i32,
@@ -113,11 +105,7 @@ pub(super) struct Piece<'a> {
     pub(super) artillery: bool,
     pub(super) general: bool,
     pub(super) transport: bool,
-    /// A reserve's turn and area of arrival.
-    pub(super) arrival: Option<(u32, Area)>,
-    pub(super) at: Square,
     pub(super) facing: Facing,
-    pub(super) state: State,
     /// Activated this turn.
     pub(super) activated: bool,
     /// Initiated a combat this turn.
@@ -133,7 +121,7 @@ impl Piece<'_> {
     }
 
     pub(super) fn on_table(&self) -> bool {
-        self.state == State::OnTable
+        self.fighting()
     }
 }
 
@@ -154,7 +142,9 @@ pub struct Battle<'a> {
     pub(super) board: Board,
     pub(super) width: i32,
     pub(super) depth: i32,
-    pub(super) pieces: Vec<Piece<'a>>,
+    pub(super) pieces: Roster<'a, Square, Stand>,
+    /// The names of the Generals the umpire supplies, side by side.
+    pub(super) supplied_names: [String; 2],
     /// Per square (`y * width + x`): the front and rear stand, or [`EMPTY`].
     pub(super) squares: Vec<[u32; STANDS_PER_SQUARE]>,
     /// Per square: 0 if empty, else 1 + the side of the stands in it.
@@ -197,7 +187,11 @@ impl<'a> Battle<'a> {
             board,
             width,
             depth,
-            pieces: Vec::new(),
+            pieces: Roster::default(),
+            supplied_names: [0, 1].map(|s| {
+                let side = scenario.sides.get(s).map_or("?", |x| x.name.as_str());
+                format!("the General of {side}")
+            }),
             squares: vec![[EMPTY; STANDS_PER_SQUARE]; cells],
             owner: vec![0; cells],
             going: scenario.table.cells().iter().map(Going::of).collect(),
@@ -219,8 +213,8 @@ impl<'a> Battle<'a> {
             .flat_map(|y| (0..width).map(move |x| (x, y)))
             .filter(|&sq| battle.cell(sq).blocks_sight())
             .collect();
-        for (s, side) in scenario.sides.iter().enumerate().take(2) {
-            battle.deploy_side(s, side);
+        for s in 0..scenario.sides.len().min(2) {
+            battle.deploy_side(s);
         }
         for s in 0..2 {
             battle.supply_general(s);
@@ -259,7 +253,7 @@ impl<'a> Battle<'a> {
         self.pieces
             .iter()
             .filter(|p| p.on_table())
-            .map(|p| (p.source.map(|s| s.id), p.at))
+            .map(|p| ((!p.is_supplied()).then(|| p.id()), p.at))
             .collect()
     }
 
@@ -269,9 +263,7 @@ impl<'a> Battle<'a> {
     }
 
     pub(super) fn index_of(&self, id: StandId) -> Option<usize> {
-        self.pieces
-            .iter()
-            .position(|p| p.source.is_some_and(|s| s.id == id))
+        self.pieces.iter().position(|p| !p.is_supplied() && p.id() == id)
     }
 
     // ------------------------------------------------------------------------
@@ -419,7 +411,7 @@ impl<'a> Battle<'a> {
         }
         if let Some(p) = self.pieces.get_mut(i) {
             p.at = sq;
-            p.state = State::OnTable;
+            p.status = Status::Fighting;
         }
         let facing = usize::try_from(front)
             .ok()
@@ -474,35 +466,22 @@ impl<'a> Battle<'a> {
     // ------------------------------------------------------------------------
     // Setting out the table.
 
-    fn deploy_side(&mut self, s: usize, side: &'a ScenarioSide) {
-        let army = side.army;
-        let first = self.pieces.len();
-        for stand in &side.stands {
-            self.pieces.push(piece(stand, s, army, None, self.front(s)));
-        }
-        for reserve in &side.reserves {
-            for stand in &reserve.stands {
-                self.pieces.push(piece(
-                    stand,
-                    s,
-                    army,
-                    Some((reserve.turn, reserve.area)),
-                    self.front(s),
-                ));
-            }
-        }
-        // Stands placed by the scenario first, then the doctrine's deployment.
-        let unplaced = side.stands.iter().filter(|t| t.at.is_none()).count();
-        let spots = doctrine::deploy(&self.board, &side.deployment, side.role, self.goal(s), unplaced);
-        let mut spots = spots.into_iter();
-        for (k, stand) in side.stands.iter().enumerate() {
-            let wanted = match stand.at {
-                Some(p) => Some(p),
-                None => spots.next(),
-            }
-            .map(|p| square_of_point(self.board.clamp(p)));
-            let i = first + k;
-            if let Some(sq) = wanted.and_then(|w| self.free_square_near(w, s)) {
+    /// Musters side `s` with the core's grid muster and sets each stand
+    /// down in the free square nearest the one it wants, its post.
+    fn deploy_side(&mut self, s: usize) {
+        let scenario = self.scenario;
+        let army = scenario
+            .sides
+            .get(s)
+            .map_or(crate::model::ArmyKind::Regular, |x| x.army);
+        let front = self.front(s);
+        let wants = self
+            .pieces
+            .muster_grid(&self.board, scenario, s, self.goal(s), |stand| {
+                piece(stand, army, front)
+            });
+        for (i, wanted) in wants {
+            if let Some(sq) = self.free_square_near(wanted, s) {
                 self.put(i, sq);
                 if let Some(p) = self.pieces.get_mut(i) {
                     p.post = sq;
@@ -520,14 +499,7 @@ impl<'a> Battle<'a> {
                 && self.stands_in(sq) < STANDS_PER_SQUARE
                 && !self.enemy_in(sq, side)
         };
-        let widest = self.width.max(self.depth);
-        (0..=widest).find_map(|r| {
-            (-r..=r)
-                .flat_map(move |dy| (-r..=r).map(move |dx| (dx, dy)))
-                .filter(|&(dx, dy)| dx.abs().max(dy.abs()) == r)
-                .map(|(dx, dy)| (wanted.0 + dx, wanted.1 + dy))
-                .find(|&sq| usable(sq))
-        })
+        engine::nearest_square(wanted, self.width.max(self.depth), usable)
     }
 
     /// "Each side's army must have a Command stand"
@@ -560,27 +532,25 @@ impl<'a> Battle<'a> {
         };
         let behind = (centre.0 - front.dx, centre.1 - front.dy);
         let i = self.pieces.len();
-        self.pieces.push(Piece {
-            source: None,
-            name: Cow::Owned(format!("the General of {}", side.name)),
-            side: s,
-            kind,
-            value: stand_value(kind),
-            moves: move_squares(kind),
-            range: 0,
-            infantry: false,
-            cavalry: false,
-            artillery: false,
-            general: true,
-            transport: false,
-            arrival: None,
-            at: behind,
-            facing: front,
-            state: State::Waiting,
-            activated: false,
-            initiated: false,
-            post: behind,
-        });
+        self.pieces.push(Member::supplied(
+            s,
+            behind,
+            Stand {
+                kind,
+                value: stand_value(kind),
+                moves: move_squares(kind),
+                range: 0,
+                infantry: false,
+                cavalry: false,
+                artillery: false,
+                general: true,
+                transport: false,
+                facing: front,
+                activated: false,
+                initiated: false,
+                post: behind,
+            },
+        ));
         let Some(sq) = self.free_square_near(behind, s) else {
             return;
         };
@@ -602,16 +572,10 @@ impl<'a> Battle<'a> {
     /// side's goal first; those with no room wait for the next turn.
     fn bring_on_reserves(&mut self) {
         for i in 0..self.pieces.len() {
-            let Some(p) = self.pieces.get(i) else {
+            let Some(area) = self.pieces.due_in(i, self.turn) else {
                 continue;
             };
-            let Some((turn, area)) = p.arrival else {
-                continue;
-            };
-            if p.state != State::Waiting || turn > self.turn {
-                continue;
-            }
-            let side = p.side;
+            let side = self.pieces.get(i).map_or(0, |p| p.side);
             let goal = self.goal(side);
             let mut best: Option<(f64, Square)> = None;
             for y in area.y..area.y.saturating_add(area.h) {
@@ -650,50 +614,31 @@ impl<'a> Battle<'a> {
         engine::play_turn(self);
     }
 
-    /// Whether side `s` has broken: lost more than half the points it
-    /// brought on, counted as [`judge`] counts them (a stand here is whole or
-    /// destroyed). The battle ends then, as under every rule set.
-    pub(super) fn broken(&self, s: usize) -> bool {
-        let (mut before, mut standing) = (0_u64, 0_u64);
-        for p in self.pieces.iter().filter(|p| p.side == s) {
-            let Some(stand) = p.source else { continue };
-            match p.state {
-                State::Waiting => {}
-                State::OnTable => {
-                    before += u64::from(stand.strength);
-                    standing += u64::from(stand.strength);
-                }
-                State::Destroyed => before += u64::from(stand.strength),
-            }
-        }
-        crate::rules::has_broken(before, standing)
-    }
-
-    /// Whether side `s` has nothing left on the table and nothing to come.
-    pub(super) fn finished(&self, s: usize) -> bool {
-        !self
-            .pieces
-            .iter()
-            .any(|p| p.side == s && p.source.is_some() && matches!(p.state, State::OnTable | State::Waiting))
+    /// Whether side `s` has broken (the core's count: a stand here is
+    /// whole or destroyed) or has nothing left on the table and nothing to
+    /// come. The battle ends then, as under every rule set.
+    pub(super) fn over(&self) -> bool {
+        let standing = |p: &Piece<'_>| if p.on_table() { p.before() } else { 0 };
+        self.pieces
+            .over(|p| !matches!(p.status, Status::Out(_)), standing)
     }
 
     /// Ends the battle: judges it and gives every stand's fate.
     pub fn finish(self) -> Outcome {
-        let endings = self.pieces.iter().filter_map(|p| {
-            // The umpire's own General is not in the scenario: no result.
-            let stand = p.source?;
-            let (after, fate) = match p.state {
-                State::Waiting => (stand.strength, Fate::NotEngaged),
-                State::OnTable => (stand.strength, Fate::Stood),
-                State::Destroyed => (0, Fate::Destroyed),
+        // The umpire's own General has no result: the core leaves it out.
+        let endings = self.pieces.iter().map(|p| {
+            let (after, fate) = match p.status {
+                Status::Waiting => (p.before(), Fate::NotEngaged),
+                Status::Fighting => (p.before(), Fate::Stood),
+                Status::Out(fate) => (0, fate),
             };
-            Some(Ending {
-                stand,
+            Ending {
+                stand: p.stand,
                 side: p.side,
                 fate,
                 strength_after: after,
                 at: centre(p.at),
-            })
+            }
         });
         engine::finish(
             self.scenario,
@@ -718,7 +663,11 @@ impl<'a> Battle<'a> {
     }
 
     pub(super) fn name(&self, i: usize) -> &str {
-        self.pieces.get(i).map_or("?", |p| p.name.as_ref())
+        match self.pieces.get(i) {
+            Some(p) if p.is_supplied() => self.supplied_names.get(p.side).map_or("?", String::as_str),
+            Some(p) => p.name(),
+            None => "?",
+        }
     }
 
     pub(super) fn side_name(&self, s: usize) -> &str {
@@ -739,20 +688,11 @@ impl<'a> Battle<'a> {
     }
 }
 
-/// One piece for a scenario stand.
-fn piece<'a>(
-    stand: &'a TableStand,
-    side: usize,
-    army: crate::model::ArmyKind,
-    arrival: Option<(u32, Area)>,
-    facing: Facing,
-) -> Piece<'a> {
+/// What the rules ask of a scenario stand.
+fn piece(stand: &TableStand, army: crate::model::ArmyKind, facing: Facing) -> Stand {
     let kind = stand_type(stand.kind, stand.quality, army);
     let weapon = stand.weapon.or_else(|| default_weapon(stand.kind, army));
-    Piece {
-        source: Some(stand),
-        name: Cow::Borrowed(stand.name.as_str()),
-        side,
+    Stand {
         kind,
         value: stand_value(kind),
         moves: move_squares(kind),
@@ -762,10 +702,7 @@ fn piece<'a>(
         artillery: is_artillery(kind),
         general: is_general(kind),
         transport: kind == StandType::Transport,
-        arrival,
-        at: (0, 0),
         facing,
-        state: State::Waiting,
         activated: false,
         initiated: false,
         post: (0, 0),
@@ -847,6 +784,6 @@ impl Turns for Battle<'_> {
     }
 
     fn over(&self) -> bool {
-        self.finished(0) || self.finished(1) || self.broken(0) || self.broken(1)
+        Battle::over(self)
     }
 }

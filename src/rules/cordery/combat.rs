@@ -1,7 +1,7 @@
 //! Fire and close combat, and what comes of them
 //! (cordery-2009-late-19th-century-rules.txt, COMBAT).
 
-use super::battle::{Battle, State, Withdrawal, centre, neighbours, show};
+use super::battle::{Battle, Withdrawal, centre, neighbours, show};
 use super::tables::{
     Charge, CloseCombat, CombatResult, Facing, Firing, Square, cavalry_against_foot, close_combat_score,
     fire_score, fire_target_score, on_flank_or_rear, result_of, squares_apart,
@@ -422,7 +422,7 @@ impl Battle<'_> {
         let Some(p) = self.pieces.get_mut(i) else {
             return;
         };
-        p.state = State::Destroyed;
+        p.status = crate::rules::engine::Status::Out(crate::rules::Fate::Destroyed);
         let (side, post, holds_line) = (p.side, p.post, p.fighter());
         if self.role(side) != Role::Defender || !holds_line {
             return;

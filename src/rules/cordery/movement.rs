@@ -5,7 +5,7 @@
 //! what the rules ask of each square is read once into the window, then the
 //! search works on the window alone. No allocation, however often it runs.
 
-use super::battle::{Battle, State, Withdrawal};
+use super::battle::{Battle, Withdrawal};
 use super::tables::{CONTOUR_COST, Facing, ROAD_BONUS, Square, WITHDRAW_AT_MOST};
 
 /// The eight steps of the grid, clockwise from "along x".
@@ -301,7 +301,7 @@ impl Battle<'_> {
         let Some(p) = self.pieces.get(i) else {
             return Withdrawal::Destroyed;
         };
-        if p.state != State::OnTable {
+        if !p.on_table() {
             return Withdrawal::Destroyed;
         }
         let back = rear_steps(p.facing);

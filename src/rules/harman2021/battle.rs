@@ -1,6 +1,6 @@
 //! The battle: units on the grid, the turn sequence, fire, close combat and
-//! the end. Units live in one `Vec`; an occupancy grid holds one fighting
-//! unit a square (Generals and ADCs ride with a unit and hold no square).
+//! the end. Units live in the battle core's [`Roster`]; an occupancy grid
+//! holds one fighting unit a square (Generals and ADCs ride with a unit and hold no square).
 
 mod arms;
 mod conduct;
@@ -20,12 +20,12 @@ use super::tables::{
 use crate::model::{RuleSetId, StandKind};
 use crate::rules::board::{Board, Point, centre, front_of, show, square_of};
 use crate::rules::dice::Dice;
-use crate::rules::engine::{self, Clock, Ending, Turns};
+use crate::rules::engine::{self, Clock, Ending, Member, Roster, Status, Turns};
 use crate::rules::{Fate, Log, Outcome, doctrine};
-use crate::scenario::{Area, Cell, Role, Scenario, TableStand};
+use crate::scenario::{Cell, Role, Scenario};
 
 /// A square: (x, y).
-pub type Square = (i32, i32);
+pub use crate::rules::board::Square;
 
 const EMPTY: u32 = u32::MAX;
 const FAR: u8 = u8::MAX;
@@ -34,28 +34,20 @@ const ORTHOGONAL: [Square; 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
 /// The battle lasts the scenario's turns; the seed sets no limit.
 const DEFAULT_TURNS: u32 = 12;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum State {
-    Waiting,
-    On,
-    /// Routed off, or a leader forced from the field by a wound.
-    Gone,
-    /// A leader killed.
-    Killed,
-}
+/// A unit on the grid: the core's member (its scenario stand, side,
+/// square, arrival, status: routed off or a leader forced from the field by
+/// a wound is out `Routed`, a leader killed out `Destroyed`) with what
+/// Harman's rules ask of it.
+type Piece<'a> = Member<'a, Square, Stand>;
 
+/// What Harman's rules keep of a unit.
 #[derive(Debug, Clone)]
-struct Piece<'a> {
-    source: &'a TableStand,
-    side: usize,
+struct Stand {
     unit: Unit,
     /// Tactical dice of its troop quality.
     quality: u32,
     cv_start: u32,
     cv: u32,
-    at: Square,
-    state: State,
-    arrival: Option<(u32, Area)>,
     /// Dice lost to Flags this turn.
     penalty: u32,
     halted: bool,
@@ -76,7 +68,7 @@ struct Piece<'a> {
 
 impl Piece<'_> {
     fn on(&self) -> bool {
-        self.state == State::On
+        self.fighting()
     }
     fn condition(&self) -> Condition {
         condition(self.cv_start, self.cv)
@@ -86,11 +78,11 @@ impl Piece<'_> {
     fn dice(&self) -> u32 {
         dice_for_condition(self.quality, self.condition()).saturating_sub(self.penalty)
     }
-    fn fighting(&self) -> bool {
+    fn combatant(&self) -> bool {
         self.on() && self.unit.fights()
     }
     fn may_attack(&self) -> bool {
-        self.fighting() && self.condition() == Condition::Fresh && !self.retiring && !self.halted
+        self.combatant() && self.condition() == Condition::Fresh && !self.retiring && !self.halted
     }
 }
 
@@ -115,7 +107,7 @@ pub struct Battle<'a> {
     width: i32,
     depth: i32,
     cells: Vec<Cell>,
-    pieces: Vec<Piece<'a>>,
+    pieces: Roster<'a, Square, Stand>,
     grid: Vec<u32>,
     /// Per square: (the reach it was stamped by, its steps).
     dist: Vec<(u32, u8)>,
@@ -172,7 +164,7 @@ impl<'a> Battle<'a> {
             width,
             depth,
             cells: scenario.table.cells(),
-            pieces: Vec::new(),
+            pieces: Roster::default(),
             grid: vec![EMPTY; n],
             dist: vec![(0, FAR); n],
             stamp: 0,
@@ -267,7 +259,7 @@ impl<'a> Battle<'a> {
         }
         if let Some(p) = self.pieces.get_mut(i) {
             p.at = sq;
-            p.state = State::On;
+            p.status = Status::Fighting;
         }
         self.follow(i);
     }
@@ -316,7 +308,7 @@ impl<'a> Battle<'a> {
         foes.clear();
         contact.fill(false);
         for (e, p) in self.pieces.iter().enumerate() {
-            if p.side == side || !p.fighting() {
+            if p.side == side || !p.combatant() {
                 continue;
             }
             foes.push((p.at, e));
@@ -373,7 +365,7 @@ impl<'a> Battle<'a> {
         self.pieces
             .iter()
             .enumerate()
-            .filter(move |(_, p)| p.side != side && p.fighting())
+            .filter(move |(_, p)| p.side != side && p.combatant())
             .map(|(k, _)| k)
     }
 
@@ -422,41 +414,28 @@ impl<'a> Battle<'a> {
     fn enemy_orthogonal(&self, sq: Square, side: usize) -> Option<usize> {
         ORTHOGONAL.iter().find_map(|d| {
             self.occupant((sq.0 + d.0, sq.1 + d.1))
-                .filter(|&o| self.side(o) != side && self.pieces.get(o).is_some_and(Piece::fighting))
+                .filter(|&o| self.side(o) != side && self.pieces.get(o).is_some_and(Piece::combatant))
         })
     }
 
     // ------------------------------------------------------------------------
     // Setting out.
 
-    fn points(&self, s: usize) -> (u64, u64) {
-        self.pieces
-            .iter()
-            .filter(|p| p.side == s && p.state != State::Waiting)
-            .fold((0, 0), |(b, a), p| {
-                let standing = if p.on() { u64::from(self.after(p)) } else { 0 };
-                (b + u64::from(p.source.strength), a + standing)
-            })
-    }
-
     fn after(&self, p: &Piece<'_>) -> u32 {
         if p.unit.fights() {
-            strength_after(p.source.strength, p.cv_start, p.cv)
+            strength_after(p.before(), p.cv_start, p.cv)
         } else {
-            p.source.strength
+            p.before()
         }
     }
 
-    fn broken(&self, s: usize) -> bool {
-        let (before, standing) = self.points(s);
-        crate::rules::has_broken(before, standing)
-    }
-
-    fn finished(&self, s: usize) -> bool {
-        !self
-            .pieces
-            .iter()
-            .any(|p| p.side == s && p.unit.fights() && (p.fighting() || p.state == State::Waiting))
+    /// A side has broken (the core's count, each unit standing at its
+    /// Combat Value's share of its points) or has no fighting unit left on
+    /// the table or to come.
+    fn over(&self) -> bool {
+        let standing = |p: &Piece<'_>| if p.on() { self.after(p) } else { 0 };
+        self.pieces
+            .over(|p| p.unit.fights() && (p.combatant() || p.waiting()), standing)
     }
 
     pub fn finish(self) -> Outcome {
@@ -465,15 +444,15 @@ impl<'a> Battle<'a> {
             .iter()
             .map(|p| {
                 let after = self.after(p);
-                let (after, fate) = match p.state {
-                    State::Waiting => (p.source.strength, Fate::NotEngaged),
-                    State::Killed => (0, Fate::Destroyed),
+                let (after, fate) = match p.status {
+                    Status::Waiting => (p.before(), Fate::NotEngaged),
+                    Status::Out(Fate::Destroyed) => (0, Fate::Destroyed),
                     _ if p.unit.fights() && p.cv == 0 => (0, Fate::Destroyed),
-                    State::On => (after, Fate::Stood),
-                    State::Gone => (after, Fate::Routed),
+                    Status::Fighting => (after, Fate::Stood),
+                    Status::Out(fate) => (after, fate),
                 };
                 Ending {
-                    stand: p.source,
+                    stand: p.stand,
                     side: p.side,
                     fate,
                     strength_after: after,
@@ -499,7 +478,7 @@ impl<'a> Battle<'a> {
     }
 
     fn name(&self, i: usize) -> &str {
-        self.pieces.get(i).map_or("?", |p| p.source.name.as_str())
+        self.pieces.get(i).map_or("?", |p| p.name())
     }
 
     fn side_name(&self, s: usize) -> &str {
@@ -568,6 +547,6 @@ impl Turns for Battle<'_> {
     }
 
     fn over(&self) -> bool {
-        self.finished(0) || self.finished(1) || self.broken(0) || self.broken(1)
+        Battle::over(self)
     }
 }

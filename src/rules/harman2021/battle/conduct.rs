@@ -3,28 +3,26 @@
 use super::*;
 
 impl<'a> Battle<'a> {
+    /// Musters side `s` with the core's grid muster: each unit set down in
+    /// the free square nearest the one it wants; leaders hold no square and
+    /// join the unit nearest them.
     pub(super) fn deploy_side(&mut self, s: usize) {
         let scenario = self.scenario;
-        let Some(side) = scenario.sides.get(s) else { return };
         let first = self.pieces.len();
         let mut commands = 0;
-        let mut add = |b: &mut Battle<'a>, stand: &'a TableStand, arrival: Option<(u32, Area)>| {
+        let goal = self.goals.get(s).copied().unwrap_or_default();
+        let wants = self.pieces.muster_grid(&self.board, scenario, s, goal, |stand| {
             let is_command = stand.kind == StandKind::Command;
             let unit = unit_of(stand.kind, is_command && commands == 0);
             if is_command {
                 commands += 1;
             }
             let cv = combat_value(unit, stand.quality, stand.strength, stand.full);
-            b.pieces.push(Piece {
-                source: stand,
-                side: s,
+            Stand {
                 unit,
                 quality: tactical_dice(unit, stand.quality),
                 cv_start: cv,
                 cv,
-                at: (0, 0),
-                state: State::Waiting,
-                arrival,
                 penalty: 0,
                 halted: false,
                 retiring: false,
@@ -37,36 +35,17 @@ impl<'a> Battle<'a> {
                 skirmish_flags: 0,
                 wounded: false,
                 with: None,
-            });
-        };
-        for stand in &side.stands {
-            add(self, stand, None);
-        }
-        for r in &side.reserves {
-            for stand in &r.stands {
-                add(self, stand, Some((r.turn, r.area)));
             }
-        }
-        let count = side.stands.iter().filter(|t| t.at.is_none()).count();
-        let toward = self.goals.get(s).copied().unwrap_or_default();
-        let mut spots = doctrine::deploy(&self.board, &side.deployment, side.role, toward, count).into_iter();
-        for k in 0..side.stands.len() {
-            let i = first + k;
-            let Some(stand) = side.stands.get(k) else { continue };
-            let wanted = stand
-                .at
-                .or_else(|| spots.next())
-                .map(|p| square_of(self.board.clamp(p)));
+        });
+        for (i, wanted) in wants {
             if self.unit(i).is_leader() {
-                if let Some(w) = wanted
-                    && let Some(p) = self.pieces.get_mut(i)
-                {
-                    p.at = w;
-                    p.state = State::On;
+                if let Some(p) = self.pieces.get_mut(i) {
+                    p.at = wanted;
+                    p.status = Status::Fighting;
                 }
                 continue;
             }
-            if let Some(sq) = wanted.and_then(|w| self.free_near(w, i)) {
+            if let Some(sq) = self.free_near(wanted, i) {
                 self.put(i, sq);
             }
         }
@@ -79,13 +58,8 @@ impl<'a> Battle<'a> {
 
     pub(super) fn free_near(&self, wanted: Square, i: usize) -> Option<Square> {
         let unit = self.unit(i);
-        let widest = self.width.max(self.depth);
-        (0..=widest).find_map(|r| {
-            (-r..=r)
-                .flat_map(move |dy| (-r..=r).map(move |dx| (dx, dy)))
-                .filter(|&(dx, dy)| dx.abs().max(dy.abs()) == r)
-                .map(|(dx, dy)| (wanted.0 + dx, wanted.1 + dy))
-                .find(|&sq| self.free(sq) && may_enter(unit, &self.cell(sq)))
+        engine::nearest_square(wanted, self.width.max(self.depth), |sq| {
+            self.free(sq) && may_enter(unit, &self.cell(sq))
         })
     }
 
@@ -98,7 +72,7 @@ impl<'a> Battle<'a> {
             .pieces
             .iter()
             .enumerate()
-            .filter(|(_, p)| p.side == side && p.fighting() && p.cv > 0)
+            .filter(|(_, p)| p.side == side && p.combatant() && p.cv > 0)
             .map(|(k, p)| {
                 let need = u32::from(!(p.halted || p.retiring));
                 let front = self.nearest_enemy(k).map_or(u32::MAX, |e| e.1);
@@ -118,16 +92,14 @@ impl<'a> Battle<'a> {
 
     pub(super) fn bring_on_reserves(&mut self) {
         for i in 0..self.pieces.len() {
-            let Some(p) = self.pieces.get(i) else { continue };
-            let Some((turn, area)) = p.arrival else { continue };
-            if p.state != State::Waiting || turn > self.turn {
+            let Some(area) = self.pieces.due_in(i, self.turn) else {
                 continue;
-            }
+            };
             let c = square_of(area.centre());
             if self.unit(i).is_leader() {
                 if let Some(p) = self.pieces.get_mut(i) {
                     p.at = c;
-                    p.state = State::On;
+                    p.status = Status::Fighting;
                 }
                 self.join_nearest(i, u32::MAX);
                 continue;
@@ -158,7 +130,7 @@ impl<'a> Battle<'a> {
             .pieces
             .iter()
             .enumerate()
-            .filter(|(_, p)| p.side == side && p.fighting())
+            .filter(|(_, p)| p.side == side && p.combatant())
             .map(|(k, _)| (self.nearest_enemy(k).map_or(u32::MAX, |e| e.1), k))
             .collect();
         order.sort_unstable();
@@ -173,14 +145,14 @@ impl<'a> Battle<'a> {
             if p.is_some_and(|p| p.side == side && p.on() && p.unit.is_leader()) {
                 // He stays with his unit while it fights, unless a shaken
                 // unit within his reach needs rallying.
-                let flagged = |u: &Piece<'_>| u.fighting() && (u.halted || u.retiring) && u.cv > 0;
+                let flagged = |u: &Piece<'_>| u.combatant() && (u.halted || u.retiring) && u.cv > 0;
                 let with = p.and_then(|p| p.with).and_then(|w| self.pieces.get(w));
                 let at = p.map_or((0, 0), |p| p.at);
                 let needed = self
                     .pieces
                     .iter()
                     .any(|u| u.side == side && flagged(u) && cheb(u.at, at) <= LEADER_MOVE);
-                let keep = with.is_some_and(|u| flagged(u) || (u.fighting() && u.cv > 0 && !needed));
+                let keep = with.is_some_and(|u| flagged(u) || (u.combatant() && u.cv > 0 && !needed));
                 if !keep {
                     self.join_nearest(l, LEADER_MOVE);
                 }
@@ -190,7 +162,7 @@ impl<'a> Battle<'a> {
 
     pub(super) fn act(&mut self, i: usize) {
         let Some(p) = self.pieces.get(i) else { return };
-        if !p.fighting() || p.fought || p.unit == Unit::Transport {
+        if !p.combatant() || p.fought || p.unit == Unit::Transport {
             return;
         }
         if p.retiring || p.cv == 0 {
@@ -354,7 +326,7 @@ impl<'a> Battle<'a> {
     pub(super) fn leave(&mut self, i: usize, why: &'static str) {
         self.lift(i);
         if let Some(p) = self.pieces.get_mut(i) {
-            p.state = State::Gone;
+            p.status = Status::Out(Fate::Routed);
         }
         self.say(|me| format!("{} {why}.", me.name(i)));
         for l in 0..self.pieces.len() {

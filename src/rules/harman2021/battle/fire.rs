@@ -77,7 +77,7 @@ impl Battle<'_> {
     pub(super) fn gun_target(&mut self, i: usize) -> Option<(usize, u32, Hit)> {
         self.refresh(self.side(i));
         let p = self.pieces.get(i)?;
-        if !p.fighting() || p.condition() != Condition::Fresh || p.retiring {
+        if !p.combatant() || p.condition() != Condition::Fresh || p.retiring {
             return None;
         }
         let on_hill = self.cell(p.at).level > 0;
@@ -193,7 +193,7 @@ impl Battle<'_> {
         .any(|sq| {
             self.occupant(sq)
                 .and_then(|o| self.pieces.get(o))
-                .is_some_and(|o| o.side == p.side && o.unit == Unit::Skirmishers && o.fighting())
+                .is_some_and(|o| o.side == p.side && o.unit == Unit::Skirmishers && o.combatant())
         })
     }
 
@@ -231,7 +231,7 @@ impl Battle<'_> {
     /// Beaten skirmishers fall back one square; into their own formed
     /// troops' square they are "driven in" and leave the screen.
     pub(super) fn fall_back(&mut self, i: usize) {
-        if !self.pieces.get(i).is_some_and(Piece::fighting) {
+        if !self.pieces.get(i).is_some_and(Piece::combatant) {
             return;
         }
         let side = self.side(i);
@@ -263,7 +263,7 @@ impl Battle<'_> {
             return;
         }
         let Some(p) = self.pieces.get_mut(i) else { return };
-        if !p.fighting() {
+        if !p.combatant() {
             return;
         }
         if p.cv == 0 {
@@ -281,7 +281,7 @@ impl Battle<'_> {
     pub(super) fn suffer(&mut self, i: usize, hits: u32, flags: u32) {
         let was_spent = self.pieces.get(i).is_some_and(|p| p.cv == 0);
         self.hit(i, hits);
-        if flags == 0 || !self.pieces.get(i).is_some_and(Piece::fighting) {
+        if flags == 0 || !self.pieces.get(i).is_some_and(Piece::combatant) {
             return;
         }
         if was_spent {
@@ -328,7 +328,7 @@ impl Battle<'_> {
             if let Some(p) = self.pieces.get_mut(l) {
                 match c {
                     crate::rules::harman2021::tables::Casualty::Killed => {
-                        p.state = State::Killed;
+                        p.status = Status::Out(Fate::Destroyed);
                         p.with = None;
                     }
                     crate::rules::harman2021::tables::Casualty::Wounded if wounded_before => {}
@@ -347,7 +347,7 @@ impl Battle<'_> {
             }
             if wounded_leaves(self.dice.d6()) {
                 if let Some(p) = self.pieces.get_mut(l) {
-                    p.state = State::Gone;
+                    p.status = Status::Out(Fate::Routed);
                     p.with = None;
                 }
                 self.say(|me| format!("{} is forced from the field by his wound.", me.name(l)));
@@ -363,7 +363,7 @@ impl Battle<'_> {
                 continue;
             };
             let Some(p) = self.pieces.get(u) else { continue };
-            if !p.fighting() || !(p.retiring || p.halted) || p.cv == 0 {
+            if !p.combatant() || !(p.retiring || p.halted) || p.cv == 0 {
                 continue;
             }
             let (stationary, attacked) = (!p.moved, p.attacked);

@@ -42,7 +42,7 @@ impl Battle<'_> {
         self.hit(d, t.sabres);
         if answer == BayonetAnswer::Flee {
             let dsq = self.at(d);
-            if self.pieces.get(d).is_some_and(Piece::fighting) {
+            if self.pieces.get(d).is_some_and(Piece::combatant) {
                 self.leave(d, "panics and flees");
             }
             if self.free(dsq) {
@@ -50,7 +50,7 @@ impl Battle<'_> {
             }
             return;
         }
-        if !self.pieces.get(d).is_some_and(Piece::fighting) {
+        if !self.pieces.get(d).is_some_and(Piece::combatant) {
             return;
         }
         let du = self.unit(d);
@@ -78,14 +78,14 @@ impl Battle<'_> {
         self.officers(a, &reply, reply.targets);
         self.hit(a, reply.targets);
         self.flags(a, effect);
-        let stopped = halted(effect) || !self.pieces.get(a).is_some_and(|p| p.fighting() && p.cv > 0);
+        let stopped = halted(effect) || !self.pieces.get(a).is_some_and(|p| p.combatant() && p.cv > 0);
         if stopped {
             return;
         }
         if answer == BayonetAnswer::FireThenRetire {
             let dsq = self.at(d);
             self.retire(d);
-            if self.free(dsq) && self.pieces.get(a).is_some_and(Piece::fighting) {
+            if self.free(dsq) && self.pieces.get(a).is_some_and(Piece::combatant) {
                 self.move_to(a, dsq);
             }
             return;
@@ -115,7 +115,7 @@ impl Battle<'_> {
                 if attackers {
                     self.back_to(a, from);
                 }
-                if defenders && self.pieces.get(d).is_some_and(Piece::fighting) {
+                if defenders && self.pieces.get(d).is_some_and(Piece::combatant) {
                     self.retire(d);
                 }
             }
@@ -123,7 +123,7 @@ impl Battle<'_> {
     }
 
     pub(super) fn back_to(&mut self, i: usize, from: Square) {
-        if !self.pieces.get(i).is_some_and(Piece::fighting) {
+        if !self.pieces.get(i).is_some_and(Piece::combatant) {
             return;
         }
         if self.free(from) || self.at(i) == from {
@@ -142,7 +142,7 @@ impl Battle<'_> {
             let both = [e.attacker, e.defender].iter().all(|&k| {
                 self.pieces
                     .get(k)
-                    .is_some_and(|p| p.fighting() && !p.retiring && p.cv > 0)
+                    .is_some_and(|p| p.combatant() && !p.retiring && p.cv > 0)
             });
             let attacker_halted = self.pieces.get(e.attacker).is_some_and(|p| p.halted);
             let adjacent = manhattan(self.at(e.attacker), self.at(e.defender)) == 1;
@@ -192,7 +192,7 @@ impl Battle<'_> {
             // The pursuit: "suffering further hits and Flags ... without being able to reply".
             let p = self.throw(self.cc_dice(a, d));
             self.hit(d, p.sabres);
-            if self.pieces.get(d).is_some_and(Piece::fighting) {
+            if self.pieces.get(d).is_some_and(Piece::combatant) {
                 if flags + p.flags > dq {
                     self.leave(d, "routs before the charge");
                 } else {
@@ -202,7 +202,7 @@ impl Battle<'_> {
             }
             return;
         }
-        if !self.pieces.get(d).is_some_and(Piece::fighting) {
+        if !self.pieces.get(d).is_some_and(Piece::combatant) {
             return;
         }
         let dice = cavalry_reply_dice(reply, self.pieces.get(d).map_or(0, Piece::dice));
@@ -217,7 +217,7 @@ impl Battle<'_> {
         let alive = [a, d].iter().all(|&k| {
             self.pieces
                 .get(k)
-                .is_some_and(|p| p.fighting() && !p.retiring && p.cv > 0)
+                .is_some_and(|p| p.combatant() && !p.retiring && p.cv > 0)
         });
         if !alive {
             return;
@@ -277,7 +277,7 @@ impl Battle<'_> {
         if result == SquareResult::Broken {
             let p = self.throw(pursuit_dice(self.cc_dice(a, d)));
             self.hit(d, p.sabres);
-            if self.pieces.get(d).is_some_and(Piece::fighting) {
+            if self.pieces.get(d).is_some_and(Piece::combatant) {
                 self.leave(d, "breaks before the cavalry and routs");
             }
             return;
@@ -292,7 +292,7 @@ impl Battle<'_> {
         let aq = self.pieces.get(a).map_or(0, |p| p.quality);
         let effect = flag_effect(r.flags, aq, self.general_with(a));
         self.flags(a, effect);
-        if artillery && result == SquareResult::JustFormed && self.pieces.get(d).is_some_and(Piece::fighting)
+        if artillery && result == SquareResult::JustFormed && self.pieces.get(d).is_some_and(Piece::combatant)
         {
             self.retire(d);
         }
