@@ -290,6 +290,8 @@ fn outcome_from_json(v: &serde_json::Value) -> Outcome {
         winner: v["winner"].as_str().map(str::to_owned),
         field_held_by: None,
         verdict: String::new(),
+        resolve: Default::default(),
+        last_word: None,
         stands: v["stands"]
             .as_array()
             .unwrap()

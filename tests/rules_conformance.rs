@@ -289,7 +289,7 @@ fn check_outcome(rules: &dyn RuleSet, name: &str, scenario: &Scenario, o: &Outco
             at: (0.0, 0.0),
         })
         .collect();
-    let (winner, field, verdict) = judge(scenario, &ends);
+    let (winner, field, verdict) = judge(scenario, &ends, &o.resolve, o.last_word.as_ref());
     let id = |s: Option<usize>| s.map(|s| scenario.sides[s].id.clone());
     assert_eq!(
         (id(winner), id(field), verdict.as_str()),

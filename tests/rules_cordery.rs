@@ -1055,32 +1055,37 @@ fn the_battle_ends_when_a_side_breaks_or_has_nothing_left() {
     let mut ended_early = 0;
     for seed in 0..60 {
         let o = umpire::rules::fight(&mismatch(), RuleSetId::Cordery2009, seed).unwrap();
-        let engaged = |s: &&umpire::rules::StandResult| s.side == "blue" && s.fate != Fate::NotEngaged;
-        let before: u64 = o
-            .stands
-            .iter()
-            .filter(engaged)
-            .map(|s| u64::from(s.strength_before))
-            .sum();
-        let standing: u64 = o
-            .stands
-            .iter()
-            .filter(engaged)
-            .filter(|s| s.fate == Fate::Stood)
-            .map(|s| u64::from(s.strength_after))
-            .sum();
+        // (points brought on, points standing) of a side.
+        let points = |side: &str| {
+            let engaged = o
+                .stands
+                .iter()
+                .filter(|s| s.side == side && s.fate != Fate::NotEngaged);
+            engaged.fold((0u64, 0u64), |(before, after), s| {
+                let standing = if s.fate == Fate::Stood {
+                    s.strength_after
+                } else {
+                    0
+                };
+                (before + u64::from(s.strength_before), after + u64::from(standing))
+            })
+        };
         if o.turns < 12 {
             ended_early += 1;
-            // More than half of blue's points gone: it broke (rules::has_broken).
+            // The side that lost more of its points than its resolve allows
+            // (or has nothing standing) broke, and lost.
+            let loser = match o.winner.as_deref() {
+                Some("red") => ("blue", 1),
+                Some("blue") => ("red", 0),
+                other => panic!("seed {seed}: a battle ended early has a winner, not {other:?}"),
+            };
+            let (before, standing) = points(loser.0);
             assert!(
-                2 * standing < before,
-                "seed {seed}: ended on turn {} with blue holding {standing} of {before} points",
-                o.turns
-            );
-            assert_eq!(
-                o.winner.as_deref(),
-                Some("red"),
-                "seed {seed}: the side that broke lost"
+                standing == 0 || o.resolve.broken(loser.1, before, standing),
+                "seed {seed}: ended on turn {} with {} holding {standing} of {before} points, its resolve {}",
+                o.turns,
+                loser.0,
+                o.resolve.of(loser.1)
             );
         }
     }

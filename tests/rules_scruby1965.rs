@@ -675,21 +675,29 @@ fn a_sides_chances_do_not_hang_on_its_place_in_the_scenario() {
     );
 }
 
-/// `scenario` turned end for end: every y (stands, zones) mirrored.
+/// `scenario` turned end for end, as the other player sees it across the
+/// table: every x and y (stands, zones, objectives) turned about the
+/// table's middle, so each side's left is still its left (the generals'
+/// plans name their flanks as they face the enemy).
 fn reflected(scenario: &Scenario) -> Scenario {
-    let depth = scenario.table.depth;
+    let (width, depth) = (scenario.table.width, scenario.table.depth);
     let mut out = scenario.clone();
     for s in &mut out.sides {
+        s.deployment.x = width - s.deployment.x - s.deployment.w;
         s.deployment.y = depth - s.deployment.y - s.deployment.h;
         for t in &mut s.stands {
-            t.at = t.at.map(|(x, y)| (x, f64::from(depth) - y));
+            t.at = t.at.map(|(x, y)| (f64::from(width) - x, f64::from(depth) - y));
         }
+    }
+    for o in &mut out.objectives {
+        o.x = width - 1 - o.x;
+        o.y = depth - 1 - o.y;
     }
     out
 }
 
 #[test]
-fn a_table_and_its_mirror_image_fight_the_same_battle() {
+fn a_table_turned_end_for_end_fights_the_same_battle() {
     let scenario = mirror();
     let other = reflected(&scenario);
     // The same battle, line for line, but for the goals' cells at the start.

@@ -3,7 +3,7 @@
 
 use super::build::{Edge, Handoff};
 use crate::model::{Battle, Campaign, Force, SideId};
-use crate::rules::{ARMY_BREAKS_AT_LOSS, CLEAR_MARGIN, rule_set};
+use crate::rules::{CLEAR_MARGIN, RESOLVE_BASE, RESOLVE_STEP, rule_set};
 use crate::scenario::{Ground, Role, Scenario};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -142,12 +142,18 @@ pub fn write_briefing(campaign: &Campaign, battle: &Battle, handoff: &Handoff) -
     let _ = writeln!(out, "## Victory\n");
     let _ = writeln!(
         out,
-        "- A side that loses more than {:.0}% of its starting points breaks and quits the field; the other side wins.",
-        ARMY_BREAKS_AT_LOSS * 100.0
+        "- Before the first turn each general throws 2D6 for his army's resolve: it breaks and quits the field once it has lost more than {:.0}% of the points it brought on, and {:.1} more in a hundred for every pip over 2 ({:.0}% at a 12); the other side wins. If both pass theirs at once, the one further past it breaks.",
+        RESOLVE_BASE * 100.0,
+        RESOLVE_STEP * 100.0,
+        (RESOLVE_BASE + 10.0 * RESOLVE_STEP) * 100.0
     );
+    let last_word = rules
+        .and_then(|r| r.last_word_rule())
+        .map(|w| format!("{w}; failing that, "))
+        .unwrap_or_default();
     let _ = writeln!(
         out,
-        "- Otherwise, at the end of turn {}: the side holding the objectives wins; failing that, the side whose losses (as shares of its points) are lighter by more than {:.0} points in a hundred; else a draw.",
+        "- Otherwise, at the end of turn {}: the side holding more of the objectives wins (an objective with enemy stands as near as friends counts for neither); failing that, {last_word}the side whose losses (as shares of its points) are lighter by more than {:.0} points in a hundred; else a draw.",
         s.turn_limit,
         CLEAR_MARGIN * 100.0
     );

@@ -1,15 +1,241 @@
-//! The plain doctrine both sides follow under every rule set: the attacker
+//! The doctrine both sides follow under every rule set: the attacker
 //! makes for the objectives and concentrates; the defender holds the best
 //! terrain; both fire at what is in range and charge when the odds favour
-//! them. (This is the program's own, as DESIGN.md asks; the seeds leave the
-//! generals to the players.)
+//! them. Each side's general draws a [`Plan`] by dice before the battle:
+//! where the attack goes in and how boldly, whether the defence stands
+//! forward or back, so that one battle is not always fought the same way.
+//! (This is the program's own, as DESIGN.md asks; the seeds leave the
+//! generals to the players, scruby-1961-strategy-tactical-wargame.txt
+//! asking only that "a 'plan of action' must be thought out before the game
+//! ever begins".)
 
 use super::board::{Board, Point};
+use super::dice::Dice;
 use crate::scenario::{Area, Role, Scenario, TableStand};
 
-/// Odds at which a stand charges: its fighting score at least this many
-/// times the enemy's.
+/// Odds at which a steady general's stand charges: its fighting score at
+/// least this many times the enemy's (this program's own).
 pub const CHARGE_WHEN_ODDS_AT_LEAST: f64 = 1.25;
+
+/// The odds a bold general charges at, and a cautious one (this program's
+/// own: a bold general takes an even fight, a cautious one wants 3:2).
+pub const BOLD_CHARGE_ODDS: f64 = 1.0;
+pub const CAUTIOUS_CHARGE_ODDS: f64 = 1.5;
+
+/// From this share of the turn limit on, the attacker must take the
+/// objectives before the day is out and the defender throw it back: both
+/// generals' odds to charge are multiplied by [`LATE_CHARGE_FACTOR`] (this
+/// program's own: an attacker that stands off until nightfall has lost).
+pub const LATE_FROM_SHARE_OF_TURNS: f64 = 0.5;
+pub const LATE_CHARGE_FACTOR: f64 = 0.7;
+
+/// How far (in cells) an attack on a flank swings out from the straight
+/// line to the objective while the stand is still far from it; it turns in
+/// on the objective within [`TURN_IN_CELLS`] (this program's own: about a
+/// third of a standard table's depth).
+pub const FLANK_SWING_CELLS: f64 = 5.0;
+pub const TURN_IN_CELLS: f64 = 5.0;
+
+/// A defender that holds back stands this many cells behind the ground it
+/// guards, toward its own edge, and comes forward to fight for it (this
+/// program's own: a reverse-slope defence).
+pub const HOLD_BACK_CELLS: f64 = 2.0;
+
+/// Where an attack goes in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Axis {
+    /// On the objective's left as the attacker sees it.
+    Left,
+    Centre,
+    Right,
+    /// One wing leads, the other follows a turn behind per third of the
+    /// front (the wing drawn as `lead_left`).
+    Echelon {
+        lead_left: bool,
+    },
+}
+
+/// How boldly a general fights.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Boldness {
+    Bold,
+    Steady,
+    Cautious,
+}
+
+/// A side's plan, drawn by dice before the battle.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Plan {
+    pub role: Role,
+    /// The attacker's axis (a defender's is `Centre`).
+    pub axis: Axis,
+    pub boldness: Boldness,
+    /// A defender holding back from the ground it guards (never an attacker).
+    pub hold_back: bool,
+}
+
+impl Plan {
+    /// The plan a general of `role` draws: a D6 for the axis (1 left, 2
+    /// right, 3-4 centre, 5-6 in echelon, a second D6 saying which wing
+    /// leads: 1-3 the left), a D6 for boldness (1-2 cautious, 3-4 steady,
+    /// 5-6 bold) and, for a defender, a D6 for holding back (1-2). The
+    /// weights are this program's own, after the programmed opponents of
+    /// solo wargaming: the plain plans the likelier.
+    pub fn draw(dice: &mut Dice, role: Role) -> Plan {
+        let axis = match role {
+            Role::Attacker => match dice.d6() {
+                1 => Axis::Left,
+                2 => Axis::Right,
+                3 | 4 => Axis::Centre,
+                _ => Axis::Echelon {
+                    lead_left: dice.d6() <= 3,
+                },
+            },
+            Role::Defender => Axis::Centre,
+        };
+        let boldness = match dice.d6() {
+            1 | 2 => Boldness::Cautious,
+            3 | 4 => Boldness::Steady,
+            _ => Boldness::Bold,
+        };
+        let hold_back = role == Role::Defender && dice.d6() <= 2;
+        Plan {
+            role,
+            axis,
+            boldness,
+            hold_back,
+        }
+    }
+
+    /// The plan in a few words, for the log.
+    pub fn describe(&self) -> String {
+        let bold = match self.boldness {
+            Boldness::Bold => "boldly",
+            Boldness::Steady => "steadily",
+            Boldness::Cautious => "cautiously",
+        };
+        match self.role {
+            Role::Attacker => {
+                let axis = match self.axis {
+                    Axis::Left => "on the left",
+                    Axis::Right => "on the right",
+                    Axis::Centre => "in the centre",
+                    Axis::Echelon { lead_left: true } => "in echelon from the left",
+                    Axis::Echelon { lead_left: false } => "in echelon from the right",
+                };
+                format!("attacks {axis}, {bold}")
+            }
+            Role::Defender => {
+                let stand = if self.hold_back {
+                    "holds back from the ground it guards"
+                } else {
+                    "holds forward on the ground it guards"
+                };
+                format!("{stand}, fighting {bold}")
+            }
+        }
+    }
+
+    /// The odds (own score over the enemy's) at which this general's stands
+    /// charge in turn `turn` of `limit`: by boldness, and lower in the
+    /// second half of the day, when the attacker must close or lose and the
+    /// defender must throw back those who close.
+    pub fn charge_odds(&self, turn: u32, limit: u32) -> f64 {
+        let base = match self.boldness {
+            Boldness::Bold => BOLD_CHARGE_ODDS,
+            Boldness::Steady => CHARGE_WHEN_ODDS_AT_LEAST,
+            Boldness::Cautious => CAUTIOUS_CHARGE_ODDS,
+        };
+        if late(turn, limit) {
+            base * LATE_CHARGE_FACTOR
+        } else {
+            base
+        }
+    }
+
+    /// Whether the odds favour a charge for this general in turn `turn` of `limit`.
+    pub fn charge_favoured(&self, turn: u32, limit: u32, mine: f64, theirs: f64) -> bool {
+        mine > 0.0 && mine >= theirs * self.charge_odds(turn, limit)
+    }
+
+    /// Where an attacker's stand at `from` aims on its way to `goal` (both
+    /// in the same units, `cell` of them to a cell), `rear` being the unit
+    /// vector to its own edge: wide of the goal on the plan's flank while
+    /// far from it, straight at it within [`TURN_IN_CELLS`]. A defender's
+    /// aim is the goal.
+    pub fn aim(&self, from: Point, goal: Point, rear: Point, cell: f64) -> Point {
+        let swing = match (self.role, self.axis) {
+            (Role::Defender, _) | (_, Axis::Centre) | (_, Axis::Echelon { .. }) => 0.0,
+            // On a table whose y grows toward the viewer, the left hand of
+            // a stand facing (fx, fy) is (fy, -fx).
+            (_, Axis::Left) => 1.0,
+            (_, Axis::Right) => -1.0,
+        };
+        let far = dist(from, goal) / cell.max(1e-9);
+        if swing == 0.0 || far <= TURN_IN_CELLS {
+            return goal;
+        }
+        let forward = (-rear.0, -rear.1);
+        let left = (forward.1, -forward.0);
+        let k = swing * FLANK_SWING_CELLS * cell * ((far - TURN_IN_CELLS) / far).clamp(0.0, 1.0);
+        (goal.0 + left.0 * k, goal.1 + left.1 * k)
+    }
+
+    /// Whether an attacker's stand whose place across the front is `across`
+    /// (0 on the left wing to 1 on the right, as the attacker faces) still
+    /// waits in turn `turn`: in echelon the trailing wing starts a turn
+    /// later per third of the front. Others never wait.
+    pub fn waits(&self, across: f64, turn: u32) -> bool {
+        let Axis::Echelon { lead_left } = self.axis else {
+            return false;
+        };
+        if self.role != Role::Attacker {
+            return false;
+        }
+        let from_lead = if lead_left { across } else { 1.0 - across };
+        let delay = (from_lead.clamp(0.0, 1.0) * 3.0).floor().min(2.0);
+        f64::from(turn) <= delay
+    }
+
+    /// A defender's post shifted back if it holds back: [`HOLD_BACK_CELLS`]
+    /// (`cell` units each) along `rear`.
+    pub fn post(&self, post: Point, rear: Point, cell: f64) -> Point {
+        if self.hold_back && self.role == Role::Defender {
+            (
+                post.0 + rear.0 * HOLD_BACK_CELLS * cell,
+                post.1 + rear.1 * HOLD_BACK_CELLS * cell,
+            )
+        } else {
+            post
+        }
+    }
+}
+
+/// Whether turn `turn` of `limit` is in the late part of the day.
+pub fn late(turn: u32, limit: u32) -> bool {
+    f64::from(turn) > f64::from(limit) * LATE_FROM_SHARE_OF_TURNS
+}
+
+/// Where stand at `at` stands across its side's front, 0 to 1 from its left
+/// to its right as it faces the enemy (`rear` the unit vector to its own
+/// edge), among `all` the side's stands' places.
+pub fn across_front(at: Point, rear: Point, all: impl Iterator<Item = Point>) -> f64 {
+    let forward = (-rear.0, -rear.1);
+    let left = (forward.1, -forward.0);
+    let side_of = |p: Point| -(p.0 * left.0 + p.1 * left.1);
+    let me = side_of(at);
+    let (mut lo, mut hi) = (me, me);
+    for p in all {
+        let v = side_of(p);
+        lo = lo.min(v);
+        hi = hi.max(v);
+    }
+    if hi - lo < 1e-9 {
+        0.5
+    } else {
+        (me - lo) / (hi - lo)
+    }
+}
 
 /// How good a cell is to hold: hills, walls, entrenchments, towns and woods.
 pub fn defensive_value(board: &Board, p: Point) -> u32 {
@@ -42,11 +268,7 @@ pub fn goal(board: &Board, scenario: &Scenario, side: usize) -> Point {
     };
     let enemy = scenario.sides.get(1 - side.min(1));
     let home = me.deployment.centre();
-    let nearest_objective = scenario
-        .objectives
-        .iter()
-        .map(|o| (f64::from(o.x) + 0.5, f64::from(o.y) + 0.5))
-        .min_by(|a, b| dist(*a, home).total_cmp(&dist(*b, home)));
+    let nearest_objective = nearest_objective(scenario, side);
     match me.role {
         Role::Attacker => nearest_objective
             .or(enemy.map(|e| e.deployment.centre()))
@@ -56,6 +278,16 @@ pub fn goal(board: &Board, scenario: &Scenario, side: usize) -> Point {
             best_ground_near(board, anchor, 3.0).unwrap_or(anchor)
         }
     }
+}
+
+/// The centre of the objective nearest side `side`'s deployment, in cells.
+pub fn nearest_objective(scenario: &Scenario, side: usize) -> Option<Point> {
+    let home = scenario.sides.get(side)?.deployment.centre();
+    scenario
+        .objectives
+        .iter()
+        .map(|o| (f64::from(o.x) + 0.5, f64::from(o.y) + 0.5))
+        .min_by(|a, b| dist(*a, home).total_cmp(&dist(*b, home)))
 }
 
 /// The best defensive cell within `radius` cells of `anchor`; ties go to the nearer.
@@ -102,6 +334,10 @@ pub struct Start<'s> {
     pub at: Point,
     /// The turn it comes on: 0 for the stands on the table at the start.
     pub arrives: u32,
+    /// A defender's post (in cells), on the ground it guards: `None` for
+    /// attackers, reserves and stands the scenario places (they hold where
+    /// they are put).
+    pub post: Option<Point>,
 }
 
 /// Where every stand of side `side` starts, in the scenario's order: its
@@ -116,15 +352,78 @@ pub fn starts<'s>(board: &Board, scenario: &'s Scenario, side: usize) -> Vec<Sta
     let mut out = Vec::new();
     let groups = std::iter::once((&me.stands, me.deployment, 0))
         .chain(me.reserves.iter().map(|r| (&r.stands, r.area, r.turn)));
+    let mut posts = match me.role {
+        Role::Defender => posts(
+            board,
+            nearest_objective(scenario, side).unwrap_or(toward),
+            rear_of(scenario, side),
+            me.stands.len(),
+        ),
+        Role::Attacker => Vec::new(),
+    }
+    .into_iter();
     for (stands, area, arrives) in groups {
         let unplaced = stands.iter().filter(|t| t.at.is_none()).count();
         let mut spots = deploy(board, &area, me.role, toward, unplaced).into_iter();
         for stand in stands {
             let at = stand.at.or_else(|| spots.next()).unwrap_or(area.centre());
-            out.push(Start { stand, at, arrives });
+            // A stand the scenario places holds where it is put.
+            let post = if arrives == 0 && stand.at.is_none() {
+                posts.next()
+            } else {
+                None
+            };
+            out.push(Start {
+                stand,
+                at,
+                arrives,
+                post,
+            });
         }
     }
     out
+}
+
+/// How far (in cells) behind the ground it guards a defender may post its
+/// stands, and how far forward of it (this program's own: the objective's
+/// cell and a ring about it, none thrust out toward the enemy).
+pub const POST_DEPTH_CELLS: f64 = 4.0;
+
+/// A stand within this many cells of an objective's centre holds it, as
+/// [`crate::rules::judge`] counts.
+pub const HOLDS_WITHIN_CELLS: f64 = 1.5;
+pub const POST_FORWARD_CELLS: f64 = 1.0;
+
+/// Posts for `count` defending stands about `guard` (in cells), `rear` the
+/// unit vector to the defender's own edge: the cells holding `guard` (within
+/// [`HOLDS_WITHIN_CELLS`], as the judge counts) first, then the best
+/// defensive cells, the nearer to `guard` among equals; none in water, none more than
+/// [`POST_FORWARD_CELLS`] toward the enemy or [`POST_DEPTH_CELLS`] away.
+/// Two stands share a cell when the ground runs out.
+pub fn posts(board: &Board, guard: Point, rear: Point, count: usize) -> Vec<Point> {
+    let mut cells: Vec<Point> = board
+        .centres()
+        .filter(|c| {
+            let off = (c.0 - guard.0, c.1 - guard.1);
+            let back = off.0 * rear.0 + off.1 * rear.1;
+            !board.cell_at(*c).is_water()
+                && dist(*c, guard) <= POST_DEPTH_CELLS
+                && back >= -POST_FORWARD_CELLS
+        })
+        .collect();
+    if cells.is_empty() {
+        cells.push(guard);
+    }
+    let holds = |c: &Point| dist(*c, guard) <= HOLDS_WITHIN_CELLS;
+    cells.sort_by(|a, b| {
+        holds(b)
+            .cmp(&holds(a))
+            .then(defensive_value(board, *b).cmp(&defensive_value(board, *a)))
+            .then(dist(*a, guard).total_cmp(&dist(*b, guard)))
+    });
+    (0..count)
+        .filter_map(|i| cells.get(i % cells.len()).copied())
+        .collect()
 }
 
 /// What a side's generals work from on an inch table: who it is, where it
@@ -138,12 +437,17 @@ pub struct SidePlan<'a> {
     pub goal: Point,
     /// A unit vector toward its own table edge.
     pub rear: Point,
+    /// Its general's plan, drawn by dice.
+    pub plan: Plan,
 }
 
 impl<'a> SidePlan<'a> {
-    pub fn in_inches(board: &Board, scenario: &'a Scenario, side: usize) -> SidePlan<'a> {
+    /// Side `side`'s plan, its general's drawn from `dice`.
+    pub fn in_inches(board: &Board, scenario: &'a Scenario, side: usize, dice: &mut Dice) -> SidePlan<'a> {
         let s = scenario.sides.get(side);
+        let role = s.map_or(Role::Defender, |s| s.role);
         SidePlan {
+            plan: Plan::draw(dice, role),
             id: s.map_or("", |s| s.id.as_str()),
             name: s.map_or("", |s| s.name.as_str()),
             role: s.map_or(Role::Defender, |s| s.role),

@@ -11,7 +11,7 @@
 //! stays monomorphic: the odds fight thousands of battles.
 
 use super::board::{Board, Point, Square, square_of};
-use super::{EndState, Fate, Log, Outcome, StandResult, doctrine, has_broken, judge};
+use super::{EndState, Fate, LastWord, Log, Outcome, Resolve, StandResult, doctrine, judge};
 use crate::model::{Quality, RuleSetId, StandId, StandKind};
 use crate::scenario::{Area, Role, Scenario, TableStand};
 use std::ops::{Deref, DerefMut};
@@ -141,15 +141,28 @@ impl<P, D> DerefMut for Member<'_, P, D> {
 #[derive(Debug, Clone)]
 pub struct Roster<'a, P, D> {
     members: Vec<Member<'a, P, D>>,
+    /// Each side's resolve: when it breaks ([`Roster::broken`]).
+    pub resolve: Resolve,
 }
 
 impl<P, D> Default for Roster<'_, P, D> {
     fn default() -> Self {
-        Roster { members: Vec::new() }
+        Roster {
+            members: Vec::new(),
+            resolve: Resolve::default(),
+        }
     }
 }
 
 impl<'a, P, D> Roster<'a, P, D> {
+    /// An empty roster whose sides break at `resolve`.
+    pub fn with_resolve(resolve: Resolve) -> Self {
+        Roster {
+            members: Vec::new(),
+            resolve,
+        }
+    }
+
     /// Points side `side` brought on (stands no longer waiting) and points
     /// it has standing, `standing` giving each stand's (0 when not standing).
     /// Counted as [`judge`] counts them.
@@ -163,12 +176,11 @@ impl<'a, P, D> Roster<'a, P, D> {
             })
     }
 
-    /// Whether side `side` has lost more than
-    /// [`super::ARMY_BREAKS_AT_LOSS`] of the points it brought on: it breaks
-    /// and quits the field.
+    /// Whether side `side` has lost more of the points it brought on than
+    /// its resolve ([`Resolve`]): it breaks and quits the field.
     pub fn broken(&self, side: usize, standing: impl Fn(&Member<'a, P, D>) -> u32) -> bool {
         let (before, after) = self.points(side, standing);
-        has_broken(before, after)
+        self.resolve.broken(side, before, after)
     }
 
     /// Whether side `side` has nothing left to fight with: no stand for
@@ -275,8 +287,10 @@ impl<'a, D> Roster<'a, Point, D> {
             let at = board.to_inches(start.at);
             let placed = Placed {
                 at,
-                // A defender's post: where it was deployed.
-                post: (start.arrives == 0 && side.role == Role::Defender).then_some(at),
+                // A defender's post: where the doctrine stations it, on the
+                // ground it guards.
+                post: (start.arrives == 0 && side.role == Role::Defender)
+                    .then(|| start.post.map_or(at, |p| board.to_inches(p))),
             };
             let d = data(&start, &placed);
             self.members.push(Member {
@@ -431,6 +445,17 @@ pub struct Ending<'a> {
     pub at: Point,
 }
 
+/// How a battle was fought, for [`finish`]: the rule set and seed, the
+/// turns fought, and what it is judged by besides its stands.
+#[derive(Debug, Clone)]
+pub struct Ended {
+    pub rules: RuleSetId,
+    pub seed: u64,
+    pub turns: u32,
+    pub resolve: Resolve,
+    pub last_word: Option<LastWord>,
+}
+
 /// Ends the battle: judges it on the stands' results and gives the
 /// `Outcome`. The end states the judge weighs and the outcome's stands come
 /// from the same `endings`, so they cannot disagree: reserves that never
@@ -438,9 +463,7 @@ pub struct Ending<'a> {
 /// `announce` the log's last line gives the verdict.
 pub fn finish<'a>(
     scenario: &Scenario,
-    rules: RuleSetId,
-    seed: u64,
-    turns: u32,
+    ended: Ended,
     endings: impl Iterator<Item = Ending<'a>>,
     mut log: Log,
     announce: bool,
@@ -475,11 +498,18 @@ pub fn finish<'a>(
             fate: e.fate,
         });
     }
-    let (winner, field, verdict) = judge(scenario, &ends);
+    let (winner, field, verdict) = judge(scenario, &ends, &ended.resolve, ended.last_word.as_ref());
     let id_of = |s: usize| scenario.sides.get(s).map(|x| x.id.clone());
     if announce {
-        log.say(turns, || format!("the battle ends: {verdict}"));
+        log.say(ended.turns, || format!("the battle ends: {verdict}"));
     }
+    let Ended {
+        rules,
+        seed,
+        turns,
+        resolve,
+        last_word,
+    } = ended;
     Outcome {
         rules,
         seed,
@@ -487,6 +517,8 @@ pub fn finish<'a>(
         winner: winner.and_then(id_of),
         field_held_by: field.and_then(id_of),
         verdict,
+        resolve,
+        last_word,
         stands,
         log: log.into_lines(),
     }
@@ -629,7 +661,14 @@ mod tests {
             strength_after: 0,
             at: (0.0, 0.0),
         });
-        let o = finish(&s, RuleSetId::Cordery2009, 1, 3, endings, Log::new(false), false);
+        let ended = Ended {
+            rules: RuleSetId::Cordery2009,
+            seed: 1,
+            turns: 3,
+            resolve: Resolve::default(),
+            last_word: None,
+        };
+        let o = finish(&s, ended, endings, Log::new(false), false);
         assert_eq!(o.stands.iter().map(|r| r.id.0).collect::<Vec<_>>(), [1, 21]);
     }
 }

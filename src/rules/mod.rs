@@ -77,6 +77,10 @@ pub struct Outcome {
     pub field_held_by: Option<String>,
     /// Why the battle ended as it did, in a sentence.
     pub verdict: String,
+    /// Each side's resolve, as drawn before the battle and judged by.
+    pub resolve: Resolve,
+    /// The rule set's own morale test at the end, where it threw one.
+    pub last_word: Option<LastWord>,
     pub stands: Vec<StandResult>,
     pub log: Vec<LogLine>,
 }
@@ -103,6 +107,12 @@ pub trait RuleSet: Sync {
     /// How `stand` of an `army` is fielded under this rule set, for the
     /// orders of battle: its troop type and the rule set's own measure.
     fn muster(&self, stand: &TableStand, army: ArmyKind) -> String;
+    /// The rule set's last word ([`LastWord`]) in a sentence for the
+    /// briefing's victory conditions, as the players throw it on the table;
+    /// `None` where its seed has no such test.
+    fn last_word_rule(&self) -> Option<&'static str> {
+        None
+    }
 }
 
 /// `HeavyCavalry` as "heavy cavalry": a troop type's name for people.
@@ -208,16 +218,97 @@ pub struct EndState {
 }
 
 /// A side whose losses pass this share of its starting points breaks and
-/// quits the field. The program's own rule: the seeds fight to the end of
+/// quits the field, where no general's resolve was drawn (a results sheet,
+/// an old battle). The program's own rule: the seeds fight to the end of
 /// the table's time or the players' patience.
 pub const ARMY_BREAKS_AT_LOSS: f64 = 0.5;
 
+/// Each side's resolve, drawn by dice before the battle: the share of the
+/// points it brought on that it can lose before it breaks and quits the
+/// field. Armies of the period gave up a battle at very different losses
+/// (some at a tenth of their men, some fought on past a third), so the
+/// break is not one number for every army: each general throws 2D6 and his
+/// army breaks past [`RESOLVE_BASE`] plus [`RESOLVE_STEP`] for every pip
+/// over 2, from 15% (a throw of 2) to 50% (12), 32.5% on average. This is
+/// the program's own rule (the seeds are silent on when an army gives up;
+/// scruby-1961-strategy-tactical-wargame.txt notes only that "often combat
+/// was not fought 'to the last man' ... when one found himself outnumbered
+/// at key positions"), and it is what leaves room for surprise in a battle
+/// of many dice: the larger army still wears the smaller down faster, but
+/// which one gives up first is not certain until it does.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Resolve {
+    /// Per side, in scenario order: the share of its points it can lose.
+    pub breaks_at: [f64; 2],
+}
+
+/// The least resolve, at a throw of 2 on 2D6 (this program's own, see [`Resolve`]).
+pub const RESOLVE_BASE: f64 = 0.15;
+/// The resolve each pip over 2 adds (this program's own, see [`Resolve`]).
+pub const RESOLVE_STEP: f64 = 0.035;
+
+impl Default for Resolve {
+    /// Both sides break at [`ARMY_BREAKS_AT_LOSS`].
+    fn default() -> Self {
+        Resolve {
+            breaks_at: [ARMY_BREAKS_AT_LOSS; 2],
+        }
+    }
+}
+
+impl Resolve {
+    /// Each side throws 2D6 for its resolve, the first side first.
+    pub fn draw(dice: &mut dice::Dice) -> Resolve {
+        let mut throw = || RESOLVE_BASE + RESOLVE_STEP * f64::from(dice.d6() + dice.d6() - 2);
+        let first = throw();
+        Resolve {
+            breaks_at: [first, throw()],
+        }
+    }
+
+    /// The share of its points side `side` can lose.
+    pub fn of(&self, side: usize) -> f64 {
+        self.breaks_at.get(side).copied().unwrap_or(ARMY_BREAKS_AT_LOSS)
+    }
+
+    /// How far side `side` is toward breaking, having brought `before`
+    /// points and keeping `standing`: its share lost over its resolve (1
+    /// or more: broken).
+    pub fn strain(&self, side: usize, before: u64, standing: u64) -> f64 {
+        if before == 0 {
+            return 0.0;
+        }
+        let lost = before.saturating_sub(standing) as f64 / before as f64;
+        lost / self.of(side).max(f64::EPSILON)
+    }
+
+    /// Whether side `side`, having brought `before` points and keeping
+    /// `standing`, has lost more than its resolve: it breaks.
+    pub fn broken(&self, side: usize, before: u64, standing: u64) -> bool {
+        before > 0 && before.saturating_sub(standing) as f64 > self.of(side) * before as f64
+    }
+}
+
 /// Whether an army that brought `before` points and has `standing` points
-/// still fighting has broken: lost more than [`ARMY_BREAKS_AT_LOSS`] of them.
-/// Every rule set ends the battle when a side breaks, and [`judge`] counts a
-/// broken side as beaten, so the first side to break loses.
+/// still fighting has broken at [`ARMY_BREAKS_AT_LOSS`].
 pub fn has_broken(before: u64, standing: u64) -> bool {
-    before > 0 && before.saturating_sub(standing) as f64 > ARMY_BREAKS_AT_LOSS * before as f64
+    Resolve::default().broken(0, before, standing)
+}
+
+/// A rule set's own word on a battle that reaches its turn limit with
+/// neither army broken and the objectives not deciding it: the morale test
+/// its seed uses to say who holds the ground and who retires (for example
+/// scruby-1961's "each player counts the total number of COMBAT POINTS he
+/// has left ... rolls one dice ... The Low Total must retire"), thrown for
+/// the two armies at the end. Each engine throws it, or gives none where its
+/// seed has no such test.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LastWord {
+    /// The side that holds its ground, by index in `scenario.sides`; `None`
+    /// when the test itself leaves both sides where they are (a draw).
+    pub holds: Option<usize>,
+    /// The throw, in words, for the verdict.
+    pub why: String,
 }
 
 /// Losses, as shares of starting points, that must differ by this much for
@@ -225,11 +316,19 @@ pub fn has_broken(before: u64, standing: u64) -> bool {
 pub const CLEAR_MARGIN: f64 = 0.15;
 
 /// Decides a battle: (winner, field held by, verdict). A side with nothing
-/// standing, or that lost more than half its points, has lost. Otherwise,
+/// standing, or that lost more than its resolve, has lost; when both did,
+/// the one further past its resolve broke first. Otherwise,
 /// at the end of the turns, the side holding more objectives wins (a stand
-/// within one cell and no enemy within one cell); failing that, the side with
-/// clearly lighter losses; failing that, a draw, the defender keeping the field.
-pub fn judge(scenario: &Scenario, ends: &[EndState]) -> (Option<usize>, Option<usize>, String) {
+/// within [`doctrine::HOLDS_WITHIN_CELLS`] and no enemy as near: a contested
+/// objective counts for nobody); failing that, the rule set's own last word
+/// ([`LastWord`]) where it has one; failing that, the side with clearly
+/// lighter losses; failing that, a draw, the defender keeping the field.
+pub fn judge(
+    scenario: &Scenario,
+    ends: &[EndState],
+    resolve: &Resolve,
+    last_word: Option<&LastWord>,
+) -> (Option<usize>, Option<usize>, String) {
     // Points brought on, and points still standing, of a side.
     let points = |side: usize| -> (u64, u64) {
         ends.iter()
@@ -266,9 +365,23 @@ pub fn judge(scenario: &Scenario, ends: &[EndState]) -> (Option<usize>, Option<u
     let (lost_a, lost_b) = (share_lost(a), share_lost(b));
     let broken = |side: usize| {
         let (before, after) = points(side);
-        !standing(side) || has_broken(before, after)
+        !standing(side) || resolve.broken(side, before, after)
     };
-    match (broken(a), broken(b)) {
+    // How far past its resolve a side is: one with nothing standing, furthest.
+    let strain = |side: usize| {
+        let (before, after) = points(side);
+        if standing(side) {
+            resolve.strain(side, before, after)
+        } else {
+            f64::INFINITY
+        }
+    };
+    let (broke_a, broke_b) = match (broken(a), broken(b)) {
+        (true, true) if strain(a) > strain(b) => (true, false),
+        (true, true) if strain(b) > strain(a) => (false, true),
+        both => both,
+    };
+    match (broke_a, broke_b) {
         (true, false) => {
             return (
                 Some(b),
@@ -311,8 +424,9 @@ pub fn judge(scenario: &Scenario, ends: &[EndState]) -> (Option<usize>, Option<u
             .filter(|o| {
                 let at = (f64::from(o.x) + 0.5, f64::from(o.y) + 0.5);
                 let near = |s: usize| {
-                    ends.iter()
-                        .any(|e| e.side == s && e.standing && doctrine::dist(e.at, at) <= 1.5)
+                    ends.iter().any(|e| {
+                        e.side == s && e.standing && doctrine::dist(e.at, at) <= doctrine::HOLDS_WITHIN_CELLS
+                    })
                 };
                 near(side) && !near(1 - side)
             })
@@ -331,6 +445,17 @@ pub fn judge(scenario: &Scenario, ends: &[EndState]) -> (Option<usize>, Option<u
                 scenario.objectives.len()
             ),
         );
+    }
+    if let Some(word) = last_word {
+        let defender = scenario.sides.iter().position(|s| s.role == Role::Defender);
+        return match word.holds {
+            Some(w) => (
+                Some(w),
+                Some(w),
+                format!("{} holds its ground: {}", name(w), word.why),
+            ),
+            None => (None, defender, format!("neither side gives way: {}", word.why)),
+        };
     }
     if (lost_a - lost_b).abs() >= CLEAR_MARGIN {
         let w = if lost_a < lost_b { a } else { b };
@@ -533,7 +658,7 @@ mod tests {
             end(1, 49, FAR),
             end(1, 49, FAR),
         ];
-        let (winner, field, verdict) = judge(&s, &ends);
+        let (winner, field, verdict) = judge(&s, &ends, &Resolve::default(), None);
         assert_eq!((winner, field), (Some(0), Some(0)));
         assert_eq!(
             verdict,
@@ -549,7 +674,7 @@ mod tests {
     fn at_the_end_the_side_holding_more_objectives_wins() {
         let s = scenario();
         let ends = [end(0, 90, FAR), end(1, 60, ON_THE_WELLS), end(1, 100, FAR)];
-        let (winner, _, verdict) = judge(&s, &ends);
+        let (winner, _, verdict) = judge(&s, &ends, &Resolve::default(), None);
         assert_eq!(winner, Some(1));
         assert_eq!(
             verdict,
@@ -557,16 +682,20 @@ mod tests {
         );
         // An enemy within a cell contests it: nobody holds it.
         let ends = [end(0, 90, (8.5, 4.5)), end(1, 90, ON_THE_WELLS)];
-        assert_eq!(judge(&s, &ends).0, None);
+        assert_eq!(judge(&s, &ends, &Resolve::default(), None).0, None);
     }
 
     #[test]
     fn failing_objectives_clearly_lighter_losses_win_else_a_draw() {
         let s = scenario();
         let ends = [end(0, 90, FAR), end(1, 70, FAR)];
-        assert_eq!(judge(&s, &ends).0, Some(0), "10% against 30% lost");
+        assert_eq!(
+            judge(&s, &ends, &Resolve::default(), None).0,
+            Some(0),
+            "10% against 30% lost"
+        );
         let ends = [end(0, 90, FAR), end(1, 80, FAR)];
-        let (winner, field, verdict) = judge(&s, &ends);
+        let (winner, field, verdict) = judge(&s, &ends, &Resolve::default(), None);
         assert_eq!(
             (winner, field),
             (None, Some(0)),

@@ -10,6 +10,7 @@ use super::tables::{
     is_vertical_obstacle, is_wood, move_squares, range_squares, stand_type, stand_value,
 };
 use crate::model::StandId;
+use crate::rules::Resolve;
 use crate::rules::board::{Board, Point};
 pub(super) use crate::rules::board::{centre, show, square_of as square_of_point};
 use crate::rules::dice::Dice;
@@ -182,12 +183,14 @@ impl<'a> Battle<'a> {
             doctrine::goal(&board, scenario, 1),
         ];
         let fronts = [front_of(scenario, 0), front_of(scenario, 1)];
+        let mut dice = Dice::new(seed);
+        let resolve = Resolve::draw(&mut dice);
         let mut battle = Battle {
             scenario,
             board,
             width,
             depth,
-            pieces: Roster::default(),
+            pieces: Roster::with_resolve(resolve),
             supplied_names: [0, 1].map(|s| {
                 let side = scenario.sides.get(s).map_or("?", |x| x.name.as_str());
                 format!("the General of {side}")
@@ -196,7 +199,7 @@ impl<'a> Battle<'a> {
             owner: vec![0; cells],
             going: scenario.table.cells().iter().map(Going::of).collect(),
             blinds: Vec::new(),
-            dice: Dice::new(seed),
+            dice,
             log: Log::new(keep_log),
             turn: 0,
             // cordery-2009-late-19th-century-rules.txt, TURN SEQUENCE: "The battle
@@ -642,9 +645,13 @@ impl<'a> Battle<'a> {
         });
         engine::finish(
             self.scenario,
-            crate::model::RuleSetId::Cordery2009,
-            self.seed,
-            self.clock.fought,
+            engine::Ended {
+                rules: crate::model::RuleSetId::Cordery2009,
+                seed: self.seed,
+                turns: self.clock.fought,
+                resolve: self.pieces.resolve,
+                last_word: None,
+            },
             endings,
             self.log,
             false,

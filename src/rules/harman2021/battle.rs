@@ -18,6 +18,7 @@ use super::tables::{
     undecided_retire, unit_of, wounded_leaves,
 };
 use crate::model::{RuleSetId, StandKind};
+use crate::rules::Resolve;
 use crate::rules::board::{Board, Point, centre, front_of, show, square_of};
 use crate::rules::dice::Dice;
 use crate::rules::engine::{self, Clock, Ending, Member, Roster, Status, Turns};
@@ -140,6 +141,8 @@ pub struct Battle<'a> {
     goals: [Point; 2],
     roles: [Role; 2],
     fronts: [Square; 2],
+    /// Each side's general's plan, drawn by dice before the battle.
+    plans: [doctrine::Plan; 2],
     /// Turns running each side has won the initiative.
     streaks: [u32; 2],
     engaged: Vec<Engagement>,
@@ -154,6 +157,12 @@ impl<'a> Battle<'a> {
         let depth = i32::try_from(board.depth).unwrap_or(0);
         let n = usize::try_from(width).unwrap_or(0) * usize::try_from(depth).unwrap_or(0);
         let role = |s: usize| scenario.sides.get(s).map_or(Role::Defender, |x| x.role);
+        let mut dice = Dice::new(seed);
+        let resolve = Resolve::draw(&mut dice);
+        let plans = [
+            doctrine::Plan::draw(&mut dice, role(0)),
+            doctrine::Plan::draw(&mut dice, role(1)),
+        ];
         let mut b = Battle {
             scenario,
             goals: [
@@ -164,7 +173,7 @@ impl<'a> Battle<'a> {
             width,
             depth,
             cells: scenario.table.cells(),
-            pieces: Roster::default(),
+            pieces: Roster::with_resolve(resolve),
             grid: vec![EMPTY; n],
             dist: vec![(0, FAR); n],
             stamp: 0,
@@ -183,7 +192,7 @@ impl<'a> Battle<'a> {
             frontier: Vec::new(),
             reached: Vec::new(),
             next: Vec::new(),
-            dice: Dice::new(seed),
+            dice,
             log: Log::new(keep_log),
             turn: 0,
             last_turn: if scenario.turn_limit == 0 {
@@ -193,12 +202,16 @@ impl<'a> Battle<'a> {
             },
             roles: [role(0), role(1)],
             fronts: [front_of(scenario, 0), front_of(scenario, 1)],
+            plans,
             streaks: [0, 0],
             engaged: Vec::new(),
             clock: Clock::default(),
             seed,
         };
-        for s in 0..scenario.sides.len().min(2) {
+        for (s, plan) in plans.iter().enumerate().take(scenario.sides.len()) {
+            let name = scenario.sides.get(s).map_or("", |x| x.name.as_str());
+            let plan = plan.describe();
+            b.log.say(1, || format!("{name} {plan}"));
             b.deploy_side(s);
         }
         b.nearest = vec![std::cell::Cell::new((0, (0, 0), None)); b.pieces.len()];
@@ -462,9 +475,13 @@ impl<'a> Battle<'a> {
             .collect();
         engine::finish(
             self.scenario,
-            RuleSetId::Harman2021,
-            self.seed,
-            self.clock.fought,
+            engine::Ended {
+                rules: RuleSetId::Harman2021,
+                seed: self.seed,
+                turns: self.clock.fought,
+                resolve: self.pieces.resolve,
+                last_word: None,
+            },
             endings.into_iter(),
             self.log,
             false,

@@ -18,6 +18,7 @@ use super::tables::{
     town_move_inches, troop_for, units_from_strength,
 };
 use crate::model::RuleSetId;
+use crate::rules::Resolve;
 use crate::rules::board::{Board, Point};
 use crate::rules::dice::Dice;
 use crate::rules::doctrine;
@@ -174,11 +175,13 @@ use doctrine::unit_vector;
 impl<'a> Battle<'a> {
     pub(super) fn new(scenario: &'a Scenario, seed: u64, keep_log: bool) -> Battle<'a> {
         let board = Board::new(scenario);
+        let mut dice = Dice::new(seed);
+        let resolve = Resolve::draw(&mut dice);
         let sides = [
-            Side::in_inches(&board, scenario, 0),
-            Side::in_inches(&board, scenario, 1),
+            Side::in_inches(&board, scenario, 0, &mut dice),
+            Side::in_inches(&board, scenario, 1, &mut dice),
         ];
-        let mut stands = Roster::default();
+        let mut stands = Roster::with_resolve(resolve);
         for index in 0..scenario.sides.len().min(2) {
             stands.place_side(&board, scenario, index, |start, placed| {
                 stand(start.stand, index, placed.post)
@@ -188,7 +191,7 @@ impl<'a> Battle<'a> {
         let mut battle = Battle {
             scenario,
             board,
-            dice: Dice::new(seed),
+            dice,
             log: Log::new(keep_log),
             turn: 0,
             clock: Clock::default(),
@@ -349,9 +352,13 @@ impl<'a> Battle<'a> {
         });
         engine::finish(
             self.scenario,
-            RuleSetId::Scruby1961,
-            seed,
-            self.clock.fought,
+            engine::Ended {
+                rules: RuleSetId::Scruby1961,
+                seed,
+                turns: self.clock.fought,
+                resolve: self.stands.resolve,
+                last_word: None,
+            },
             endings,
             self.log,
             true,

@@ -8,6 +8,7 @@ use super::tables::{
     troop_for,
 };
 use crate::model::{ArmyKind, RuleSetId};
+use crate::rules::Resolve;
 use crate::rules::board::{Board, Point};
 use crate::rules::dice::Dice;
 use crate::rules::doctrine;
@@ -71,6 +72,9 @@ pub(super) struct Stand {
     pub(super) moved: f64,
     /// Stays put this move (it gave men to crew a gun).
     pub(super) held: bool,
+    /// Its place across its side's front at the start, 0 on the left wing
+    /// to 1 on the right (for an attack in echelon).
+    pub(super) across: f64,
 }
 
 impl Unit<'_> {
@@ -191,15 +195,24 @@ impl<'a> Battle<'a> {
     /// deployment for those the scenario does not place), reserves waiting.
     pub(super) fn new(scenario: &'a Scenario, seed: u64, keep_log: bool) -> Battle<'a> {
         let board = Board::new(scenario);
+        let mut dice = Dice::new(seed);
+        let resolve = Resolve::draw(&mut dice);
         let sides = [
-            Side::in_inches(&board, scenario, 0),
-            Side::in_inches(&board, scenario, 1),
+            Side::in_inches(&board, scenario, 0, &mut dice),
+            Side::in_inches(&board, scenario, 1, &mut dice),
         ];
-        let mut stands = Roster::default();
+        let mut stands = Roster::with_resolve(resolve);
         for index in 0..scenario.sides.len().min(2) {
             stands.place_side(&board, scenario, index, |start, placed| {
                 stand(start.stand, army_of(scenario, index), placed.post)
             });
+        }
+        for (s, side) in sides.iter().enumerate() {
+            let rear = side.rear;
+            let places: Vec<Point> = stands.iter().filter(|u| u.side == s).map(|u| u.at).collect();
+            for u in stands.iter_mut().filter(|u| u.side == s) {
+                u.across = doctrine::across_front(u.at, rear, places.iter().copied());
+            }
         }
         let n = stands.len();
         let scratch = Scratch {
@@ -217,7 +230,7 @@ impl<'a> Battle<'a> {
         let mut battle = Battle {
             scenario,
             board,
-            dice: Dice::new(seed),
+            dice,
             log: Log::new(keep_log),
             turn: 0,
             clock: Clock::default(),
@@ -232,9 +245,9 @@ impl<'a> Battle<'a> {
     /// The log's first lines (turn 1): each side's strength and aim.
     fn say_plans(&mut self) {
         for s in 0..2 {
-            let (name, role, goal) = {
+            let (name, role, goal, plan) = {
                 let side = self.side(s);
-                (side.name, side.role, side.goal)
+                (side.name, side.role, side.goal, side.plan.describe())
             };
             let on_table = self.stands.iter().filter(|u| u.side == s && u.fighting()).count();
             let waiting = self
@@ -243,6 +256,7 @@ impl<'a> Battle<'a> {
                 .filter(|u| u.side == s && u.status == Status::Waiting)
                 .count();
             let goal = self.cell_of_point(goal);
+            let plan_words = plan;
             self.log.say(1, || {
                 let plan = match role {
                     Role::Attacker => "attacks, making for",
@@ -254,8 +268,8 @@ impl<'a> Battle<'a> {
                     String::new()
                 };
                 format!(
-                    "{name} ({on_table} stands on the table{reserves}) {plan} cell ({}, {})",
-                    goal.0, goal.1
+                    "{name} ({on_table} stands on the table{reserves}) {plan} cell ({}, {}): it {}",
+                    goal.0, goal.1, plan_words
                 )
             });
         }
@@ -390,6 +404,24 @@ impl<'a> Battle<'a> {
             |u| u.waiting() || (u.fighting() && u.strength > 0),
             |u| if u.fighting() { u.strength } else { 0 },
         )
+    }
+
+    /// Which side moves first this game move: each throws a die, the high
+    /// one moves first, a tie going to the attacker. The 1965 text is
+    /// silent on the order; this is its author's own practice in
+    /// scruby-1961-strategy-tactical-wargame.txt ("each player rolls a die
+    /// at the beginning of the move- high dice winner then chooses which
+    /// flank he will move"), with no first mover fixed, so neither side's
+    /// role gives it the first charge every move.
+    fn first_to_move(&mut self) -> usize {
+        let attacker = usize::from(self.sides[1].role == Role::Attacker);
+        let (a, d) = (self.dice.d6(), self.dice.d6());
+        let first = if d > a + 10 { 1 - attacker } else { attacker };
+        let name = self.side(first).name;
+        self.log.say(self.turn, || {
+            format!("{name} throw {} against {} and move first", a.max(d), a.min(d))
+        });
+        first
     }
 
     /// Fights to the turn limit, or until a side has nothing left.
@@ -534,9 +566,13 @@ impl<'a> Battle<'a> {
         });
         engine::finish(
             self.scenario,
-            RuleSetId::Scruby1965,
-            seed,
-            self.clock.fought,
+            engine::Ended {
+                rules: RuleSetId::Scruby1965,
+                seed,
+                turns: self.clock.fought,
+                resolve: self.stands.resolve,
+                last_word: None,
+            },
             endings,
             self.log,
             true,
@@ -568,9 +604,9 @@ impl Turns for Battle<'_> {
     fn phases(&mut self, _turn: u32) {
         self.rally();
         self.begin_move();
-        let attacker = usize::from(self.sides[1].role == Role::Attacker);
-        self.move_side(attacker);
-        self.move_side(1 - attacker);
+        let first = self.first_to_move();
+        self.move_side(first);
+        self.move_side(1 - first);
         self.set_orders();
         self.captures();
         self.fire();
@@ -606,5 +642,6 @@ fn stand(t: &TableStand, army: ArmyKind, post: Option<Point>) -> Stand {
         gun_hits: 0,
         moved: 0.0,
         held: false,
+        across: 0.5,
     }
 }

@@ -56,7 +56,7 @@ impl Battle<'_> {
 
     /// The nearest enemy with men, in range and in sight, not locked in a
     /// melee: what stand `i` fires at.
-    fn fire_target(&self, i: usize, range: f64) -> Option<(usize, f64)> {
+    pub(super) fn fire_target(&self, i: usize, range: f64) -> Option<(usize, f64)> {
         let me = self.stands.get(i)?;
         let mut best: Option<(usize, f64)> = None;
         for (j, e) in self.stands.iter().enumerate() {

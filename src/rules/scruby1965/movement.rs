@@ -82,16 +82,21 @@ impl Battle<'_> {
         }
     }
 
-    /// Whether stand `i` charges: spearmen and cavalry, fit to fight.
+    /// Whether stand `i` charges: any stand with men but a gun, fit to
+    /// fight (THE MELEE is fought by all troops in contact; infantry is
+    /// "formed up ... to withstand charges", and the doctrine sends it in
+    /// when its general's odds favour it).
     fn may_charge(&self, i: usize) -> bool {
         self.stands.get(i).is_some_and(|u| {
-            u.combatant()
-                && !u.locked
-                && !u.thrown_back
-                && !u.held
-                && u.troop()
-                    .is_some_and(|t| t == Troop::NativeSpearmen || t.is_cavalry())
+            u.combatant() && !u.locked && !u.thrown_back && !u.held && u.troop().is_some_and(|t| !t.is_gun())
         })
+    }
+
+    /// Whether side `side`'s general charges at these odds this turn.
+    fn favoured(&self, side: usize, mine: f64, theirs: f64) -> bool {
+        self.side(side)
+            .plan
+            .charge_favoured(self.turn, self.scenario.turn_limit, mine, theirs)
     }
 
     /// How far stand `i` reaches with a charge: its move, and for spearmen
@@ -184,11 +189,11 @@ impl Battle<'_> {
             for &(_, i) in &chargers {
                 mine += self.charging_value(i);
                 sent += 1;
-                if doctrine::charge_favoured(mine, theirs) {
+                if self.favoured(side, mine, theirs) {
                     break;
                 }
             }
-            if sent > 0 && doctrine::charge_favoured(mine, theirs) {
+            if sent > 0 && self.favoured(side, mine, theirs) {
                 for &(_, i) in chargers.iter().take(sent) {
                     if let Some(slot) = self.scratch.target.get_mut(i) {
                         *slot = Some(j);
@@ -270,17 +275,19 @@ impl Battle<'_> {
         }
     }
 
-    /// Where stand `i` makes for: the attacker's goal; a defender's post
-    /// (the ground it was deployed on, the best the doctrine found), or for
-    /// its reserves the side's goal.
+    /// Where stand `i` makes for: the attacker's goal, by way of its plan's
+    /// flank; a defender's post (the ground it was deployed on, the best the
+    /// doctrine found, held back if its plan says so), or for its reserves
+    /// the side's goal.
     pub(super) fn destination(&self, i: usize) -> Point {
         let Some(u) = self.stands.get(i) else {
             return (0.0, 0.0);
         };
         let side = self.side(u.side);
+        let cell = self.board.cell_inches;
         match side.role {
-            Role::Attacker => side.goal,
-            Role::Defender => u.post.unwrap_or(side.goal),
+            Role::Attacker => side.plan.aim(u.at, side.goal, side.rear, cell),
+            Role::Defender => side.plan.post(u.post.unwrap_or(side.goal), side.rear, cell),
         }
     }
 
@@ -293,7 +300,10 @@ impl Battle<'_> {
             return false;
         }
         match u.post {
-            Some(post) => doctrine::dist(u.at, post) <= POST_SLACK_INCHES + EPSILON,
+            Some(post) => {
+                let post = side.plan.post(post, side.rear, self.board.cell_inches);
+                doctrine::dist(u.at, post) <= POST_SLACK_INCHES + EPSILON
+            }
             None => doctrine::dist(u.at, side.goal) <= HOLD_RADIUS_CELLS * self.board.cell_inches,
         }
     }
@@ -309,8 +319,14 @@ impl Battle<'_> {
         if u.strength == 0 {
             return;
         }
+        let side = self.side(u.side);
+        if side.role == Role::Attacker && side.plan.waits(u.across, self.turn) {
+            return;
+        }
         let enemy = self.nearest_enemy(i);
-        let in_range = enemy.is_some_and(|(_, d)| d <= RIFLE_RANGE_INCHES + EPSILON);
+        // A stand halts to fire only at an enemy it can see within range:
+        // one out of sight in a wood or town is closed with.
+        let in_range = self.fire_target(i, RIFLE_RANGE_INCHES).is_some();
         let at_post = self.at_post(i);
         let keep_off = Self::keep_off();
         match line.troop {
@@ -342,9 +358,28 @@ impl Battle<'_> {
                 }
             }
             _ => {
-                // Cavalry waits out of rifle range for a charge the odds favour.
-                if !at_post {
-                    let keep_out = RIFLE_RANGE_INCHES + OPEN_GAP_INCHES;
+                // Cavalry rides at enemy horse within a move and a charge, to
+                // charge it; else it waits out of rifle range for a charge
+                // the odds favour, but the attacker's closes late in the day.
+                let horse = enemy.filter(|&(j, d)| {
+                    d <= 2.0 * line.move_open
+                        && self
+                            .stands
+                            .get(j)
+                            .is_some_and(|e| e.troop().is_some_and(Troop::is_cavalry))
+                });
+                if let Some((j, _)) = horse {
+                    let at = self.stands.get(j).map_or(goal, |e| e.at);
+                    self.go(i, at, line.move_open, keep_off, "ride at the enemy horse");
+                } else if !at_post {
+                    let plan = self.side(u.side).plan;
+                    let closes =
+                        plan.role == Role::Attacker && doctrine::late(self.turn, self.scenario.turn_limit);
+                    let keep_out = if closes {
+                        keep_off
+                    } else {
+                        RIFLE_RANGE_INCHES + OPEN_GAP_INCHES
+                    };
                     self.go(i, goal, line.move_open, keep_out, "ride");
                 }
             }

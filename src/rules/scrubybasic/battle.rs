@@ -16,6 +16,7 @@ use super::{
     move_inches, musket_range, rank_factor, slope_inches, stand_share, table_scale, troop_for,
 };
 use crate::model::RuleSetId;
+use crate::rules::Resolve;
 use crate::rules::board::{Board, Point};
 use crate::rules::dice::Dice;
 use crate::rules::doctrine;
@@ -198,7 +199,8 @@ impl<'a> Battle<'a> {
             }
         };
         let sides = [side_of(0), side_of(1)];
-        let mut units = Roster::default();
+        let mut dice = Dice::new(seed);
+        let mut units = Roster::with_resolve(Resolve::draw(&mut dice));
         for i in 0..scenario.sides.len().min(2) {
             let centre = scenario
                 .sides
@@ -217,7 +219,7 @@ impl<'a> Battle<'a> {
         let mut b = Battle {
             scenario,
             board,
-            dice: Dice::new(seed),
+            dice,
             log: Log::new(keep_log),
             turn: 0,
             clock: Clock::default(),
@@ -408,9 +410,13 @@ impl<'a> Battle<'a> {
         });
         engine::finish(
             self.scenario,
-            RuleSetId::ScrubyBasic,
-            seed,
-            self.clock.fought,
+            engine::Ended {
+                rules: RuleSetId::ScrubyBasic,
+                seed,
+                turns: self.clock.fought,
+                resolve: self.units.resolve,
+                last_word: None,
+            },
             endings,
             self.log,
             true,

@@ -86,8 +86,10 @@ impl Battle<'_> {
                     continue;
                 }
                 let theirs = them.dice() + u32::from(them.unit.is_infantry() && !cavalry && them.cv > 0);
-                let favoured = doctrine::charge_favoured(f64::from(mine), f64::from(theirs))
-                    || them.halted
+                let plan = self.plans.get(side).copied();
+                let favoured = plan.is_some_and(|p| {
+                    p.charge_favoured(self.turn, self.last_turn, f64::from(mine), f64::from(theirs))
+                }) || them.halted
                     || them.condition() != Condition::Fresh
                     || (!cavalry && mine >= theirs && them.cv <= me.cv);
                 let cav_ok = !cavalry
