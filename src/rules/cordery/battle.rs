@@ -165,6 +165,8 @@ pub struct Battle<'a> {
     pub(super) fronts: [Facing; 2],
     /// Scratch for the order of activation: (priority, distance, stand).
     pub(super) order: Vec<(u8, i32, usize)>,
+    /// Scratch for the squares of the enemy stands on the table.
+    pub(super) enemy_squares: Vec<Square>,
     pub(super) clock: Clock,
     pub(super) seed: u64,
 }
@@ -209,6 +211,7 @@ impl<'a> Battle<'a> {
             roles: [role(0), role(1)],
             fronts,
             order: Vec::new(),
+            enemy_squares: Vec::new(),
             clock: Clock::default(),
             seed,
         };

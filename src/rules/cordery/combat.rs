@@ -79,28 +79,38 @@ impl Battle<'_> {
             return support;
         };
         let ours = u8::try_from(me.side + 1).unwrap_or(0);
-        for (k, n) in std::iter::once(sq).chain(neighbours(sq)).enumerate() {
-            let Some(slot) = self.slot(n) else {
-                continue;
-            };
-            if self.owner.get(slot) != Some(&ours) {
+        let (kind, tag) = (me.kind, u32::try_from(i).unwrap_or(super::battle::EMPTY));
+        for dy in -1..=1 {
+            let y = sq.1 + dy;
+            if y < 0 || y >= self.depth {
                 continue;
             }
-            let places = self.squares.get(slot).copied().unwrap_or_default();
-            for o in places {
-                let Some(p) = usize::try_from(o)
-                    .ok()
-                    .filter(|&o| o != i)
-                    .and_then(|o| self.pieces.get(o))
-                else {
+            for dx in -1..=1 {
+                let x = sq.0 + dx;
+                if x < 0 || x >= self.width {
+                    continue;
+                }
+                let Ok(slot) = usize::try_from(y * self.width + x) else {
                     continue;
                 };
-                if k == 0 {
-                    support.same_square += i32::from(p.kind == me.kind);
-                } else if p.general {
-                    support.command += p.value;
-                } else {
-                    support.adjacent += i32::from(p.kind == me.kind);
+                if self.owner.get(slot) != Some(&ours) {
+                    continue;
+                }
+                let here = dx == 0 && dy == 0;
+                for o in self.squares.get(slot).copied().unwrap_or_default() {
+                    if o == tag || o == super::battle::EMPTY {
+                        continue;
+                    }
+                    let Some(p) = usize::try_from(o).ok().and_then(|o| self.pieces.get(o)) else {
+                        continue;
+                    };
+                    if here {
+                        support.same_square += i32::from(p.kind == kind);
+                    } else if p.general {
+                        support.command += p.value;
+                    } else {
+                        support.adjacent += i32::from(p.kind == kind);
+                    }
                 }
             }
         }

@@ -72,11 +72,24 @@ impl Battle<'_> {
     fn plan_activations(&mut self, side: usize) {
         let mut order = std::mem::take(&mut self.order);
         order.clear();
+        let mut enemies = std::mem::take(&mut self.enemy_squares);
+        enemies.clear();
+        enemies.extend(
+            self.pieces
+                .iter()
+                .filter(|p| p.side != side && p.on_table())
+                .map(|p| p.at),
+        );
         for (i, p) in self.pieces.iter().enumerate() {
             if p.side != side || !p.on_table() || p.activated || p.transport {
                 continue;
             }
-            let nearest = self.nearest_enemy(i);
+            // Squares to the nearest enemy stand on the table (`i32::MAX` if none).
+            let nearest = enemies
+                .iter()
+                .map(|&e| squares_apart(p.at, e))
+                .min()
+                .unwrap_or(i32::MAX);
             let can_fight =
                 self.is_front(i) && ((p.fighter() && nearest <= 1) || (p.range > 0 && nearest <= p.range));
             let priority = if p.general {
@@ -92,19 +105,7 @@ impl Battle<'_> {
         }
         order.sort_unstable();
         self.order = order;
-    }
-
-    /// Squares to the nearest enemy stand on the table (`i32::MAX` if none).
-    fn nearest_enemy(&self, i: usize) -> i32 {
-        let Some(me) = self.pieces.get(i) else {
-            return i32::MAX;
-        };
-        self.pieces
-            .iter()
-            .filter(|p| p.side != me.side && p.on_table())
-            .map(|p| squares_apart(me.at, p.at))
-            .min()
-            .unwrap_or(i32::MAX)
+        self.enemy_squares = enemies;
     }
 
     /// Whether stand `i` has ground to cover or may charge: an attacker

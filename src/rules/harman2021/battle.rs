@@ -126,6 +126,12 @@ pub struct Battle<'a> {
     nearest: Vec<std::cell::Cell<Nearest>>,
     /// Whether any square can block sight (else every sight is clear).
     blind: bool,
+    /// Per corner `(x, y)` of the grid (`(width + 1)` a row): how many
+    /// squares above and left of it could block someone's sight, so that a
+    /// line with none in its box is seen without tracing it.
+    blinds_before: Vec<u32>,
+    /// Scratch for the guns' candidate targets (distance, enemy).
+    candidates: Vec<(u32, usize)>,
     /// Lines of sight already traced: per square looked from, empty until
     /// first used, then per square and viewer class 0 (not yet), 1 (seen)
     /// or 2 (blocked). The terrain never changes within a battle.
@@ -188,6 +194,8 @@ impl<'a> Battle<'a> {
                 .cells()
                 .iter()
                 .any(|c| blocks_sight(c, Unit::FootArtillery, 0) || c.level > 0),
+            blinds_before: Vec::new(),
+            candidates: Vec::new(),
             sight_memo: std::cell::RefCell::new(vec![Vec::new(); n]),
             frontier: Vec::new(),
             reached: Vec::new(),
@@ -208,6 +216,7 @@ impl<'a> Battle<'a> {
             clock: Clock::default(),
             seed,
         };
+        b.blinds_before = b.count_blinds();
         for (s, plan) in plans.iter().enumerate().take(scenario.sides.len()) {
             let name = scenario.sides.get(s).map_or("", |x| x.name.as_str());
             let plan = plan.describe();

@@ -5,7 +5,7 @@ use super::*;
 impl Battle<'_> {
     /// Whether `viewer` at `a` sees `b`: traced once per battle, then remembered.
     pub(super) fn sight(&self, a: Square, b: Square, viewer: Unit) -> bool {
-        if !self.blind || cheb(a, b) <= 1 {
+        if !self.blind || cheb(a, b) <= 1 || self.blinds_between(a, b) == 0 {
             return true;
         }
         // Only whether the viewer sees over tall crops depends on it.
@@ -34,6 +34,47 @@ impl Battle<'_> {
             }
         }
         seen
+    }
+
+    /// The prefix counts of the squares that could block someone's sight
+    /// (`blocks_sight` for a viewer who does not see over crops, from the
+    /// plain: every other viewer and height is blocked by fewer).
+    pub(super) fn count_blinds(&self) -> Vec<u32> {
+        let (w, d) = (
+            usize::try_from(self.width).unwrap_or(0),
+            usize::try_from(self.depth).unwrap_or(0),
+        );
+        let mut sum = vec![0_u32; (w + 1) * (d + 1)];
+        for y in 0..d {
+            let mut row = 0;
+            for x in 0..w {
+                let cell = self.cells.get(y * w + x).copied().unwrap_or_default();
+                row += u32::from(blocks_sight(&cell, Unit::FootArtillery, 0));
+                let above = sum.get(y * (w + 1) + x + 1).copied().unwrap_or(0);
+                if let Some(s) = sum.get_mut((y + 1) * (w + 1) + x + 1) {
+                    *s = above + row;
+                }
+            }
+        }
+        sum
+    }
+
+    /// How many squares that could block sight lie in the box with corners
+    /// `a` and `b`, not counting `a` and `b`: none, and the line between
+    /// them (which never leaves the box) is clear.
+    pub(super) fn blinds_between(&self, a: Square, b: Square) -> u32 {
+        let w = usize::try_from(self.width).unwrap_or(0) + 1;
+        let at = |x: i32, y: i32| {
+            let (Ok(x), Ok(y)) = (usize::try_from(x), usize::try_from(y)) else {
+                return 0;
+            };
+            self.blinds_before.get(y * w + x).copied().unwrap_or(0)
+        };
+        let (x0, x1) = (a.0.min(b.0), a.0.max(b.0) + 1);
+        let (y0, y1) = (a.1.min(b.1), a.1.max(b.1) + 1);
+        let in_box = (at(x1, y1) + at(x0, y0)).saturating_sub(at(x0, y1) + at(x1, y0));
+        let own = |sq: Square| u32::from(blocks_sight(&self.cell(sq), Unit::FootArtillery, 0));
+        in_box.saturating_sub(own(a) + own(b))
     }
 
     pub(super) fn trace_sight(&self, a: Square, b: Square, viewer: Unit) -> bool {
@@ -83,18 +124,22 @@ impl Battle<'_> {
         let on_hill = self.cell(p.at).level > 0;
         // The nearest enemy in range that the guns can see and fire at:
         // nearest first, so sight is traced only as far as needed.
-        let mut candidates: Vec<(u32, usize)> = self
-            .foes(p.side)
-            .iter()
-            .map(|&(f, e)| (cheb(p.at, f), e))
-            .filter(|&(d, _)| artillery_fire(p.unit, on_hill, d).is_some())
-            .collect();
+        let mut candidates = std::mem::take(&mut self.candidates);
+        candidates.clear();
+        candidates.extend(
+            self.foes(p.side)
+                .iter()
+                .map(|&(f, e)| (cheb(p.at, f), e))
+                .filter(|&(d, _)| artillery_fire(p.unit, on_hill, d).is_some()),
+        );
         candidates.sort_unstable();
-        candidates.into_iter().find_map(|(d, e)| {
+        let found = candidates.iter().find_map(|&(d, e)| {
             let at = self.at(e);
             let (dice, hit) = artillery_fire(p.unit, on_hill, d)?;
             (self.sight(p.at, at, p.unit) && self.line_of_fire(p.at, at)).then_some((e, dice, hit))
-        })
+        });
+        self.candidates = candidates;
+        found
     }
 
     pub(super) fn gun_fire(&mut self, i: usize) {
