@@ -15,7 +15,7 @@ use crate::rules::board::{Board, Point};
 pub(super) use crate::rules::board::{centre, show, square_of as square_of_point};
 use crate::rules::dice::Dice;
 use crate::rules::engine::{self, Clock, Ending, Member, Roster, Status, Turns};
-use crate::rules::{Fate, Log, Outcome, doctrine};
+use crate::rules::{Fate, LastWord, Log, Outcome, doctrine};
 use crate::scenario::{Cell, Role, Scenario, TableStand};
 
 /// No stand in this place of a square.
@@ -161,6 +161,9 @@ pub struct Battle<'a> {
     /// Where each side makes for (the doctrine's goal).
     pub(super) goals: [Point; 2],
     pub(super) roles: [Role; 2],
+    /// Each side's general's plan, drawn by dice before the battle: how
+    /// boldly his stands charge (`doctrine::Plan`).
+    pub(super) plans: [doctrine::Plan; 2],
     /// Each side's facing at deployment: toward the enemy's side of the table.
     pub(super) fronts: [Facing; 2],
     /// Scratch for the order of activation: (priority, distance, stand).
@@ -187,6 +190,10 @@ impl<'a> Battle<'a> {
         let fronts = [front_of(scenario, 0), front_of(scenario, 1)];
         let mut dice = Dice::new(seed);
         let resolve = Resolve::draw(&mut dice);
+        let plans = [
+            doctrine::Plan::draw(&mut dice, role(0)),
+            doctrine::Plan::draw(&mut dice, role(1)),
+        ];
         let mut battle = Battle {
             scenario,
             board,
@@ -209,6 +216,7 @@ impl<'a> Battle<'a> {
             last_turn: scenario.turn_limit.min(MAX_TURNS),
             goals,
             roles: [role(0), role(1)],
+            plans,
             fronts,
             order: Vec::new(),
             enemy_squares: Vec::new(),
@@ -220,6 +228,9 @@ impl<'a> Battle<'a> {
             .filter(|&sq| battle.cell(sq).blocks_sight())
             .collect();
         for s in 0..scenario.sides.len().min(2) {
+            let plan = plans.get(s).map(doctrine::Plan::describe).unwrap_or_default();
+            let name = scenario.sides.get(s).map_or("?", |x| x.name.as_str());
+            battle.log.say(1, || format!("{name} {plan}."));
             battle.deploy_side(s);
         }
         for s in 0..2 {
@@ -481,16 +492,61 @@ impl<'a> Battle<'a> {
             .get(s)
             .map_or(crate::model::ArmyKind::Regular, |x| x.army);
         let front = self.front(s);
-        let wants = self
+        let mut wants = self
             .pieces
             .muster_grid(&self.board, scenario, s, self.goal(s), |stand| {
                 piece(stand, army, front)
             });
+        if self.role(s) == Role::Attacker {
+            self.pair_up(&mut wants);
+        }
         for (i, wanted) in wants {
             if let Some(sq) = self.free_square_near(wanted, s) {
                 self.put(i, sq);
                 if let Some(p) = self.pieces.get_mut(i) {
                     p.post = sq;
+                }
+            }
+        }
+    }
+
+    /// The attacker sets its infantry and cavalry down in pairs, two stands
+    /// of the same type to a square, where the scenario does not place them:
+    /// "the number of stands – or pairs of stands that are sharing the same
+    /// square – they may activate this turn" (TURN SEQUENCE) makes a pair
+    /// cost one activation, and the stand behind "supports the front stand
+    /// in any Close Combat" (note ix) with "+2 for each friendly stand of the
+    /// same type that is in the same square". (The author's own comment on
+    /// the rules: pairing "should give natives troops who are operating en
+    /// masse an advantage in Close Combat".) The second stand of a pair wants
+    /// the first one's square.
+    fn pair_up(&self, wants: &mut [(usize, Square)]) {
+        let pairs_with = |a: usize, b: usize| {
+            let (Some(p), Some(q)) = (self.pieces.get(a), self.pieces.get(b)) else {
+                return false;
+            };
+            p.fighter() && p.kind == q.kind && p.stand.at.is_none() && q.stand.at.is_none()
+        };
+        let mut paired = vec![false; wants.len()];
+        for k in 0..wants.len() {
+            if paired.get(k).copied().unwrap_or(true) {
+                continue;
+            }
+            let Some(&(first, square)) = wants.get(k) else {
+                continue;
+            };
+            let mate = (k + 1..wants.len()).find(|&m| {
+                !paired.get(m).copied().unwrap_or(true)
+                    && wants.get(m).is_some_and(|&(second, _)| pairs_with(first, second))
+            });
+            if let Some(m) = mate {
+                for j in [k, m] {
+                    if let Some(p) = paired.get_mut(j) {
+                        *p = true;
+                    }
+                }
+                if let Some(w) = wants.get_mut(m) {
+                    w.1 = square;
                 }
             }
         }
@@ -629,8 +685,62 @@ impl<'a> Battle<'a> {
             .over(|p| !matches!(p.status, Status::Out(_)), standing)
     }
 
+    /// The last word: a battle that ends at its last turn with neither army
+    /// broken and the two armies' losses even (shares lost within
+    /// [`crate::rules::CLEAR_MARGIN`] of each other) is settled as the seed
+    /// settles equal scores in combat: "If both stands' final scores are
+    /// equal, each stand throws a D12 and the stand with the lowest score
+    /// must withdraw" (COMBAT, Combat Results), equal throws again (note
+    /// vii). Each side's General throws; the side with the lower throw
+    /// withdraws and the other holds its ground. `None` when the battle
+    /// ended otherwise or the losses are not even (the judge's margin
+    /// decides those).
+    fn last_word(&mut self) -> Option<LastWord> {
+        if self.over() || self.clock.fought < self.last_turn {
+            return None;
+        }
+        let share_lost = |s: usize| {
+            let (before, standing) = self
+                .pieces
+                .iter()
+                .filter(|p| p.side == s && !p.is_supplied())
+                .fold((0_u64, 0_u64), |(b, a), p| {
+                    let kept = if matches!(p.status, Status::Out(_)) {
+                        0
+                    } else {
+                        p.before()
+                    };
+                    (b + u64::from(p.before()), a + u64::from(kept))
+                });
+            if before == 0 {
+                1.0
+            } else {
+                1.0 - standing as f64 / before as f64
+            }
+        };
+        if (share_lost(0) - share_lost(1)).abs() >= crate::rules::CLEAR_MARGIN {
+            return None;
+        }
+        let (a, b) = loop {
+            let (a, b) = (self.dice.d12(), self.dice.d12());
+            if a != b {
+                break (a, b);
+            }
+        };
+        let holds = if a > b { 0 } else { 1 };
+        let why = format!(
+            "the Generals throw {a} to {b}, and {} must withdraw",
+            self.side_name(1 - holds)
+        );
+        Some(LastWord {
+            holds: Some(holds),
+            why,
+        })
+    }
+
     /// Ends the battle: judges it and gives every stand's fate.
-    pub fn finish(self) -> Outcome {
+    pub fn finish(mut self) -> Outcome {
+        let last_word = self.last_word();
         // The umpire's own General has no result: the core leaves it out.
         let endings = self.pieces.iter().map(|p| {
             let (after, fate) = match p.status {
@@ -653,7 +763,7 @@ impl<'a> Battle<'a> {
                 seed: self.seed,
                 turns: self.clock.fought,
                 resolve: self.pieces.resolve,
-                last_word: None,
+                last_word,
             },
             endings,
             self.log,
@@ -691,6 +801,19 @@ impl<'a> Battle<'a> {
     /// Side `s`'s facing at deployment.
     pub(super) fn front(&self, s: usize) -> Facing {
         self.fronts.get(s).copied().unwrap_or(Facing::UP_THE_TABLE)
+    }
+
+    /// Side `s`'s general's plan.
+    pub(super) fn plan(&self, s: usize) -> doctrine::Plan {
+        self.plans
+            .get(s)
+            .copied()
+            .unwrap_or(doctrine::Plan {
+                role: Role::Defender,
+                axis: doctrine::Axis::Centre,
+                boldness: doctrine::Boldness::Steady,
+                hold_back: false,
+            })
     }
 
     pub(super) fn goal(&self, s: usize) -> Point {

@@ -246,7 +246,8 @@ impl Battle<'_> {
         support: Support,
     ) -> Option<f64> {
         let mine = MEAN_D12 + f64::from(close_combat_score(0, &self.charging_with(i, from, t, support)?));
-        (doctrine::charge_favoured(mine, theirs) && theirs > 0.0).then(|| mine / theirs)
+        let plan = self.plan(self.pieces.get(i)?.side);
+        (plan.charge_favoured(self.turn, self.last_turn, mine, theirs) && theirs > 0.0).then(|| mine / theirs)
     }
 
     /// The additions and subtractions if stand `firer` fired on stand `target`

@@ -53,14 +53,29 @@ impl Battle<'_> {
             };
             used += 1;
             // ACTIVATION of a stand, or of the pair of stands sharing its square:
-            // the front stand acts first, then the one behind it.
-            for j in self.occupants(at).into_iter().flatten() {
-                if self
-                    .pieces
+            // the front stand acts first, then the one behind it. A pair of
+            // the same type acts as one: the stand behind goes where the front
+            // stand goes, to support it (note ix), or stays with it.
+            let ready = |b: &Self, j: usize| {
+                b.pieces
                     .get(j)
                     .is_some_and(|p| p.on_table() && !p.activated && p.side == side)
-                {
-                    self.act(j);
+            };
+            let [front, rear] = self.occupants(at);
+            let follower = match (front, rear) {
+                (Some(f), Some(r)) if ready(self, f) && ready(self, r) && self.pair_of(f, r) => Some(r),
+                _ => None,
+            };
+            if let (Some(f), Some(r)) = (front, follower) {
+                if let Some(p) = self.pieces.get_mut(r) {
+                    p.activated = true;
+                }
+                self.act(f, Some(r));
+                continue;
+            }
+            for j in self.occupants(at).into_iter().flatten() {
+                if ready(self, j) {
+                    self.act(j, None);
                 }
             }
         }
@@ -108,6 +123,15 @@ impl Battle<'_> {
         self.enemy_squares = enemies;
     }
 
+    /// Whether stands `f` and `r` sharing a square are a pair that moves
+    /// and fights as one: fighting stands of the same type.
+    pub(super) fn pair_of(&self, f: usize, r: usize) -> bool {
+        match (self.pieces.get(f), self.pieces.get(r)) {
+            (Some(a), Some(b)) => a.fighter() && a.kind == b.kind && a.side == b.side,
+            _ => false,
+        }
+    }
+
     /// Whether stand `i` has ground to cover or may charge: an attacker
     /// short of its goal, a defender off its post, a fighting stand within a
     /// move and a charge of the enemy.
@@ -126,7 +150,8 @@ impl Battle<'_> {
     /// ACTIVATION: "When a stand is activated it can move and then engage in
     /// combat or engage the enemy in combat and then move." The doctrine
     /// fights where it stands if it can, else moves and then fights.
-    fn act(&mut self, i: usize) {
+    /// `follower`: the stand behind it in a pair, which moves with it.
+    fn act(&mut self, i: usize, follower: Option<usize>) {
         let Some(p) = self.pieces.get_mut(i) else {
             return;
         };
@@ -150,13 +175,14 @@ impl Battle<'_> {
             self.close_combat(i, t);
             return;
         }
-        // Cavalry and stands with hand-held weapons look for a charge before
-        // firing; riflemen and gunners fire at what is in range first.
-        let shock = fighter && (cavalry || range <= 1);
+        // Cavalry, stands with hand-held weapons and pairs (the massed
+        // charge) look for a charge before firing; riflemen and gunners
+        // fire at what is in range first.
+        let shock = fighter && (cavalry || range <= 1 || follower.is_some());
         // The move is searched at most once: nothing changes on the table
         // until the stand acts.
         let mut reach = None;
-        if shock && self.charge_after_move(i, &mut reach) {
+        if shock && self.charge_after_move(i, follower, &mut reach) {
             return;
         }
         // Fire where it stands, turning to face the target if need be (the
@@ -168,11 +194,12 @@ impl Battle<'_> {
             self.fire(i, t);
             return;
         }
-        if fighter && !shock && self.charge_after_move(i, &mut reach) {
+        if fighter && !shock && self.charge_after_move(i, follower, &mut reach) {
             return;
         }
-        if let Some(to) = self.destination(i, &mut reach) {
+        if let Some(to) = self.destination(i, follower, &mut reach) {
             self.move_to(i, to);
+            self.follow(i, follower, to);
             // After the move it fires only within its arc to the front.
             if range > 0
                 && may_initiate(self)
@@ -183,12 +210,26 @@ impl Battle<'_> {
         }
     }
 
-    /// Stand `i` moves to charge, if the odds favour a charge it can reach.
-    fn charge_after_move(&mut self, i: usize, reach: &mut Option<Reach>) -> bool {
-        let Some((sq, t)) = self.best_charge_after_move(i, reach) else {
+    /// The stand behind a pair goes where the front stand `i` went, `to`,
+    /// if there is room: it reaches any square its front stand does (same
+    /// type, same square, same move).
+    fn follow(&mut self, i: usize, follower: Option<usize>, to: Square) {
+        let Some(r) = follower else {
+            return;
+        };
+        if self.pieces.get(i).is_some_and(|p| p.at == to) && self.has_room(to, r) {
+            self.move_to(r, to);
+        }
+    }
+
+    /// Stand `i` moves to charge, if the odds favour a charge it can reach;
+    /// the stand behind it in a pair goes with it and supports it.
+    fn charge_after_move(&mut self, i: usize, follower: Option<usize>, reach: &mut Option<Reach>) -> bool {
+        let Some((sq, t)) = self.best_charge_after_move(i, follower.is_some(), reach) else {
             return false;
         };
         self.move_to(i, sq);
+        self.follow(i, follower, sq);
         if self.is_front(i) {
             self.close_combat(i, t);
         }
@@ -222,7 +263,13 @@ impl Battle<'_> {
     /// that the odds favour charging: the best odds, then the shortest move.
     /// The odds are weighed first, and the move searched only if some charge
     /// is favoured.
-    fn best_charge_after_move(&self, i: usize, reach: &mut Option<Reach>) -> Option<(Square, usize)> {
+    /// `paired`: the stand behind it comes too, adding its support.
+    fn best_charge_after_move(
+        &self,
+        i: usize,
+        paired: bool,
+        reach: &mut Option<Reach>,
+    ) -> Option<(Square, usize)> {
         let me = self.pieces.get(i)?;
         let within = me.moves + ROAD_BONUS;
         let mut options = [((0, 0), 0_usize, 0.0_f64); MOST_CHARGE_OPTIONS];
@@ -249,7 +296,8 @@ impl Battle<'_> {
                     break;
                 };
                 let field = field.get_or_insert_with(|| self.support_field(i));
-                let support = field.at(n).unwrap_or_else(|| self.support(i, n));
+                let mut support = field.at(n).unwrap_or_else(|| self.support(i, n));
+                support.same_square += i32::from(paired);
                 if let Some(odds) = self.charge_odds_with(i, n, t, theirs, support)
                     && let Some(slot) = options.get_mut(count)
                 {
@@ -305,8 +353,9 @@ impl Battle<'_> {
     }
 
     /// Where stand `i` moves: an attacker to the square nearest its goal, a
-    /// defender back to its post; `None` to stay.
-    fn destination(&self, i: usize, reach: &mut Option<Reach>) -> Option<Square> {
+    /// defender back to its post; `None` to stay. A pair (`follower`) looks
+    /// for a square with room for both.
+    fn destination(&self, i: usize, follower: Option<usize>, reach: &mut Option<Reach>) -> Option<Square> {
         let p = self.pieces.get(i)?;
         let target = match self.role(p.side) {
             Role::Attacker => self.goal(p.side),
@@ -328,11 +377,17 @@ impl Battle<'_> {
             if d < here - 1e-9
                 && best.is_none_or(|(b, c, _)| d < b || (d == b && cost < c))
                 && self.can_stop(i, sq)
+                && follower.is_none_or(|r| self.room_for_pair(sq, i, r))
             {
                 best = Some((d, cost, sq));
             }
         }
         best.map(|(_, _, sq)| sq)
+    }
+
+    /// Whether `sq` has room for the pair `i` and `r`: no other stand in it.
+    fn room_for_pair(&self, sq: Square, i: usize, r: usize) -> bool {
+        self.occupants(sq).into_iter().flatten().all(|o| o == i || o == r)
     }
 
     /// The General moves to the square next to most of his fighting stands,
