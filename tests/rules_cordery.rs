@@ -300,7 +300,7 @@ fn the_stand_fired_on_adds_its_value_and_its_command() {
 }
 
 #[test]
-fn cover_from_fire_is_a_wall_an_entrenchment_or_a_wood() {
+fn cover_from_fire_is_a_wall_an_entrenchment_a_wood_or_a_town() {
     let cell = |ground, cover| Cell {
         ground,
         level: 0,
@@ -312,7 +312,9 @@ fn cover_from_fire_is_a_wall_an_entrenchment_or_a_wood() {
     assert!(covered_from_fire(&cell(Ground::ForestEdge, None)));
     assert!(covered_from_fire(&cell(Ground::ForestInterior, None)));
     assert!(!covered_from_fire(&cell(Ground::Open, None)));
-    assert!(!covered_from_fire(&cell(Ground::BuiltUpOuter, None)));
+    // This program's reading: a town's houses are walls.
+    assert!(covered_from_fire(&cell(Ground::BuiltUpOuter, None)));
+    assert!(covered_from_fire(&cell(Ground::BuiltUpInner, None)));
 }
 
 // ---------------------------------------------------------------------------

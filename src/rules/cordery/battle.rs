@@ -497,10 +497,8 @@ impl<'a> Battle<'a> {
             .muster_grid(&self.board, scenario, s, self.goal(s), |stand| {
                 piece(stand, army, front)
             });
-        if self.role(s) == Role::Attacker {
-            self.pair_up(&mut wants);
-        }
-        for (i, wanted) in wants {
+        self.pair_up(&mut wants);
+        for &(i, wanted) in &wants {
             if let Some(sq) = self.free_square_near(wanted, s) {
                 self.put(i, sq);
                 if let Some(p) = self.pieces.get_mut(i) {
@@ -508,10 +506,47 @@ impl<'a> Battle<'a> {
                 }
             }
         }
+        if self.role(s) == Role::Defender {
+            self.post_defenders(s, &wants);
+        }
     }
 
-    /// The attacker sets its infantry and cavalry down in pairs, two stands
-    /// of the same type to a square, where the scenario does not place them:
+    /// The defender's posts: on and about the objective it guards
+    /// (`doctrine::posts`: the squares holding it first, then the best
+    /// ground about it), a post to each square its stands were set down in
+    /// (a pair shares one), in the muster's order. Stands the scenario
+    /// places hold where they are put. The defender marches to its posts
+    /// and holds them.
+    fn post_defenders(&mut self, s: usize, wants: &[(usize, Square)]) {
+        let scenario = self.scenario;
+        let guard = doctrine::nearest_objective(scenario, s).unwrap_or(self.goal(s));
+        let rear = doctrine::rear_of(scenario, s);
+        let mut groups: Vec<(Square, Vec<usize>)> = Vec::new();
+        for &(i, _) in wants {
+            let Some(p) = self.pieces.get(i).filter(|p| p.on_table() && p.stand.at.is_none()) else {
+                continue;
+            };
+            let at = p.at;
+            match groups.iter_mut().find(|(sq, _)| *sq == at) {
+                Some((_, members)) => members.push(i),
+                None => groups.push((at, vec![i])),
+            }
+        }
+        let posts = doctrine::posts(&self.board, guard, rear, groups.len());
+        for ((_, members), post) in groups.iter().zip(posts) {
+            let sq = square_of_point(self.board.clamp(post));
+            for &i in members {
+                if let Some(p) = self.pieces.get_mut(i) {
+                    p.post = sq;
+                }
+            }
+        }
+    }
+
+    /// Both sides set their infantry and cavalry down in pairs, two stands
+    /// of the same type to a square, where the scenario does not place them
+    /// (the attacker's columns, the defender's posts held with a supporting
+    /// stand behind):
     /// "the number of stands – or pairs of stands that are sharing the same
     /// square – they may activate this turn" (TURN SEQUENCE) makes a pair
     /// cost one activation, and the stand behind "supports the front stand

@@ -397,15 +397,23 @@ pub fn is_obstacle(c: &Cell) -> bool {
     c.cover.is_some() || matches!(c.ground, Ground::River | Ground::Ford)
 }
 
-/// Fire Combat: "if the enemy stand is behind a wall, in entrenchments, or
-/// inside a wood".
-pub fn covered_from_fire(c: &Cell) -> bool {
-    c.cover.is_some() || is_wood(c)
+/// A built-up square: a stand in it fights from behind the walls of its
+/// houses (this program's reading: the seed names no towns, and a
+/// village's walls are walls).
+pub fn is_built_up(c: &Cell) -> bool {
+    matches!(c.ground, Ground::BuiltUpOuter | Ground::BuiltUpInner)
 }
 
-/// Close Combat: "if the enemy stand is behind a wall or in entrenchments".
+/// Fire Combat: "if the enemy stand is behind a wall, in entrenchments, or
+/// inside a wood"; a built-up square is behind walls.
+pub fn covered_from_fire(c: &Cell) -> bool {
+    c.cover.is_some() || is_wood(c) || is_built_up(c)
+}
+
+/// Close Combat: "if the enemy stand is behind a wall or in entrenchments";
+/// a built-up square is behind walls.
 pub fn behind_wall_or_entrenched(c: &Cell) -> bool {
-    c.cover.is_some()
+    c.cover.is_some() || is_built_up(c)
 }
 
 /// "flat, open country" between two squares: both open ground with nothing
