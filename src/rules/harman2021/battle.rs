@@ -87,6 +87,52 @@ impl Piece<'_> {
     }
 }
 
+/// What a square's terrain asks of a unit moving, in a byte: whether it
+/// may enter (`may_enter`), must stop there (`must_stop`), and how far it
+/// may move from there in a turn (`terrain_move_cap`: 1, 2 or no limit).
+struct Passage;
+
+impl Passage {
+    const ENTER: u8 = 1;
+    const STOP: u8 = 2;
+    const CAP_ONE: u8 = 4;
+    const CAP_TWO: u8 = 8;
+    const CLASSES: usize = 8;
+
+    fn of(unit: Unit, cell: &Cell) -> u8 {
+        let flag = |on: bool, f: u8| if on { f } else { 0 };
+        let cap = terrain_move_cap(unit, cell);
+        flag(may_enter(unit, cell), Passage::ENTER)
+            | flag(must_stop(unit, cell), Passage::STOP)
+            | flag(cap == 1, Passage::CAP_ONE)
+            | flag(cap == 2, Passage::CAP_TWO)
+    }
+
+    fn cap(pass: u8) -> u32 {
+        if pass & Passage::CAP_ONE != 0 {
+            1
+        } else if pass & Passage::CAP_TWO != 0 {
+            2
+        } else {
+            u32::MAX
+        }
+    }
+
+    /// Units the terrain treats alike share a class.
+    fn class(unit: Unit) -> usize {
+        match unit {
+            Unit::FormedInfantry { .. } => 0,
+            Unit::Skirmishers => 1,
+            Unit::FootArtillery => 2,
+            Unit::HorseArtillery => 3,
+            Unit::Cavalry => 4,
+            Unit::General => 5,
+            Unit::Adc => 6,
+            Unit::Transport => 7,
+        }
+    }
+}
+
 /// A close combat that goes on into the next turn.
 #[derive(Debug, Clone, Copy)]
 struct Engagement {
@@ -130,8 +176,13 @@ pub struct Battle<'a> {
     /// squares above and left of it could block someone's sight, so that a
     /// line with none in its box is seen without tracing it.
     blinds_before: Vec<u32>,
+    /// Per square: whether it could block someone's sight.
+    may_block: Vec<bool>,
     /// Scratch for the guns' candidate targets (distance, enemy).
     candidates: Vec<(u32, usize)>,
+    /// Per kind of unit ([`Passage::class`]), per square: what its terrain
+    /// asks of the unit moving ([`Passage::of`]); empty until first used.
+    passages: [Vec<u8>; Passage::CLASSES],
     /// Lines of sight already traced: per square looked from, empty until
     /// first used, then per square and viewer class 0 (not yet), 1 (seen)
     /// or 2 (blocked). The terrain never changes within a battle.
@@ -195,7 +246,14 @@ impl<'a> Battle<'a> {
                 .iter()
                 .any(|c| blocks_sight(c, Unit::FootArtillery, 0) || c.level > 0),
             blinds_before: Vec::new(),
+            may_block: scenario
+                .table
+                .cells()
+                .iter()
+                .map(|c| blocks_sight(c, Unit::FootArtillery, 0))
+                .collect(),
             candidates: Vec::new(),
+            passages: Default::default(),
             sight_memo: std::cell::RefCell::new(vec![Vec::new(); n]),
             frontier: Vec::new(),
             reached: Vec::new(),
@@ -360,10 +418,11 @@ impl<'a> Battle<'a> {
         self.foes.get(side.min(1)).map_or(&[], Vec::as_slice)
     }
 
-    fn threat_at(&self, side: usize, sq: Square) -> u32 {
-        self.foes.get(side.min(1)).map_or(u32::MAX, |f| {
-            f.iter().map(|&(at, _)| cheb(at, sq)).min().unwrap_or(u32::MAX)
-        })
+    /// Whether an enemy of `side` is fewer than `keep` squares from `sq`.
+    fn threatened(&self, side: usize, sq: Square, keep: u32) -> bool {
+        self.foes
+            .get(side.min(1))
+            .is_some_and(|f| f.iter().any(|&(at, _)| cheb(at, sq) < keep))
     }
 
     /// Leaders with unit `i` keep to its square.

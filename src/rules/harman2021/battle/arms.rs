@@ -126,8 +126,9 @@ impl Battle<'_> {
         self.refresh(side);
         self.foes(side)
             .iter()
+            .filter(|&&(f, _)| cheb(at, f) <= MUSKET_RANGE)
             .map(|&(_, e)| e)
-            .filter(|&e| cheb(at, self.at(e)) <= MUSKET_RANGE && self.sight(at, self.at(e), unit))
+            .filter(|&e| self.sight(at, self.at(e), unit))
             .filter(|&e| {
                 unit != Unit::Skirmishers
                     || forest_allows_skirmish_fire(

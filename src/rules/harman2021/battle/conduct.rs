@@ -204,6 +204,12 @@ impl<'a> Battle<'a> {
         if let Some(d) = self.dist.get_mut(k0) {
             *d = (stamp, 0);
         }
+        let passage = self.passage_of(unit);
+        let contact = self
+            .contact
+            .get_mut(side.min(1))
+            .map(std::mem::take)
+            .unwrap_or_default();
         let mut frontier = std::mem::take(&mut self.frontier);
         let mut next = std::mem::take(&mut self.next);
         frontier.clear();
@@ -215,11 +221,13 @@ impl<'a> Battle<'a> {
             steps += 1;
             next.clear();
             for &sq in &frontier {
-                let cell = self.cell(sq);
-                let stops = sq != start && (must_stop(unit, &cell) || self.in_contact(sq, side));
+                let Some(k) = self.slot(sq) else { continue };
+                let pass = passage.get(k).copied().unwrap_or(0);
+                let stops =
+                    sq != start && (pass & Passage::STOP != 0 || contact.get(k).copied().unwrap_or(false));
                 if stops
-                    || steps > terrain_move_cap(unit, &cell)
-                    || (sq != start && self.occupant(sq).is_some())
+                    || steps > Passage::cap(pass)
+                    || (sq != start && self.grid.get(k).is_some_and(|&g| g != EMPTY))
                 {
                     continue;
                 }
@@ -229,9 +237,11 @@ impl<'a> Battle<'a> {
                     if self.dist.get(k).is_none_or(|&v| v.0 == stamp) {
                         continue;
                     }
-                    let c = self.cell(n);
+                    if passage.get(k).copied().unwrap_or(0) & Passage::ENTER == 0 {
+                        continue;
+                    }
                     let enemy = self.occupant(n).is_some_and(|o| self.side(o) != side);
-                    if !may_enter(unit, &c) || enemy {
+                    if enemy {
                         continue;
                     }
                     if let Some(v) = self.dist.get_mut(k) {
@@ -245,6 +255,28 @@ impl<'a> Battle<'a> {
         }
         self.frontier = frontier;
         self.next = next;
+        if let Some(c) = self.contact.get_mut(side.min(1)) {
+            *c = contact;
+        }
+        if let Some(p) = self.passages.get_mut(Passage::class(unit)) {
+            *p = passage;
+        }
+    }
+
+    /// What the terrain of each square asks of a `unit` moving (worked out
+    /// once a battle for each kind of unit): taken out of the battle, to be
+    /// put back by the caller.
+    fn passage_of(&mut self, unit: Unit) -> Vec<u8> {
+        let class = Passage::class(unit);
+        let mut passage = self
+            .passages
+            .get_mut(class)
+            .map(std::mem::take)
+            .unwrap_or_default();
+        if passage.len() != self.cells.len() {
+            passage = self.cells.iter().map(|c| Passage::of(unit, c)).collect();
+        }
+        passage
     }
 
     pub(super) fn steps_to(&self, sq: Square) -> Option<u32> {
@@ -263,19 +295,22 @@ impl<'a> Battle<'a> {
         let here = self.at(i);
         let mut best: Option<(f64, Square)> = None;
         for &sq in &self.reached {
+            // The nearest first: the other tests only for a square that
+            // would be the best so far.
+            let d = doctrine::dist(centre(sq), goal);
+            if best.is_some_and(|(b, _)| d >= b - 1e-9) {
+                continue;
+            }
             if sq != here && !self.free(sq) {
                 continue;
             }
             if self.in_contact(sq, side) {
                 continue;
             }
-            if keep > 0 && self.threat_at(side, sq) < keep {
+            if keep > 0 && self.threatened(side, sq, keep) {
                 continue;
             }
-            let d = doctrine::dist(centre(sq), goal);
-            if best.is_none_or(|(b, _)| d < b - 1e-9) {
-                best = Some((d, sq));
-            }
+            best = Some((d, sq));
         }
         best.map(|b| b.1)
     }

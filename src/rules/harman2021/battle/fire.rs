@@ -5,7 +5,7 @@ use super::*;
 impl Battle<'_> {
     /// Whether `viewer` at `a` sees `b`: traced once per battle, then remembered.
     pub(super) fn sight(&self, a: Square, b: Square, viewer: Unit) -> bool {
-        if !self.blind || cheb(a, b) <= 1 || self.blinds_between(a, b) == 0 {
+        if !self.blind || cheb(a, b) <= 1 {
             return true;
         }
         // Only whether the viewer sees over tall crops depends on it.
@@ -24,7 +24,7 @@ impl Battle<'_> {
         if known != 0 {
             return known == 1;
         }
-        let seen = self.trace_sight(a, b, viewer);
+        let seen = self.blinds_between(a, b) == 0 || self.trace_sight(a, b, viewer);
         if let Some(row) = self.sight_memo.borrow_mut().get_mut(from) {
             if row.is_empty() {
                 row.resize(n * 2, 0);
@@ -77,6 +77,14 @@ impl Battle<'_> {
         in_box.saturating_sub(own(a) + own(b))
     }
 
+    /// Whether `sq` could block someone's sight (see [`Battle::count_blinds`]).
+    fn may_block(&self, sq: Square) -> bool {
+        self.slot(sq)
+            .and_then(|k| self.may_block.get(k))
+            .copied()
+            .unwrap_or(true)
+    }
+
     pub(super) fn trace_sight(&self, a: Square, b: Square, viewer: Unit) -> bool {
         let steps = 2 * cheb(a, b);
         let top = self.cell(a).level.max(self.cell(b).level);
@@ -85,7 +93,7 @@ impl Battle<'_> {
             let f = f64::from(t) / f64::from(steps);
             let p = (fa.0 + (fb.0 - fa.0) * f, fa.1 + (fb.1 - fa.1) * f);
             let sq = square_of(p);
-            if sq != a && sq != b && blocks_sight(&self.cell(sq), viewer, top) {
+            if sq != a && sq != b && self.may_block(sq) && blocks_sight(&self.cell(sq), viewer, top) {
                 return false;
             }
         }
