@@ -523,7 +523,11 @@ impl<'a> Battle<'a> {
         let rear = doctrine::rear_of(scenario, s);
         let mut groups: Vec<(Square, Vec<usize>)> = Vec::new();
         for &(i, _) in wants {
-            let Some(p) = self.pieces.get(i).filter(|p| p.on_table() && p.stand.at.is_none()) else {
+            let Some(p) = self
+                .pieces
+                .get(i)
+                .filter(|p| p.on_table() && p.stand.at.is_none())
+            else {
                 continue;
             };
             let at = p.at;
@@ -840,15 +844,12 @@ impl<'a> Battle<'a> {
 
     /// Side `s`'s general's plan.
     pub(super) fn plan(&self, s: usize) -> doctrine::Plan {
-        self.plans
-            .get(s)
-            .copied()
-            .unwrap_or(doctrine::Plan {
-                role: Role::Defender,
-                axis: doctrine::Axis::Centre,
-                boldness: doctrine::Boldness::Steady,
-                hold_back: false,
-            })
+        self.plans.get(s).copied().unwrap_or(doctrine::Plan {
+            role: Role::Defender,
+            axis: doctrine::Axis::Centre,
+            boldness: doctrine::Boldness::Steady,
+            hold_back: false,
+        })
     }
 
     pub(super) fn goal(&self, s: usize) -> Point {

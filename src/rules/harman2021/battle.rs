@@ -474,11 +474,19 @@ impl<'a> Battle<'a> {
                 .map(|e| (e, cheb(at, self.at(e))))
                 .min_by_key(|&(e, d)| (d, e));
         }
+        // The nearest, the lowest index among equals, as one key.
+        let key = |d: u32, e: usize| (u64::from(d) << 32) | u64::try_from(e).unwrap_or(u64::from(u32::MAX));
         self.foes
             .get(side)?
             .iter()
-            .map(|&(sq, e)| (e, cheb(at, sq)))
-            .min_by_key(|&(e, d)| (d, e))
+            .map(|&(sq, e)| key(cheb(at, sq), e))
+            .min()
+            .and_then(|k| {
+                Some((
+                    usize::try_from(k & u64::from(u32::MAX)).ok()?,
+                    u32::try_from(k >> 32).ok()?,
+                ))
+            })
     }
 
     /// Whether an enemy is orthogonally next to `sq` (from the map when fresh).

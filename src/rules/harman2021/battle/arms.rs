@@ -62,15 +62,33 @@ impl Battle<'_> {
         let me = self.pieces.get(i)?;
         let mine = me.dice() + u32::from(self.general_with(i));
         let mut best: Option<(u32, u32, usize, Square)> = None;
-        for &(_, e) in self.foes(side) {
-            let them = self.pieces.get(e)?;
-            if cheb(me.at, them.at) > u32::from(self.reach_radius) + 1 {
+        let plan = self.plans.get(side).copied();
+        let reach = u32::from(self.reach_radius) + 1;
+        for &(at, e) in self.foes(side) {
+            if cheb(me.at, at) > reach {
                 continue;
             }
+            let them = self.pieces.get(e)?;
             if !(cavalry || them.unit.is_infantry() || them.unit.is_artillery()) {
                 continue;
             }
             if cavalry && them.in_square {
+                continue;
+            }
+            // Whether this enemy is worth charging does not depend on the
+            // square it is charged from: weighed once.
+            let theirs = them.dice() + u32::from(them.unit.is_infantry() && !cavalry && them.cv > 0);
+            let favoured = plan.is_some_and(|p| {
+                p.charge_favoured(self.turn, self.last_turn, f64::from(mine), f64::from(theirs))
+            }) || them.halted
+                || them.condition() != Condition::Fresh
+                || (!cavalry && mine >= theirs && them.cv <= me.cv);
+            let cav_ok = !cavalry
+                || them.unit.is_cavalry()
+                || them.unit.is_artillery()
+                || them.condition() != Condition::Fresh
+                || mine > them.quality;
+            if !favoured || !cav_ok {
                 continue;
             }
             for d in ORTHOGONAL {
@@ -83,21 +101,6 @@ impl Battle<'_> {
                     continue;
                 }
                 if cavalry && !self.straight_into(sq, (-d.0, -d.1)) {
-                    continue;
-                }
-                let theirs = them.dice() + u32::from(them.unit.is_infantry() && !cavalry && them.cv > 0);
-                let plan = self.plans.get(side).copied();
-                let favoured = plan.is_some_and(|p| {
-                    p.charge_favoured(self.turn, self.last_turn, f64::from(mine), f64::from(theirs))
-                }) || them.halted
-                    || them.condition() != Condition::Fresh
-                    || (!cavalry && mine >= theirs && them.cv <= me.cv);
-                let cav_ok = !cavalry
-                    || them.unit.is_cavalry()
-                    || them.unit.is_artillery()
-                    || them.condition() != Condition::Fresh
-                    || mine > them.quality;
-                if !favoured || !cav_ok {
                     continue;
                 }
                 let key = (them.cv, steps, e, sq);
@@ -184,7 +187,8 @@ impl Battle<'_> {
         }
         self.refresh(self.side(i));
         let distance = self.nearest_enemy(i).map_or(u32::MAX, |e| e.1);
-        if distance <= CAVALRY_CHARGE + 1
+        let searched = distance <= CAVALRY_CHARGE + 1;
+        if searched
             && let Some((sq, e)) = {
                 self.reach(i, CAVALRY_CHARGE);
                 self.charge_target(i, true)
@@ -199,7 +203,12 @@ impl Battle<'_> {
             }
             return;
         }
-        self.reach(i, CAVALRY_MANOEUVRE);
+        if searched {
+            // The charge's search already holds the manoeuvre's squares.
+            self.shrink_reach(i, CAVALRY_MANOEUVRE);
+        } else {
+            self.reach(i, CAVALRY_MANOEUVRE);
+        }
         let goal = self.goal_of(i);
         if let Some(sq) = self.best_move(i, goal, 2) {
             self.move_to(i, sq);

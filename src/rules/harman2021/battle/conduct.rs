@@ -263,6 +263,34 @@ impl<'a> Battle<'a> {
         }
     }
 
+    /// Cuts the last [`Battle::reach`] of unit `i` (with a larger budget,
+    /// and nothing moved since) down to what `reach(i, budget)` would give:
+    /// the search goes square by square in rings, so the squares within the
+    /// smaller budget, their steps and their order are the same.
+    pub(super) fn shrink_reach(&mut self, i: usize, budget: u32) {
+        let start = self.at(i);
+        let budget = budget.min(terrain_move_cap(self.unit(i), &self.cell(start)));
+        let small = u8::try_from(budget).unwrap_or(FAR);
+        if small >= self.reach_radius {
+            return;
+        }
+        self.reach_radius = small;
+        let stamp = self.stamp;
+        let mut reached = std::mem::take(&mut self.reached);
+        reached.retain(|&sq| {
+            let Some(k) = self.slot(sq) else { return false };
+            match self.dist.get_mut(k) {
+                Some(v) if v.0 == stamp && v.1 <= small => true,
+                Some(v) => {
+                    *v = (0, FAR);
+                    false
+                }
+                None => false,
+            }
+        });
+        self.reached = reached;
+    }
+
     /// What the terrain of each square asks of a `unit` moving (worked out
     /// once a battle for each kind of unit): taken out of the battle, to be
     /// put back by the caller.

@@ -144,7 +144,8 @@ impl Battle<'_> {
         let found = candidates.iter().find_map(|&(d, e)| {
             let at = self.at(e);
             let (dice, hit) = artillery_fire(p.unit, on_hill, d)?;
-            (self.sight(p.at, at, p.unit) && self.line_of_fire(p.at, at)).then_some((e, dice, hit))
+            // The line of fire first: most often blocked at its first square.
+            (self.line_of_fire(p.at, at) && self.sight(p.at, at, p.unit)).then_some((e, dice, hit))
         });
         self.candidates = candidates;
         found
