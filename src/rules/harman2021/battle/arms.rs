@@ -38,8 +38,13 @@ impl Battle<'_> {
             return;
         }
         let goal = self.goal_of(i);
+        // "Formed infantry can move two squares non-tactically ... one
+        // square and engage in Fire": near the enemy it moves a square
+        // (searched above when a charge was weighed), else marches two.
         if !near {
             self.reach(i, INFANTRY_MARCH);
+        } else if distance > INFANTRY_TACTICAL + 1 {
+            self.reach(i, INFANTRY_TACTICAL);
         }
         if let Some(sq) = self.best_move(i, goal, 0) {
             self.move_to(i, sq);
