@@ -497,7 +497,11 @@ impl<'a> Battle<'a> {
             .muster_grid(&self.board, scenario, s, self.goal(s), |stand| {
                 piece(stand, army, front)
             });
-        self.pair_up(&mut wants);
+        // A cautious general keeps every stand in the line, its rifles all
+        // firing; a steady or bold one forms his pairs for the charge.
+        if self.plan(s).boldness != doctrine::Boldness::Cautious {
+            self.pair_up(&mut wants);
+        }
         for &(i, wanted) in &wants {
             if let Some(sq) = self.free_square_near(wanted, s) {
                 self.put(i, sq);
