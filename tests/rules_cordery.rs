@@ -14,8 +14,8 @@ use common::armies::cordery::*;
 use common::table::{area, ground, patch, stand_in as stand};
 use std::collections::BTreeMap;
 use umpire::model::{ArmyKind, Quality, RuleSetId, StandId, StandKind};
-use umpire::rules::Fate;
 use umpire::rules::cordery::*;
+use umpire::rules::{Fate, RuleSet};
 use umpire::scenario::{
     Cell, Cover, Ground, Objective, ObjectiveKind, Patch, Reserve, Scenario, TableStand, Weapon,
 };
@@ -1134,7 +1134,18 @@ fn each_side_activates_no_more_than_its_d12_allows() {
                 .filter(|l| l.turn == turn)
                 .map(|l| l.text.as_str())
                 .collect();
-            assert!(lines.first().unwrap().contains("has the initiative"), "{lines:?}");
+            // The generals' plans come first, before the first turn's throws.
+            let plan = |l: &&&str| {
+                l.contains(" attacks ") || l.contains(" holds forward") || l.contains(" holds back")
+            };
+            assert!(
+                lines
+                    .iter()
+                    .find(|l| !plan(l))
+                    .unwrap()
+                    .contains("has the initiative"),
+                "{lines:?}"
+            );
             let throws: Vec<u32> = lines
                 .iter()
                 .filter_map(|l| l.split(" throws ").nth(1))
@@ -1292,4 +1303,145 @@ fn mirror_twenty() -> Scenario {
     s.sides[1].deployment = area(2, 9, 14, 3);
     s.sides[1].army = ArmyKind::Native;
     s
+}
+
+// ---------------------------------------------------------------------------
+// The generals' doctrine and the last word.
+
+/// Whether side `side`'s general drew a cautious plan (from the log).
+fn cautious(o: &umpire::rules::Outcome, name: &str) -> bool {
+    o.log
+        .iter()
+        .any(|l| l.text.starts_with(name) && l.text.contains("cautiously"))
+}
+
+#[test]
+fn a_steady_or_bold_general_sets_his_infantry_down_in_pairs_a_cautious_one_in_a_line() {
+    let s = mirror();
+    let (mut paired, mut single) = (0, 0);
+    for seed in 0..30 {
+        let b = Battle::new(&s, seed, true);
+        let squares: Vec<(Square, u32)> = b
+            .positions()
+            .into_iter()
+            .filter_map(|(id, sq)| id.map(|id| (sq, id.0)))
+            .collect();
+        let o = Cordery2009.fight(&s, seed, true);
+        for (name, ids) in [("The red", 1..=8), ("The blue", 101..=108)] {
+            let infantry: Vec<Square> = squares
+                .iter()
+                .filter(|(_, id)| ids.contains(id))
+                .map(|(sq, _)| *sq)
+                .collect();
+            let shared = infantry
+                .iter()
+                .filter(|sq| infantry.iter().filter(|o| o == sq).count() == 2)
+                .count();
+            if cautious(&o, name) {
+                assert_eq!(shared, 0, "seed {seed}: {name}'s cautious general keeps a line");
+                single += 1;
+            } else {
+                assert_eq!(shared, 8, "seed {seed}: {name}'s infantry stand in four pairs");
+                paired += 1;
+            }
+        }
+    }
+    assert!(paired > 0 && single > 0, "both plans were drawn");
+}
+
+#[test]
+fn a_pair_moves_as_one_activation_and_keeps_together() {
+    let s = mirror();
+    for seed in 0..20 {
+        let o = Cordery2009.fight(&s, seed, true);
+        if cautious(&o, "The red") {
+            continue;
+        }
+        // The first turn's moves of red's infantry come two by two, to the
+        // same square.
+        let moves: Vec<&str> = o
+            .log
+            .iter()
+            .filter(|l| l.turn == 1 && l.text.starts_with("line infantry") && l.text.contains(" moves from "))
+            .map(|l| l.text.as_str())
+            .collect();
+        for pair in moves.chunks(2) {
+            if let [a, b] = pair {
+                let to = |t: &str| t.rsplit(" to ").next().unwrap_or("").to_owned();
+                assert_eq!(to(a), to(b), "seed {seed}: {a} / {b}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_defender_marches_to_posts_on_the_objective() {
+    let mut s = mirror();
+    s.objectives.push(Objective {
+        name: "The well".to_owned(),
+        kind: ObjectiveKind::Hq,
+        x: 9,
+        y: 6,
+    });
+    let mut b = Battle::new(&s, 3, false);
+    let distance = |b: &Battle| -> i32 {
+        (101..=108)
+            .filter_map(|id| b.square_of(StandId(id)))
+            .map(|sq| squares_apart(sq, (9, 6)))
+            .sum()
+    };
+    let before = distance(&b);
+    b.play_turn();
+    b.play_turn();
+    let after = distance(&b);
+    assert!(
+        after < before,
+        "blue's infantry went forward to hold the objective ({after} >= {before})"
+    );
+}
+
+#[test]
+fn at_the_last_turn_even_losses_go_to_the_generals_throw_off() {
+    // Two small forces too far apart to fight in one turn: neither loses a
+    // point, and the throw-off says who withdraws.
+    let mut s = mirror();
+    s.turn_limit = 1;
+    let mut held = [0; 2];
+    for seed in 0..40 {
+        let o = Cordery2009.fight(&s, seed, false);
+        let word = o.last_word.clone().expect("a last word at the turn limit");
+        let w = word.holds.expect("one side holds");
+        held[w] += 1;
+        assert!(word.why.contains("the Generals throw"), "{}", word.why);
+        assert_eq!(o.winner.as_deref(), Some(s.sides[w].id.as_str()));
+    }
+    assert!(
+        held[0] > 5 && held[1] > 5,
+        "either side may win the throw: {held:?}"
+    );
+    assert!(Cordery2009.last_word_rule().is_some());
+}
+
+#[test]
+fn a_battle_decided_before_the_last_turn_has_no_last_word() {
+    let s = mismatch();
+    for seed in 0..10 {
+        let o = Cordery2009.fight(&s, seed, false);
+        if o.turns < 12 {
+            assert!(o.last_word.is_none(), "seed {seed}: {}", o.verdict);
+        }
+    }
+}
+
+#[test]
+fn a_town_is_cover_in_close_combat_too() {
+    let cell = |ground| Cell {
+        ground,
+        level: 0,
+        road: false,
+        cover: None,
+    };
+    assert!(behind_wall_or_entrenched(&cell(Ground::BuiltUpOuter)));
+    assert!(behind_wall_or_entrenched(&cell(Ground::BuiltUpInner)));
+    assert!(!behind_wall_or_entrenched(&cell(Ground::Open)));
 }

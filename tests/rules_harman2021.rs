@@ -446,3 +446,13 @@ fn time_odds_of_a_thousand_battles() {
         println!("  {} wins {:.3}", side.name, side.wins.share);
     }
 }
+
+#[test]
+fn the_seed_has_no_last_word_for_the_armies() {
+    let rules = Harman2021;
+    assert!(rules.last_word_rule().is_none());
+    let s = mirror();
+    for seed in 0..5 {
+        assert!(rules.fight(&s, seed, false).last_word.is_none());
+    }
+}

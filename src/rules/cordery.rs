@@ -63,8 +63,9 @@
 //!   adjacent target, free to move next to the enemy, and cavalry get no +3
 //!   against them.
 //! - "Inside a wood" is a forest square, edge or interior; "behind a wall"
-//!   is a square with a wall or hedge; built-up areas give no cover (the seed
-//!   names none). "Flat, open country": both squares open ground with no
+//!   is a square with a wall or hedge; a built-up square is behind walls too
+//!   (the seed names no towns: a village's houses are walls), for fire and
+//!   close combat alike. "Flat, open country": both squares open ground with no
 //!   cover, on the same level. "Downhill": on a lower level than the enemy.
 //! - Obstacles (note viii) are walls and hedges, entrenchments, rivers and
 //!   fords; the river itself cannot be entered, bridges and fords can.
@@ -80,6 +81,31 @@
 //! - Combat results: an enemy score of exactly half the initiator's is not
 //!   "less than half", so the enemy withdraws. In the throw-off after equal
 //!   scores, equal throws are thrown again (as note vii for the initiative).
+//!
+//! # Where the seed is silent, and what this program does
+//!
+//! The generals (`conduct.rs`) follow the shared doctrine with a plan drawn
+//! by dice (`doctrine::Plan`: how boldly their stands charge, bolder late in
+//! the day). A steady or bold general sets his infantry and cavalry down in
+//! pairs, two stands of a type to a square: a pair costs one activation
+//! ("the number of stands – or pairs of stands that are sharing the same
+//! square – they may activate", TURN SEQUENCE), moves as one, and charges
+//! with the stand behind in support (note ix: "+2 for each friendly stand of
+//! the same type that is in the same square"); pairs look for a charge
+//! before they fire. A cautious general keeps every stand in the line, all
+//! its rifles firing. The defender posts its stands on and about the
+//! objective it guards (`doctrine::posts`), marches to them and holds them;
+//! a destroyed stand's post passes to the stand posted farthest back.
+//!
+//! The end: the battle lasts twelve turns at most (TURN SEQUENCE) and ends
+//! sooner when an army breaks (the core's resolve). The seed names no
+//! victory conditions: the objectives decide, as under every rule set, and
+//! when they do not and the two armies' losses are even (their shares within
+//! `CLEAR_MARGIN` of each other) the seed's rule for equal scores has the
+//! last word: "If both stands' final scores are equal, each stand throws a
+//! D12 and the stand with the lowest score must withdraw" (COMBAT, Combat
+//! Results), thrown by the two Generals, equal throws again (note vii). With
+//! uneven losses the judge's margin decides.
 //!
 //! The doctrine that moves both sides is in `conduct.rs`.
 
@@ -128,6 +154,14 @@ impl RuleSet for Cordery2009 {
     fn muster(&self, stand: &TableStand, army: ArmyKind) -> String {
         let t = tables::stand_type(stand.kind, stand.quality, army);
         format!("{}, stand value {}", t.label(), tables::stand_value(t))
+    }
+
+    fn last_word_rule(&self) -> Option<&'static str> {
+        Some(
+            "If the twelfth turn ends with neither army broken, the objectives undecided and the two \
+             armies' losses even, each General throws a D12 (equal throws again) and the side with \
+             the lower throw must withdraw, as the rules settle equal scores in combat.",
+        )
     }
 }
 

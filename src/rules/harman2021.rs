@@ -66,6 +66,20 @@
 //!   orders; they rally as Generals do but add no die and take no Flag.
 //! - Rallying clears a halted or retiring unit that kept still and was not
 //!   attacked this turn, on a 6; it does not restore Combat Value.
+//! - The end: the seed sets no turn limit and no victory conditions; the
+//!   battle lasts the scenario's turns (12 when it gives none) and ends
+//!   sooner when an army breaks (the core's resolve). The seed has no
+//!   morale test for a whole army, so no last word: the judge's objectives,
+//!   then its loss margin, then a draw decide. Its one rule for an undecided
+//!   fight is a single close combat's: "If there has been no decision after
+//!   two turns of Close Combat, both sides will retire to rally, unless the
+//!   Defenders were occupying a BUA, when only the Attackers will retire"
+//!   (INFANTRY Vs INFANTRY, Bayonet Charges): a draw between two units,
+//!   played as such (`tables::undecided_retire`); read for the armies at
+//!   the last turn it would make every battle the objectives do not decide
+//!   a draw, and is not.
+//! - Formed infantry near the enemy (three squares or less) moves one square
+//!   ("one square and engage in Fire and/or Close Combat"), else marches two.
 
 mod battle;
 mod tables;

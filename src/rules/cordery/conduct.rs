@@ -1,14 +1,18 @@
 //! The plain doctrine (`src/rules/doctrine.rs`) played under Cordery's
 //! activations: which stands each side activates, and what each does.
 //!
-//! The attacker advances on its goal; the defender holds its place in the
-//! line, moving only to get back to it (after a withdrawal or a charge) or to
-//! fill a gap. Both fire at what is in range, and charge when the odds favour
-//! it (`doctrine::charge_favoured` on the expected scores: a D12's mean, 6.5,
-//! plus the close-combat additions), moving to the charge if need be.
-//! Cavalry and stands with hand-held weapons look for a charge before they
-//! fire; riflemen and gunners fire first. The General keeps next to as many
-//! of his stands as he can, out of contact. Transport stays with the baggage.
+//! The attacker advances on its goal; the defender holds its post on and
+//! about the objective, moving only to get there or back to it (after a
+//! withdrawal or a charge) or to fill a gap. Both fire at what is in range,
+//! and charge when the odds favour it by their general's plan
+//! (`doctrine::Plan::charge_favoured` on the expected scores: a D12's mean,
+//! 6.5, plus the close-combat additions), moving to the charge if need be.
+//! Cavalry, stands with hand-held weapons and pairs look for a charge before
+//! they fire; riflemen and gunners fire first. A pair of the same type is
+//! activated as one: the stand behind goes where the front stand goes (to a
+//! square with room for both) and supports its charge, or stays with it.
+//! The General keeps next to as many of his stands as he can, out of
+//! contact. Transport stays with the baggage.
 //!
 //! Each side activates its stands in this order: those that can fight where
 //! they stand, nearest the enemy first; then those with ground to cover or a
