@@ -82,7 +82,10 @@ impl Battle<'_> {
             }
             // Whether this enemy is worth charging does not depend on the
             // square it is charged from: weighed once.
-            let theirs = them.dice() + u32::from(them.unit.is_infantry() && !cavalry && them.cv > 0);
+            // The Defenders answer a bayonet charge with at most their own
+            // dice ("Fire back, throwing one less Tactical Die", or "with
+            // all their Tactical Dice", Bayonet Charges).
+            let theirs = them.dice();
             let favoured = plan.is_some_and(|p| {
                 p.charge_favoured(self.turn, self.last_turn, f64::from(mine), f64::from(theirs))
             }) || them.halted
