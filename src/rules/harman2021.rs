@@ -78,6 +78,11 @@
 //!   played as such (`tables::undecided_retire`); read for the armies at
 //!   the last turn it would make every battle the objectives do not decide
 //!   a draw, and is not.
+//! - The generals (`battle/conduct.rs`, `battle/arms.rs`) draw plans by dice
+//!   (`doctrine::Plan`); a unit charges when its Tactical Dice are at least
+//!   the enemy's times its general's odds (a bold general's 1, a cautious
+//!   one's 3:2, less late in the day), the Defenders' dice being their own
+//!   (they fire back with at most those), or the enemy is halted or shaken.
 //! - Formed infantry near the enemy (three squares or less) moves one square
 //!   ("one square and engage in Fire and/or Close Combat"), else marches two.
 
