@@ -226,10 +226,10 @@ pub const ARMY_BREAKS_AT_LOSS: f64 = 0.5;
 /// Each side's resolve, drawn by dice before the battle: the share of the
 /// points it brought on that it can lose before it breaks and quits the
 /// field. Armies of the period gave up a battle at very different losses
-/// (some at a tenth of their men, some fought on past a third), so the
+/// (some ran at their first losses, some fought on past half their men), so the
 /// break is not one number for every army: each general throws 2D6 and his
 /// army breaks past [`RESOLVE_BASE`] plus [`RESOLVE_STEP`] for every pip
-/// over 2, from 15% (a throw of 2) to 50% (12), 32.5% on average. This is
+/// over 2, from 5% (a throw of 2) to 55% (12), 30% on average. This is
 /// the program's own rule (the seeds are silent on when an army gives up;
 /// scruby-1961-strategy-tactical-wargame.txt notes only that "often combat
 /// was not fought 'to the last man' ... when one found himself outnumbered
@@ -243,9 +243,9 @@ pub struct Resolve {
 }
 
 /// The least resolve, at a throw of 2 on 2D6 (this program's own, see [`Resolve`]).
-pub const RESOLVE_BASE: f64 = 0.15;
+pub const RESOLVE_BASE: f64 = 0.05;
 /// The resolve each pip over 2 adds (this program's own, see [`Resolve`]).
-pub const RESOLVE_STEP: f64 = 0.035;
+pub const RESOLVE_STEP: f64 = 0.05;
 
 impl Default for Resolve {
     /// Both sides break at [`ARMY_BREAKS_AT_LOSS`].
