@@ -395,7 +395,6 @@ fn new(campaign_path: &Path, save: &Path, force: bool) -> Result<ExitCode> {
         Ok(None) => {}
         Err(problem) => eprintln!("{problem} (the save was created without the picture)"),
     }
-    let campaign = store.load()?;
     println!(
         "Created {}: \"{}\", game move {} ({}). Next: `umpire status {}`",
         save.display(),

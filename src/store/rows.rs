@@ -439,6 +439,61 @@ fn ord_sql(ord: usize) -> i64 {
     i64::try_from(ord).unwrap_or(i64::MAX)
 }
 
+/// The starting state as the `campaign_created` event keeps it: the whole
+/// campaign but its map's regions and roads, which never change and are kept
+/// once, in their tables; reading the log puts them back (`read_events_from`).
+pub(super) fn created_state(campaign: &Campaign) -> serde_json::Value {
+    // Every field named, so that one added to `Campaign` or `Map` is not forgotten here.
+    let Campaign {
+        title,
+        description,
+        map,
+        turn,
+        start_turn,
+        start_date,
+        days_per_turn,
+        rules,
+        rng,
+        miles_per_inch,
+        sides,
+        hqs,
+        forces,
+        battles,
+        knowledge,
+    } = campaign;
+    let Map {
+        name,
+        description: map_description,
+        regions: _,
+        roads: _,
+        background,
+    } = map;
+    let start = Campaign {
+        title: title.clone(),
+        description: description.clone(),
+        map: Map {
+            name: name.clone(),
+            description: map_description.clone(),
+            regions: Vec::new(),
+            roads: Vec::new(),
+            background: background.clone(),
+        },
+        turn: *turn,
+        start_turn: *start_turn,
+        start_date: *start_date,
+        days_per_turn: *days_per_turn,
+        rules: *rules,
+        rng: rng.clone(),
+        miles_per_inch: *miles_per_inch,
+        sides: sides.clone(),
+        hqs: hqs.clone(),
+        forces: forces.clone(),
+        battles: battles.clone(),
+        knowledge: knowledge.clone(),
+    };
+    serde_json::to_value(start).unwrap_or(serde_json::Value::Null)
+}
+
 /// Appends one event to the log. Call inside a transaction.
 pub(super) fn append_event(tx: &Transaction<'_>, event: &Event) -> rusqlite::Result<()> {
     tx.prepare_cached("INSERT INTO events (turn, seq, kind, payload, sentence) VALUES (?1, ?2, ?3, ?4, ?5)")?
@@ -509,8 +564,8 @@ fn first_text(row: &Row<'_>) -> String {
     row.get::<_, String>(0).unwrap_or_else(|_| "?".to_owned())
 }
 
-pub(super) fn read_campaign(conn: &Connection, path: &Path) -> Result<Campaign, StoreError> {
-    let reader = Reader { conn, path };
+/// The map's regions and roads, in the map file's order.
+fn read_map(reader: &Reader<'_>) -> Result<(Vec<Region>, Vec<Road>), StoreError> {
     let regions = reader.rows(
         "regions",
         "SELECT id, name, terrain, x, y, features FROM regions ORDER BY ord",
@@ -553,6 +608,12 @@ pub(super) fn read_campaign(conn: &Connection, path: &Path) -> Result<Campaign, 
             })
         },
     )?;
+    Ok((regions, roads))
+}
+
+pub(super) fn read_campaign(conn: &Connection, path: &Path) -> Result<Campaign, StoreError> {
+    let reader = Reader { conn, path };
+    let (regions, roads) = read_map(&reader)?;
     let sides = reader.rows(
         "sides",
         "SELECT id, name, colour, army FROM sides ORDER BY ord",
@@ -768,12 +829,39 @@ pub(super) fn read_events(conn: &Connection, path: &Path) -> Result<Vec<Event>, 
 }
 
 /// The events after the first `skip`, oldest first. The log is append-only,
-/// so the first `skip` are the ones a reader already has.
+/// so the first `skip` are the ones a reader already has. The starting state
+/// in `campaign_created` is given back whole, its map's regions and roads read
+/// from their tables (`created_state`).
 pub(super) fn read_events_from(
     conn: &Connection,
     path: &Path,
     skip: usize,
 ) -> Result<Vec<Event>, StoreError> {
+    let mut events = read_rows_of_events(conn, path, skip)?;
+    for event in &mut events {
+        let EventKind::CampaignCreated(start) = &mut event.kind else {
+            continue;
+        };
+        let Some(map) = start.get_mut("map").and_then(serde_json::Value::as_object_mut) else {
+            continue;
+        };
+        let kept = |key: &str| {
+            map.get(key)
+                .and_then(serde_json::Value::as_array)
+                .is_some_and(|a| !a.is_empty())
+        };
+        if kept("regions") || kept("roads") {
+            continue;
+        }
+        let (regions, roads) = read_map(&Reader { conn, path })?;
+        let json = |value: serde_json::Result<serde_json::Value>| value.unwrap_or(serde_json::Value::Null);
+        map.insert("regions".to_owned(), json(serde_json::to_value(regions)));
+        map.insert("roads".to_owned(), json(serde_json::to_value(roads)));
+    }
+    Ok(events)
+}
+
+fn read_rows_of_events(conn: &Connection, path: &Path, skip: usize) -> Result<Vec<Event>, StoreError> {
     Reader { conn, path }.rows(
         "events",
         &format!(
