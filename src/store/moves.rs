@@ -274,15 +274,23 @@ pub(super) fn write_change(
         .map_err(sqlite("reading the battles recorded"))?;
     rows::write_changes(tx, before, state).map_err(sqlite("writing the new state"))?;
     let first = next_seq(tx, turn).map_err(sqlite("numbering the events"))?;
+    // Numbered on from the game move's last event, as told (a change's events
+    // come from one `EventLog`, numbered from 0), and kept together by the
+    // checkpoint closing them (`events`).
+    let mut seq = first;
+    let mut told = Vec::with_capacity(events.len());
     for event in events {
-        let mut event = event.clone();
-        event.turn = turn;
-        event.seq = first.saturating_add(event.seq);
-        rows::append_event(tx, &event).map_err(sqlite("writing the events"))?;
+        told.push(Event {
+            turn,
+            seq,
+            kind: event.kind.clone(),
+            sentence: event.sentence.clone(),
+        });
+        seq = seq.saturating_add(1);
     }
     let checkpoint = Event {
         turn,
-        seq: next_seq(tx, turn).map_err(sqlite("numbering the events"))?,
+        seq,
         kind: EventKind::Checkpoint(ev::Checkpoint {
             first_seq: first,
             battle,
@@ -292,6 +300,7 @@ pub(super) fn write_change(
         sentence,
     };
     rows::append_event(tx, &checkpoint).map_err(sqlite("writing the checkpoint"))?;
+    super::events::write(tx, path, (checkpoint.turn, checkpoint.seq), &told)?;
     checkpoints::write(
         tx,
         path,
@@ -334,12 +343,14 @@ fn undo_stack(tx: &Transaction<'_>, name: &str) -> Result<Vec<Mark>, StoreError>
     let sqlite = |action| sqlite(name, action);
     let mut statement = tx
         .prepare(&format!(
-            "SELECT rowid, kind, turn, seq, json_extract(payload, '$.first_seq'), json_extract(payload, '$.battle')
-             FROM events WHERE kind IN ('{}', '{}', '{}', '{}') ORDER BY rowid",
+            "SELECT rowid, kind, turn, seq,
+                    CASE kind WHEN '{checkpoint}' THEN json_extract(payload, '$.first_seq') END,
+                    CASE kind WHEN '{checkpoint}' THEN json_extract(payload, '$.battle') END
+             FROM events WHERE kind IN ('{}', '{checkpoint}', '{}', '{}') ORDER BY rowid",
             EventKind::CAMPAIGN_CREATED,
-            EventKind::CHECKPOINT,
             EventKind::TURN_UNDONE,
-            EventKind::RESULT_UNDONE
+            EventKind::RESULT_UNDONE,
+            checkpoint = EventKind::CHECKPOINT,
         ))
         .map_err(sqlite("reading the log"))?;
     let marks = statement

@@ -861,11 +861,50 @@ pub(super) fn read_events_from(
     Ok(events)
 }
 
+/// The events after the first `skip`, as the log tells them: the events a
+/// change keeps together (`change_events`, schema 8) each in its place,
+/// before the checkpoint that closes the change.
 fn read_rows_of_events(conn: &Connection, path: &Path, skip: usize) -> Result<Vec<Event>, StoreError> {
-    Reader { conn, path }.rows(
+    let name = path_text(path);
+    let sqlite = |source| StoreError::Sqlite {
+        path: name.clone(),
+        action: "reading the save",
+        source,
+    };
+    // The first row holding an event after `skip`, and how many of its events come before it.
+    let (from_rowid, mut drop) = if skip == 0 {
+        (i64::MIN, 0)
+    } else {
+        let mut statement = conn
+            .prepare(
+                "SELECT e.rowid, COALESCE(c.count, 0) FROM events AS e
+                 LEFT JOIN change_events AS c ON c.turn = e.turn AND c.seq = e.seq ORDER BY e.rowid",
+            )
+            .map_err(sqlite)?;
+        let mut rows = statement.query([]).map_err(sqlite)?;
+        let mut before = 0usize;
+        let mut found = None;
+        while let Some(row) = rows.next().map_err(sqlite)? {
+            let (rowid, kept): (i64, u32) = (row.get(0).map_err(sqlite)?, row.get(1).map_err(sqlite)?);
+            let kept = usize::try_from(kept).unwrap_or(usize::MAX);
+            let here = kept.saturating_add(1);
+            if before.saturating_add(here) > skip {
+                found = Some((rowid, skip - before));
+                break;
+            }
+            before = before.saturating_add(here);
+        }
+        match found {
+            Some(found) => found,
+            None => return Ok(Vec::new()),
+        }
+    };
+    let rows = Reader { conn, path }.rows(
         "events",
         &format!(
-            "SELECT turn, seq, kind, payload, sentence FROM events ORDER BY rowid LIMIT -1 OFFSET {skip}"
+            "SELECT e.turn, e.seq, e.kind, e.payload, e.sentence, c.count, c.events FROM events AS e
+             LEFT JOIN change_events AS c ON c.turn = e.turn AND c.seq = e.seq
+             WHERE e.rowid >= {from_rowid} ORDER BY e.rowid"
         ),
         |row| {
             format!(
@@ -875,13 +914,36 @@ fn read_rows_of_events(conn: &Connection, path: &Path, skip: usize) -> Result<Ve
             )
         },
         |row| {
-            Ok(Event {
+            let event = Event {
                 turn: number(row, 0)?,
                 seq: number(row, 1)?,
                 kind: EventKind::read_text(&text(row, 2)?, &text(row, 3)?)
                     .map_err(|e| format!("kind and payload: {e}"))?,
                 sentence: text(row, 4)?,
-            })
+            };
+            let kept = match number::<Option<u32>>(row, 5)? {
+                Some(count) => Some((
+                    usize::try_from(count).map_err(|e| format!("count: {e}"))?,
+                    number::<Vec<u8>>(row, 6)?,
+                )),
+                None => None,
+            };
+            Ok((kept, event))
         },
-    )
+    )?;
+    let mut events = Vec::with_capacity(rows.len());
+    for (kept, event) in rows {
+        if let Some((count, deflated)) = kept {
+            let mut change = super::events::read(&name, (event.turn, event.seq), count, &deflated)?;
+            let skipped = drop.min(change.len());
+            drop -= skipped;
+            events.extend(change.drain(skipped..));
+        }
+        if drop > 0 {
+            drop -= 1;
+        } else {
+            events.push(event);
+        }
+    }
+    Ok(events)
 }
