@@ -778,6 +778,11 @@ fn turn(save: &Path, json: bool) -> Result<ExitCode> {
             writeln!(out, "  {}", printable(&event.sentence))?;
         }
     }
+    out.flush()?;
+    // The command ends here, and the process with it: the two campaigns' memory
+    // goes back whole, not freed piece by piece (milliseconds at 10,000 regions).
+    std::mem::forget(campaign);
+    std::mem::forget(outcome);
     Ok(ExitCode::SUCCESS)
 }
 
@@ -817,9 +822,10 @@ fn log(save: &Path, only: Option<u32>) -> Result<ExitCode> {
 
 fn undo(save: &Path) -> Result<ExitCode> {
     let mut store = Store::open(save)?;
-    let campaign = store.load()?;
     match store.undo()? {
         Undone::Orders { side, turn, source } => {
+            // The sides never change: read after the undo, only to name the side.
+            let campaign = store.load()?;
             let name = printable(campaign.side(&side).map_or(side.as_str(), |s| s.name.as_str()));
             let source = printable(&source);
             println!("Withdrew the orders {name} gave for game move {turn} ({source}).");

@@ -20,31 +20,37 @@ use rusqlite::{Connection, params};
 use serde::{Deserialize, Serialize};
 use std::io::{Read, Write};
 
-/// Writes `events`, the events of the change the checkpoint event `(turn,
-/// seq)` closes (already written), numbered `seq - events.len()` on.
-pub(super) fn write(
-    tx: &Connection,
-    path: &str,
-    (turn, seq): (u32, u32),
-    events: &[Event],
-) -> Result<(), StoreError> {
+/// `events`, the events of one change, as kept: their JSON deflated; `None`
+/// for no events. Touches no database, so it may run beside the writing.
+pub(super) fn encode(events: &[Event]) -> Result<Option<Vec<u8>>, String> {
     if events.is_empty() {
-        return Ok(());
+        return Ok(None);
     }
     let kept = Kept {
         kinds: events.iter().map(|e| &e.kind).collect(),
         sentences: events.iter().map(|e| e.sentence.as_str()).collect(),
     };
     // Serialized whole, then deflated in one go.
-    let json = serde_json::to_vec(&kept).map_err(|e| bad(path, (turn, seq), e.to_string()))?;
+    let json = serde_json::to_vec(&kept).map_err(|e| e.to_string())?;
     let mut encoder = DeflateEncoder::new(Vec::with_capacity(json.len() / 4), Compression::default());
-    let deflated = encoder
-        .write_all(&json)
-        .and_then(|()| encoder.finish())
-        .map_err(|e| bad(path, (turn, seq), e.to_string()))?;
-    let count = u32::try_from(events.len()).map_err(|e| bad(path, (turn, seq), e.to_string()))?;
+    encoder.write_all(&json).map_err(|e| e.to_string())?;
+    encoder.finish().map(Some).map_err(|e| e.to_string())
+}
+
+/// Keeps the `count` events `encode`d of the change the checkpoint event `at`
+/// (already written) closes; they are numbered `seq - count` on.
+pub(super) fn insert(
+    tx: &Connection,
+    path: &str,
+    at: (u32, u32),
+    count: u32,
+    encoded: Result<Option<Vec<u8>>, String>,
+) -> Result<(), StoreError> {
+    let Some(deflated) = encoded.map_err(|detail| bad(path, at, detail))? else {
+        return Ok(());
+    };
     tx.prepare_cached("INSERT INTO change_events (turn, seq, count, events) VALUES (?1, ?2, ?3, ?4)")
-        .and_then(|mut insert| insert.execute(params![turn, seq, count, deflated]))
+        .and_then(|mut insert| insert.execute(params![at.0, at.1, count, deflated]))
         .map_err(sqlite(path, "writing the events"))?;
     Ok(())
 }
@@ -141,7 +147,7 @@ mod tests {
         for e in &mut events {
             e.seq += 7;
         }
-        write(&conn, "s", (4, 9), &events).unwrap();
+        insert(&conn, "s", (4, 9), 2, encode(&events)).unwrap();
         let (count, blob): (u32, Vec<u8>) = conn
             .query_row("SELECT count, events FROM change_events", [], |r| {
                 Ok((r.get(0)?, r.get(1)?))

@@ -272,25 +272,15 @@ pub(super) fn write_change(
         .prepare("SELECT battle FROM battle_records_changed")
         .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
         .map_err(sqlite("reading the battles recorded"))?;
-    rows::write_changes(tx, before, state).map_err(sqlite("writing the new state"))?;
     let first = next_seq(tx, turn).map_err(sqlite("numbering the events"))?;
-    // Numbered on from the game move's last event, as told (a change's events
-    // come from one `EventLog`, numbered from 0), and kept together by the
-    // checkpoint closing them (`events`).
-    let mut seq = first;
-    let mut told = Vec::with_capacity(events.len());
-    for event in events {
-        told.push(Event {
-            turn,
-            seq,
-            kind: event.kind.clone(),
-            sentence: event.sentence.clone(),
-        });
-        seq = seq.saturating_add(1);
-    }
+    // The change's events are numbered on from the game move's last, as told
+    // (a change's events come from one `EventLog`, numbered from 0), and kept
+    // together by the checkpoint closing them (`events`): serialized and
+    // deflated on a second thread while this one writes the state.
+    let count = u32::try_from(events.len()).unwrap_or(u32::MAX);
     let checkpoint = Event {
         turn,
-        seq,
+        seq: first.saturating_add(count),
         kind: EventKind::Checkpoint(ev::Checkpoint {
             first_seq: first,
             battle,
@@ -299,17 +289,17 @@ pub(super) fn write_change(
         }),
         sentence,
     };
-    rows::append_event(tx, &checkpoint).map_err(sqlite("writing the checkpoint"))?;
-    super::events::write(tx, path, (checkpoint.turn, checkpoint.seq), &told)?;
-    checkpoints::write(
-        tx,
-        path,
-        (checkpoint.turn, checkpoint.seq),
-        base,
-        before,
-        state,
-        &recorded,
-    )?;
+    let at = (checkpoint.turn, checkpoint.seq);
+    std::thread::scope(|scope| {
+        let encoding = scope.spawn(|| super::events::encode(events));
+        rows::write_changes(tx, before, state).map_err(sqlite("writing the new state"))?;
+        rows::append_event(tx, &checkpoint).map_err(sqlite("writing the checkpoint"))?;
+        checkpoints::write(tx, path, at, base, before, state, &recorded)?;
+        let encoded = encoding
+            .join()
+            .unwrap_or_else(|_| Err("the thread writing them stopped".to_owned()));
+        super::events::insert(tx, path, at, count, encoded)
+    })?;
     tx.execute("DELETE FROM battle_records_changed", [])
         .map_err(sqlite("writing the checkpoint"))?;
     Ok(())
