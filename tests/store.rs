@@ -109,7 +109,10 @@ fn a_game_move_s_events_are_kept_together_and_read_back_as_told() {
     assert_eq!(told.len(), outcome.events.len());
     for (i, (kept, event)) in told.iter().zip(&outcome.events).enumerate() {
         // Numbered on from the starting event, game move 1 seq 0.
-        assert_eq!((kept.turn, kept.seq), (campaign.turn, i as u32 + 1));
+        assert_eq!(
+            (kept.turn, kept.seq),
+            (campaign.turn, u32::try_from(i).unwrap() + 1)
+        );
         assert_eq!((&kept.kind, &kept.sentence), (&event.kind, &event.sentence));
     }
     assert_eq!(log.last().unwrap().kind.name(), "checkpoint");

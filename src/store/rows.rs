@@ -483,7 +483,7 @@ pub(super) fn created_state(campaign: &Campaign) -> serde_json::Value {
         start_date: *start_date,
         days_per_turn: *days_per_turn,
         rules: *rules,
-        rng: rng.clone(),
+        rng: *rng,
         miles_per_inch: *miles_per_inch,
         sides: sides.clone(),
         hqs: hqs.clone(),
