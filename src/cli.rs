@@ -357,6 +357,8 @@ fn check(paths: &[PathBuf]) -> Result<ExitCode> {
             plural(warnings, "warning")
         )?;
         failed |= errors > 0;
+        // The process ends with the command: what was read goes back whole at its end.
+        std::mem::forget(checked);
     }
     Ok(if failed {
         ExitCode::FAILURE
@@ -403,6 +405,8 @@ fn new(campaign_path: &Path, save: &Path, force: bool) -> Result<ExitCode> {
         campaign.start_date,
         save.display()
     );
+    // The process ends with the command: the campaign's memory goes back whole.
+    std::mem::forget(campaign);
     Ok(ExitCode::SUCCESS)
 }
 

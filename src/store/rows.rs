@@ -501,7 +501,11 @@ pub(super) fn append_event(tx: &Transaction<'_>, event: &Event) -> rusqlite::Res
             event.turn,
             event.seq,
             event.kind.name(),
-            event.kind.payload().to_string(),
+            match &event.kind {
+                // The same text as `payload()`'s, without copying the whole state first.
+                EventKind::CampaignCreated(state) => state.to_string(),
+                kind => kind.payload().to_string(),
+            },
             event.sentence
         ])?;
     Ok(())
