@@ -2,11 +2,11 @@
 -- The events a game move or a battle's result tells (all but the checkpoint event
 -- that closes it) are kept in one row here, keyed by that checkpoint event, as
 -- deflated JSON: {"kinds": [{"kind", "payload"}, ...], "sentences": [...]}, numbered
--- on from the checkpoint's `first_seq` (store::events). Two thousand forces marching tell about
--- 800 KB of JSON, which one row keeps in about a seventh of that; one row an event
--- kept it in more than it holds. Events written before this schema, and the log's
--- bookkeeping (the campaign's start, orders given and withdrawn, checkpoints, undos),
--- stay one row each in `events`.
+-- on from the checkpoint's `first_seq` (store::events). A game move of 2,000 marching
+-- forces tells some 2,600 events, about 830 KB of JSON: a row an event kept all of it,
+-- with an index entry each; one row for them all keeps about 110 KB. Events written
+-- before this schema, and the log's bookkeeping (the campaign's start, orders given and
+-- withdrawn, checkpoints, undos), stay one row each in `events`.
 
 CREATE TABLE change_events (
     turn   INTEGER NOT NULL,                    -- the checkpoint event closing the change
