@@ -357,6 +357,8 @@ fn check(paths: &[PathBuf]) -> Result<ExitCode> {
             plural(warnings, "warning")
         )?;
         failed |= errors > 0;
+        // The process ends with the command: what was read goes back whole at its end.
+        std::mem::forget(checked);
     }
     Ok(if failed {
         ExitCode::FAILURE
@@ -395,7 +397,6 @@ fn new(campaign_path: &Path, save: &Path, force: bool) -> Result<ExitCode> {
         Ok(None) => {}
         Err(problem) => eprintln!("{problem} (the save was created without the picture)"),
     }
-    let campaign = store.load()?;
     println!(
         "Created {}: \"{}\", game move {} ({}). Next: `umpire status {}`",
         save.display(),
@@ -404,6 +405,8 @@ fn new(campaign_path: &Path, save: &Path, force: bool) -> Result<ExitCode> {
         campaign.start_date,
         save.display()
     );
+    // The process ends with the command: the campaign's memory goes back whole.
+    std::mem::forget(campaign);
     Ok(ExitCode::SUCCESS)
 }
 
@@ -779,6 +782,11 @@ fn turn(save: &Path, json: bool) -> Result<ExitCode> {
             writeln!(out, "  {}", printable(&event.sentence))?;
         }
     }
+    out.flush()?;
+    // The command ends here, and the process with it: the two campaigns' memory
+    // goes back whole, not freed piece by piece (milliseconds at 10,000 regions).
+    std::mem::forget(campaign);
+    std::mem::forget(outcome);
     Ok(ExitCode::SUCCESS)
 }
 
@@ -818,9 +826,10 @@ fn log(save: &Path, only: Option<u32>) -> Result<ExitCode> {
 
 fn undo(save: &Path) -> Result<ExitCode> {
     let mut store = Store::open(save)?;
-    let campaign = store.load()?;
     match store.undo()? {
         Undone::Orders { side, turn, source } => {
+            // The sides never change: read after the undo, only to name the side.
+            let campaign = store.load()?;
             let name = printable(campaign.side(&side).map_or(side.as_str(), |s| s.name.as_str()));
             let source = printable(&source);
             println!("Withdrew the orders {name} gave for game move {turn} ({source}).");

@@ -159,7 +159,7 @@ fn campaign_from_text(path: &Path, text: &str) -> Checked<Campaign> {
             )
         })
     };
-    let mut checked = draft.check(map.as_ref().map_err(String::clone));
+    let mut checked = draft.check(map);
     diagnostics.append(&mut checked.diagnostics);
     if diagnostics.iter().any(Diagnostic::is_error) {
         checked.value = None;

@@ -22,7 +22,7 @@ fn check_campaign_text(campaign: &str, map: &str) -> (bool, usize) {
         text: campaign,
     }) {
         Ok(draft) => {
-            let checked = draft.check(map.value.as_ref().ok_or_else(|| "the map has errors".to_owned()));
+            let checked = draft.check(map.value.ok_or_else(|| "the map has errors".to_owned()));
             (checked.value.is_some(), checked.diagnostics.len())
         }
         Err(diagnostics) => (false, diagnostics.len()),

@@ -143,16 +143,17 @@ fn every_event_of_the_old_save_reads_as_its_kind_and_writes_back_the_same_json()
     }
 }
 
-/// `(kind, payload, sentence)` of the events of game move `turn`, in order.
+/// `(kind, payload, sentence)` of the events of game move `turn`, in order, as
+/// the save keeps them: one row each in the old release, a change's events
+/// together since schema 8 (read back through the store).
 fn rows_of(path: &Path, turn: u32) -> Vec<(String, String, String)> {
-    let conn = rusqlite::Connection::open(path).unwrap();
-    let mut statement = conn
-        .prepare("SELECT kind, payload, sentence FROM events WHERE turn = ?1 ORDER BY rowid")
-        .unwrap();
-    statement
-        .query_map([turn], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+    umpire::store::Store::open(path)
         .unwrap()
-        .map(Result::unwrap)
+        .events()
+        .unwrap()
+        .into_iter()
+        .filter(|e| e.turn == turn)
+        .map(|e| (e.kind.name().to_owned(), e.kind.payload().to_string(), e.sentence))
         .collect()
 }
 

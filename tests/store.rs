@@ -93,6 +93,53 @@ fn the_event_log_is_append_only() {
     assert!(delete.unwrap_err().to_string().contains("append-only"));
 }
 
+/// A game move's events are kept together in one row by its checkpoint
+/// (schema 8) and read back as they were told, before the checkpoint; the
+/// log's bookkeeping keeps a row each, and both tables stay append-only.
+#[test]
+fn a_game_move_s_events_are_kept_together_and_read_back_as_told() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, campaign) = new_save(dir.path());
+    let mut store = Store::open(&path).unwrap();
+    let outcome = umpire::strategy::resolve(&campaign, &[]);
+    assert!(outcome.events.len() > 1, "the move tells events");
+    store.commit_turn(&campaign, &outcome).unwrap();
+    let log = store.events().unwrap();
+    let told: Vec<_> = log[1..log.len() - 1].to_vec();
+    assert_eq!(told.len(), outcome.events.len());
+    for (i, (kept, event)) in told.iter().zip(&outcome.events).enumerate() {
+        // Numbered on from the starting event, game move 1 seq 0.
+        assert_eq!(
+            (kept.turn, kept.seq),
+            (campaign.turn, u32::try_from(i).unwrap() + 1)
+        );
+        assert_eq!((&kept.kind, &kept.sentence), (&event.kind, &event.sentence));
+    }
+    assert_eq!(log.last().unwrap().kind.name(), "checkpoint");
+    assert_eq!(store.events_from(2).unwrap(), log[2..].to_vec());
+    assert_eq!(
+        store.events_from(log.len() - 1).unwrap(),
+        log[log.len() - 1..].to_vec()
+    );
+    drop(store);
+    let conn = Connection::open(&path).unwrap();
+    let rows: i64 = conn
+        .query_row("SELECT count(*) FROM events", [], |r| r.get(0))
+        .unwrap();
+    let kept: i64 = conn
+        .query_row("SELECT count FROM change_events", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!((rows, kept), (2, outcome.events.len() as i64));
+    for sql in ["UPDATE change_events SET count = 1", "DELETE FROM change_events"] {
+        assert!(
+            conn.execute(sql, [])
+                .unwrap_err()
+                .to_string()
+                .contains("append-only")
+        );
+    }
+}
+
 #[test]
 fn a_save_made_with_schema_1_is_migrated_on_open() {
     let dir = tempfile::tempdir().unwrap();

@@ -11,12 +11,15 @@ use super::campaign::{
 };
 use super::date::Date;
 use super::diag::{Diagnostic, Lines, Location, Severity};
+use super::fast_hash::{FastMap, FastSet};
 use super::ids::{ForceId, RegionId, SideId, StandId, is_valid_key};
 use super::map::{Background, Feature, Map, Region, RiverCrossing, Road, RoadKind, Terrain};
+use super::plain_toml;
 use super::rng::RngState;
 use super::stand::{Quality, Stand, StandKind};
 use super::text;
 use serde::Deserialize;
+use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use toml::Spanned;
@@ -65,20 +68,38 @@ const MAX_DAYS_PER_TURN: i64 = 366;
 /// Tells maps from campaigns: a campaign names its `map`, a map has `regions`.
 /// `None` when the text is not TOML or is neither.
 pub fn file_kind(text: &str) -> Option<FileKind> {
-    let table: toml::Table = toml::from_str(text).ok()?;
-    if table.contains_key("map") || table.contains_key("sides") || table.contains_key("forces") {
+    let keys: Vec<String> = match plain_toml::top_level_keys(text) {
+        Some(keys) => keys.into_iter().map(str::to_owned).collect(),
+        None => toml::from_str::<toml::Table>(text)
+            .ok()?
+            .into_iter()
+            .map(|(k, _)| k)
+            .collect(),
+    };
+    let has = |key: &str| keys.iter().any(|k| k == key);
+    if has("map") || has("sides") || has("forces") {
         Some(FileKind::Campaign)
-    } else if table.contains_key("regions") || table.contains_key("roads") {
+    } else if has("regions") || has("roads") {
         Some(FileKind::Map)
     } else {
         None
     }
 }
 
+/// A file's text read into its raw structs: by the plain reader when the text
+/// is plain TOML of the right shape, else by the `toml` crate, whose error
+/// then says what is wrong and where (`plain_toml`).
+fn deserialize<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, toml::de::Error> {
+    match plain_toml::from_str(text) {
+        Some(value) => Ok(value),
+        None => toml::from_str(text),
+    }
+}
+
 // ---------------------------------------------------------------------------
 // The files as written: every value keeps its place in the text.
 
-#[derive(Deserialize)]
+#[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawMap {
     name: Spanned<String>,
@@ -90,7 +111,7 @@ struct RawMap {
     background: Option<Spanned<RawBackground>>,
 }
 
-#[derive(Deserialize)]
+#[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawBackground {
     file: Spanned<String>,
@@ -100,7 +121,7 @@ struct RawBackground {
     bottom: Spanned<f64>,
 }
 
-#[derive(Deserialize)]
+#[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawRegion {
     id: Spanned<String>,
@@ -112,7 +133,7 @@ struct RawRegion {
     features: Vec<Spanned<String>>,
 }
 
-#[derive(Deserialize)]
+#[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawRoad {
     from: Spanned<String>,
@@ -123,7 +144,7 @@ struct RawRoad {
     name: Option<Spanned<String>>,
 }
 
-#[derive(Deserialize)]
+#[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawCampaign {
     title: Spanned<String>,
@@ -143,7 +164,7 @@ struct RawCampaign {
     forces: Vec<RawForce>,
 }
 
-#[derive(Deserialize)]
+#[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawSide {
     id: Spanned<String>,
@@ -152,7 +173,7 @@ struct RawSide {
     army: Spanned<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawHq {
     side: Spanned<String>,
@@ -161,7 +182,7 @@ struct RawHq {
     name: Option<Spanned<String>>,
 }
 
-#[derive(Deserialize)]
+#[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawForce {
     id: Spanned<String>,
@@ -172,7 +193,7 @@ struct RawForce {
     stands: Vec<RawStand>,
 }
 
-#[derive(Deserialize)]
+#[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawStand {
     id: Spanned<i64>,
@@ -301,34 +322,38 @@ impl<'a> Sink<'a> {
     }
 }
 
-/// Remembers the first place each name was used, to report duplicates.
+/// Remembers where each name was first used, to report duplicates. A place is
+/// found (a binary search) only for a duplicate's message.
 pub(crate) struct Seen<K> {
     what: &'static str,
-    first: HashMap<K, Location>,
+    first: FastMap<K, usize>,
 }
 
-impl<K: std::hash::Hash + Eq + std::fmt::Display + Clone> Seen<K> {
+impl<K: std::hash::Hash + Eq + std::fmt::Display> Seen<K> {
     pub(crate) fn new(what: &'static str) -> Self {
         Seen {
             what,
-            first: HashMap::new(),
+            first: FastMap::default(),
         }
     }
 
     /// Records `key`; reports it when it was seen before. True when new.
     pub(crate) fn add(&mut self, sink: &mut Sink<'_>, key: K, span: &Range<usize>) -> bool {
-        if let Some(first) = self.first.get(&key) {
-            sink.error(
-                span,
-                format!(
-                    "duplicate {} `{key}`: it is already used at line {}",
-                    self.what, first.line
-                ),
-            );
-            false
-        } else {
-            self.first.insert(key, sink.at(span));
-            true
+        match self.first.entry(key) {
+            Entry::Occupied(first) => {
+                let line = sink.at(&(*first.get()..*first.get())).line;
+                let message = format!(
+                    "duplicate {} `{}`: it is already used at line {line}",
+                    self.what,
+                    first.key()
+                );
+                sink.error(span, message);
+                false
+            }
+            Entry::Vacant(place) => {
+                place.insert(span.start);
+                true
+            }
         }
     }
 }
@@ -408,7 +433,7 @@ fn check_background(sink: &mut Sink<'_>, raw: &RawBackground) -> Option<Backgrou
 /// Reads and checks a map file.
 pub fn check_map(source: Source<'_>) -> Checked<Map> {
     let mut sink = Sink::new(source);
-    let raw: RawMap = match toml::from_str(source.text) {
+    let raw: RawMap = match deserialize(source.text) {
         Ok(raw) => raw,
         Err(error) => {
             sink.toml_error(&error);
@@ -422,144 +447,144 @@ pub fn check_map(source: Source<'_>) -> Checked<Map> {
         sink.error(&raw.name.span(), "the map has no regions: add [[regions]] tables");
     }
 
-    let mut ids = Seen::new("region id");
-    let mut names = Seen::new("region name");
-    let mut regions = Vec::with_capacity(raw.regions.len());
-    for region in &raw.regions {
-        sink.key(&region.id, "region");
-        ids.add(&mut sink, region.id.get_ref().clone(), &region.id.span());
-        sink.name(&region.name, "region");
-        names.add(&mut sink, region.name.get_ref().clone(), &region.name.span());
-        let terrain = sink.word(&region.terrain, "terrain", Terrain::parse, Terrain::choices);
-        for (axis, value) in [("x", &region.x), ("y", &region.y)] {
-            if !value.get_ref().is_finite() {
-                sink.error(
-                    &value.span(),
-                    format!("position {axis} must be a number of miles"),
-                );
-            }
-        }
-        let mut features = Vec::new();
-        for feature in &region.features {
-            if let Some(f) = sink.word(feature, "feature", Feature::parse, Feature::choices) {
-                if features.contains(&f) {
-                    sink.warning(&feature.span(), format!("feature `{f}` is listed twice"));
-                } else {
-                    features.push(f);
+    // The checks read the raw file; the map is built from it after, its
+    // strings moved, not copied.
+    let (terrains, features, roads, parts) = {
+        let mut ids = Seen::new("region id");
+        let mut names = Seen::new("region name");
+        let mut terrains = Vec::with_capacity(raw.regions.len());
+        let mut all_features = Vec::with_capacity(raw.regions.len());
+        for region in &raw.regions {
+            sink.key(&region.id, "region");
+            ids.add(&mut sink, region.id.get_ref().as_str(), &region.id.span());
+            sink.name(&region.name, "region");
+            names.add(&mut sink, region.name.get_ref().as_str(), &region.name.span());
+            terrains.push(sink.word(&region.terrain, "terrain", Terrain::parse, Terrain::choices));
+            for (axis, value) in [("x", &region.x), ("y", &region.y)] {
+                if !value.get_ref().is_finite() {
+                    sink.error(
+                        &value.span(),
+                        format!("position {axis} must be a number of miles"),
+                    );
                 }
             }
-        }
-        regions.push(Region {
-            id: RegionId::new(region.id.get_ref()),
-            name: region.name.get_ref().clone(),
-            terrain: terrain.unwrap_or(Terrain::Open),
-            x: *region.x.get_ref(),
-            y: *region.y.get_ref(),
-            features,
-        });
-    }
-
-    let by_id: HashMap<&str, &Region> = regions.iter().map(|r| (r.id.as_str(), r)).collect();
-    let mut pairs: HashMap<(String, String, RoadKind), Location> = HashMap::new();
-    let mut roads = Vec::with_capacity(raw.roads.len());
-    for road in &raw.roads {
-        let mut ends_known = true;
-        for end in [&road.from, &road.to] {
-            if !by_id.contains_key(end.get_ref().as_str()) {
-                ends_known = false;
-                sink.error(
-                    &end.span(),
-                    format!(
-                        "unknown region `{}`: no region has that id on this map{}",
-                        end.get_ref(),
-                        suggestion(end.get_ref(), by_id.keys().copied())
-                    ),
-                );
+            let mut features = Vec::new();
+            for feature in &region.features {
+                if let Some(f) = sink.word(feature, "feature", Feature::parse, Feature::choices) {
+                    if features.contains(&f) {
+                        sink.warning(&feature.span(), format!("feature `{f}` is listed twice"));
+                    } else {
+                        features.push(f);
+                    }
+                }
             }
+            all_features.push(features);
         }
-        if road.from.get_ref() == road.to.get_ref() {
-            sink.error(
-                &road.to.span(),
-                format!(
-                    "road from `{}` to itself: a road joins two different regions",
-                    road.from.get_ref()
-                ),
-            );
+
+        // Each id's region (the last of a duplicated id).
+        let mut by_id: FastMap<&str, usize> = FastMap::default();
+        for (i, region) in raw.regions.iter().enumerate() {
+            by_id.insert(region.id.get_ref().as_str(), i);
         }
-        let kind = sink.word(&road.kind, "road kind", RoadKind::parse, RoadKind::choices);
-        let miles = *road.miles.get_ref();
-        if !(miles.is_finite() && miles > 0.0) {
-            sink.error(
-                &road.miles.span(),
-                format!("road length {miles} must be more than 0 miles"),
-            );
-        }
-        let river = road.river.as_ref().and_then(|r| {
-            sink.word(r, "river crossing", RiverCrossing::parse, RiverCrossing::choices)
-                .map(|c| (c, r.span()))
-        });
-        if let (Some((crossing, span)), true) = (&river, ends_known) {
-            let needed = match crossing {
-                RiverCrossing::Bridge => Some(Feature::Bridge),
-                RiverCrossing::Ford => Some(Feature::Ford),
-                RiverCrossing::None => None,
-            };
-            let ends = [road.from.get_ref().as_str(), road.to.get_ref().as_str()];
-            if let Some(feature) = needed
-                && !ends.iter().any(|e| by_id.get(e).is_some_and(|r| r.has(feature)))
-            {
-                sink.error(
-                        span,
+        let has = |region: &str, feature: Feature| {
+            by_id
+                .get(region)
+                .and_then(|&i| all_features.get(i))
+                .is_some_and(|f: &Vec<Feature>| f.contains(&feature))
+        };
+        let mut pairs: FastMap<(&str, &str, RoadKind), usize> = FastMap::default();
+        let mut roads = Vec::with_capacity(raw.roads.len());
+        let mut joined = Vec::with_capacity(raw.roads.len());
+        for road in &raw.roads {
+            let mut ends_known = true;
+            for end in [&road.from, &road.to] {
+                if !by_id.contains_key(end.get_ref().as_str()) {
+                    ends_known = false;
+                    sink.error(
+                        &end.span(),
                         format!(
-                            "the road crosses by {crossing} but neither `{}` nor `{}` has the `{feature}` feature: add it to the region that holds the {crossing}",
-                            ends[0], ends[1]
+                            "unknown region `{}`: no region has that id on this map{}",
+                            end.get_ref(),
+                            suggestion(end.get_ref(), by_id.keys().copied())
                         ),
-                );
+                    );
+                }
             }
-        }
-        if let Some(kind) = kind {
-            let (a, b) = (road.from.get_ref().clone(), road.to.get_ref().clone());
-            let key = if a <= b { (a, b, kind) } else { (b, a, kind) };
-            let here = sink.at(&road.from.span());
-            if let Some(first) = pairs.get(&key) {
+            if let (Some(&a), Some(&b)) = (
+                by_id.get(road.from.get_ref().as_str()),
+                by_id.get(road.to.get_ref().as_str()),
+            ) {
+                joined.push((a, b));
+            }
+            if road.from.get_ref() == road.to.get_ref() {
                 sink.error(
-                    &road.from.span(),
+                    &road.to.span(),
                     format!(
-                        "duplicate {kind} between `{}` and `{}`: the first is at line {}",
-                        key.0, key.1, first.line
+                        "road from `{}` to itself: a road joins two different regions",
+                        road.from.get_ref()
                     ),
                 );
-            } else {
-                pairs.insert(key, here);
             }
+            let kind = sink.word(&road.kind, "road kind", RoadKind::parse, RoadKind::choices);
+            let miles = *road.miles.get_ref();
+            if !(miles.is_finite() && miles > 0.0) {
+                sink.error(
+                    &road.miles.span(),
+                    format!("road length {miles} must be more than 0 miles"),
+                );
+            }
+            let river = road.river.as_ref().and_then(|r| {
+                sink.word(r, "river crossing", RiverCrossing::parse, RiverCrossing::choices)
+                    .map(|c| (c, r.span()))
+            });
+            if let (Some((crossing, span)), true) = (&river, ends_known) {
+                let needed = match crossing {
+                    RiverCrossing::Bridge => Some(Feature::Bridge),
+                    RiverCrossing::Ford => Some(Feature::Ford),
+                    RiverCrossing::None => None,
+                };
+                let ends = [road.from.get_ref().as_str(), road.to.get_ref().as_str()];
+                if let Some(feature) = needed
+                    && !ends.iter().any(|e| has(e, feature))
+                {
+                    sink.error(
+                            span,
+                            format!(
+                                "the road crosses by {crossing} but neither `{}` nor `{}` has the `{feature}` feature: add it to the region that holds the {crossing}",
+                                ends[0], ends[1]
+                            ),
+                    );
+                }
+            }
+            if let Some(kind) = kind {
+                let (a, b) = (road.from.get_ref().as_str(), road.to.get_ref().as_str());
+                let key = if a <= b { (a, b, kind) } else { (b, a, kind) };
+                match pairs.entry(key) {
+                    Entry::Occupied(first) => {
+                        let line = sink.at(&(*first.get()..*first.get())).line;
+                        sink.error(
+                            &road.from.span(),
+                            format!(
+                                "duplicate {kind} between `{}` and `{}`: the first is at line {line}",
+                                key.0, key.1
+                            ),
+                        );
+                    }
+                    Entry::Vacant(place) => {
+                        place.insert(road.from.span().start);
+                    }
+                }
+            }
+            sink.optional_name(road.name.as_ref(), "road");
+            roads.push((kind.unwrap_or(RoadKind::Track), miles, river.map(|(c, _)| c)));
         }
-        sink.optional_name(road.name.as_ref(), "road");
-        roads.push(Road {
-            from: RegionId::new(road.from.get_ref()),
-            to: RegionId::new(road.to.get_ref()),
-            kind: kind.unwrap_or(RoadKind::Track),
-            miles,
-            river: river.map(|(c, _)| c),
-            name: road.name.as_ref().map(|n| n.get_ref().clone()),
-        });
-    }
-
-    let background = raw
-        .background
-        .as_ref()
-        .and_then(|b| check_background(&mut sink, b.get_ref()));
-    let map = Map {
-        name: raw.name.get_ref().clone(),
-        description: raw.description.as_ref().map(|d| d.get_ref().clone()),
-        regions,
-        roads,
-        background,
-    };
-    // Connectivity means something only once regions and roads are right.
-    let parts = if sink.has_errors() {
-        Vec::new()
-    } else {
-        map.connected_parts()
+        // Connectivity means something only once regions and roads are right.
+        let parts = if sink.has_errors() {
+            Vec::new()
+        } else {
+            super::map::connected_parts(raw.regions.len(), joined.into_iter())
+        };
+        (terrains, all_features, roads, parts)
     };
     if parts.len() > 1 {
         // Name the regions cut off from the largest part, each at its own line.
@@ -568,7 +593,7 @@ pub fn check_map(source: Source<'_>) -> Checked<Map> {
         for (i, part) in parts.iter().enumerate().filter(|(i, _)| *i != main) {
             let names: Vec<&str> = part
                 .iter()
-                .filter_map(|r| map.regions.get(*r).map(|r| r.id.as_str()))
+                .filter_map(|r| raw.regions.get(*r).map(|r| r.id.get_ref().as_str()))
                 .collect();
             if let Some(first) = part.first().and_then(|r| raw.regions.get(*r)) {
                 sink.warning(
@@ -584,7 +609,47 @@ pub fn check_map(source: Source<'_>) -> Checked<Map> {
             }
         }
     }
-    sink.finish(|| Some(map))
+
+    let background = raw
+        .background
+        .as_ref()
+        .and_then(|b| check_background(&mut sink, b.get_ref()));
+    sink.finish(|| {
+        let regions = raw
+            .regions
+            .into_iter()
+            .zip(terrains)
+            .zip(features)
+            .map(|((region, terrain), features)| Region {
+                id: RegionId::new(region.id.into_inner()),
+                name: region.name.into_inner(),
+                terrain: terrain.unwrap_or(Terrain::Open),
+                x: region.x.into_inner(),
+                y: region.y.into_inner(),
+                features,
+            })
+            .collect();
+        let roads = raw
+            .roads
+            .into_iter()
+            .zip(roads)
+            .map(|(road, (kind, miles, river))| Road {
+                from: RegionId::new(road.from.into_inner()),
+                to: RegionId::new(road.to.into_inner()),
+                kind,
+                miles,
+                river,
+                name: road.name.map(Spanned::into_inner),
+            })
+            .collect();
+        Some(Map {
+            name: raw.name.into_inner(),
+            description: raw.description.map(Spanned::into_inner),
+            regions,
+            roads,
+            background,
+        })
+    })
 }
 
 // ---------------------------------------------------------------------------
@@ -606,7 +671,7 @@ impl std::fmt::Debug for CampaignDraft<'_> {
 
 /// Reads a campaign file. The syntax error, if any, comes back as the one diagnostic.
 pub fn read_campaign(source: Source<'_>) -> Result<CampaignDraft<'_>, Vec<Diagnostic>> {
-    match toml::from_str::<RawCampaign>(source.text) {
+    match deserialize::<RawCampaign>(source.text) {
         Ok(raw) => Ok(CampaignDraft { source, raw }),
         Err(error) => {
             let mut sink = Sink::new(source);
@@ -625,7 +690,7 @@ impl<'a> CampaignDraft<'a> {
     /// Checks the campaign against its map. When the map cannot be used,
     /// `map` says why; that is reported at the campaign's `map = ...` line and
     /// every check that needs no map still runs.
-    pub fn check(self, map: Result<&Map, String>) -> Checked<Campaign> {
+    pub fn check(self, map: Result<Map, String>) -> Checked<Campaign> {
         let CampaignDraft { source, raw } = self;
         let mut sink = Sink::new(source);
         sink.name(&raw.title, "campaign");
@@ -691,7 +756,8 @@ impl<'a> CampaignDraft<'a> {
             }
         };
 
-        let regions: HashSet<&str> = map
+        let regions: FastSet<&str> = map
+            .as_ref()
             .map(|m| m.regions.iter().map(|r| r.id.as_str()).collect())
             .unwrap_or_default();
         let check_region = |sink: &mut Sink<'_>, region: &Spanned<String>| {
@@ -731,9 +797,9 @@ impl<'a> CampaignDraft<'a> {
         let mut sides = Vec::new();
         for side in &raw.sides {
             sink.key(&side.id, "side");
-            side_ids.add(&mut sink, side.id.get_ref().clone(), &side.id.span());
+            side_ids.add(&mut sink, side.id.get_ref().as_str(), &side.id.span());
             sink.name(&side.name, "side");
-            side_names.add(&mut sink, side.name.get_ref().clone(), &side.name.span());
+            side_names.add(&mut sink, side.name.get_ref().as_str(), &side.name.span());
             let colour = Colour::parse(side.colour.get_ref());
             if colour.is_none() {
                 sink.error(
@@ -824,9 +890,9 @@ impl<'a> CampaignDraft<'a> {
         let mut forces = Vec::new();
         for force in &raw.forces {
             sink.key(&force.id, "force");
-            force_ids.add(&mut sink, force.id.get_ref().clone(), &force.id.span());
+            force_ids.add(&mut sink, force.id.get_ref().as_str(), &force.id.span());
             sink.name(&force.name, "force");
-            force_names.add(&mut sink, force.name.get_ref().clone(), &force.name.span());
+            force_names.add(&mut sink, force.name.get_ref().as_str(), &force.name.span());
             check_side(&mut sink, &force.side);
             check_region(&mut sink, &force.region);
             if force.stands.is_empty() {
@@ -892,7 +958,7 @@ impl<'a> CampaignDraft<'a> {
             Some(Campaign {
                 title,
                 description: raw.description.as_ref().map(|d| d.get_ref().clone()),
-                map: map?.clone(),
+                map: map?,
                 turn: start_turn,
                 start_turn,
                 start_date: start_date?,
@@ -925,11 +991,11 @@ fn date_of(sink: &mut Sink<'_>, value: &Spanned<toml::value::Datetime>) -> Optio
     date
 }
 
-fn check_stand(
+fn check_stand<'r>(
     sink: &mut Sink<'_>,
     ids: &mut Seen<i64>,
-    names: &mut Seen<String>,
-    stand: &RawStand,
+    names: &mut Seen<&'r str>,
+    stand: &'r RawStand,
 ) -> Option<Stand> {
     let id = *stand.id.get_ref();
     let id_ok = match u32::try_from(id) {
@@ -943,7 +1009,7 @@ fn check_stand(
         }
     };
     sink.name(&stand.name, "stand");
-    names.add(sink, stand.name.get_ref().clone(), &stand.name.span());
+    names.add(sink, stand.name.get_ref().as_str(), &stand.name.span());
     let kind = sink.word(&stand.kind, "stand kind", StandKind::parse, StandKind::choices);
     let quality = match &stand.quality {
         None => Some(Quality::Trained),
@@ -996,5 +1062,95 @@ fn check_stand(
             full,
         }),
         _ => None,
+    }
+}
+
+/// The generated files of the hardening tests and the check benchmark.
+#[cfg(test)]
+#[path = "../../tests/generate/mod.rs"]
+mod generate;
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::panic)]
+    use super::*;
+
+    use super::generate;
+
+    /// Reads `text` both ways; when the plain reader takes it, the `toml` crate
+    /// must take it too and read every value and span the same. True when the
+    /// plain reader took it.
+    fn same_both_ways<T: serde::de::DeserializeOwned + std::fmt::Debug>(text: &str) -> bool {
+        let Some(plain) = plain_toml::from_str::<T>(text) else {
+            return false;
+        };
+        let toml: T = toml::from_str(text)
+            .unwrap_or_else(|e| panic!("the plain reader took what the toml crate refuses ({e}):\n{text}"));
+        assert_eq!(
+            format!("{plain:?}"),
+            format!("{toml:?}"),
+            "read otherwise:\n{text}"
+        );
+        true
+    }
+
+    #[test]
+    fn the_plain_reader_reads_the_bundled_and_generated_files_as_the_toml_crate() {
+        let (map, campaign) = generate::generate(300);
+        assert!(same_both_ways::<RawMap>(&map));
+        assert!(same_both_ways::<RawCampaign>(&campaign));
+        assert!(same_both_ways::<RawMap>(include_str!(
+            "../../maps/egypt_1895.toml"
+        )));
+        assert!(same_both_ways::<RawCampaign>(include_str!(
+            "../../campaigns/egyptian_rebellion_1895.toml"
+        )));
+        // Escapes at line ends: the toml crate reads it.
+        assert!(!same_both_ways::<RawMap>(include_str!(
+            "../../maps/scruby_jumbo.toml"
+        )));
+        same_both_ways::<RawCampaign>(include_str!("../../campaigns/scruby_jumbo_1961.toml"));
+    }
+
+    /// Every one-character edit of small files holding every form the plain
+    /// reader takes: what it takes, it reads as the toml crate does.
+    #[test]
+    fn edited_files_are_read_as_the_toml_crate_reads_them_or_left_to_it() {
+        let map = "# A map\nname = \"Two \u{e9}\"\ndescription = \"\"\"\nLines \"quoted\" here\n\"\"\"\n\n\
+                   [background] # picture\nfile = 'b.png'\nleft = -2\ntop = 0.5\nright = 1e2\nbottom = 3.25E+1\n\n\
+                   [[regions]]\nid = \"a\"\nname = \"A\"\nterrain = \"hills\"\nx = 1.0\ny = -0.0\nfeatures = [\"bridge\", 'ford',]\n\n\
+                   [[roads]]\r\nfrom = \"a\"\r\nto = \"b\" \t# b\r\nkind = \"road\"\r\nmiles = 10\r\nriver = \"ford\"\r\n";
+        let campaign = "title = \"T\"\nmap = \"m.toml\"\nstart_date = 1895-03-01\nseed = 7\nrules = \"scruby-1965\"\n\
+                        miles_per_inch = 2.5\n[[sides]]\nid = \"red\"\nname = \"Red\"\ncolour = \"#cc0000\"\narmy = \"regular\"\n\
+                        [[forces]]\nid = \"f\"\nname = \"F\"\nside = \"red\"\nregion = \"a\"\n  [[forces.stands]]\n  id = 1\n  \
+                        name = \"S\"\n  kind = \"line_infantry\"\n  strength = 3\n[[forces]]\nid = \"g\"\nname = \"G\"\nside = \"red\"\nregion = \"a\"\n";
+        assert!(same_both_ways::<RawMap>(map));
+        assert!(same_both_ways::<RawCampaign>(campaign));
+        let edits = [
+            "", " ", "\t", "\n", "\r", "\r\n", "#", "\"", "'", "\\", "[", "]", "[[", ",", ".", "=", "-", "+",
+            "0", "1", "e", "_", ":", "T", "x", "{", "\u{e9}", "\u{7f}", "\u{1}", "\"\"\"",
+        ];
+        let mut taken = 0;
+        for (text, is_map) in [(map, true), (campaign, false)] {
+            for at in (0..=text.len()).filter(|at| text.is_char_boundary(*at)) {
+                let next = text
+                    .get(at..)
+                    .and_then(|rest| rest.chars().next())
+                    .map_or(0, char::len_utf8);
+                for edit in edits {
+                    // Put `edit` in at `at`, and in place of the character there.
+                    for skip in [0, next] {
+                        let edited = format!("{}{edit}{}", &text[..at], &text[at + skip..]);
+                        let read = if is_map {
+                            same_both_ways::<RawMap>(&edited)
+                        } else {
+                            same_both_ways::<RawCampaign>(&edited)
+                        };
+                        taken += usize::from(read);
+                    }
+                }
+            }
+        }
+        assert!(taken > 1000, "the plain reader took {taken} edited files");
     }
 }

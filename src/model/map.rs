@@ -159,22 +159,38 @@ impl Map {
     /// connected. Each set lists region indexes in map-file order.
     pub fn connected_parts(&self) -> Vec<Vec<usize>> {
         let graph = self.graph();
-        let mut sets = petgraph::unionfind::UnionFind::<usize>::new(self.regions.len());
-        for edge in graph.raw_edges() {
-            sets.union(edge.source().index(), edge.target().index());
-        }
-        let mut parts: Vec<Vec<usize>> = Vec::new();
-        let mut part_of_root: std::collections::HashMap<usize, usize> = Default::default();
-        for region in 0..self.regions.len() {
-            let root = sets.find(region);
-            let part = *part_of_root.entry(root).or_insert_with(|| {
-                parts.push(Vec::new());
-                parts.len() - 1
-            });
-            if let Some(p) = parts.get_mut(part) {
-                p.push(region);
-            }
-        }
-        parts
+        let edges = graph
+            .raw_edges()
+            .iter()
+            .map(|edge| (edge.source().index(), edge.target().index()));
+        connected_parts(self.regions.len(), edges)
     }
+}
+
+/// Regions `0..regions` grouped into sets joined by `roads` (pairs of region
+/// indexes), each set in index order, the sets in the order of their first region.
+pub(crate) fn connected_parts(
+    regions: usize,
+    roads: impl Iterator<Item = (usize, usize)>,
+) -> Vec<Vec<usize>> {
+    let mut sets = petgraph::unionfind::UnionFind::<usize>::new(regions);
+    for (a, b) in roads {
+        sets.union(a, b);
+    }
+    let mut parts: Vec<Vec<usize>> = Vec::new();
+    let mut part_of_root: Vec<Option<usize>> = vec![None; regions];
+    for region in 0..regions {
+        let root = sets.find(region);
+        let Some(slot) = part_of_root.get_mut(root) else {
+            continue;
+        };
+        let part = *slot.get_or_insert_with(|| {
+            parts.push(Vec::new());
+            parts.len() - 1
+        });
+        if let Some(p) = parts.get_mut(part) {
+            p.push(region);
+        }
+    }
+    parts
 }

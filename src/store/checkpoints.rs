@@ -26,7 +26,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map as JsonMap, Value};
 use std::collections::{HashMap, HashSet};
-use std::io::Read;
+use std::io::{Read, Write};
 
 /// Checkpoints between whole snapshots: undo rebuilds a state from at most
 /// this many changes. This program's own choice: a snapshot of 2,000 forces
@@ -114,14 +114,9 @@ pub(super) fn write(
             .saturating_add(1),
         None => SNAPSHOT_EVERY,
     };
-    let after_json = state_json(after);
     let (base, depth, body) = match base {
-        Some(base) if depth < SNAPSHOT_EVERY => {
-            let mut before_json = state_json(before);
-            forget_records(&mut before_json, recorded);
-            (Some(base), depth, diff_object(&before_json, &after_json, ""))
-        }
-        _ => (None, 0, after_json),
+        Some(base) if depth < SNAPSHOT_EVERY => (Some(base), depth, diff_states(before, after, recorded)),
+        _ => (None, 0, state_json(after)),
     };
     let state = deflate(&body);
     tx.prepare_cached(
@@ -141,6 +136,127 @@ pub(super) fn write(
     Ok(())
 }
 
+/// The change from state `before` to `after` (`diff_object` on their JSON,
+/// `recorded` battles' records written whole), with the forces compared as
+/// they are: only a force that changed is turned into JSON, and of it only the
+/// fields that changed (its stands stay put while it marches).
+fn diff_states(before: &Campaign, after: &Campaign, recorded: &[u32]) -> Value {
+    let without_forces = |campaign: &Campaign| {
+        serde_json::to_value(StateRef {
+            turn: campaign.turn,
+            rng: &campaign.rng,
+            hqs: &campaign.hqs,
+            forces: &[],
+            battles: &campaign.battles,
+            knowledge: &campaign.knowledge,
+        })
+        .unwrap_or(Value::Null)
+    };
+    let mut before_json = without_forces(before);
+    forget_records(&mut before_json, recorded);
+    let mut change = diff_object(&before_json, &without_forces(after), "");
+    if before.forces != after.forces
+        && let Some(change) = change.as_object_mut()
+    {
+        let lists = change
+            .entry("lists")
+            .or_insert_with(|| Value::Object(JsonMap::new()));
+        if let Some(lists) = lists.as_object_mut() {
+            lists.insert("forces".to_owned(), diff_forces(&before.forces, &after.forces));
+        }
+    }
+    change
+}
+
+/// `diff_list` of two lists of forces, named by id, without their JSON.
+fn diff_forces(before: &[Force], after: &[Force]) -> Value {
+    let key = |f: &Force| Value::Array(vec![Value::String(f.id.as_str().to_owned())]);
+    let old: HashMap<&str, &Force> = before.iter().map(|f| (f.id.as_str(), f)).collect();
+    let new_ids: HashSet<&str> = after.iter().map(|f| f.id.as_str()).collect();
+    let mut removed = Vec::new();
+    let mut kept_order = Vec::new();
+    for force in before {
+        if new_ids.contains(force.id.as_str()) {
+            kept_order.push(force.id.as_str());
+        } else {
+            removed.push(key(force));
+        }
+    }
+    let mut changed = Vec::new();
+    let mut added = Vec::new();
+    let mut added_order = Vec::new();
+    for force in after {
+        match old.get(force.id.as_str()) {
+            Some(was) if *was == force => {}
+            Some(was) => {
+                let mut change = JsonMap::new();
+                change.insert("set".to_owned(), Value::Object(changed_fields(was, force)));
+                change.insert("key".to_owned(), key(force));
+                changed.push(Value::Object(change));
+            }
+            None => {
+                added.push(serde_json::to_value(force).unwrap_or(Value::Null));
+                added_order.push(force.id.as_str());
+            }
+        }
+    }
+    let mut change = JsonMap::new();
+    let in_order = kept_order
+        .into_iter()
+        .chain(added_order)
+        .eq(after.iter().map(|f| f.id.as_str()));
+    if !in_order {
+        change.insert("order".to_owned(), Value::Array(after.iter().map(key).collect()));
+    }
+    for (name, part) in [("removed", removed), ("changed", changed), ("added", added)] {
+        if !part.is_empty() {
+            change.insert(name.to_owned(), Value::Array(part));
+        }
+    }
+    Value::Object(change)
+}
+
+/// The fields of force `after` that differ from `before`, by their JSON names,
+/// with their new values: what `diff_object` sets for a changed force.
+fn changed_fields(before: &Force, after: &Force) -> JsonMap<String, Value> {
+    // Every field named, so that one added to `Force` is not forgotten here.
+    let Force {
+        id,
+        name,
+        side,
+        region,
+        stands,
+        en_route,
+        order,
+        fatigue,
+        supply,
+    } = after;
+    let mut set = JsonMap::new();
+    let mut field = |key: &str, differs: bool, value: serde_json::Result<Value>| {
+        if differs {
+            set.insert(key.to_owned(), value.unwrap_or(Value::Null));
+        }
+    };
+    field("id", before.id != *id, serde_json::to_value(id));
+    field("name", before.name != *name, serde_json::to_value(name));
+    field("side", before.side != *side, serde_json::to_value(side));
+    field("region", before.region != *region, serde_json::to_value(region));
+    field("stands", before.stands != *stands, serde_json::to_value(stands));
+    field(
+        "en_route",
+        before.en_route != *en_route,
+        serde_json::to_value(en_route),
+    );
+    field("order", before.order != *order, serde_json::to_value(order));
+    field(
+        "fatigue",
+        before.fatigue != *fatigue,
+        serde_json::to_value(fatigue),
+    );
+    field("supply", before.supply != *supply, serde_json::to_value(supply));
+    set
+}
+
 /// Blanks the records of battles `recorded` in a state, so a change from it
 /// writes their records whole.
 fn forget_records(state: &mut Value, recorded: &[u32]) {
@@ -158,10 +274,12 @@ fn forget_records(state: &mut Value, recorded: &[u32]) {
     }
 }
 
+/// `value` as JSON, deflated: written whole, then deflated in one go.
 fn deflate(value: &Value) -> Vec<u8> {
-    let mut encoder = DeflateEncoder::new(Vec::new(), Compression::fast());
+    let json = serde_json::to_vec(value).unwrap_or_default();
+    let mut encoder = DeflateEncoder::new(Vec::with_capacity(json.len() / 4), Compression::default());
     // Writing into memory cannot fail.
-    let _ = serde_json::to_writer(&mut encoder, value);
+    let _ = encoder.write_all(&json);
     encoder.finish().unwrap_or_default()
 }
 
@@ -595,6 +713,58 @@ mod tests {
             change,
             json!({ "lists": { "forces": { "changed": [{ "key": ["f40"], "set": { "region": "r2" } }] } } })
         );
+    }
+
+    /// The forces' change worked out on the forces themselves is the change
+    /// `diff_object` works out on the states' whole JSON.
+    #[test]
+    fn forces_compared_as_they_are_change_as_their_json_does() {
+        use crate::model::check::{Source, check_map, read_campaign};
+        use crate::model::{EnRoute, ForceId, RegionId};
+        let map = check_map(Source {
+            name: "map",
+            text: include_str!("../../maps/egypt_1895.toml"),
+        })
+        .value
+        .unwrap();
+        let before = read_campaign(Source {
+            name: "campaign",
+            text: include_str!("../../campaigns/egyptian_rebellion_1895.toml"),
+        })
+        .unwrap()
+        .check(Ok(map))
+        .value
+        .unwrap();
+        let mut cases = Vec::new();
+        let mut marched = before.clone();
+        marched.turn += 1;
+        marched.forces[0].region = RegionId::new("cairo");
+        marched.forces[1].en_route = Some(EnRoute {
+            toward: RegionId::new("suez"),
+            miles: 3.5,
+        });
+        marched.forces[2].stands.pop();
+        marched.forces[3].fatigue.forced_in_row = 2;
+        cases.push(marched.clone());
+        let mut split = marched;
+        let mut new_force = split.forces[4].clone();
+        new_force.id = ForceId::new("new-force");
+        new_force.stands.truncate(1);
+        split.forces[4].stands.remove(0);
+        split.forces.remove(5);
+        split.forces.push(new_force);
+        cases.push(split.clone());
+        let mut reordered = split;
+        reordered.forces.swap(0, 2);
+        cases.push(reordered);
+        cases.push(before.clone());
+        for after in cases {
+            let typed = diff_states(&before, &after, &[]);
+            assert_eq!(typed, diff_object(&state_json(&before), &state_json(&after), ""));
+            let mut rebuilt = state_json(&before);
+            apply_object(&mut rebuilt, &typed, "").unwrap();
+            assert_eq!(rebuilt, state_json(&after));
+        }
     }
 
     #[test]

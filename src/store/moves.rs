@@ -272,17 +272,15 @@ pub(super) fn write_change(
         .prepare("SELECT battle FROM battle_records_changed")
         .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
         .map_err(sqlite("reading the battles recorded"))?;
-    rows::write_changes(tx, before, state).map_err(sqlite("writing the new state"))?;
     let first = next_seq(tx, turn).map_err(sqlite("numbering the events"))?;
-    for event in events {
-        let mut event = event.clone();
-        event.turn = turn;
-        event.seq = first.saturating_add(event.seq);
-        rows::append_event(tx, &event).map_err(sqlite("writing the events"))?;
-    }
+    // The change's events are numbered on from the game move's last, as told
+    // (a change's events come from one `EventLog`, numbered from 0), and kept
+    // together by the checkpoint closing them (`events`): serialized and
+    // deflated on a second thread while this one writes the state.
+    let count = u32::try_from(events.len()).unwrap_or(u32::MAX);
     let checkpoint = Event {
         turn,
-        seq: next_seq(tx, turn).map_err(sqlite("numbering the events"))?,
+        seq: first.saturating_add(count),
         kind: EventKind::Checkpoint(ev::Checkpoint {
             first_seq: first,
             battle,
@@ -291,16 +289,17 @@ pub(super) fn write_change(
         }),
         sentence,
     };
-    rows::append_event(tx, &checkpoint).map_err(sqlite("writing the checkpoint"))?;
-    checkpoints::write(
-        tx,
-        path,
-        (checkpoint.turn, checkpoint.seq),
-        base,
-        before,
-        state,
-        &recorded,
-    )?;
+    let at = (checkpoint.turn, checkpoint.seq);
+    std::thread::scope(|scope| {
+        let encoding = scope.spawn(|| super::events::encode(events));
+        rows::write_changes(tx, before, state).map_err(sqlite("writing the new state"))?;
+        rows::append_event(tx, &checkpoint).map_err(sqlite("writing the checkpoint"))?;
+        checkpoints::write(tx, path, at, base, before, state, &recorded)?;
+        let encoded = encoding
+            .join()
+            .unwrap_or_else(|_| Err("the thread writing them stopped".to_owned()));
+        super::events::insert(tx, path, at, count, encoded)
+    })?;
     tx.execute("DELETE FROM battle_records_changed", [])
         .map_err(sqlite("writing the checkpoint"))?;
     Ok(())
@@ -334,12 +333,14 @@ fn undo_stack(tx: &Transaction<'_>, name: &str) -> Result<Vec<Mark>, StoreError>
     let sqlite = |action| sqlite(name, action);
     let mut statement = tx
         .prepare(&format!(
-            "SELECT rowid, kind, turn, seq, json_extract(payload, '$.first_seq'), json_extract(payload, '$.battle')
-             FROM events WHERE kind IN ('{}', '{}', '{}', '{}') ORDER BY rowid",
+            "SELECT rowid, kind, turn, seq,
+                    CASE kind WHEN '{checkpoint}' THEN json_extract(payload, '$.first_seq') END,
+                    CASE kind WHEN '{checkpoint}' THEN json_extract(payload, '$.battle') END
+             FROM events WHERE kind IN ('{}', '{checkpoint}', '{}', '{}') ORDER BY rowid",
             EventKind::CAMPAIGN_CREATED,
-            EventKind::CHECKPOINT,
             EventKind::TURN_UNDONE,
-            EventKind::RESULT_UNDONE
+            EventKind::RESULT_UNDONE,
+            checkpoint = EventKind::CHECKPOINT,
         ))
         .map_err(sqlite("reading the log"))?;
     let marks = statement

@@ -439,6 +439,61 @@ fn ord_sql(ord: usize) -> i64 {
     i64::try_from(ord).unwrap_or(i64::MAX)
 }
 
+/// The starting state as the `campaign_created` event keeps it: the whole
+/// campaign but its map's regions and roads, which never change and are kept
+/// once, in their tables; reading the log puts them back (`read_events_from`).
+pub(super) fn created_state(campaign: &Campaign) -> serde_json::Value {
+    // Every field named, so that one added to `Campaign` or `Map` is not forgotten here.
+    let Campaign {
+        title,
+        description,
+        map,
+        turn,
+        start_turn,
+        start_date,
+        days_per_turn,
+        rules,
+        rng,
+        miles_per_inch,
+        sides,
+        hqs,
+        forces,
+        battles,
+        knowledge,
+    } = campaign;
+    let Map {
+        name,
+        description: map_description,
+        regions: _,
+        roads: _,
+        background,
+    } = map;
+    let start = Campaign {
+        title: title.clone(),
+        description: description.clone(),
+        map: Map {
+            name: name.clone(),
+            description: map_description.clone(),
+            regions: Vec::new(),
+            roads: Vec::new(),
+            background: background.clone(),
+        },
+        turn: *turn,
+        start_turn: *start_turn,
+        start_date: *start_date,
+        days_per_turn: *days_per_turn,
+        rules: *rules,
+        rng: *rng,
+        miles_per_inch: *miles_per_inch,
+        sides: sides.clone(),
+        hqs: hqs.clone(),
+        forces: forces.clone(),
+        battles: battles.clone(),
+        knowledge: knowledge.clone(),
+    };
+    serde_json::to_value(start).unwrap_or(serde_json::Value::Null)
+}
+
 /// Appends one event to the log. Call inside a transaction.
 pub(super) fn append_event(tx: &Transaction<'_>, event: &Event) -> rusqlite::Result<()> {
     tx.prepare_cached("INSERT INTO events (turn, seq, kind, payload, sentence) VALUES (?1, ?2, ?3, ?4, ?5)")?
@@ -446,7 +501,11 @@ pub(super) fn append_event(tx: &Transaction<'_>, event: &Event) -> rusqlite::Res
             event.turn,
             event.seq,
             event.kind.name(),
-            event.kind.payload().to_string(),
+            match &event.kind {
+                // The same text as `payload()`'s, without copying the whole state first.
+                EventKind::CampaignCreated(state) => state.to_string(),
+                kind => kind.payload().to_string(),
+            },
             event.sentence
         ])?;
     Ok(())
@@ -509,8 +568,8 @@ fn first_text(row: &Row<'_>) -> String {
     row.get::<_, String>(0).unwrap_or_else(|_| "?".to_owned())
 }
 
-pub(super) fn read_campaign(conn: &Connection, path: &Path) -> Result<Campaign, StoreError> {
-    let reader = Reader { conn, path };
+/// The map's regions and roads, in the map file's order.
+fn read_map(reader: &Reader<'_>) -> Result<(Vec<Region>, Vec<Road>), StoreError> {
     let regions = reader.rows(
         "regions",
         "SELECT id, name, terrain, x, y, features FROM regions ORDER BY ord",
@@ -553,6 +612,12 @@ pub(super) fn read_campaign(conn: &Connection, path: &Path) -> Result<Campaign, 
             })
         },
     )?;
+    Ok((regions, roads))
+}
+
+pub(super) fn read_campaign(conn: &Connection, path: &Path) -> Result<Campaign, StoreError> {
+    let reader = Reader { conn, path };
+    let (regions, roads) = read_map(&reader)?;
     let sides = reader.rows(
         "sides",
         "SELECT id, name, colour, army FROM sides ORDER BY ord",
@@ -768,16 +833,82 @@ pub(super) fn read_events(conn: &Connection, path: &Path) -> Result<Vec<Event>, 
 }
 
 /// The events after the first `skip`, oldest first. The log is append-only,
-/// so the first `skip` are the ones a reader already has.
+/// so the first `skip` are the ones a reader already has. The starting state
+/// in `campaign_created` is given back whole, its map's regions and roads read
+/// from their tables (`created_state`).
 pub(super) fn read_events_from(
     conn: &Connection,
     path: &Path,
     skip: usize,
 ) -> Result<Vec<Event>, StoreError> {
-    Reader { conn, path }.rows(
+    let mut events = read_rows_of_events(conn, path, skip)?;
+    for event in &mut events {
+        let EventKind::CampaignCreated(start) = &mut event.kind else {
+            continue;
+        };
+        let Some(map) = start.get_mut("map").and_then(serde_json::Value::as_object_mut) else {
+            continue;
+        };
+        let kept = |key: &str| {
+            map.get(key)
+                .and_then(serde_json::Value::as_array)
+                .is_some_and(|a| !a.is_empty())
+        };
+        if kept("regions") || kept("roads") {
+            continue;
+        }
+        let (regions, roads) = read_map(&Reader { conn, path })?;
+        let json = |value: serde_json::Result<serde_json::Value>| value.unwrap_or(serde_json::Value::Null);
+        map.insert("regions".to_owned(), json(serde_json::to_value(regions)));
+        map.insert("roads".to_owned(), json(serde_json::to_value(roads)));
+    }
+    Ok(events)
+}
+
+/// The events after the first `skip`, as the log tells them: the events a
+/// change keeps together (`change_events`, schema 8) each in its place,
+/// before the checkpoint that closes the change.
+fn read_rows_of_events(conn: &Connection, path: &Path, skip: usize) -> Result<Vec<Event>, StoreError> {
+    let name = path_text(path);
+    let sqlite = |source| StoreError::Sqlite {
+        path: name.clone(),
+        action: "reading the save",
+        source,
+    };
+    // The first row holding an event after `skip`, and how many of its events come before it.
+    let (from_rowid, mut drop) = if skip == 0 {
+        (i64::MIN, 0)
+    } else {
+        let mut statement = conn
+            .prepare(
+                "SELECT e.rowid, COALESCE(c.count, 0) FROM events AS e
+                 LEFT JOIN change_events AS c ON c.turn = e.turn AND c.seq = e.seq ORDER BY e.rowid",
+            )
+            .map_err(sqlite)?;
+        let mut rows = statement.query([]).map_err(sqlite)?;
+        let mut before = 0usize;
+        let mut found = None;
+        while let Some(row) = rows.next().map_err(sqlite)? {
+            let (rowid, kept): (i64, u32) = (row.get(0).map_err(sqlite)?, row.get(1).map_err(sqlite)?);
+            let kept = usize::try_from(kept).unwrap_or(usize::MAX);
+            let here = kept.saturating_add(1);
+            if before.saturating_add(here) > skip {
+                found = Some((rowid, skip - before));
+                break;
+            }
+            before = before.saturating_add(here);
+        }
+        match found {
+            Some(found) => found,
+            None => return Ok(Vec::new()),
+        }
+    };
+    let rows = Reader { conn, path }.rows(
         "events",
         &format!(
-            "SELECT turn, seq, kind, payload, sentence FROM events ORDER BY rowid LIMIT -1 OFFSET {skip}"
+            "SELECT e.turn, e.seq, e.kind, e.payload, e.sentence, c.count, c.events FROM events AS e
+             LEFT JOIN change_events AS c ON c.turn = e.turn AND c.seq = e.seq
+             WHERE e.rowid >= {from_rowid} ORDER BY e.rowid"
         ),
         |row| {
             format!(
@@ -787,13 +918,36 @@ pub(super) fn read_events_from(
             )
         },
         |row| {
-            Ok(Event {
+            let event = Event {
                 turn: number(row, 0)?,
                 seq: number(row, 1)?,
                 kind: EventKind::read_text(&text(row, 2)?, &text(row, 3)?)
                     .map_err(|e| format!("kind and payload: {e}"))?,
                 sentence: text(row, 4)?,
-            })
+            };
+            let kept = match number::<Option<u32>>(row, 5)? {
+                Some(count) => Some((
+                    usize::try_from(count).map_err(|e| format!("count: {e}"))?,
+                    number::<Vec<u8>>(row, 6)?,
+                )),
+                None => None,
+            };
+            Ok((kept, event))
         },
-    )
+    )?;
+    let mut events = Vec::with_capacity(rows.len());
+    for (kept, event) in rows {
+        if let Some((count, deflated)) = kept {
+            let mut change = super::events::read(&name, (event.turn, event.seq), count, &deflated)?;
+            let skipped = drop.min(change.len());
+            drop -= skipped;
+            events.extend(change.drain(skipped..));
+        }
+        if drop > 0 {
+            drop -= 1;
+        } else {
+            events.push(event);
+        }
+    }
+    Ok(events)
 }

@@ -42,7 +42,7 @@ pub fn bundled_campaign() -> Result<Campaign, Refusal> {
         text: CAMPAIGN_TEXT,
     })
     .map_err(|d| problems(&d))?;
-    let checked = draft.check(Ok(&map));
+    let checked = draft.check(Ok(map));
     checked.value.ok_or_else(|| problems(&checked.diagnostics))
 }
 
