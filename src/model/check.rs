@@ -11,13 +11,13 @@ use super::campaign::{
 };
 use super::date::Date;
 use super::diag::{Diagnostic, Lines, Location, Severity};
-use super::fast_hash::{FastMap, FastSet};
 use super::ids::{ForceId, RegionId, SideId, StandId, is_valid_key};
 use super::map::{Background, Feature, Map, Region, RiverCrossing, Road, RoadKind, Terrain};
 use super::plain_toml;
 use super::rng::RngState;
 use super::stand::{Quality, Stand, StandKind};
 use super::text;
+use rustc_hash::{FxHashMap as FastMap, FxHashSet as FastSet};
 use serde::Deserialize;
 use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};

@@ -9,7 +9,6 @@ pub mod check;
 mod date;
 mod diag;
 pub mod event;
-pub(crate) mod fast_hash;
 pub mod history;
 mod ids;
 mod knowledge;
