@@ -119,6 +119,7 @@ mod battle;
 mod fire;
 mod melee;
 mod movement;
+mod posts;
 pub mod tables;
 #[cfg(test)]
 mod tests;
@@ -146,6 +147,14 @@ impl RuleSet for Scruby1965 {
         let mut battle = battle::Battle::new(scenario, seed, keep_log);
         battle.run();
         battle.outcome(seed)
+    }
+
+    fn last_word_rule(&self) -> Option<&'static str> {
+        Some(
+            "each player takes his army's total Combat Value (the points it has standing times \
+             their Morale Values) and multiplies it by one die: the higher total holds its ground and \
+             the other is forced to retire (THE MELEE, Sequence 2, thrown for the two armies)",
+        )
     }
 
     fn muster(&self, stand: &TableStand, army: ArmyKind) -> String {

@@ -131,6 +131,16 @@ impl RuleSet for ScrubyBasic {
         b.outcome(seed)
     }
 
+    fn last_word_rule(&self) -> Option<&'static str> {
+        Some(
+            "each player counts up the stands he has lost (Grenadiers and Guards as two) and the \
+             greater loss retires; on equal losses each counts his model soldiers still standing \
+             (Grenadiers and Guards double, 50% more in a defensive position) times one die's \
+             multiplier (1-3 two, 4-6 three), and the lower total retires (Judging the Morale, 1, 2, \
+             4 and 6, judged for the two armies)",
+        )
+    }
+
     fn muster(&self, stand: &TableStand, _army: ArmyKind) -> String {
         let Some(troop) = troop_for(stand.kind) else {
             return "not on the table: does not fight".to_owned();

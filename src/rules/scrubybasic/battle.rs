@@ -12,11 +12,11 @@ use super::{
     CANISTER_INCHES, CONTACT_INCHES, GUN_HITS_TO_DESTROY, GUN_MOVE_AND_FIRE_INCHES, Going, PURSUED_FACTOR,
     RANK_INCHES, RETIRE_MOVES, Troop, artillery_range, attacker_position_factor, canister_factor,
     caught_in_flank, cavalry_may_charge, counter_battery_hit, defensive_fire_factor, flank_factors,
-    greater_loss, house_attackers_allowed, house_defence_factor, melee_ranks, models_at, morale_value,
+    greater_loss, house_attackers_allowed, morale_multiplier, DEFENCE_MORALE_FACTOR, house_defence_factor, melee_ranks, models_at, morale_value,
     move_inches, musket_range, rank_factor, slope_inches, stand_share, table_scale, troop_for,
 };
 use crate::model::RuleSetId;
-use crate::rules::Resolve;
+use crate::rules::{LastWord, Resolve};
 use crate::rules::board::{Board, Point};
 use crate::rules::dice::Dice;
 use crate::rules::doctrine;
@@ -391,7 +391,75 @@ impl<'a> Battle<'a> {
         (-r.0, -r.1)
     }
 
-    pub(super) fn outcome(self, seed: u64) -> Outcome {
+    /// The last word ([`LastWord`]), thrown when the battle reaches its turn
+    /// limit with neither army broken nor spent: Judging the Morale for the
+    /// two armies. "Each player counts up the loss he has sustained.
+    /// Whoever had the greatest loss must retire" (1, 2): the stands each
+    /// side has had killed, Grenadiers and Guards counted as two. "If both
+    /// sides lose the same number of casualties" (4): each counts the model
+    /// soldiers it has standing (Grenadiers and Guards double), those in a
+    /// defensive position with "50% more value" (6), and multiplies them
+    /// by one die's multiplier (1-3 two, 4-6 three); the higher holds its
+    /// ground, equal totals throwing again. `None` when the battle ended
+    /// otherwise: the judge has no need of it.
+    fn last_word(&mut self) -> Option<LastWord> {
+        if self.over() {
+            return None;
+        }
+        let mut loss = [0_u32; 2];
+        let mut models = [0.0_f64; 2];
+        for u in &self.units {
+            let side = u.side;
+            match u.status {
+                Status::Out(Fate::Destroyed) => {
+                    if let Some(l) = loss.get_mut(side) {
+                        *l += u.weight();
+                    }
+                }
+                Status::Fighting if u.combatant() => {
+                    let value = f64::from(u.models * u.weight())
+                        * if self.defensive(u.at) { DEFENCE_MORALE_FACTOR } else { 1.0 };
+                    if let Some(m) = models.get_mut(side) {
+                        *m += value;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let (n0, n1) = (self.side(0).name, self.side(1).name);
+        let [l0, l1] = loss;
+        if let Some(loser) = greater_loss(loss) {
+            return Some(LastWord {
+                holds: Some(1 - loser),
+                why: format!("judging the morale for the armies, {n0} lost {l0} stands and {n1} {l1}: the greater loss retires"),
+            });
+        }
+        let [m0, m1] = models;
+        for _ in 0..MAX_RETHROWS {
+            let (f0, f1) = (self.dice.d6(), self.dice.d6());
+            let (v0, v1) = (
+                m0 * f64::from(morale_multiplier(f0)),
+                m1 * f64::from(morale_multiplier(f1)),
+            );
+            if (v0 - v1).abs() > EPSILON {
+                return Some(LastWord {
+                    holds: Some(usize::from(v1 > v0)),
+                    why: format!(
+                        "judging the morale for the armies, {l0} stands lost each: {n0} {m0:.0} models x {} = {v0:.0}, {n1} {m1:.0} x {} = {v1:.0}",
+                        morale_multiplier(f0),
+                        morale_multiplier(f1)
+                    ),
+                });
+            }
+        }
+        Some(LastWord {
+            holds: None,
+            why: format!("judging the morale for the armies, {l0} stands lost each and the dice equal"),
+        })
+    }
+
+    pub(super) fn outcome(mut self, seed: u64) -> Outcome {
+        let last_word = self.last_word();
         let inches = self.board.cell_inches;
         let endings = self.units.iter().map(|u| {
             let fate = match u.status {
@@ -415,7 +483,7 @@ impl<'a> Battle<'a> {
                 seed,
                 turns: self.clock.fought,
                 resolve: self.units.resolve,
-                last_word: None,
+                last_word,
             },
             endings,
             self.log,
