@@ -416,6 +416,12 @@ impl Battle<'_> {
                     }
                 } else if in_range || at_post {
                     self.close_up(i);
+                } else if side.role == Role::Attacker
+                    && self.touching(i)
+                    && enemy.is_some_and(|(_, d)| d <= RIFLE_RANGE_INCHES + line.move_closed + OPEN_GAP_INCHES)
+                {
+                    // The last steps into range in closed order, to volley on arrival.
+                    self.go(i, goal, line.move_closed, keep_off, "advance in closed order");
                 } else {
                     self.set_forming(i, false);
                     self.go(i, goal, line.move_open, keep_off, "advance in open order");
