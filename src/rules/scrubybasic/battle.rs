@@ -44,6 +44,15 @@ const CAVALRY_STANDOFF_INCHES: f64 = 0.5;
 /// the attacker's engaging distance away (this program's doctrine).
 const ENGAGE_FACTOR: f64 = 2.0;
 
+/// An attack not yet formed up halts this far beyond musket range (this
+/// program's doctrine: an inch, outside the enemy's volleys).
+const FORM_UP_INCHES: f64 = 1.0;
+
+/// The share of an attacker's foot that must be near the enemy before its
+/// line goes in (this program's own: three in four, so a straggling wing
+/// does not hold the rest back).
+const FORMED_UP_SHARE: f64 = 0.75;
+
 /// Throws of the morale dice before a tie goes to the defender (this
 /// program's: the seed throws until one side is higher).
 const MAX_RETHROWS: u32 = 20;
@@ -96,6 +105,9 @@ struct Stand {
     power: f64,
     /// Its place relative to its side's deployment centre, in inches.
     offset: Point,
+    /// Its place across its side's front at the start, 0 on the left wing
+    /// to 1 on the right (for an attack in echelon).
+    across: f64,
     /// Killed by canister: fires its muskets, then goes.
     doomed: bool,
     /// Fought a melee this phase.
@@ -127,6 +139,8 @@ struct Side<'a> {
     goal: Point,
     /// Unit vector toward its own table edge.
     rear: Point,
+    /// Its general's plan, drawn by dice before the battle.
+    plan: doctrine::Plan,
 }
 
 /// A link of fire or melee between two stands, for judging morale.
@@ -148,6 +162,8 @@ pub(super) struct Battle<'a> {
     clock: Clock,
     /// The side that moved first this game move.
     first: usize,
+    /// Whether the side moving is formed up to go in.
+    formed: bool,
     scale: f64,
     /// Whether any cell blocks sight (if none, every line is clear).
     blocking: bool,
@@ -183,6 +199,13 @@ impl<'a> Battle<'a> {
         let board = Board::new(scenario);
         let inches = board.cell_inches;
         let scale = table_scale(f64::from(board.depth) * inches);
+        let mut dice = Dice::new(seed);
+        let resolve = Resolve::draw(&mut dice);
+        let role_of = |i: usize| scenario.sides.get(i).map_or(Role::Attacker, |s| s.role);
+        let plans = [
+            doctrine::Plan::draw(&mut dice, role_of(0)),
+            doctrine::Plan::draw(&mut dice, role_of(1)),
+        ];
         let side_of = |i: usize| -> Side<'a> {
             let me = scenario.sides.get(i);
             let home = me.map_or((0.0, 0.0), |s| s.deployment.centre());
@@ -196,11 +219,11 @@ impl<'a> Battle<'a> {
                 role: me.map_or(Role::Attacker, |s| s.role),
                 goal: (g.0 * inches, g.1 * inches),
                 rear: unit_vec((home.0 - away.0, home.1 - away.1)),
+                plan: if i == 0 { plans[0] } else { plans[1] },
             }
         };
         let sides = [side_of(0), side_of(1)];
-        let mut dice = Dice::new(seed);
-        let mut units = Roster::with_resolve(Resolve::draw(&mut dice));
+        let mut units = Roster::with_resolve(resolve);
         for i in 0..scenario.sides.len().min(2) {
             let centre = scenario
                 .sides
@@ -224,6 +247,7 @@ impl<'a> Battle<'a> {
             turn: 0,
             clock: Clock::default(),
             first: 0,
+            formed: true,
             scale,
             blocking: scenario
                 .table
@@ -242,6 +266,21 @@ impl<'a> Battle<'a> {
         b.log.say(0, || {
             format!("table scale {scale:.2}: moves and ranges as printed times {scale:.2}")
         });
+        for s in 0..2 {
+            let rear = b.side(s).rear;
+            let places: Vec<Point> = b.units.iter().filter(|u| u.side == s).map(|u| u.at).collect();
+            for u in b.units.iter_mut().filter(|u| u.side == s) {
+                u.across = doctrine::across_front(u.at, rear, places.iter().copied());
+            }
+            let (name, role, plan) = (b.side(s).name, b.side(s).role, b.side(s).plan);
+            b.log.say(1, || {
+                let does = match role {
+                    Role::Attacker => "attacks",
+                    Role::Defender => "defends",
+                };
+                format!("{name} {does}: it {}", plan.describe())
+            });
+        }
         b
     }
 
@@ -558,6 +597,7 @@ fn stand(t: &TableStand) -> Stand {
         doomed: false,
         fought: false,
         offset: (0.0, 0.0),
+        across: 0.5,
         power: troop.map_or(0.0, |tr| stand_share(tr, models_at(tr, t.strength, t.full), 4)),
     }
 }

@@ -370,7 +370,11 @@ impl Battle<'_> {
                 .copied()
                 .filter(|&m| self.u(m).is_some_and(Unit::combatant))
                 .collect();
-            if killed.is_empty() && !(fired[0] && fired[1]) {
+            // "Post-volley morale" after "a firefight" (Sequence of Action
+            // 4; Judging the Morale): both sides fired. A stand shot at by
+            // guns or muskets it cannot answer has no firefight to lose; it
+            // takes its losses, and its general's resolve decides.
+            if !(fired[0] && fired[1]) {
                 continue;
             }
             // Rule 5: attacking defensive positions by fire, no morale.

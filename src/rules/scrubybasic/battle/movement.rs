@@ -44,6 +44,7 @@ impl Battle<'_> {
     }
 
     pub(super) fn move_side(&mut self, side: usize) {
+        self.formed = self.formed_up(side);
         for i in 0..self.units.len() {
             if self.u(i).is_some_and(|u| u.side == side && u.fighting()) {
                 self.move_stand(i);
@@ -54,17 +55,29 @@ impl Battle<'_> {
     /// The doctrine's move for stand `i`.
     pub(super) fn move_stand(&mut self, i: usize) {
         let Some(u) = self.u(i) else { return };
-        let (side, role, post) = (u.side, self.side(u.side).role, u.post);
+        let (side, role) = (u.side, self.side(u.side).role);
+        let (plan, rear, cell) = (self.side(side).plan, self.side(side).rear, self.board.cell_inches);
+        // A defender that holds back stands behind the ground it guards.
+        let post = u.post.map(|p| plan.post(p, rear, cell));
         let goal = post.unwrap_or(self.side(side).goal);
         // The attacker's line keeps its frontage: each stand makes for the
-        // goal shifted by its own place across the line.
+        // goal shifted by its own place across the line, wide on the flank
+        // its general's plan attacks while far from it.
         let goal = if post.is_none() {
             let f = self.facing(side);
             let lateral = u.offset.0 * f.1 - u.offset.1 * f.0;
-            (goal.0 + lateral * f.1, goal.1 - lateral * f.0)
+            let goal = (goal.0 + lateral * f.1, goal.1 - lateral * f.0);
+            if role == Role::Attacker {
+                plan.aim(u.at, goal, rear, cell)
+            } else {
+                goal
+            }
         } else {
             goal
         };
+        if role == Role::Attacker && plan.waits(u.across, self.turn) {
+            return; // the trailing wing of an attack in echelon
+        }
         let Some(troop) = u.troop else {
             // Command and transport follow the middle of their side.
             let mut n = 0.0;
@@ -96,8 +109,16 @@ impl Battle<'_> {
         let reach = move_inches(troop, Going::Column) * self.scale;
         let far = range + reach + move_inches(troop, Going::Open) * self.scale;
         let at = self.u(i).map_or((0.0, 0.0), |u| u.at);
+        // The attacker's foot come on in attack column (The Melee 2) and
+        // deploy into line only within musket range; others deploy within
+        // a column move and an open move of it.
+        let deploy_at = if role == Role::Attacker && troop.is_infantry() {
+            range
+        } else {
+            far
+        };
         let formation = match nearest {
-            Some((_, d)) if d <= far + EPSILON => Formation::Line,
+            Some((_, d)) if d <= deploy_at + EPSILON => Formation::Line,
             _ => Formation::Column,
         };
         if let Some(u) = self.units.get_mut(i) {
@@ -144,16 +165,52 @@ impl Battle<'_> {
                 if hold(near(engage)) {
                     self.advance(i, goal, going, 0.0);
                 } else {
+                    // An attack not yet formed up halts an inch beyond
+                    // musket range, so its companies go in together.
+                    let short = if role == Role::Attacker && !self.formed {
+                        range + FORM_UP_INCHES * self.scale
+                    } else {
+                        reach.min(range)
+                    };
                     match nearest {
-                        Some((j, d)) if d <= engage + EPSILON => {
+                        Some((j, d)) if d <= engage.max(short) + EPSILON => {
                             let to = self.u(j).map_or(goal, |e| e.at);
-                            self.advance(i, to, going, reach.min(range));
+                            self.advance(i, to, going, short);
                         }
                         _ => self.advance(i, goal, going, 0.0),
                     }
                 }
             }
         }
+    }
+
+    /// Whether side `side`'s attack is formed up to go in: at least
+    /// [`FORMED_UP_SHARE`] of its foot on the table from the start are
+    /// within a column move and an inch of musket range of an enemy, or the
+    /// day is half gone (this program's doctrine: companies that go in one
+    /// by one are beaten one by one, where the Combat Table kills only by
+    /// the number of stands fighting together).
+    fn formed_up(&self, side: usize) -> bool {
+        if self.side(side).role != Role::Attacker || doctrine::late(self.turn, self.scenario.turn_limit) {
+            return true;
+        }
+        let (mut near, mut all) = (0_u32, 0_u32);
+        for i in 0..self.units.len() {
+            let Some(u) = self.u(i) else { continue };
+            let Some(t) = u.troop.filter(|t| t.is_infantry()) else {
+                continue;
+            };
+            if u.side != side || !u.combatant() || u.arrives > 1 {
+                continue;
+            }
+            all += 1;
+            let reach = (musket_range(t, 0).unwrap_or(0.0) + move_inches(t, Going::Column) + FORM_UP_INCHES)
+                * self.scale;
+            if self.nearest_enemy(i, |_| true).is_some_and(|(_, d)| d <= reach + EPSILON) {
+                near += 1;
+            }
+        }
+        f64::from(near) >= FORMED_UP_SHARE * f64::from(all)
     }
 
     /// A rough fighting value of the stands of `side` within `radius` of
@@ -195,6 +252,7 @@ impl Battle<'_> {
 
     /// Fire and charge, and special cavalry charges, ordered before combat.
     pub(super) fn orders(&mut self) {
+        self.deploy_in_range();
         self.form_squares();
         // The defence of each stand charged, worked out once.
         let mut cache: Vec<Option<f64>> = vec![None; self.units.len()];
@@ -226,7 +284,7 @@ impl Battle<'_> {
                 let position = self.defensive(target);
                 let mine = self.strength_near(side, at, RANK_INCHES * 2.0, position);
                 let theirs = self.defence_near(t, &mut cache);
-                if doctrine::charge_favoured(mine, theirs) {
+                if self.favoured(side, mine, theirs) {
                     self.set_charge(i, Charge::Cavalry(t));
                     if let Some(e) = self.units.get_mut(t) {
                         e.withhold = true;
@@ -246,12 +304,36 @@ impl Battle<'_> {
                 let position = self.defensive(target);
                 let mine = self.strength_near(side, at, RANK_INCHES * 2.0, position);
                 let theirs = self.defence_near(t, &mut cache);
-                if doctrine::charge_favoured(mine, theirs) {
+                if self.favoured(side, mine, theirs) {
                     self.set_charge(i, Charge::Volley(t));
                     let (me, them) = (self.name(i), self.name(t));
                     self.log
                         .say(self.turn, || format!("{me} call 'fire and charge' at {them}"));
                 }
+            }
+        }
+    }
+
+    /// Foot that came on in column and ended its move within musket range
+    /// of an enemy deploys into line to fire (this program's reading: the
+    /// seed sets no cost on changing formation; "Two ranks of Infantry ...
+    /// are counted for musket fire", Musket Fire 7).
+    fn deploy_in_range(&mut self) {
+        for i in 0..self.units.len() {
+            let Some(u) = self.u(i) else { continue };
+            if !(u.combatant() && u.formation == Formation::Column && u.is(Troop::is_infantry)) {
+                continue;
+            }
+            let Some(range) = u.troop.and_then(|t| musket_range(t, self.cell(u.at).level)) else {
+                continue;
+            };
+            let range = range * self.scale;
+            if self
+                .nearest_enemy(i, |_| true)
+                .is_some_and(|(_, d)| d <= range + EPSILON)
+                && let Some(u) = self.units.get_mut(i)
+            {
+                u.formation = Formation::Line;
             }
         }
     }
@@ -306,6 +388,14 @@ impl Battle<'_> {
             }
         }
         threat
+    }
+
+    /// Whether side `side`'s general orders a charge at these odds this
+    /// game move (its plan's boldness, bolder late in the day).
+    fn favoured(&self, side: usize, mine: f64, theirs: f64) -> bool {
+        self.side(side)
+            .plan
+            .charge_favoured(self.turn, self.scenario.turn_limit, mine, theirs)
     }
 
     pub(super) fn set_charge(&mut self, i: usize, c: Charge) {
