@@ -426,6 +426,69 @@ pub fn posts(board: &Board, guard: Point, rear: Point, count: usize) -> Vec<Poin
         .collect()
 }
 
+/// What a cell is worth to a firing line: the doctrine's defensive value,
+/// and more where the ground toward the enemy is open to fire. A cell whose
+/// own ground blocks sight (a town's or wood's heart) sees only its
+/// neighbours: it is worth least (this program's own weights; used by
+/// scruby-1965 and scruby-basic).
+pub fn line_value(board: &Board, c: Point, rear: Point) -> u32 {
+    let cell = board.cell_at(c);
+    if cell.is_water() {
+        return 0;
+    }
+    if cell.blocks_sight() {
+        return 1;
+    }
+    let ahead = board.cell_at((c.0 - rear.0, c.1 - rear.1));
+    let sees_out = !ahead.blocks_sight();
+    defensive_value(board, c) + if sees_out { 2 } else { 0 }
+}
+
+/// Posts (in cells) for `count` stands guarding `guard`, `rear` the unit
+/// vector to the defender's own edge: the first on the objective (the cell
+/// nearest it that is not water), then the line's cells, best first (by
+/// [`line_value`], then nearer the objective); none more than `forward`
+/// cells toward the enemy or `radius` away. Two stands share a
+/// cell when the ground runs out.
+pub fn line_posts(
+    board: &Board,
+    guard: Point,
+    rear: Point,
+    forward: f64,
+    radius: f64,
+    count: usize,
+) -> Vec<Point> {
+    let mut cells: Vec<(u32, f64, Point)> = board
+        .centres()
+        .filter(|c| {
+            let off = (c.0 - guard.0, c.1 - guard.1);
+            let back = off.0 * rear.0 + off.1 * rear.1;
+            !board.cell_at(*c).is_water() && dist(*c, guard) <= radius && back >= -forward
+        })
+        .map(|c| (line_value(board, c, rear), dist(c, guard), c))
+        .collect();
+    if cells.is_empty() {
+        return vec![guard; count];
+    }
+    // The objective's own cell (or the nearest dry one) first.
+    cells.sort_by(|a, b| a.1.total_cmp(&b.1));
+    let mut out = Vec::with_capacity(count);
+    if let Some(&(_, _, c)) = cells.first() {
+        out.push(c);
+    }
+    let rest = cells.get(1..).unwrap_or(&[]);
+    let mut rest: Vec<(u32, f64, Point)> = rest.to_vec();
+    // Best ground first; among equals the most forward, then the nearest.
+    let ahead = |c: Point| -((c.0 - guard.0) * rear.0 + (c.1 - guard.1) * rear.1);
+    rest.sort_by(|a, b| {
+        b.0.cmp(&a.0)
+            .then(ahead(b.2).total_cmp(&ahead(a.2)))
+            .then(a.1.total_cmp(&b.1))
+    });
+    let all: Vec<Point> = out.iter().copied().chain(rest.iter().map(|x| x.2)).collect();
+    (0..count).filter_map(|i| all.get(i % all.len()).copied()).collect()
+}
+
 /// What a side's generals work from on an inch table: who it is, where it
 /// aims (in inches) and which way its own table edge lies.
 #[derive(Debug, Clone, Copy)]

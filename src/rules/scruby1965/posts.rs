@@ -5,7 +5,7 @@
 
 use super::battle::{Battle, Status};
 use super::tables::Troop;
-use crate::rules::board::{Board, Point};
+use crate::rules::board::Point;
 use crate::rules::doctrine;
 use crate::scenario::Role;
 
@@ -22,61 +22,6 @@ pub(super) const LINE_FORWARD_CELLS: f64 = 4.0;
 /// The cavalry's reserve post, this many cells behind the objective (this
 /// program's own: out of the enemy's fire at the line, within a charge of it).
 pub(super) const RESERVE_BACK_CELLS: f64 = 3.0;
-
-/// What a cell is worth to a firing line: the doctrine's defensive value,
-/// and more where the ground toward the enemy is open to fire. A cell whose
-/// own ground blocks sight (a town's or wood's heart) sees only its
-/// neighbours: it is worth least (this program's own weights).
-fn line_value(board: &Board, c: Point, rear: Point) -> u32 {
-    let cell = board.cell_at(c);
-    if cell.is_water() {
-        return 0;
-    }
-    if cell.blocks_sight() {
-        return 1;
-    }
-    let ahead = board.cell_at((c.0 - rear.0, c.1 - rear.1));
-    let sees_out = !ahead.blocks_sight();
-    doctrine::defensive_value(board, c) + if sees_out { 2 } else { 0 }
-}
-
-/// Posts (in cells) for `count` stands guarding `guard`, `rear` the unit
-/// vector to the defender's own edge: the first on the objective (the cell
-/// nearest it that is not water), then the line's cells, best first (by
-/// [`line_value`], then nearer the objective); none more than `forward`
-/// cells toward the enemy or [`LINE_RADIUS_CELLS`] away. Two stands share a
-/// cell when the ground runs out.
-pub(super) fn line_posts(board: &Board, guard: Point, rear: Point, forward: f64, count: usize) -> Vec<Point> {
-    let mut cells: Vec<(u32, f64, Point)> = board
-        .centres()
-        .filter(|c| {
-            let off = (c.0 - guard.0, c.1 - guard.1);
-            let back = off.0 * rear.0 + off.1 * rear.1;
-            !board.cell_at(*c).is_water() && doctrine::dist(*c, guard) <= LINE_RADIUS_CELLS && back >= -forward
-        })
-        .map(|c| (line_value(board, c, rear), doctrine::dist(c, guard), c))
-        .collect();
-    if cells.is_empty() {
-        return vec![guard; count];
-    }
-    // The objective's own cell (or the nearest dry one) first.
-    cells.sort_by(|a, b| a.1.total_cmp(&b.1));
-    let mut out = Vec::with_capacity(count);
-    if let Some(&(_, _, c)) = cells.first() {
-        out.push(c);
-    }
-    let rest = cells.get(1..).unwrap_or(&[]);
-    let mut rest: Vec<(u32, f64, Point)> = rest.to_vec();
-    // Best ground first; among equals the most forward, then the nearest.
-    let ahead = |c: Point| -((c.0 - guard.0) * rear.0 + (c.1 - guard.1) * rear.1);
-    rest.sort_by(|a, b| {
-        b.0.cmp(&a.0)
-            .then(ahead(b.2).total_cmp(&ahead(a.2)))
-            .then(a.1.total_cmp(&b.1))
-    });
-    let all: Vec<Point> = out.iter().copied().chain(rest.iter().map(|x| x.2)).collect();
-    (0..count).filter_map(|i| all.get(i % all.len()).copied()).collect()
-}
 
 /// Where an arm stands in the order of battle, front first: foot, horse,
 /// guns, then command and transport (this program's doctrine: the guns
@@ -160,7 +105,7 @@ impl Battle<'_> {
             }
             // The foot take the objective and the best of the line, the guns the rest.
             line.sort_by_key(|&i| self.stands.get(i).map_or(u8::MAX, |u| arm_rank(u.troop())));
-            let posts = line_posts(&self.board, guard, rear, forward, line.len());
+            let posts = doctrine::line_posts(&self.board, guard, rear, forward, LINE_RADIUS_CELLS, line.len());
             for (k, (&i, &p)) in line.iter().zip(&posts).enumerate() {
                 let at = self.board.to_inches(p);
                 if let Some(u) = self.stands.get_mut(i) {

@@ -53,6 +53,17 @@ const FORM_UP_INCHES: f64 = 1.0;
 /// does not hold the rest back).
 const FORMED_UP_SHARE: f64 = 0.75;
 
+/// The defender's line stands within this many cells of the objective it
+/// guards, and no further than [`LINE_FORWARD_CELLS`] toward the enemy
+/// (this program's own: the ground about the objective, five 3-inch cells,
+/// a wall or entrenchment thrown up before it among them).
+const LINE_RADIUS_CELLS: f64 = 5.0;
+const LINE_FORWARD_CELLS: f64 = 4.0;
+
+/// The defender's horse waits this many cells behind the objective (this
+/// program's own: out of the musketry, within a charge of the line).
+const RESERVE_BACK_CELLS: f64 = 3.0;
+
 /// Throws of the morale dice before a tie goes to the defender (this
 /// program's: the seed throws until one side is higher).
 const MAX_RETHROWS: u32 = 20;
@@ -164,6 +175,9 @@ pub(super) struct Battle<'a> {
     first: usize,
     /// Whether the side moving is formed up to go in.
     formed: bool,
+    /// Per stand: an enemy of the side moving within musket range of one
+    /// of its combatants.
+    engaged: Vec<bool>,
     scale: f64,
     /// Whether any cell blocks sight (if none, every line is clear).
     blocking: bool,
@@ -248,6 +262,7 @@ impl<'a> Battle<'a> {
             clock: Clock::default(),
             first: 0,
             formed: true,
+            engaged: Vec::with_capacity(n),
             scale,
             blocking: scenario
                 .table
@@ -266,6 +281,7 @@ impl<'a> Battle<'a> {
         b.log.say(0, || {
             format!("table scale {scale:.2}: moves and ranges as printed times {scale:.2}")
         });
+        b.post_defenders();
         for s in 0..2 {
             let rear = b.side(s).rear;
             let places: Vec<Point> = b.units.iter().filter(|u| u.side == s).map(|u| u.at).collect();
@@ -282,6 +298,76 @@ impl<'a> Battle<'a> {
             });
         }
         b
+    }
+
+    /// Posts the defender's stands on the table at the start: a firing
+    /// line about the objective it guards ([`doctrine::line_posts`]: one
+    /// company on the objective, the rest on the best ground about it, in
+    /// reach of the enemy; no further forward than the objective when its
+    /// general holds back), its foot first, then its guns; its horse in
+    /// reserve behind the objective, or in the line when it has nothing
+    /// else. Each deploys as near its post as its zone allows.
+    fn post_defenders(&mut self) {
+        let cell = self.board.cell_inches;
+        for s in 0..2 {
+            let side = self.side(s);
+            if side.role != Role::Defender {
+                continue;
+            }
+            let (rear, hold_back) = (side.rear, side.plan.hold_back);
+            let guard = doctrine::nearest_objective(self.scenario, s).unwrap_or((side.goal.0 / cell, side.goal.1 / cell));
+            let forward = if hold_back { 0.0 } else { LINE_FORWARD_CELLS };
+            let posted = |u: &Unit<'_>| u.side == s && u.post.is_some() && u.fighting();
+            let rank = |u: &Unit<'_>| match u.troop {
+                Some(Troop::Artillery) => 1,
+                Some(t) if t.is_cavalry() => 2,
+                Some(_) => 0,
+                None => 3,
+            };
+            let mut line: Vec<usize> = (0..self.units.len())
+                .filter(|&i| self.u(i).is_some_and(|u| posted(u) && rank(u) < 2))
+                .collect();
+            if line.is_empty() {
+                line = (0..self.units.len())
+                    .filter(|&i| self.u(i).is_some_and(|u| posted(u) && rank(u) < 3))
+                    .collect();
+            }
+            line.sort_by_key(|&i| self.u(i).map_or(3, rank));
+            let posts = doctrine::line_posts(&self.board, guard, rear, forward, LINE_RADIUS_CELLS, line.len());
+            for (&i, &p) in line.iter().zip(&posts) {
+                if let Some(u) = self.units.get_mut(i) {
+                    u.post = Some((p.0 * cell, p.1 * cell));
+                }
+            }
+            let reserve = self.board.clamp((guard.0 + rear.0 * RESERVE_BACK_CELLS, guard.1 + rear.1 * RESERVE_BACK_CELLS));
+            for (i, u) in self.units.iter_mut().enumerate() {
+                if !posted(u) || line.contains(&i) {
+                    continue;
+                }
+                u.post = u.troop.map(|_| (reserve.0 * cell, reserve.1 * cell));
+            }
+            // Deploy as near the post as the zone allows.
+            let Some(zone) = self.scenario.sides.get(s).map(|x| x.deployment) else {
+                continue;
+            };
+            let (x0, y0) = (f64::from(zone.x) + 0.5, f64::from(zone.y) + 0.5);
+            let (x1, y1) = (
+                (x0 + f64::from(zone.w) - 1.0).max(x0),
+                (y0 + f64::from(zone.h) - 1.0).max(y0),
+            );
+            for i in 0..self.units.len() {
+                let Some(post) = self.u(i).filter(|u| u.side == s && u.fighting()).and_then(|u| u.post) else {
+                    continue;
+                };
+                let at = ((post.0 / cell).clamp(x0, x1), (post.1 / cell).clamp(y0, y1));
+                if self.board.cell_at(at).is_water() || !self.board.on_table(at) {
+                    continue;
+                }
+                if let Some(u) = self.units.get_mut(i) {
+                    u.at = (at.0 * cell, at.1 * cell);
+                }
+            }
+        }
     }
 
     fn side(&self, s: usize) -> &Side<'a> {

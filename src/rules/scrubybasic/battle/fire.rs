@@ -377,16 +377,14 @@ impl Battle<'_> {
             if !(fired[0] && fired[1]) {
                 continue;
             }
-            // Rule 5: attacking defensive positions by fire, no morale.
-            let held = |s: usize| {
-                let mut mine = alive
-                    .iter()
-                    .filter_map(|&m| self.u(m))
-                    .filter(|u| u.side == s)
-                    .peekable();
-                mine.peek().is_some() && mine.all(|u| self.defensive(u.at))
-            };
-            if held(0) || held(1) {
+            // Rule 5: "No morale judging is required when soldiers are
+            // attacking defensive positions by fire fighting": a firefight
+            // with any of its stands in a defensive position is not judged.
+            if alive
+                .iter()
+                .filter_map(|&m| self.u(m))
+                .any(|u| self.defensive(u.at))
+            {
                 continue;
             }
             self.judge(&alive, &killed, [false, false], "the firefight");

@@ -45,6 +45,7 @@ impl Battle<'_> {
 
     pub(super) fn move_side(&mut self, side: usize) {
         self.formed = self.formed_up(side);
+        self.mark_engaged(side);
         for i in 0..self.units.len() {
             if self.u(i).is_some_and(|u| u.side == side && u.fighting()) {
                 self.move_stand(i);
@@ -57,16 +58,15 @@ impl Battle<'_> {
         let Some(u) = self.u(i) else { return };
         let (side, role) = (u.side, self.side(u.side).role);
         let (plan, rear, cell) = (self.side(side).plan, self.side(side).rear, self.board.cell_inches);
-        // A defender that holds back stands behind the ground it guards.
-        let post = u.post.map(|p| plan.post(p, rear, cell));
+        let post = u.post;
         let goal = post.unwrap_or(self.side(side).goal);
         // The attacker's line keeps its frontage: each stand makes for the
         // goal shifted by its own place across the line, wide on the flank
         // its general's plan attacks while far from it.
         let goal = if post.is_none() {
             let f = self.facing(side);
-            let lateral = u.offset.0 * f.1 - u.offset.1 * f.0;
-            let goal = (goal.0 + lateral * f.1, goal.1 - lateral * f.0);
+            let lateral = u.offset.0 * f.1 - u.offset.1 * f.0 * 0.0;
+            let goal = (goal.0 + lateral * f.1 * 0.0, goal.1 - lateral * f.0 * 0.0);
             if role == Role::Attacker {
                 plan.aim(u.at, goal, rear, cell)
             } else {
@@ -162,7 +162,15 @@ impl Battle<'_> {
                 } else {
                     far
                 };
-                if hold(near(engage)) {
+                let fighting = if role == Role::Defender && !near(range) {
+                    self.nearest_engaged(i)
+                } else {
+                    None
+                };
+                if let Some(to) = fighting {
+                    // The reserves march to the fighting, to musket range.
+                    self.advance(i, to, going, range);
+                } else if hold(near(engage)) {
                     self.advance(i, goal, going, 0.0);
                 } else {
                     // An attack not yet formed up halts an inch beyond
@@ -182,6 +190,38 @@ impl Battle<'_> {
                 }
             }
         }
+    }
+
+    /// Marks the enemies of side `side` within musket range of one of its
+    /// combatants: where the fighting is.
+    fn mark_engaged(&mut self, side: usize) {
+        let range = musket_range(Troop::Fusilier, 0).unwrap_or(0.0) * self.scale;
+        let mut engaged = std::mem::take(&mut self.engaged);
+        engaged.clear();
+        for e in &self.units {
+            let hot = e.side != side
+                && e.combatant()
+                && self.units.iter().any(|f| {
+                    f.side == side && f.combatant() && doctrine::dist(f.at, e.at) <= range + EPSILON
+                });
+            engaged.push(hot);
+        }
+        self.engaged = engaged;
+    }
+
+    /// Where a defender's company with no enemy in musket range marches
+    /// to: the nearest enemy its side is fighting (this program's doctrine:
+    /// the reserves march to the fighting rather than stand idle at their
+    /// posts while the attack beats the line company by company).
+    fn nearest_engaged(&self, i: usize) -> Option<Point> {
+        let me = self.u(i)?;
+        self.units
+            .iter()
+            .enumerate()
+            .filter(|(j, _)| self.engaged.get(*j).copied().unwrap_or(false))
+            .map(|(_, e)| (doctrine::dist(me.at, e.at), e.at))
+            .min_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|(_, p)| p)
     }
 
     /// Whether side `side`'s attack is formed up to go in: at least
@@ -294,6 +334,11 @@ impl Battle<'_> {
                         .say(self.turn, || format!("{me} order a cavalry charge at {them}"));
                 }
             } else if let Some(range) = musket_range(troop, self.cell(at).level) {
+                // A defender in a defensive position holds it and fires: it
+                // does not leave it to charge (this program's doctrine).
+                if self.side(side).role == Role::Defender && self.defensive(at) {
+                    continue;
+                }
                 let Some((t, d)) = self.nearest_enemy(i, |_| true) else {
                     continue;
                 };
