@@ -470,8 +470,14 @@ pub fn line_posts(
     if cells.is_empty() {
         return vec![guard; count];
     }
+    // Distances compared to the thousandth of a cell, and ties broken by
+    // the place across the defender's front (its right first), so that a
+    // table turned end for end gives the same posts turned with it.
+    let key = |v: f64| (v * 1000.0).round();
+    let ahead = |c: Point| key(-((c.0 - guard.0) * rear.0 + (c.1 - guard.1) * rear.1));
+    let across = |c: Point| key((c.0 - guard.0) * rear.1 - (c.1 - guard.1) * rear.0);
     // The objective's own cell (or the nearest dry one) first.
-    cells.sort_by(|a, b| a.1.total_cmp(&b.1));
+    cells.sort_by(|a, b| key(a.1).total_cmp(&key(b.1)).then(across(a.2).total_cmp(&across(b.2))));
     let mut out = Vec::with_capacity(count);
     if let Some(&(_, _, c)) = cells.first() {
         out.push(c);
@@ -479,11 +485,11 @@ pub fn line_posts(
     let rest = cells.get(1..).unwrap_or(&[]);
     let mut rest: Vec<(u32, f64, Point)> = rest.to_vec();
     // Best ground first; among equals the most forward, then the nearest.
-    let ahead = |c: Point| -((c.0 - guard.0) * rear.0 + (c.1 - guard.1) * rear.1);
     rest.sort_by(|a, b| {
         b.0.cmp(&a.0)
             .then(ahead(b.2).total_cmp(&ahead(a.2)))
-            .then(a.1.total_cmp(&b.1))
+            .then(key(a.1).total_cmp(&key(b.1)))
+            .then(across(a.2).total_cmp(&across(b.2)))
     });
     let all: Vec<Point> = out.iter().copied().chain(rest.iter().map(|x| x.2)).collect();
     (0..count).filter_map(|i| all.get(i % all.len()).copied()).collect()

@@ -58,10 +58,12 @@ impl Battle<'_> {
                         .is_some_and(|u| u.side == s && u.fighting() && u.stand.at.is_none())
                 })
                 .collect();
+            // Nearest the enemy first; among equals (to the thousandth of an
+            // inch) the original order, which a table turned end for end keeps.
             let mut places: Vec<(f64, Point)> = mine
                 .iter()
                 .filter_map(|&i| self.stands.get(i))
-                .map(|u| (doctrine::dist(u.at, enemy), u.at))
+                .map(|u| ((doctrine::dist(u.at, enemy) * 1000.0).round(), u.at))
                 .collect();
             places.sort_by(|a, b| a.0.total_cmp(&b.0));
             let mut order = mine;
@@ -89,7 +91,10 @@ impl Battle<'_> {
             let guard = doctrine::nearest_objective(self.scenario, s)
                 .unwrap_or_else(|| self.board.to_cells(side.goal));
             let forward = if hold_back { 0.0 } else { LINE_FORWARD_CELLS };
-            let posted = |u: &super::battle::Unit<'_>| u.side == s && u.post.is_some() && u.status == Status::Fighting;
+            // A stand the scenario places holds where it is put.
+            let posted = |u: &super::battle::Unit<'_>| {
+                u.side == s && u.post.is_some() && u.status == Status::Fighting && u.stand.at.is_none()
+            };
             let mut line: Vec<usize> = (0..self.stands.len())
                 .filter(|&i| {
                     self.stands
@@ -142,7 +147,12 @@ impl Battle<'_> {
         let (x0, y0) = (f64::from(zone.x), f64::from(zone.y));
         let (x1, y1) = (x0 + f64::from(zone.w) - 0.5, y0 + f64::from(zone.h) - 0.5);
         for i in 0..self.stands.len() {
-            let Some(post) = self.stands.get(i).filter(|u| u.side == s).and_then(|u| u.post) else {
+            let Some(post) = self
+                .stands
+                .get(i)
+                .filter(|u| u.side == s && u.stand.at.is_none())
+                .and_then(|u| u.post)
+            else {
                 continue;
             };
             let p = self.board.to_cells(post);

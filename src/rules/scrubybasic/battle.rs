@@ -44,15 +44,6 @@ const CAVALRY_STANDOFF_INCHES: f64 = 0.5;
 /// the attacker's engaging distance away (this program's doctrine).
 const ENGAGE_FACTOR: f64 = 2.0;
 
-/// An attack not yet formed up halts this far beyond musket range (this
-/// program's doctrine: an inch, outside the enemy's volleys).
-const FORM_UP_INCHES: f64 = 1.0;
-
-/// The share of an attacker's foot that must be near the enemy before its
-/// line goes in (this program's own: three in four, so a straggling wing
-/// does not hold the rest back).
-const FORMED_UP_SHARE: f64 = 0.75;
-
 /// The defender's line stands within this many cells of the objective it
 /// guards, and no further than [`LINE_FORWARD_CELLS`] toward the enemy
 /// (this program's own: the ground about the objective, five 3-inch cells,
@@ -114,8 +105,6 @@ struct Stand {
     withhold: bool,
     /// Its share of a kill of a 4-model stand (for the doctrine's sums).
     power: f64,
-    /// Its place relative to its side's deployment centre, in inches.
-    offset: Point,
     /// Its place across its side's front at the start, 0 on the left wing
     /// to 1 on the right (for an attack in echelon).
     across: f64,
@@ -173,8 +162,6 @@ pub(super) struct Battle<'a> {
     clock: Clock,
     /// The side that moved first this game move.
     first: usize,
-    /// Whether the side moving is formed up to go in.
-    formed: bool,
     /// Per stand: an enemy of the side moving within musket range of one
     /// of its combatants.
     engaged: Vec<bool>,
@@ -239,16 +226,9 @@ impl<'a> Battle<'a> {
         let sides = [side_of(0), side_of(1)];
         let mut units = Roster::with_resolve(resolve);
         for i in 0..scenario.sides.len().min(2) {
-            let centre = scenario
-                .sides
-                .get(i)
-                .map_or((0.0, 0.0), |s| s.deployment.centre());
             units.place_side(&board, scenario, i, |start, placed| {
                 let mut u = stand(start.stand);
                 u.post = placed.post;
-                if start.arrives == 0 {
-                    u.offset = ((start.at.0 - centre.0) * inches, (start.at.1 - centre.1) * inches);
-                }
                 u
             });
         }
@@ -261,7 +241,6 @@ impl<'a> Battle<'a> {
             turn: 0,
             clock: Clock::default(),
             first: 0,
-            formed: true,
             engaged: Vec::with_capacity(n),
             scale,
             blocking: scenario
@@ -317,7 +296,8 @@ impl<'a> Battle<'a> {
             let (rear, hold_back) = (side.rear, side.plan.hold_back);
             let guard = doctrine::nearest_objective(self.scenario, s).unwrap_or((side.goal.0 / cell, side.goal.1 / cell));
             let forward = if hold_back { 0.0 } else { LINE_FORWARD_CELLS };
-            let posted = |u: &Unit<'_>| u.side == s && u.post.is_some() && u.fighting();
+            // A stand the scenario places holds where it is put.
+            let posted = |u: &Unit<'_>| u.side == s && u.post.is_some() && u.fighting() && u.stand.at.is_none();
             let rank = |u: &Unit<'_>| match u.troop {
                 Some(Troop::Artillery) => 1,
                 Some(t) if t.is_cavalry() => 2,
@@ -356,7 +336,7 @@ impl<'a> Battle<'a> {
                 (y0 + f64::from(zone.h) - 1.0).max(y0),
             );
             for i in 0..self.units.len() {
-                let Some(post) = self.u(i).filter(|u| u.side == s && u.fighting()).and_then(|u| u.post) else {
+                let Some(post) = self.u(i).filter(|u| posted(u)).and_then(|u| u.post) else {
                     continue;
                 };
                 let at = ((post.0 / cell).clamp(x0, x1), (post.1 / cell).clamp(y0, y1));
@@ -682,7 +662,6 @@ fn stand(t: &TableStand) -> Stand {
         withhold: false,
         doomed: false,
         fought: false,
-        offset: (0.0, 0.0),
         across: 0.5,
         power: troop.map_or(0.0, |tr| stand_share(tr, models_at(tr, t.strength, t.full), 4)),
     }

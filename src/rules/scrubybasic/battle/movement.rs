@@ -44,7 +44,6 @@ impl Battle<'_> {
     }
 
     pub(super) fn move_side(&mut self, side: usize) {
-        self.formed = self.formed_up(side);
         self.mark_engaged(side);
         for i in 0..self.units.len() {
             if self.u(i).is_some_and(|u| u.side == side && u.fighting()) {
@@ -60,18 +59,10 @@ impl Battle<'_> {
         let (plan, rear, cell) = (self.side(side).plan, self.side(side).rear, self.board.cell_inches);
         let post = u.post;
         let goal = post.unwrap_or(self.side(side).goal);
-        // The attacker's line keeps its frontage: each stand makes for the
-        // goal shifted by its own place across the line, wide on the flank
-        // its general's plan attacks while far from it.
-        let goal = if post.is_none() {
-            let f = self.facing(side);
-            let lateral = u.offset.0 * f.1 - u.offset.1 * f.0 * 0.0;
-            let goal = (goal.0 + lateral * f.1 * 0.0, goal.1 - lateral * f.0 * 0.0);
-            if role == Role::Attacker {
-                plan.aim(u.at, goal, rear, cell)
-            } else {
-                goal
-            }
+        // The attacker concentrates: every stand makes for the goal, wide on
+        // the flank its general's plan attacks while far from it.
+        let goal = if post.is_none() && role == Role::Attacker {
+            plan.aim(u.at, goal, rear, cell)
         } else {
             goal
         };
@@ -110,10 +101,10 @@ impl Battle<'_> {
         let far = range + reach + move_inches(troop, Going::Open) * self.scale;
         let at = self.u(i).map_or((0.0, 0.0), |u| u.at);
         // The attacker's foot come on in attack column (The Melee 2) and
-        // deploy into line only within musket range; others deploy within
-        // a column move and an open move of it.
+        // deploy into line a column move from musket range; others deploy
+        // a column move and an open move from it.
         let deploy_at = if role == Role::Attacker && troop.is_infantry() {
-            range
+            range + reach
         } else {
             far
         };
@@ -173,15 +164,9 @@ impl Battle<'_> {
                 } else if hold(near(engage)) {
                     self.advance(i, goal, going, 0.0);
                 } else {
-                    // An attack not yet formed up halts an inch beyond
-                    // musket range, so its companies go in together.
-                    let short = if role == Role::Attacker && !self.formed {
-                        range + FORM_UP_INCHES * self.scale
-                    } else {
-                        reach.min(range)
-                    };
+                    let short = reach.min(range);
                     match nearest {
-                        Some((j, d)) if d <= engage.max(short) + EPSILON => {
+                        Some((j, d)) if d <= engage + EPSILON => {
                             let to = self.u(j).map_or(goal, |e| e.at);
                             self.advance(i, to, going, short);
                         }
@@ -222,35 +207,6 @@ impl Battle<'_> {
             .map(|(_, e)| (doctrine::dist(me.at, e.at), e.at))
             .min_by(|a, b| a.0.total_cmp(&b.0))
             .map(|(_, p)| p)
-    }
-
-    /// Whether side `side`'s attack is formed up to go in: at least
-    /// [`FORMED_UP_SHARE`] of its foot on the table from the start are
-    /// within a column move and an inch of musket range of an enemy, or the
-    /// day is half gone (this program's doctrine: companies that go in one
-    /// by one are beaten one by one, where the Combat Table kills only by
-    /// the number of stands fighting together).
-    fn formed_up(&self, side: usize) -> bool {
-        if self.side(side).role != Role::Attacker || doctrine::late(self.turn, self.scenario.turn_limit) {
-            return true;
-        }
-        let (mut near, mut all) = (0_u32, 0_u32);
-        for i in 0..self.units.len() {
-            let Some(u) = self.u(i) else { continue };
-            let Some(t) = u.troop.filter(|t| t.is_infantry()) else {
-                continue;
-            };
-            if u.side != side || !u.combatant() || u.arrives > 1 {
-                continue;
-            }
-            all += 1;
-            let reach = (musket_range(t, 0).unwrap_or(0.0) + move_inches(t, Going::Column) + FORM_UP_INCHES)
-                * self.scale;
-            if self.nearest_enemy(i, |_| true).is_some_and(|(_, d)| d <= reach + EPSILON) {
-                near += 1;
-            }
-        }
-        f64::from(near) >= FORMED_UP_SHARE * f64::from(all)
     }
 
     /// A rough fighting value of the stands of `side` within `radius` of
