@@ -101,12 +101,18 @@ impl Battle<'_> {
         let far = range + reach + move_inches(troop, Going::Open) * self.scale;
         let at = self.u(i).map_or((0.0, 0.0), |u| u.at);
         // The attacker's foot come on in attack column (The Melee 2) and
-        // deploy into line a column move from musket range; others deploy
-        // a column move and an open move from it.
-        let deploy_at = if role == Role::Attacker && troop.is_infantry() {
-            range + reach
-        } else {
-            far
+        // deploy into line a column move from the musket range of enemy
+        // foot or horse; at guns, whose fire takes no account of the
+        // formation, they keep the column to the charge (deploying only
+        // within musket range). Others deploy a column move and an open move
+        // from musket range.
+        let at_guns = nearest
+            .and_then(|(j, _)| self.u(j))
+            .is_some_and(|e| e.is(|t| t == Troop::Artillery));
+        let deploy_at = match (role, troop.is_infantry(), at_guns) {
+            (Role::Attacker, true, true) => range,
+            (Role::Attacker, true, false) => range + reach,
+            _ => far,
         };
         let formation = match nearest {
             Some((_, d)) if d <= deploy_at + EPSILON => Formation::Line,
