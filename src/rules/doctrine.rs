@@ -477,7 +477,11 @@ pub fn line_posts(
     let ahead = |c: Point| key(-((c.0 - guard.0) * rear.0 + (c.1 - guard.1) * rear.1));
     let across = |c: Point| key((c.0 - guard.0) * rear.1 - (c.1 - guard.1) * rear.0);
     // The objective's own cell (or the nearest dry one) first.
-    cells.sort_by(|a, b| key(a.1).total_cmp(&key(b.1)).then(across(a.2).total_cmp(&across(b.2))));
+    cells.sort_by(|a, b| {
+        key(a.1)
+            .total_cmp(&key(b.1))
+            .then(across(a.2).total_cmp(&across(b.2)))
+    });
     let mut out = Vec::with_capacity(count);
     if let Some(&(_, _, c)) = cells.first() {
         out.push(c);
@@ -492,7 +496,9 @@ pub fn line_posts(
             .then(across(a.2).total_cmp(&across(b.2)))
     });
     let all: Vec<Point> = out.iter().copied().chain(rest.iter().map(|x| x.2)).collect();
-    (0..count).filter_map(|i| all.get(i % all.len()).copied()).collect()
+    (0..count)
+        .filter_map(|i| all.get(i % all.len()).copied())
+        .collect()
 }
 
 /// What a side's generals work from on an inch table: who it is, where it
@@ -586,4 +592,128 @@ pub fn nearest_in_range(
 /// Whether the odds favour a charge.
 pub fn charge_favoured(mine: f64, theirs: f64) -> bool {
     mine >= theirs * CHARGE_WHEN_ODDS_AT_LEAST
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+
+    use super::*;
+    use crate::model::RuleSetId;
+    use crate::scenario::{Cover, Ground, Patch, Table};
+
+    /// A 20 x 20 table of 3-inch cells with `terrain`; the defender's edge is
+    /// the low one (its rear is (0, -1)).
+    fn board(terrain: Vec<Patch>) -> Board {
+        let s = Scenario {
+            title: "posts".to_owned(),
+            rules: RuleSetId::Scruby1965,
+            seed: 0,
+            turn_limit: 12,
+            table: Table {
+                width: 20,
+                depth: 20,
+                cell_inches: 3.0,
+                grid: false,
+                terrain,
+            },
+            sides: Vec::new(),
+            objectives: Vec::new(),
+            notes: None,
+        };
+        Board::new(&s)
+    }
+
+    fn patch(x: u32, y: u32, w: u32, h: u32, ground: Option<Ground>, cover: Option<Cover>) -> Patch {
+        Patch {
+            area: Area { x, y, w, h },
+            ground,
+            level: None,
+            road: None,
+            cover,
+        }
+    }
+
+    const REAR: Point = (0.0, -1.0);
+    const GUARD: Point = (10.5, 8.5);
+
+    #[test]
+    fn line_posts_take_the_objective_then_the_best_ground_within_bounds() {
+        // (terrain, forward limit, count, the posts wanted first, rows none may pass)
+        let hedge = vec![patch(7, 10, 7, 1, None, Some(Cover::WallOrHedge))];
+        let town = vec![
+            patch(6, 4, 9, 8, Some(Ground::BuiltUpOuter), None),
+            patch(7, 5, 7, 6, Some(Ground::BuiltUpInner), None),
+        ];
+        let cases: Vec<(&str, Vec<Patch>, f64, usize, Vec<Point>, f64)> = vec![
+            (
+                "open ground: the objective, then the most forward",
+                vec![],
+                4.0,
+                2,
+                vec![GUARD, (10.5, 12.5)],
+                12.5,
+            ),
+            (
+                "a hedge two rows ahead is manned first",
+                hedge.clone(),
+                4.0,
+                3,
+                vec![GUARD, (10.5, 10.5), (11.5, 10.5)],
+                12.5,
+            ),
+            (
+                "holding back: nothing ahead of the objective",
+                hedge,
+                0.0,
+                6,
+                vec![GUARD],
+                8.5,
+            ),
+            (
+                "a town: the front of its outer ring, not its blind heart",
+                town,
+                4.0,
+                2,
+                vec![GUARD, (10.5, 11.5)],
+                12.5,
+            ),
+        ];
+        for (name, terrain, forward, count, first, deepest) in cases {
+            let b = board(terrain);
+            let posts = line_posts(&b, GUARD, REAR, forward, 6.0, count);
+            assert_eq!(posts.len(), count, "{name}");
+            assert_eq!(&posts[..first.len()], &first[..], "{name}: {posts:?}");
+            for p in &posts {
+                assert!(
+                    p.1 <= deepest + 1e-9 && dist(*p, GUARD) <= 6.0 + 1e-9,
+                    "{name}: {p:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn line_posts_turn_with_the_table() {
+        let terrain = vec![patch(3, 9, 14, 2, None, Some(Cover::WallOrHedge))];
+        let b = board(terrain.clone());
+        let posts = line_posts(&b, GUARD, REAR, 4.0, 6.0, 12);
+        // The same table turned end for end: every patch, the objective and
+        // the rear turned about the middle.
+        let turned: Vec<Patch> = terrain
+            .iter()
+            .map(|p| Patch {
+                area: Area {
+                    x: 20 - p.area.x - p.area.w,
+                    y: 20 - p.area.y - p.area.h,
+                    ..p.area
+                },
+                ..*p
+            })
+            .collect();
+        let b2 = board(turned);
+        let back = line_posts(&b2, (20.0 - GUARD.0, 20.0 - GUARD.1), (0.0, 1.0), 4.0, 6.0, 12);
+        let turned_back: Vec<Point> = back.iter().map(|p| (20.0 - p.0, 20.0 - p.1)).collect();
+        assert_eq!(posts, turned_back);
+    }
 }

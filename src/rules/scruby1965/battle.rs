@@ -8,12 +8,12 @@ use super::tables::{
     troop_for,
 };
 use crate::model::{ArmyKind, RuleSetId};
-use crate::rules::{LastWord, Resolve};
 use crate::rules::board::{Board, Point};
 use crate::rules::dice::Dice;
 use crate::rules::doctrine;
 use crate::rules::engine::{self, Clock, Ending, Member, Roster, Turns};
 use crate::rules::{Fate, Log, Outcome};
+use crate::rules::{LastWord, Resolve};
 use crate::scenario::{Role, Scenario, TableStand};
 
 /// A little slack for comparing distances of points that were placed exactly.
@@ -437,7 +437,7 @@ impl<'a> Battle<'a> {
     /// side's role gives it the first charge every move. After
     /// [`MAX_TURN_THROWS`] equal throws (never, in practice) the attacker
     /// moves first.
-    fn first_to_move(&mut self) -> usize {
+    pub(super) fn first_to_move(&mut self) -> usize {
         let attacker = usize::from(self.sides[1].role == Role::Attacker);
         let mut first = attacker;
         let mut faces = (0, 0);
@@ -593,7 +593,7 @@ impl<'a> Battle<'a> {
     /// nearest enemy), as a melee's is what stands as it begins; equal
     /// totals are thrown again, as in a melee. `None` when the battle ended
     /// otherwise: the judge has no need of it.
-    fn last_word(&mut self) -> Option<LastWord> {
+    pub(super) fn last_word(&mut self) -> Option<LastWord> {
         if self.over() {
             return None;
         }
@@ -631,7 +631,10 @@ impl<'a> Battle<'a> {
         }
         Some(LastWord {
             holds: None,
-            why: format!("Sequence 2 for the armies, {name0} {:.0} and {name1} {:.0}, thrown equal", value[0], value[1]),
+            why: format!(
+                "Sequence 2 for the armies, {name0} {:.0} and {name1} {:.0}, thrown equal",
+                value[0], value[1]
+            ),
         })
     }
 

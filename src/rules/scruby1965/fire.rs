@@ -5,8 +5,8 @@
 use super::battle::{Battle, EPSILON, Status, Why, nearer};
 use super::tables::{
     CANNON_RANGE_INCHES, Crew, Firepower, HORSE_HOLDER_POINTS, MAXIM_RANGE_INCHES, MORALE_RETIRE_MOVES,
-    RIFLE_RANGE_INCHES, SPEAR_THROW_INCHES, STAND_FRONT_INCHES, Troop, artillery_kills, fire_kills, gun_knocked_out, halve,
-    is_gun_hit, native_morale_holds, spear_kills, spearmen_leave,
+    RIFLE_RANGE_INCHES, SPEAR_THROW_INCHES, STAND_FRONT_INCHES, Troop, artillery_kills, fire_kills,
+    gun_knocked_out, halve, is_gun_hit, native_morale_holds, spear_kills, spearmen_leave,
 };
 use crate::rules::Fate;
 use crate::rules::board::Point;

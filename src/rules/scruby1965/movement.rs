@@ -48,13 +48,15 @@ impl Battle<'_> {
 
     /// Marks the enemies of side `side` within RIFLE RANGE of one of its
     /// combatants: where the fighting is.
-    fn mark_engaged(&mut self, side: usize) {
+    pub(super) fn mark_engaged(&mut self, side: usize) {
         let mut engaged = std::mem::take(&mut self.scratch.engaged);
         for (j, e) in self.stands.iter().enumerate() {
             let hot = e.side != side
                 && e.combatant()
                 && self.stands.iter().any(|f| {
-                    f.side == side && f.combatant() && doctrine::dist(f.at, e.at) <= RIFLE_RANGE_INCHES + EPSILON
+                    f.side == side
+                        && f.combatant()
+                        && doctrine::dist(f.at, e.at) <= RIFLE_RANGE_INCHES + EPSILON
                 });
             if let Some(slot) = engaged.get_mut(j) {
                 *slot = hot;
@@ -69,13 +71,15 @@ impl Battle<'_> {
     /// gone. Until then its foot and guns halt an inch beyond the enemy's
     /// RIFLE RANGE, so the line goes in together rather than company by
     /// company into the whole enemy line's fire (this program's doctrine).
-    fn formed_up(&self, side: usize) -> bool {
+    pub(super) fn formed_up(&self, side: usize) -> bool {
         if doctrine::late(self.turn, self.scenario.turn_limit) {
             return true;
         }
         let (mut near, mut all) = (0_u32, 0_u32);
         for (i, u) in self.stands.iter().enumerate() {
-            let foot_or_guns = u.troop().is_some_and(|t| !t.is_cavalry() && t != Troop::NativeSpearmen);
+            let foot_or_guns = u
+                .troop()
+                .is_some_and(|t| !t.is_cavalry() && t != Troop::NativeSpearmen);
             if u.side != side || !u.combatant() || u.arrives > 1 || !foot_or_guns {
                 continue;
             }
@@ -93,7 +97,7 @@ impl Battle<'_> {
     /// reserves march to the fighting, rather than stand idle at their
     /// posts while the line is shot away). The stand holding the objective
     /// stays; attackers make for their goal.
-    fn march_to_fighting(&self, i: usize) -> Option<Point> {
+    pub(super) fn march_to_fighting(&self, i: usize) -> Option<Point> {
         let u = self.stands.get(i)?;
         if u.holds || self.side(u.side).role != Role::Defender {
             return None;
@@ -418,7 +422,8 @@ impl Battle<'_> {
                     self.close_up(i);
                 } else if side.role == Role::Attacker
                     && self.touching(i)
-                    && enemy.is_some_and(|(_, d)| d <= RIFLE_RANGE_INCHES + line.move_closed + OPEN_GAP_INCHES)
+                    && enemy
+                        .is_some_and(|(_, d)| d <= RIFLE_RANGE_INCHES + line.move_closed + OPEN_GAP_INCHES)
                 {
                     // The last steps into range in closed order, to volley on arrival.
                     self.go(i, goal, line.move_closed, keep_off, "advance in closed order");
@@ -485,7 +490,8 @@ impl Battle<'_> {
         self.stands.get(i).is_some_and(|u| {
             let side = self.side(u.side);
             side.role == Role::Attacker
-                && side.plan.charge_odds(self.turn, self.scenario.turn_limit) <= doctrine::BOLD_CHARGE_ODDS + EPSILON
+                && side.plan.charge_odds(self.turn, self.scenario.turn_limit)
+                    <= doctrine::BOLD_CHARGE_ODDS + EPSILON
         })
     }
 

@@ -97,9 +97,9 @@ impl Battle<'_> {
             };
             let mut line: Vec<usize> = (0..self.stands.len())
                 .filter(|&i| {
-                    self.stands
-                        .get(i)
-                        .is_some_and(|u| posted(u) && u.line.is_some() && !u.troop().is_some_and(Troop::is_cavalry))
+                    self.stands.get(i).is_some_and(|u| {
+                        posted(u) && u.line.is_some() && !u.troop().is_some_and(Troop::is_cavalry)
+                    })
                 })
                 .collect();
             // An army of horse alone holds with its horse.
@@ -110,7 +110,8 @@ impl Battle<'_> {
             }
             // The foot take the objective and the best of the line, the guns the rest.
             line.sort_by_key(|&i| self.stands.get(i).map_or(u8::MAX, |u| arm_rank(u.troop())));
-            let posts = doctrine::line_posts(&self.board, guard, rear, forward, LINE_RADIUS_CELLS, line.len());
+            let posts =
+                doctrine::line_posts(&self.board, guard, rear, forward, LINE_RADIUS_CELLS, line.len());
             for (k, (&i, &p)) in line.iter().zip(&posts).enumerate() {
                 let at = self.board.to_inches(p);
                 if let Some(u) = self.stands.get_mut(i) {
@@ -156,7 +157,10 @@ impl Battle<'_> {
                 continue;
             };
             let p = self.board.to_cells(post);
-            let at = (p.0.clamp(x0 + 0.5, x1.max(x0 + 0.5)), p.1.clamp(y0 + 0.5, y1.max(y0 + 0.5)));
+            let at = (
+                p.0.clamp(x0 + 0.5, x1.max(x0 + 0.5)),
+                p.1.clamp(y0 + 0.5, y1.max(y0 + 0.5)),
+            );
             if self.board.cell_at(at).is_water() || !self.board.on_table(at) {
                 continue;
             }

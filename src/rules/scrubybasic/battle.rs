@@ -9,19 +9,20 @@ mod melee;
 mod movement;
 
 use super::{
-    CANISTER_INCHES, CONTACT_INCHES, GUN_HITS_TO_DESTROY, GUN_MOVE_AND_FIRE_INCHES, Going, PURSUED_FACTOR,
-    RANK_INCHES, RETIRE_MOVES, Troop, artillery_range, attacker_position_factor, canister_factor,
-    caught_in_flank, cavalry_may_charge, counter_battery_hit, defensive_fire_factor, flank_factors,
-    greater_loss, house_attackers_allowed, morale_multiplier, DEFENCE_MORALE_FACTOR, house_defence_factor, melee_ranks, models_at, morale_value,
-    move_inches, musket_range, rank_factor, slope_inches, stand_share, table_scale, troop_for,
+    CANISTER_INCHES, CONTACT_INCHES, DEFENCE_MORALE_FACTOR, GUN_HITS_TO_DESTROY, GUN_MOVE_AND_FIRE_INCHES,
+    Going, PURSUED_FACTOR, RANK_INCHES, RETIRE_MOVES, Troop, artillery_range, attacker_position_factor,
+    canister_factor, caught_in_flank, cavalry_may_charge, counter_battery_hit, defensive_fire_factor,
+    flank_factors, greater_loss, house_attackers_allowed, house_defence_factor, melee_ranks, models_at,
+    morale_multiplier, morale_value, move_inches, musket_range, rank_factor, slope_inches, stand_share,
+    table_scale, troop_for,
 };
 use crate::model::RuleSetId;
-use crate::rules::{LastWord, Resolve};
 use crate::rules::board::{Board, Point};
 use crate::rules::dice::Dice;
 use crate::rules::doctrine;
 use crate::rules::engine::{self, Clock, Ending, Member, Roster, Turns};
 use crate::rules::{Fate, Log, Outcome};
+use crate::rules::{LastWord, Resolve};
 use crate::scenario::{Ground, Role, Scenario, TableStand};
 
 /// Slack for comparing distances.
@@ -294,10 +295,12 @@ impl<'a> Battle<'a> {
                 continue;
             }
             let (rear, hold_back) = (side.rear, side.plan.hold_back);
-            let guard = doctrine::nearest_objective(self.scenario, s).unwrap_or((side.goal.0 / cell, side.goal.1 / cell));
+            let guard = doctrine::nearest_objective(self.scenario, s)
+                .unwrap_or((side.goal.0 / cell, side.goal.1 / cell));
             let forward = if hold_back { 0.0 } else { LINE_FORWARD_CELLS };
             // A stand the scenario places holds where it is put.
-            let posted = |u: &Unit<'_>| u.side == s && u.post.is_some() && u.fighting() && u.stand.at.is_none();
+            let posted =
+                |u: &Unit<'_>| u.side == s && u.post.is_some() && u.fighting() && u.stand.at.is_none();
             let rank = |u: &Unit<'_>| match u.troop {
                 Some(Troop::Artillery) => 1,
                 Some(t) if t.is_cavalry() => 2,
@@ -313,13 +316,17 @@ impl<'a> Battle<'a> {
                     .collect();
             }
             line.sort_by_key(|&i| self.u(i).map_or(3, rank));
-            let posts = doctrine::line_posts(&self.board, guard, rear, forward, LINE_RADIUS_CELLS, line.len());
+            let posts =
+                doctrine::line_posts(&self.board, guard, rear, forward, LINE_RADIUS_CELLS, line.len());
             for (&i, &p) in line.iter().zip(&posts) {
                 if let Some(u) = self.units.get_mut(i) {
                     u.post = Some((p.0 * cell, p.1 * cell));
                 }
             }
-            let reserve = self.board.clamp((guard.0 + rear.0 * RESERVE_BACK_CELLS, guard.1 + rear.1 * RESERVE_BACK_CELLS));
+            let reserve = self.board.clamp((
+                guard.0 + rear.0 * RESERVE_BACK_CELLS,
+                guard.1 + rear.1 * RESERVE_BACK_CELLS,
+            ));
             for (i, u) in self.units.iter_mut().enumerate() {
                 if !posted(u) || line.contains(&i) {
                     continue;
@@ -523,7 +530,11 @@ impl<'a> Battle<'a> {
                 }
                 Status::Fighting if u.combatant() => {
                     let value = f64::from(u.models * u.weight())
-                        * if self.defensive(u.at) { DEFENCE_MORALE_FACTOR } else { 1.0 };
+                        * if self.defensive(u.at) {
+                            DEFENCE_MORALE_FACTOR
+                        } else {
+                            1.0
+                        };
                     if let Some(m) = models.get_mut(side) {
                         *m += value;
                     }
@@ -536,7 +547,9 @@ impl<'a> Battle<'a> {
         if let Some(loser) = greater_loss(loss) {
             return Some(LastWord {
                 holds: Some(1 - loser),
-                why: format!("judging the morale for the armies, {n0} lost {l0} stands and {n1} {l1}: the greater loss retires"),
+                why: format!(
+                    "judging the morale for the armies, {n0} lost {l0} stands and {n1} {l1}: the greater loss retires"
+                ),
             });
         }
         let [m0, m1] = models;
