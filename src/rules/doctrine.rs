@@ -635,6 +635,10 @@ mod tests {
     }
 
     const REAR: Point = (0.0, -1.0);
+
+    /// A case: its name, the terrain, the forward limit, how many posts, the
+    /// posts wanted first, and the deepest row any may stand on.
+    type Case = (&'static str, Vec<Patch>, f64, usize, Vec<Point>, f64);
     const GUARD: Point = (10.5, 8.5);
 
     #[test]
@@ -645,7 +649,7 @@ mod tests {
             patch(6, 4, 9, 8, Some(Ground::BuiltUpOuter), None),
             patch(7, 5, 7, 6, Some(Ground::BuiltUpInner), None),
         ];
-        let cases: Vec<(&str, Vec<Patch>, f64, usize, Vec<Point>, f64)> = vec![
+        let cases: Vec<Case> = vec![
             (
                 "open ground: the objective, then the most forward",
                 vec![],
