@@ -807,3 +807,35 @@ fn show_abu_tleih() {
         println!("{count:4} {end:?}");
     }
 }
+
+// ---------------------------------------------------------------------------
+// The end (issue 14)
+// ---------------------------------------------------------------------------
+
+#[test]
+fn a_battle_nobody_broke_nor_held_ends_on_sequence_two_for_the_armies() {
+    use umpire::rules::RuleSet;
+    assert!(Scruby1965.last_word_rule().unwrap().contains("Sequence 2"));
+    // The mirror's armies cannot meet in one game move and there is no
+    // objective: Sequence 2 thrown for the two armies decides it.
+    let mut scenario = mirror_at(9.0);
+    scenario.turn_limit = 1;
+    let mut wins = [0_u32; 2];
+    for seed in 0..100 {
+        let o = fight(&scenario, RuleSetId::Scruby1965, seed).unwrap();
+        let word = o.last_word.clone().expect("no army broke");
+        assert!(word.why.starts_with("Sequence 2 for the armies"), "{}", word.why);
+        let w = word.holds.expect("equal totals are thrown again");
+        assert_eq!(o.winner.as_deref(), Some(["north", "south"][w]));
+        assert!(
+            o.verdict.contains("holds its ground: Sequence 2"),
+            "{}",
+            o.verdict
+        );
+        wins[w] += 1;
+    }
+    assert!(
+        wins.iter().all(|&n| n > 20),
+        "mirror armies, one die each: {wins:?}"
+    );
+}

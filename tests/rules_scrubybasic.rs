@@ -879,3 +879,183 @@ fn show_battle() {
         o.sides[0].wins.share, o.sides[1].wins.share, o.draws.share
     );
 }
+
+// ---------------------------------------------------------------------------
+// The generals and the end (issue 14)
+// ---------------------------------------------------------------------------
+
+#[test]
+fn each_general_draws_a_plan_and_the_log_says_it() {
+    let o = fight(&mirror(), RuleSetId::ScrubyBasic, 5).unwrap();
+    let first: Vec<&str> = o
+        .log
+        .iter()
+        .filter(|l| l.turn == 1)
+        .map(|l| l.text.as_str())
+        .collect();
+    assert!(
+        first.iter().any(|l| l.starts_with("the north defends: it holds")),
+        "{first:#?}"
+    );
+    assert!(
+        first
+            .iter()
+            .any(|l| l.starts_with("the south attacks: it attacks")),
+        "{first:#?}"
+    );
+}
+
+/// Armies too far apart to fight in `turns` game moves, the north's line of
+/// `north` companies in a wood when `wooded`.
+fn far_apart(north: u32, south: u32, turns: u32, wooded: bool) -> Scenario {
+    let line = |base: u32, n: u32, y: f64| {
+        (0..n)
+            .map(|k| {
+                stand(
+                    base + k,
+                    StandKind::LineInfantry,
+                    Some((1.5 + 0.5 * f64::from(k), y)),
+                )
+            })
+            .collect()
+    };
+    let mut s = battle(
+        11,
+        turns,
+        vec![
+            side("north", Role::Defender, area(0, 0, 11, 3), line(1, north, 0.5)),
+            side("south", Role::Attacker, area(0, 9, 11, 3), line(101, south, 11.5)),
+        ],
+    );
+    if wooded {
+        s.table.terrain.push(Patch {
+            area: area(0, 0, 11, 1),
+            ground: Some(Ground::ForestEdge),
+            level: None,
+            road: None,
+            cover: None,
+        });
+    }
+    s
+}
+
+#[test]
+fn the_last_word_is_judging_the_morale_for_the_armies() {
+    use umpire::rules::RuleSet;
+    assert!(
+        ScrubyBasic
+            .last_word_rule()
+            .unwrap()
+            .contains("Judging the Morale")
+    );
+    // No stand lost either side: models times the die's multiplier. 4 x 4
+    // against 4 x 6 models: the south holds unless it throws 1-3 and the
+    // north 4-6 (16 x 3 = 48 against 24 x 2 = 48 is thrown again).
+    let s = far_apart(4, 6, 1, false);
+    let mut held = [0_u32; 2];
+    for seed in 0..200 {
+        let o = fight(&s, RuleSetId::ScrubyBasic, seed).unwrap();
+        let word = o.last_word.clone().expect("the turn limit, nobody broken");
+        assert!(
+            word.why
+                .starts_with("judging the morale for the armies, 0 stands lost each: the north 16 models x "),
+            "{}",
+            word.why
+        );
+        let w = word.holds.unwrap();
+        held[w] += 1;
+        assert_eq!(o.winner.as_deref(), Some(["north", "south"][w]));
+        assert!(
+            o.verdict.contains("holds its ground: judging the morale"),
+            "{}",
+            o.verdict
+        );
+    }
+    assert_eq!(held[0], 0, "16 x 3 never beats 24 x 3 or ties it: {held:?}");
+    // 50% more in a defensive position: 4 companies in the wood count 24,
+    // as many as the 6 in the open.
+    let s = far_apart(4, 6, 1, true);
+    let mut held = [0_u32; 2];
+    for seed in 0..200 {
+        let o = fight(&s, RuleSetId::ScrubyBasic, seed).unwrap();
+        held[o.last_word.unwrap().holds.unwrap()] += 1;
+    }
+    assert!(held[0] > 60 && held[1] > 60, "{held:?}");
+}
+
+#[test]
+fn guns_firing_unanswered_send_nobody_back() {
+    // Two guns at 12 inches kill a light cavalry stand's worth a move; the
+    // stand they fire at cannot answer: no firefight, no post-volley morale.
+    let o = fight(&gun_line(4, 12.0, 0, false), RuleSetId::ScrubyBasic, 1).unwrap();
+    assert!(!logged(&o, "the firefight"), "{}", log_text(&o));
+    assert!(!logged(&o, "retire"), "{}", log_text(&o));
+}
+
+#[test]
+fn a_defender_in_a_defensive_position_holds_it_and_does_not_charge_out() {
+    // A company in a wood, attackers 4 inches off: it fires, never calls a
+    // fire and charge; in the open it may.
+    for (wooded, may_charge) in [(true, false), (false, true)] {
+        let mut called = false;
+        for seed in 0..30 {
+            let mut s = battle(
+                11,
+                2,
+                vec![
+                    side(
+                        "north",
+                        Role::Defender,
+                        area(0, 0, 11, 3),
+                        vec![
+                            stand(1, StandKind::GrenadierInfantry, Some((5.5, 2.5))),
+                            stand(2, StandKind::GrenadierInfantry, Some((5.9, 2.5))),
+                        ],
+                    ),
+                    side(
+                        "south",
+                        Role::Attacker,
+                        area(0, 3, 11, 3),
+                        vec![stand(101, StandKind::LineInfantry, Some((5.5, 3.2)))],
+                    ),
+                ],
+            );
+            if wooded {
+                s.table.terrain.push(Patch {
+                    area: area(5, 2, 1, 1),
+                    ground: Some(Ground::ForestEdge),
+                    level: None,
+                    road: None,
+                    cover: None,
+                });
+            }
+            let o = fight(&s, RuleSetId::ScrubyBasic, seed).unwrap();
+            called |= logged(&o, "grenadiers 1 call 'fire and charge'")
+                || logged(&o, "grenadiers 2 call 'fire and charge'");
+        }
+        assert_eq!(called, may_charge, "wooded {wooded}");
+    }
+}
+
+#[test]
+fn the_defender_posts_a_company_on_the_objective() {
+    // Nobody can come near in 3 moves: the defender, deployed by the
+    // doctrine, holds the objective at the end.
+    let mut s = far_apart(4, 4, 3, false);
+    for side in &mut s.sides {
+        for t in &mut side.stands {
+            t.at = None;
+        }
+    }
+    s.objectives.push(umpire::scenario::Objective {
+        name: "the farm".to_owned(),
+        kind: umpire::scenario::ObjectiveKind::Town,
+        x: 5,
+        y: 3,
+    });
+    for seed in 0..10 {
+        let o = fight(&s, RuleSetId::ScrubyBasic, seed).unwrap();
+        assert_eq!(o.winner.as_deref(), Some("north"), "{}", o.verdict);
+        assert!(o.verdict.contains("holds 1 of the 1 objectives"), "{}", o.verdict);
+    }
+}

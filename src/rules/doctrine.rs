@@ -426,6 +426,81 @@ pub fn posts(board: &Board, guard: Point, rear: Point, count: usize) -> Vec<Poin
         .collect()
 }
 
+/// What a cell is worth to a firing line: the doctrine's defensive value,
+/// and more where the ground toward the enemy is open to fire. A cell whose
+/// own ground blocks sight (a town's or wood's heart) sees only its
+/// neighbours: it is worth least (this program's own weights; used by
+/// scruby-1965 and scruby-basic).
+pub fn line_value(board: &Board, c: Point, rear: Point) -> u32 {
+    let cell = board.cell_at(c);
+    if cell.is_water() {
+        return 0;
+    }
+    if cell.blocks_sight() {
+        return 1;
+    }
+    let ahead = board.cell_at((c.0 - rear.0, c.1 - rear.1));
+    let sees_out = !ahead.blocks_sight();
+    defensive_value(board, c) + if sees_out { 2 } else { 0 }
+}
+
+/// Posts (in cells) for `count` stands guarding `guard`, `rear` the unit
+/// vector to the defender's own edge: the first on the objective (the cell
+/// nearest it that is not water), then the line's cells, best first (by
+/// [`line_value`], then nearer the objective); none more than `forward`
+/// cells toward the enemy or `radius` away. Two stands share a
+/// cell when the ground runs out.
+pub fn line_posts(
+    board: &Board,
+    guard: Point,
+    rear: Point,
+    forward: f64,
+    radius: f64,
+    count: usize,
+) -> Vec<Point> {
+    let mut cells: Vec<(u32, f64, Point)> = board
+        .centres()
+        .filter(|c| {
+            let off = (c.0 - guard.0, c.1 - guard.1);
+            let back = off.0 * rear.0 + off.1 * rear.1;
+            !board.cell_at(*c).is_water() && dist(*c, guard) <= radius && back >= -forward
+        })
+        .map(|c| (line_value(board, c, rear), dist(c, guard), c))
+        .collect();
+    if cells.is_empty() {
+        return vec![guard; count];
+    }
+    // Distances compared to the thousandth of a cell, and ties broken by
+    // the place across the defender's front (its right first), so that a
+    // table turned end for end gives the same posts turned with it.
+    let key = |v: f64| (v * 1000.0).round();
+    let ahead = |c: Point| key(-((c.0 - guard.0) * rear.0 + (c.1 - guard.1) * rear.1));
+    let across = |c: Point| key((c.0 - guard.0) * rear.1 - (c.1 - guard.1) * rear.0);
+    // The objective's own cell (or the nearest dry one) first.
+    cells.sort_by(|a, b| {
+        key(a.1)
+            .total_cmp(&key(b.1))
+            .then(across(a.2).total_cmp(&across(b.2)))
+    });
+    let mut out = Vec::with_capacity(count);
+    if let Some(&(_, _, c)) = cells.first() {
+        out.push(c);
+    }
+    let rest = cells.get(1..).unwrap_or(&[]);
+    let mut rest: Vec<(u32, f64, Point)> = rest.to_vec();
+    // Best ground first; among equals the most forward, then the nearest.
+    rest.sort_by(|a, b| {
+        b.0.cmp(&a.0)
+            .then(ahead(b.2).total_cmp(&ahead(a.2)))
+            .then(key(a.1).total_cmp(&key(b.1)))
+            .then(across(a.2).total_cmp(&across(b.2)))
+    });
+    let all: Vec<Point> = out.iter().copied().chain(rest.iter().map(|x| x.2)).collect();
+    (0..count)
+        .filter_map(|i| all.get(i % all.len()).copied())
+        .collect()
+}
+
 /// What a side's generals work from on an inch table: who it is, where it
 /// aims (in inches) and which way its own table edge lies.
 #[derive(Debug, Clone, Copy)]
@@ -517,4 +592,132 @@ pub fn nearest_in_range(
 /// Whether the odds favour a charge.
 pub fn charge_favoured(mine: f64, theirs: f64) -> bool {
     mine >= theirs * CHARGE_WHEN_ODDS_AT_LEAST
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+
+    use super::*;
+    use crate::model::RuleSetId;
+    use crate::scenario::{Cover, Ground, Patch, Table};
+
+    /// A 20 x 20 table of 3-inch cells with `terrain`; the defender's edge is
+    /// the low one (its rear is (0, -1)).
+    fn board(terrain: Vec<Patch>) -> Board {
+        let s = Scenario {
+            title: "posts".to_owned(),
+            rules: RuleSetId::Scruby1965,
+            seed: 0,
+            turn_limit: 12,
+            table: Table {
+                width: 20,
+                depth: 20,
+                cell_inches: 3.0,
+                grid: false,
+                terrain,
+            },
+            sides: Vec::new(),
+            objectives: Vec::new(),
+            notes: None,
+        };
+        Board::new(&s)
+    }
+
+    fn patch(x: u32, y: u32, w: u32, h: u32, ground: Option<Ground>, cover: Option<Cover>) -> Patch {
+        Patch {
+            area: Area { x, y, w, h },
+            ground,
+            level: None,
+            road: None,
+            cover,
+        }
+    }
+
+    const REAR: Point = (0.0, -1.0);
+
+    /// A case: its name, the terrain, the forward limit, how many posts, the
+    /// posts wanted first, and the deepest row any may stand on.
+    type Case = (&'static str, Vec<Patch>, f64, usize, Vec<Point>, f64);
+    const GUARD: Point = (10.5, 8.5);
+
+    #[test]
+    fn line_posts_take_the_objective_then_the_best_ground_within_bounds() {
+        // (terrain, forward limit, count, the posts wanted first, rows none may pass)
+        let hedge = vec![patch(7, 10, 7, 1, None, Some(Cover::WallOrHedge))];
+        let town = vec![
+            patch(6, 4, 9, 8, Some(Ground::BuiltUpOuter), None),
+            patch(7, 5, 7, 6, Some(Ground::BuiltUpInner), None),
+        ];
+        let cases: Vec<Case> = vec![
+            (
+                "open ground: the objective, then the most forward",
+                vec![],
+                4.0,
+                2,
+                vec![GUARD, (10.5, 12.5)],
+                12.5,
+            ),
+            (
+                "a hedge two rows ahead is manned first",
+                hedge.clone(),
+                4.0,
+                3,
+                vec![GUARD, (10.5, 10.5), (11.5, 10.5)],
+                12.5,
+            ),
+            (
+                "holding back: nothing ahead of the objective",
+                hedge,
+                0.0,
+                6,
+                vec![GUARD],
+                8.5,
+            ),
+            (
+                "a town: the front of its outer ring, not its blind heart",
+                town,
+                4.0,
+                2,
+                vec![GUARD, (10.5, 11.5)],
+                12.5,
+            ),
+        ];
+        for (name, terrain, forward, count, first, deepest) in cases {
+            let b = board(terrain);
+            let posts = line_posts(&b, GUARD, REAR, forward, 6.0, count);
+            assert_eq!(posts.len(), count, "{name}");
+            assert_eq!(&posts[..first.len()], &first[..], "{name}: {posts:?}");
+            for p in &posts {
+                assert!(
+                    p.1 <= deepest + 1e-9 && dist(*p, GUARD) <= 6.0 + 1e-9,
+                    "{name}: {p:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn line_posts_turn_with_the_table() {
+        let terrain = vec![patch(3, 9, 14, 2, None, Some(Cover::WallOrHedge))];
+        let b = board(terrain.clone());
+        let posts = line_posts(&b, GUARD, REAR, 4.0, 6.0, 12);
+        // The same table turned end for end: every patch, the objective and
+        // the rear turned about the middle.
+        let turned: Vec<Patch> = terrain
+            .iter()
+            .map(|p| Patch {
+                area: Area {
+                    x: 20 - p.area.x - p.area.w,
+                    y: 20 - p.area.y - p.area.h,
+                    ..p.area
+                },
+                ..*p
+            })
+            .collect();
+        let b2 = board(turned);
+        let back = line_posts(&b2, (20.0 - GUARD.0, 20.0 - GUARD.1), (0.0, 1.0), 4.0, 6.0, 12);
+        let turned_back: Vec<Point> = back.iter().map(|p| (20.0 - p.0, 20.0 - p.1)).collect();
+        assert_eq!(posts, turned_back);
+    }
 }

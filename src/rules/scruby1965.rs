@@ -33,18 +33,33 @@
 //! # Where the seed is silent, and what this program does
 //!
 //! - **Turn sequence**: reserves arrive; natives thrown back dice to return;
-//!   movement, the attacker's stands first, then the defender's (charges
-//!   are moves into contact); fire, simultaneous (every shot is worked out
-//!   from the table as it stands, then all the kills come off together);
-//!   natives who came under fire dice for morale (after their own volley, as
-//!   the seed says); melee for every group of enemy stands in contact;
-//!   unescorted command, transport and crewless guns are taken.
+//!   each side throws a die and the higher moves first (equal throws again;
+//!   the 1965 text is silent, this is its author's practice in
+//!   `scruby-1961-strategy-tactical-wargame.txt`: "each player rolls a die
+//!   at the beginning of the move- high dice winner then chooses"), the log
+//!   giving both throws; movement, the first mover's stands, then the
+//!   other's (charges are moves into contact); fire, simultaneous (every
+//!   shot is worked out from the table as it stands, then all the kills
+//!   come off together); natives who came under fire dice for morale (after
+//!   their own volley, as the seed says); melee for every group of enemy
+//!   stands in contact; unescorted command, transport and crewless guns are
+//!   taken.
 //! - **The end**: the battle goes on to the scenario's turn limit, unless a
 //!   side has nothing left on the table (and no reserve to come), or has
-//!   lost more than half the points it brought on: it then breaks and quits
-//!   the field ([`crate::rules::ARMY_BREAKS_AT_LOSS`], which [`crate::rules::judge`]
-//!   applies). Fought on past that, most battles ended with both armies
-//!   past half, which the judge calls a draw, though one had broken first.
+//!   lost more than its general's resolve ([`crate::rules::Resolve`], 2D6
+//!   before the battle): it then breaks and quits the field, a loss, which
+//!   [`crate::rules::judge`] applies. The seed has no end of its own; the
+//!   army breaking is this program's, and it is how a clearly beaten side
+//!   withdraws. At the turn limit the side holding more objectives wins; if
+//!   they do not decide it, the last word ([`crate::rules::LastWord`]) is
+//!   THE MELEE's Sequence 2 thrown for the two armies: "the original total
+//!   Combat Values (combat power multiplied by Morale Values), each player
+//!   now rolls one dice. Multiply the total Combat Value of each player by
+//!   his dice roll. The highest such total is the winner, and the losing side
+//!   is forced to retire", each army's total being what it has standing as
+//!   the test is thrown (points times morale values, closed order or
+//!   dismounted, +1 in a defensive position against the nearest enemy),
+//!   equal totals thrown again.
 //! - **Ranges**: Maxims and cannons fire at the one range the seed gives,
 //!   20 inches ("RIFLE RANGE of all troops in our game is 20 inches"). Each
 //!   stand fires at the nearest enemy in range and in sight, not locked in a
@@ -62,9 +77,10 @@
 //!   against anyone; a hill only against an enemy lower down ("on top of a
 //!   hill"), so troops on one slope have no advantage over each other. This
 //!   halves fire and adds 1 to the morale value in melee.
-//! - **Who charges**: spearmen (with the throw-and-charge: 8 inches of move
-//!   and 8 of throw, so their reach is 16 inches) and cavalry, when the
-//!   doctrine's odds favour them ([`crate::rules::doctrine::charge_favoured`]).
+//! - **Who charges**: any stand with men but a gun (spearmen with the
+//!   throw-and-charge: 8 inches of move and 8 of throw, so their reach is 16
+//!   inches), when its general's odds favour it
+//!   ([`crate::rules::doctrine::Plan::charge_favoured`]).
 //!   The weakest enemy within reach is charged first, by the nearest
 //!   chargers, one by one until their combat value (with friends already in
 //!   contact) beats the target's and its friends' in contact; the rest hold
@@ -106,19 +122,52 @@
 //!   4 on foot) when an enemy is within rifle range and one move; they fire
 //!   dismounted without the 10 points of the horse-holder (one model of 10
 //!   men); on foot they move 6 inches, British Infantry's open move.
-//! - **The doctrine** ([`crate::rules::doctrine`]): the attacker makes for its
-//!   goal; its infantry, riflemen and guns halt to fire once an enemy is in
-//!   range (infantry forming closed order), its spearmen make for the
-//!   nearest enemy within a move and a throw. The defender's stands hold the
-//!   ground they were deployed on (the doctrine's best ground) and go back
-//!   to it when driven off; its reserves make for the side's goal. Cavalry
-//!   not charging keeps out of rifle range. Command and transport follow the
-//!   middle of their side.
+//! - **No fire through friends**: a stand does not fire at an enemy with a
+//!   stand of its own side between them (its centre within half a stand's
+//!   front of the line of fire). The seed has no such rule; this program's
+//!   reading, after the basic stand's "3 inches represented the front which
+//!   a company could occupy" and the 1961 text's "we consider only the front
+//!   rank of the column ... to be in position to fight".
+//! - **The doctrine** ([`crate::rules::doctrine`]; each general draws a
+//!   [`crate::rules::doctrine::Plan`] by dice: the attack's flank or
+//!   echelon, how boldly he charges, whether the defence holds back):
+//!   - *The defender* posts a firing line about the objective it guards
+//!     ([`crate::rules::doctrine::line_posts`]): its first company of foot
+//!     on the objective itself (it never leaves it), the rest of its foot,
+//!     then its guns, on the best ground within 18 inches (walls, hedges,
+//!     entrenchments, hill tops, the edges of towns and woods that see out
+//!     toward the enemy, not their blind hearts), up to 12 inches forward
+//!     of the objective, or none forward of it when its general holds back;
+//!     its horse waits 9 inches behind the objective (an army of horse alone
+//!     holds with its horse). It deploys as near its posts as its zone
+//!     allows. Its stands hold their posts and fire; one with no enemy in
+//!     range marches on the nearest enemy its side is fighting (the
+//!     reserves march to the fighting), and goes back to its post when the
+//!     fighting is over. Stands the scenario places hold where they are put.
+//!   - *The attacker* deals out its starting places so that its foot stands
+//!     nearest the enemy, its horse behind, its guns behind the horse. It
+//!     makes for its goal (the objective nearest it, all its stands at the
+//!     same one, so it concentrates), wide on the plan's flank while far
+//!     from it, the trailing wing of an echelon a move or two behind. Its
+//!     foot and guns halt an inch beyond the enemy's rifle range until three
+//!     in four of them are within a move of it (or the day is half gone),
+//!     so the line goes in together; companies touching take the last steps
+//!     into range in closed order (3 inches), to volley on arrival. In range
+//!     its infantry halts to fire in closed order; a general who would charge
+//!     at even odds (a bold one all day, the others in the second half of the
+//!     day) presses on in closed order, volleying, to charge distance.
+//!   - *Both*: spearmen make for the nearest enemy within a move and a
+//!     throw; cavalry rides at enemy horse within two moves, else keeps out
+//!     of rifle range until a charge is favoured (the attacker's closes late
+//!     in the day); guns hold while they have a target in range, else come
+//!     on; command and transport follow the middle of their side. Charges
+//!     go in at the odds the general's plan takes (lower late in the day).
 
 mod battle;
 mod fire;
 mod melee;
 mod movement;
+mod posts;
 pub mod tables;
 #[cfg(test)]
 mod tests;
@@ -146,6 +195,14 @@ impl RuleSet for Scruby1965 {
         let mut battle = battle::Battle::new(scenario, seed, keep_log);
         battle.run();
         battle.outcome(seed)
+    }
+
+    fn last_word_rule(&self) -> Option<&'static str> {
+        Some(
+            "each player takes his army's total Combat Value (the points it has standing times \
+             their Morale Values) and multiplies it by one die: the higher total holds its ground and \
+             the other is forced to retire (THE MELEE, Sequence 2, thrown for the two armies)",
+        )
     }
 
     fn muster(&self, stand: &TableStand, army: ArmyKind) -> String {

@@ -56,12 +56,17 @@
 //! - **Which enemy a kill takes**: the stand fired at (or charged), then
 //!   its nearest friends in the fight; a kill beyond them is lost.
 //! - **Morale** is judged for each fight separately: the stands linked by
-//!   fire (or by one melee). A fight is judged if anyone was killed, or if
-//!   both sides fired; a tie goes to the dice (figures times the
-//!   multiplier, thrown again while equal). A fight in which one side is
-//!   wholly in defensive positions is not judged (rule 5). Losses count
-//!   Grenadier and Guard stands as two. Troops that retire may not advance,
-//!   fire or charge on the next game move; they fight if attacked.
+//!   fire (or by one melee). After fire it is judged only for a firefight,
+//!   both sides having fired ("Post-volley morale", Sequence of Action 4;
+//!   "morale must be judged after a firefight"): a stand shot at by guns or
+//!   muskets it cannot answer takes its losses and does not retire, its
+//!   general's resolve deciding. A tie goes to the dice (figures times the
+//!   multiplier, thrown again while equal). A firefight with any of its
+//!   stands in a defensive position is not judged (rule 5: "No morale
+//!   judging is required when soldiers are attacking defensive positions by
+//!   fire fighting"). Losses count Grenadier and Guard stands as two. Troops
+//!   that retire may not advance, fire or charge on the next game move; they
+//!   fight if attacked.
 //! - **Melee counting**: attackers count up to two ranks, or three for an
 //!   attack column (infantry making a fire and charge), for each defending
 //!   stand; against a house twice the defenders; a square counts all its
@@ -82,23 +87,51 @@
 //!   Artillery 5); guns sheltering in squares (Artillery 6); the strategic
 //!   rules (the campaign's).
 //! - **The end**: the battle runs to the turn limit unless a side has
-//!   nothing left or has broken ([`crate::rules::has_broken`]).
-//! - **The doctrine** ([`crate::rules::doctrine`]): the attacker marches in
-//!   column toward its goal, each stand keeping its place across the line
-//!   (the goal shifted by the stand's offset in its deployment zone); within
-//!   musket range, a column move and an open move of the nearest enemy it
-//!   deploys in line and closes to the attack column's reach (a column
-//!   move), then fires and charges when the odds favour it
-//!   ([`crate::rules::doctrine::charge_favoured`]). The defender holds its
-//!   deployed ground; off a defensive position it goes to meet an enemy
-//!   within twice that distance as the attacker does (on strong ground it
-//!   stays). Guns advance until an enemy is in range and then stand.
-//!   Infantry within an enemy cavalry charge, and no enemy infantry near,
-//!   form square. Cavalry keep half an inch beyond musket range until a
-//!   charge is favoured, then declare the special charge; the stand charged
-//!   withholds its fire for the cavalry. Each side's musket fire falls on
-//!   the enemy stand most of its firers reach (then the nearest). Command
-//!   and transport follow the middle of their side.
+//!   nothing left or has lost more than its general's resolve
+//!   ([`crate::rules::Resolve`], 2D6 before the battle: this program's own;
+//!   the seed's battles go on until "one side or the other retires by its
+//!   own decision"): it breaks and quits the field, a loss. At the turn
+//!   limit the side holding more objectives wins; if they do not decide it,
+//!   the last word ([`crate::rules::LastWord`]) is Judging the Morale for
+//!   the two armies: "Each player counts up the loss he has sustained.
+//!   Whoever had the greatest loss must retire" (the stands killed,
+//!   Grenadiers and Guards as two); on equal losses each counts the model
+//!   soldiers it has standing (Grenadiers and Guards double, 50% more in a
+//!   defensive position, rule 6) times one die's multiplier (1-3 two, 4-6
+//!   three), equal totals thrown again.
+//! - **The doctrine** ([`crate::rules::doctrine`]; each general draws a
+//!   [`crate::rules::doctrine::Plan`] by dice: the attack's flank or
+//!   echelon, the odds he charges at, whether the defence holds back):
+//!   - *The defender* posts a firing line about the objective it guards
+//!     ([`crate::rules::doctrine::line_posts`]): a company on the objective
+//!     itself, the rest of its foot, then its guns, on the best ground within
+//!     15 inches (walls, hedges, entrenchments, houses, woods' edges, hills),
+//!     up to 12 inches forward of the objective, or none forward of it when
+//!     its general holds back; its horse waits 9 inches behind the objective
+//!     (an army of horse alone holds with it). It deploys as near its posts
+//!     as its zone allows. Off a defensive position it goes to meet an enemy
+//!     within twice the attacker's engaging distance; on one it stays, and
+//!     does not leave it to fire and charge. A company with no enemy in
+//!     musket range marches to musket range of the nearest enemy its side is
+//!     fighting (the reserves march to the fighting). Stands the scenario
+//!     places hold where they are put.
+//!   - *The attacker* concentrates: every stand makes for the goal (the
+//!     objective nearest it), wide on its plan's flank while far from it,
+//!     the trailing wing of an echelon a move or two behind. Its foot comes
+//!     on in attack column (The Melee 2) and deploys into line a column move
+//!     from the musket range of enemy foot or horse (at guns, whose fire
+//!     takes no account of formation, only within musket range); a column
+//!     that ends its move within musket range deploys to fire (the seed sets
+//!     no cost on it). It closes to a column move and fires and charges when
+//!     its general's odds favour it
+//!     ([`crate::rules::doctrine::Plan::charge_favoured`]).
+//!   - *Both*: guns advance until an enemy is in range and then stand.
+//!     Infantry within an enemy cavalry charge, and no enemy infantry near,
+//!     form square. Cavalry keep half an inch beyond musket range until a
+//!     charge is favoured, then declare the special charge; the stand charged
+//!     withholds its fire for the cavalry. Each side's musket fire falls on
+//!     the enemy stand most of its firers reach (then the nearest). Command
+//!     and transport follow the middle of their side.
 //! - **Who goes first**: each game move both sides throw a die, equal
 //!   throws again; the higher moves first, and its charges are made and
 //!   fought first ("The winner picks the flank he wishes to move first").
@@ -129,6 +162,16 @@ impl RuleSet for ScrubyBasic {
         let mut b = battle::Battle::new(scenario, seed, keep_log);
         b.run();
         b.outcome(seed)
+    }
+
+    fn last_word_rule(&self) -> Option<&'static str> {
+        Some(
+            "each player counts up the stands he has lost (Grenadiers and Guards as two) and the \
+             greater loss retires; on equal losses each counts his model soldiers still standing \
+             (Grenadiers and Guards double, 50% more in a defensive position) times one die's \
+             multiplier (1-3 two, 4-6 three), and the lower total retires (Judging the Morale, 1, 2, \
+             4 and 6, judged for the two armies)",
+        )
     }
 
     fn muster(&self, stand: &TableStand, _army: ArmyKind) -> String {

@@ -8,12 +8,12 @@ use super::tables::{
     troop_for,
 };
 use crate::model::{ArmyKind, RuleSetId};
-use crate::rules::Resolve;
 use crate::rules::board::{Board, Point};
 use crate::rules::dice::Dice;
 use crate::rules::doctrine;
 use crate::rules::engine::{self, Clock, Ending, Member, Roster, Turns};
 use crate::rules::{Fate, Log, Outcome};
+use crate::rules::{LastWord, Resolve};
 use crate::scenario::{Role, Scenario, TableStand};
 
 /// A little slack for comparing distances of points that were placed exactly.
@@ -24,6 +24,10 @@ pub(super) const EPSILON: f64 = 1e-6;
 /// Table: "Open – 6″"). This program's own
 /// figure: they are not on the Combat Table.
 pub(super) const COMMAND_MOVE_INCHES: f64 = 6.0;
+
+/// Equal throws for the first move thrown again before the attacker is
+/// given it (this program's own: a bound on a loop that ends at once).
+const MAX_TURN_THROWS: u32 = 20;
 
 /// Why a stand retires, for the log.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,6 +79,9 @@ pub(super) struct Stand {
     /// Its place across its side's front at the start, 0 on the left wing
     /// to 1 on the right (for an attack in echelon).
     pub(super) across: f64,
+    /// A defender's stand posted on the objective itself: it holds there
+    /// and never marches to the fighting.
+    pub(super) holds: bool,
 }
 
 impl Unit<'_> {
@@ -165,6 +172,11 @@ pub(super) struct Scratch {
     pub(super) targets: Vec<(f64, usize)>,
     /// Each stand's charge reach this move (negative: not charging).
     pub(super) reach: Vec<f64>,
+    /// Enemies of the side moving within RIFLE RANGE of one of its
+    /// combatants: the fighting its reserves march to.
+    pub(super) engaged: Vec<bool>,
+    /// Whether the side moving is formed up to go in.
+    pub(super) formed: bool,
 }
 
 /// Distances closer than this, in inches, are equal: ties go to the lower
@@ -207,13 +219,6 @@ impl<'a> Battle<'a> {
                 stand(start.stand, army_of(scenario, index), placed.post)
             });
         }
-        for (s, side) in sides.iter().enumerate() {
-            let rear = side.rear;
-            let places: Vec<Point> = stands.iter().filter(|u| u.side == s).map(|u| u.at).collect();
-            for u in stands.iter_mut().filter(|u| u.side == s) {
-                u.across = doctrine::across_front(u.at, rear, places.iter().copied());
-            }
-        }
         let n = stands.len();
         let scratch = Scratch {
             kills: vec![0; n],
@@ -226,6 +231,8 @@ impl<'a> Battle<'a> {
             chargers: Vec::with_capacity(n),
             targets: Vec::with_capacity(n),
             reach: vec![f64::NEG_INFINITY; n],
+            engaged: vec![false; n],
+            formed: true,
         };
         let mut battle = Battle {
             scenario,
@@ -238,8 +245,23 @@ impl<'a> Battle<'a> {
             stands,
             scratch,
         };
+        battle.order_of_battle();
+        battle.post_defenders();
+        battle.set_across();
         battle.say_plans();
         battle
+    }
+
+    /// Each stand's place across its side's front at the start (for an
+    /// attack in echelon).
+    fn set_across(&mut self) {
+        for s in 0..2 {
+            let rear = self.side(s).rear;
+            let places: Vec<Point> = self.stands.iter().filter(|u| u.side == s).map(|u| u.at).collect();
+            for u in self.stands.iter_mut().filter(|u| u.side == s) {
+                u.across = doctrine::across_front(u.at, rear, places.iter().copied());
+            }
+        }
     }
 
     /// The log's first lines (turn 1): each side's strength and aim.
@@ -406,20 +428,30 @@ impl<'a> Battle<'a> {
         )
     }
 
-    /// Which side moves first this game move: each throws a die, the high
-    /// one moves first, a tie going to the attacker. The 1965 text is
-    /// silent on the order; this is its author's own practice in
+    /// Which side moves first this game move: each side throws a die, the
+    /// higher throw moves first, equal throws are thrown again. The 1965
+    /// text is silent on the order; this is its author's own practice in
     /// scruby-1961-strategy-tactical-wargame.txt ("each player rolls a die
     /// at the beginning of the move- high dice winner then chooses which
-    /// flank he will move"), with no first mover fixed, so neither side's
-    /// role gives it the first charge every move.
-    fn first_to_move(&mut self) -> usize {
+    /// flank he will move"), the winner choosing to move first, so neither
+    /// side's role gives it the first charge every move. After
+    /// [`MAX_TURN_THROWS`] equal throws (never, in practice) the attacker
+    /// moves first.
+    pub(super) fn first_to_move(&mut self) -> usize {
         let attacker = usize::from(self.sides[1].role == Role::Attacker);
-        let (a, d) = (self.dice.d6(), self.dice.d6());
-        let first = if d > a + 10 { 1 - attacker } else { attacker };
-        let name = self.side(first).name;
+        let mut first = attacker;
+        let mut faces = (0, 0);
+        for _ in 0..MAX_TURN_THROWS {
+            faces = (self.dice.d6(), self.dice.d6());
+            if faces.0 != faces.1 {
+                first = usize::from(faces.1 > faces.0);
+                break;
+            }
+        }
+        let (high, low) = if first == 0 { faces } else { (faces.1, faces.0) };
+        let (name, other) = (self.side(first).name, self.side(1 - first).name);
         self.log.say(self.turn, || {
-            format!("{name} throw {} against {} and move first", a.max(d), a.min(d))
+            format!("{name} throw {high} against {other}'s {low} and move first")
         });
         first
     }
@@ -549,8 +581,66 @@ impl<'a> Battle<'a> {
         CONTACT_INCHES + OPEN_GAP_INCHES
     }
 
+    /// The last word ([`LastWord`]), thrown when the battle reaches its
+    /// turn limit with neither army broken nor spent: THE MELEE's Sequence 2
+    /// for the two armies. "Taking again ... the original total Combat
+    /// Values (combat power multiplied by Morale Values), each player now
+    /// rolls one dice. Multiply the total Combat Value of each player by his
+    /// dice roll. The highest such total is the winner, and the losing side
+    /// is forced to retire." Each army's total is what it has standing as
+    /// the test is thrown (its stands' points times their morale values, in
+    /// closed order or dismounted, +1 in a defensive position against the
+    /// nearest enemy), as a melee's is what stands as it begins; equal
+    /// totals are thrown again, as in a melee. `None` when the battle ended
+    /// otherwise: the judge has no need of it.
+    pub(super) fn last_word(&mut self) -> Option<LastWord> {
+        if self.over() {
+            return None;
+        }
+        let total = |s: usize| -> f64 {
+            (0..self.stands.len())
+                .filter(|&i| self.stands.get(i).is_some_and(|u| u.side == s && u.combatant()))
+                .map(|i| {
+                    let enemy = self
+                        .nearest_enemy(i)
+                        .and_then(|(j, _)| self.stands.get(j))
+                        .or_else(|| self.stands.get(i))
+                        .map_or((0.0, 0.0), |e| e.at);
+                    self.value_against(i, enemy)
+                })
+                .sum()
+        };
+        let value = [total(0), total(1)];
+        let (name0, name1) = (self.side(0).name, self.side(1).name);
+        for _ in 0..MAX_TURN_THROWS {
+            let faces = [self.dice.d6(), self.dice.d6()];
+            let [v0, v1] = value;
+            let totals = [v0 * f64::from(faces[0]), v1 * f64::from(faces[1])];
+            if totals[0] == totals[1] {
+                continue;
+            }
+            let holds = usize::from(totals[1] > totals[0]);
+            let why = format!(
+                "Sequence 2 for the armies, {name0} {v0:.0} x {} = {:.0} against {name1} {v1:.0} x {} = {:.0}",
+                faces[0], totals[0], faces[1], totals[1]
+            );
+            return Some(LastWord {
+                holds: Some(holds),
+                why,
+            });
+        }
+        Some(LastWord {
+            holds: None,
+            why: format!(
+                "Sequence 2 for the armies, {name0} {:.0} and {name1} {:.0}, thrown equal",
+                value[0], value[1]
+            ),
+        })
+    }
+
     /// The battle's result.
-    pub(super) fn outcome(self, seed: u64) -> Outcome {
+    pub(super) fn outcome(mut self, seed: u64) -> Outcome {
+        let last_word = self.last_word();
         let board = &self.board;
         let endings = self.stands.iter().map(|u| Ending {
             stand: u.stand,
@@ -571,7 +661,7 @@ impl<'a> Battle<'a> {
                 seed,
                 turns: self.clock.fought,
                 resolve: self.stands.resolve,
-                last_word: None,
+                last_word,
             },
             endings,
             self.log,
@@ -643,5 +733,6 @@ fn stand(t: &TableStand, army: ArmyKind, post: Option<Point>) -> Stand {
         moved: 0.0,
         held: false,
         across: 0.5,
+        holds: false,
     }
 }

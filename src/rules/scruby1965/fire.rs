@@ -5,10 +5,11 @@
 use super::battle::{Battle, EPSILON, Status, Why, nearer};
 use super::tables::{
     CANNON_RANGE_INCHES, Crew, Firepower, HORSE_HOLDER_POINTS, MAXIM_RANGE_INCHES, MORALE_RETIRE_MOVES,
-    RIFLE_RANGE_INCHES, SPEAR_THROW_INCHES, Troop, artillery_kills, fire_kills, gun_knocked_out, halve,
-    is_gun_hit, native_morale_holds, spear_kills, spearmen_leave,
+    RIFLE_RANGE_INCHES, SPEAR_THROW_INCHES, STAND_FRONT_INCHES, Troop, artillery_kills, fire_kills,
+    gun_knocked_out, halve, is_gun_hit, native_morale_holds, spear_kills, spearmen_leave,
 };
 use crate::rules::Fate;
+use crate::rules::board::Point;
 use crate::rules::doctrine;
 
 /// What one stand's fire did.
@@ -67,11 +68,42 @@ impl Battle<'_> {
             if d > range + EPSILON || best.is_some_and(|(_, b)| !nearer(d, b)) {
                 continue;
             }
-            if self.clear_sight(me.at, e.at) {
+            if self.clear_sight(me.at, e.at) && !self.screened(i, me.at, e.at) {
                 best = Some((j, d));
             }
         }
         best
+    }
+
+    /// Whether a stand of `i`'s side stands in the line of fire from `from`
+    /// to `to`: its centre between them, within half a stand's front of the
+    /// line. The seed has no rule for it; this program's own reading, after
+    /// the basic stand's "3 inches represented the front which a company
+    /// could occupy" and its author's scruby-1961 text ("we consider only
+    /// the front rank of the column ... to be in position to fight"): a
+    /// company fires over open ground, not through its own side's ranks.
+    pub(super) fn screened(&self, i: usize, from: Point, to: Point) -> bool {
+        let Some(side) = self.stands.get(i).map(|u| u.side) else {
+            return false;
+        };
+        let d = (to.0 - from.0, to.1 - from.1);
+        let len2 = d.0 * d.0 + d.1 * d.1;
+        if len2 < EPSILON {
+            return false;
+        }
+        let half = STAND_FRONT_INCHES / 2.0;
+        self.stands.iter().enumerate().any(|(k, f)| {
+            if k == i || f.side != side || !f.fighting() {
+                return false;
+            }
+            let v = (f.at.0 - from.0, f.at.1 - from.1);
+            let t = (v.0 * d.0 + v.1 * d.1) / len2;
+            if t <= 0.0 || t >= 1.0 {
+                return false;
+            }
+            let cross = v.0 * d.1 - v.1 * d.0;
+            cross * cross < half * half * len2
+        })
     }
 
     /// Works out stand `i`'s fire at `j`.

@@ -17,6 +17,11 @@ use crate::scenario::Role;
 /// ([`doctrine::goal`] uses `best_ground_near(.., 3.0)`).
 const HOLD_RADIUS_CELLS: f64 = 3.0;
 
+/// The share of an attacker's foot and guns that must be within a move of
+/// the enemy's RIFLE RANGE before its line goes in (this program's own:
+/// three in four, so a straggling wing does not hold the rest back).
+const FORMED_UP_SHARE: f64 = 0.75;
+
 /// A defender's stand within this many inches of its post holds it: the
 /// 3-inch front it may shift to close up, and the inch of the open gap.
 const POST_SLACK_INCHES: f64 = STAND_FRONT_INCHES + OPEN_GAP_INCHES;
@@ -26,6 +31,8 @@ impl Battle<'_> {
     /// favour it, then every other stand moves by the doctrine.
     pub(super) fn move_side(&mut self, side: usize) {
         self.recrew(side);
+        self.mark_engaged(side);
+        self.scratch.formed = self.formed_up(side);
         self.plan_charges(side);
         for i in 0..self.stands.len() {
             let Some(u) = self.stands.get(i) else { continue };
@@ -37,6 +44,75 @@ impl Battle<'_> {
                 None => self.manoeuvre(i),
             }
         }
+    }
+
+    /// Marks the enemies of side `side` within RIFLE RANGE of one of its
+    /// combatants: where the fighting is.
+    pub(super) fn mark_engaged(&mut self, side: usize) {
+        let mut engaged = std::mem::take(&mut self.scratch.engaged);
+        for (j, e) in self.stands.iter().enumerate() {
+            let hot = e.side != side
+                && e.combatant()
+                && self.stands.iter().any(|f| {
+                    f.side == side
+                        && f.combatant()
+                        && doctrine::dist(f.at, e.at) <= RIFLE_RANGE_INCHES + EPSILON
+                });
+            if let Some(slot) = engaged.get_mut(j) {
+                *slot = hot;
+            }
+        }
+        self.scratch.engaged = engaged;
+    }
+
+    /// Whether side `side`'s attack is formed up to go in: at least
+    /// [`FORMED_UP_SHARE`] of its foot and guns on the table from the start
+    /// are within a move of RIFLE RANGE of the enemy, or the day is half
+    /// gone. Until then its foot and guns halt an inch beyond the enemy's
+    /// RIFLE RANGE, so the line goes in together rather than company by
+    /// company into the whole enemy line's fire (this program's doctrine).
+    pub(super) fn formed_up(&self, side: usize) -> bool {
+        if doctrine::late(self.turn, self.scenario.turn_limit) {
+            return true;
+        }
+        let (mut near, mut all) = (0_u32, 0_u32);
+        for (i, u) in self.stands.iter().enumerate() {
+            let foot_or_guns = u
+                .troop()
+                .is_some_and(|t| !t.is_cavalry() && t != Troop::NativeSpearmen);
+            if u.side != side || !u.combatant() || u.arrives > 1 || !foot_or_guns {
+                continue;
+            }
+            all += 1;
+            let reach = RIFLE_RANGE_INCHES + u.full_move() + OPEN_GAP_INCHES;
+            if self.nearest_enemy(i).is_some_and(|(_, d)| d <= reach + EPSILON) {
+                near += 1;
+            }
+        }
+        f64::from(near) >= FORMED_UP_SHARE * f64::from(all)
+    }
+
+    /// Where a defender's stand with nothing in range marches to: the
+    /// nearest enemy its side is fighting (this program's doctrine: the
+    /// reserves march to the fighting, rather than stand idle at their
+    /// posts while the line is shot away). The stand holding the objective
+    /// stays; attackers make for their goal.
+    pub(super) fn march_to_fighting(&self, i: usize) -> Option<Point> {
+        let u = self.stands.get(i)?;
+        if u.holds || self.side(u.side).role != Role::Defender {
+            return None;
+        }
+        let mut best: Option<(Point, f64)> = None;
+        for (j, e) in self.stands.iter().enumerate() {
+            if !self.scratch.engaged.get(j).copied().unwrap_or(false) {
+                continue;
+            }
+            let d = doctrine::dist(u.at, e.at);
+            if best.is_none_or(|(_, b)| nearer(d, b)) {
+                best = Some((e.at, d));
+            }
+        }
+        best.map(|(p, _)| p)
     }
 
     /// ARTILLERY AND MAXIM GUNS: "If the crew of a gun is killed, it may be
@@ -276,9 +352,8 @@ impl Battle<'_> {
     }
 
     /// Where stand `i` makes for: the attacker's goal, by way of its plan's
-    /// flank; a defender's post (the ground it was deployed on, the best the
-    /// doctrine found, held back if its plan says so), or for its reserves
-    /// the side's goal.
+    /// flank; a defender's post ([`Battle::post_defenders`]), or for its
+    /// reserves the side's goal.
     pub(super) fn destination(&self, i: usize) -> Point {
         let Some(u) = self.stands.get(i) else {
             return (0.0, 0.0);
@@ -287,7 +362,7 @@ impl Battle<'_> {
         let cell = self.board.cell_inches;
         match side.role {
             Role::Attacker => side.plan.aim(u.at, side.goal, side.rear, cell),
-            Role::Defender => side.plan.post(u.post.unwrap_or(side.goal), side.rear, cell),
+            Role::Defender => u.post.unwrap_or(side.goal),
         }
     }
 
@@ -300,10 +375,7 @@ impl Battle<'_> {
             return false;
         }
         match u.post {
-            Some(post) => {
-                let post = side.plan.post(post, side.rear, self.board.cell_inches);
-                doctrine::dist(u.at, post) <= POST_SLACK_INCHES + EPSILON
-            }
+            Some(post) => doctrine::dist(u.at, post) <= POST_SLACK_INCHES + EPSILON,
             None => doctrine::dist(u.at, side.goal) <= HOLD_RADIUS_CELLS * self.board.cell_inches,
         }
     }
@@ -327,14 +399,34 @@ impl Battle<'_> {
         // A stand halts to fire only at an enemy it can see within range:
         // one out of sight in a wood or town is closed with.
         let in_range = self.fire_target(i, RIFLE_RANGE_INCHES).is_some();
-        let at_post = self.at_post(i);
-        let keep_off = Self::keep_off();
+        let fighting = if in_range { None } else { self.march_to_fighting(i) };
+        let goal = fighting.unwrap_or(goal);
+        let at_post = fighting.is_none() && self.at_post(i);
+        let keep_off = if side.role == Role::Attacker && !self.scratch.formed {
+            RIFLE_RANGE_INCHES + OPEN_GAP_INCHES
+        } else {
+            Self::keep_off()
+        };
         match line.troop {
-            t if t.is_gun() => self.move_gun(i, line.troop, at_post, enemy),
-            Troop::BritishMountedInfantry => self.move_mounted_infantry(i, in_range || at_post),
+            t if t.is_gun() => self.move_gun(i, line.troop, at_post, enemy, goal),
+            Troop::BritishMountedInfantry => self.move_mounted_infantry(i, in_range || at_post, goal),
             t if t.is_regular_infantry() => {
-                if in_range || at_post {
+                if in_range && self.presses_on(i) {
+                    // Closed order moves 3 inches and still volleys.
+                    if self.touching(i) {
+                        self.go(i, goal, line.move_closed, keep_off, "press on in closed order");
+                    } else {
+                        self.close_up(i);
+                    }
+                } else if in_range || at_post {
                     self.close_up(i);
+                } else if side.role == Role::Attacker
+                    && self.touching(i)
+                    && enemy
+                        .is_some_and(|(_, d)| d <= RIFLE_RANGE_INCHES + line.move_closed + OPEN_GAP_INCHES)
+                {
+                    // The last steps into range in closed order, to volley on arrival.
+                    self.go(i, goal, line.move_closed, keep_off, "advance in closed order");
                 } else {
                     self.set_forming(i, false);
                     self.go(i, goal, line.move_open, keep_off, "advance in open order");
@@ -386,6 +478,23 @@ impl Battle<'_> {
         }
     }
 
+    /// Whether an attacker's company in range of the enemy presses on
+    /// toward its goal in closed order (3 inches a move, volleying as it
+    /// goes: REGULAR INFANTRY, "In Closed Formation, the stand may only
+    /// move 3 inches", and fires "2 enemy points for each 10") rather than
+    /// halting to fire: a general who would charge at even odds this move
+    /// (a bold one all day, the others late in the day, when the attacker
+    /// must close or lose). This program's doctrine: an attacker that stands
+    /// off at the edge of rifle range cannot take the ground.
+    fn presses_on(&self, i: usize) -> bool {
+        self.stands.get(i).is_some_and(|u| {
+            let side = self.side(u.side);
+            side.role == Role::Attacker
+                && side.plan.charge_odds(self.turn, self.scenario.turn_limit)
+                    <= doctrine::BOLD_CHARGE_ODDS + EPSILON
+        })
+    }
+
     fn set_forming(&mut self, i: usize, forming: bool) {
         if let Some(u) = self.stands.get_mut(i) {
             u.forming = forming;
@@ -395,7 +504,7 @@ impl Battle<'_> {
     /// Guns hold while they have a target in range (or their post); else
     /// they come on: Maxims "6″ and fire", cannons "3″ and fire" when that
     /// brings a target into range, else "6″ no fire" (TABLES, Combat Table).
-    fn move_gun(&mut self, i: usize, troop: Troop, at_post: bool, enemy: Option<(usize, f64)>) {
+    fn move_gun(&mut self, i: usize, troop: Troop, at_post: bool, enemy: Option<(usize, f64)>, goal: Point) {
         let range = if matches!(troop, Troop::MaximBritishCrew | Troop::MaximNativeCrew) {
             MAXIM_RANGE_INCHES
         } else {
@@ -407,7 +516,6 @@ impl Battle<'_> {
         }
         let Some(u) = self.stands.get(i) else { return };
         let Some(line) = u.line else { return };
-        let goal = self.destination(i);
         if distance <= range + line.move_and_fire {
             self.go(i, goal, line.move_and_fire, Self::keep_off(), "come on");
         } else {
@@ -419,10 +527,10 @@ impl Battle<'_> {
     /// dismount ("the horse may move 4 inches, the man dismount and move 4
     /// inches"); on foot they hold and fire, or mount to ride on ("or
     /// vise-versa in mounting").
-    fn move_mounted_infantry(&mut self, i: usize, stay: bool) {
+    fn move_mounted_infantry(&mut self, i: usize, stay: bool, goal: Point) {
         let Some(u) = self.stands.get(i) else { return };
         let Some(line) = u.line else { return };
-        let (mounted, name, goal) = (u.mounted, u.name(), self.destination(i));
+        let (mounted, name) = (u.mounted, u.name());
         let near = self.enemy_within(i, RIFLE_RANGE_INCHES + line.move_open);
         let keep_off = Self::keep_off();
         let turn = self.turn;

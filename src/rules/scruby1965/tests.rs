@@ -351,3 +351,287 @@ fn a_battle_with_odd_input_does_not_panic() {
     let outcome = super::Scruby1965.fight(&scenario, 1, true);
     assert_eq!(outcome.stands.len(), 7);
 }
+
+// ---------------------------------------------------------------------------
+// The doctrine and the end (issue 14)
+// ---------------------------------------------------------------------------
+
+fn log_of(battle: &Battle<'_>) -> Vec<String> {
+    battle
+        .log
+        .clone()
+        .into_lines()
+        .into_iter()
+        .map(|l| l.text)
+        .collect()
+}
+
+/// The two numbers of "X throw A against Y's B and move first".
+fn throws(line: &str) -> Option<(String, u32, u32)> {
+    let (who, rest) = line.split_once(" throw ")?;
+    let (a, rest) = rest.split_once(" against ")?;
+    let (_, rest) = rest.split_once("'s ")?;
+    let (b, _) = rest.split_once(" and move first")?;
+    Some((who.to_owned(), a.parse().ok()?, b.parse().ok()?))
+}
+
+#[test]
+fn the_higher_throw_moves_first_and_the_log_names_it() {
+    let scenario = worked_example();
+    let mut firsts = [0_u32; 2];
+    for seed in 0..400 {
+        let mut battle = Battle::new(&scenario, seed, true);
+        battle.turn = 1;
+        let first = battle.first_to_move();
+        firsts[first] += 1;
+        let line = log_of(&battle)
+            .into_iter()
+            .find(|l| l.contains(" throw "))
+            .unwrap();
+        let (who, high, low) = throws(&line).unwrap_or_else(|| panic!("{line}"));
+        assert!(high > low, "seed {seed}: {line}");
+        assert_eq!(who, battle.side(first).name, "seed {seed}: {line}");
+    }
+    // Either side moves first about half the time, whatever its role.
+    assert!(firsts.iter().all(|&n| (150..250).contains(&n)), "{firsts:?}");
+}
+
+/// Two armies too far apart to meet in one game move.
+fn out_of_reach(british: u32, natives: u32) -> Scenario {
+    let mut s = table(
+        (0..british)
+            .map(|k| stand(1 + k, StandKind::LineInfantry, (5.0 + 3.0 * f64::from(k), 2.0)))
+            .collect(),
+        (0..natives)
+            .map(|k| {
+                stand(
+                    101 + k,
+                    StandKind::NativeSpearmen,
+                    (5.0 + 5.0 * f64::from(k), 38.0),
+                )
+            })
+            .collect(),
+    );
+    s.turn_limit = 1;
+    s
+}
+
+#[test]
+fn the_last_word_is_sequence_two_thrown_for_the_armies() {
+    // 3 companies touching (3 x 100 x 5 = 1500 in closed order, 900 open)
+    // against 4 stands of spearmen (4 x 150 x 3 = 1800): the higher product
+    // of value and die holds its ground.
+    let scenario = out_of_reach(3, 4);
+    let mut held = [0_u32; 2];
+    for seed in 0..300 {
+        let mut battle = Battle::new(&scenario, seed, false);
+        battle.run();
+        let word = battle
+            .last_word()
+            .expect("the turn limit reached, no army broken");
+        let w = word.holds.expect("equal throws are thrown again");
+        held[w] += 1;
+        assert!(
+            word.why.starts_with("Sequence 2 for the armies, british "),
+            "{}",
+            word.why
+        );
+    }
+    assert!(held[0] > 30 && held[1] > held[0], "{held:?}");
+    // An army that broke has no last word.
+    let mut battle = Battle::new(&scenario, 1, false);
+    for u in battle.stands.iter_mut().filter(|u| u.side == 0) {
+        u.strength = 10;
+    }
+    assert!(battle.last_word().is_none());
+}
+
+/// A defender's line about an objective at (20, 10) on a 40 x 40 table of
+/// 1-inch cells, the attacker coming from the high edge: a hedge two cells
+/// in front of the objective.
+fn posts_test() -> Scenario {
+    let mut s = table(
+        vec![
+            stand(1, StandKind::HeavyCavalry, (20.0, 1.0)),
+            stand(2, StandKind::FootArtillery, (22.0, 1.0)),
+            stand(3, StandKind::LineInfantry, (24.0, 1.0)),
+            stand(4, StandKind::LineInfantry, (26.0, 1.0)),
+        ],
+        vec![
+            stand(101, StandKind::LineInfantry, (20.0, 38.0)),
+            stand(102, StandKind::FootArtillery, (22.0, 37.0)),
+            stand(103, StandKind::HeavyCavalry, (18.0, 36.0)),
+        ],
+    );
+    for side in &mut s.sides {
+        for t in &mut side.stands {
+            t.at = None;
+        }
+    }
+    s.sides[1].army = ArmyKind::Regular;
+    s.objectives.push(crate::scenario::Objective {
+        name: "the knoll".to_owned(),
+        kind: crate::scenario::ObjectiveKind::Hill,
+        x: 20,
+        y: 10,
+    });
+    s.table.terrain.push(crate::scenario::Patch {
+        area: Area {
+            x: 15,
+            y: 12,
+            w: 11,
+            h: 1,
+        },
+        ground: None,
+        level: None,
+        road: None,
+        cover: Some(crate::scenario::Cover::WallOrHedge),
+    });
+    s
+}
+
+#[test]
+fn the_defender_posts_foot_on_the_objective_and_the_hedge_guns_next_horse_behind() {
+    let scenario = posts_test();
+    for seed in 0..20 {
+        let battle = Battle::new(&scenario, seed, false);
+        let post = |id: u32| battle.stands[index(&battle, id)].post.unwrap();
+        let holds = |id: u32| battle.stands[index(&battle, id)].holds;
+        // The first company of foot holds the objective's cell itself.
+        assert_eq!(post(3), (20.5, 10.5), "seed {seed}");
+        assert!(holds(3) && !holds(4) && !holds(2));
+        // The second company and the gun stand behind the hedge, unless the
+        // general holds back (no further forward than the objective).
+        let hold_back = battle.side(0).plan.hold_back;
+        for id in [4, 2] {
+            let (_, y) = post(id);
+            if hold_back {
+                assert!(y <= 10.5 + 1e-9, "seed {seed}: {id} at {y}");
+            } else {
+                assert!((y - 12.5).abs() < 1e-9, "seed {seed}: {id} at {y}");
+            }
+        }
+        // The horse waits three cells behind the objective.
+        assert_eq!(post(1), (20.5, 7.5), "seed {seed}");
+        // Each deploys as near its post as its zone (rows 0 to 3) allows.
+        assert_eq!(battle.stands[index(&battle, 3)].at, (20.5, 3.5), "seed {seed}");
+    }
+}
+
+#[test]
+fn the_attackers_foot_leads_its_horse_and_guns() {
+    let scenario = posts_test();
+    let battle = Battle::new(&scenario, 3, false);
+    let y = |id: u32| battle.stands[index(&battle, id)].at.1;
+    // The attacker's edge is the high one: nearer the enemy is lower y.
+    assert!(
+        y(101) <= y(103) && y(103) <= y(102),
+        "{} {} {}",
+        y(101),
+        y(103),
+        y(102)
+    );
+}
+
+#[test]
+fn no_company_fires_through_its_own_side() {
+    let scenario = table(
+        vec![
+            stand(1, StandKind::LineInfantry, (10.0, 2.0)),
+            stand(2, StandKind::LineInfantry, (10.0, 6.0)),
+            stand(3, StandKind::LineInfantry, (14.0, 2.0)),
+        ],
+        vec![stand(101, StandKind::NativeRegulars, (10.0, 18.0))],
+    );
+    let battle = Battle::new(&scenario, 1, false);
+    let (one, two, three, enemy) = (
+        index(&battle, 1),
+        index(&battle, 2),
+        index(&battle, 3),
+        index(&battle, 101),
+    );
+    let at = |i: usize| battle.stands[i].at;
+    // Company 2 stands between company 1 and the enemy: 1 cannot fire.
+    assert!(battle.screened(one, at(one), at(enemy)));
+    assert_eq!(battle.fire_target(one, 20.0), None);
+    // Company 2 itself, and company 3 off to the side, fire.
+    assert_eq!(battle.fire_target(two, 20.0).map(|t| t.0), Some(enemy));
+    assert!(!battle.screened(three, at(three), at(enemy)));
+    assert_eq!(battle.fire_target(three, 20.0).map(|t| t.0), Some(enemy));
+}
+
+#[test]
+fn the_defenders_reserves_march_to_the_fighting_but_not_the_holder() {
+    let scenario = table(
+        vec![
+            stand(1, StandKind::LineInfantry, (5.0, 2.0)),
+            stand(2, StandKind::LineInfantry, (35.0, 2.0)),
+        ],
+        vec![stand(101, StandKind::NativeRegulars, (5.0, 15.0))],
+    );
+    let mut battle = Battle::new(&scenario, 1, false);
+    battle.mark_engaged(0);
+    let (one, two) = (index(&battle, 1), index(&battle, 2));
+    let enemy = battle.stands[index(&battle, 101)].at;
+    // Company 2, 30 inches off with nothing in range, marches on the enemy
+    // company 1 is fighting.
+    assert_eq!(battle.march_to_fighting(two), Some(enemy));
+    battle.stands[two].holds = true;
+    assert_eq!(battle.march_to_fighting(two), None, "the holder stays");
+    // An attacker never marches off its goal for it.
+    battle.mark_engaged(1);
+    assert_eq!(battle.march_to_fighting(index(&battle, 101)), None);
+    let _ = one;
+}
+
+#[test]
+fn the_attack_goes_in_formed_up_or_late_in_the_day() {
+    let scenario = table(
+        vec![stand(1, StandKind::LineInfantry, (20.0, 2.0))],
+        vec![
+            stand(101, StandKind::NativeRegulars, (20.0, 26.0)),
+            stand(102, StandKind::NativeRegulars, (24.0, 36.0)),
+            stand(103, StandKind::NativeRegulars, (28.0, 36.0)),
+        ],
+    );
+    let mut battle = Battle::new(&scenario, 1, false);
+    battle.turn = 1;
+    // One of three companies within a move of rifle range: not formed.
+    assert!(!battle.formed_up(1));
+    for id in [102, 103] {
+        let i = index(&battle, id);
+        battle.stands[i].at.1 = 27.0;
+    }
+    assert!(battle.formed_up(1));
+    for id in [102, 103] {
+        let i = index(&battle, id);
+        battle.stands[i].at.1 = 36.0;
+    }
+    battle.turn = 7;
+    assert!(battle.formed_up(1), "the second half of the day: it goes in");
+}
+
+#[test]
+fn cavalry_rides_at_enemy_cavalry_and_they_fight() {
+    // Two squadrons a side of British heavy cavalry, 30 inches apart.
+    let mut scenario = table(
+        vec![
+            stand(1, StandKind::HeavyCavalry, (18.0, 4.0)),
+            stand(2, StandKind::HeavyCavalry, (21.0, 4.0)),
+        ],
+        vec![
+            stand(101, StandKind::HeavyCavalry, (18.0, 34.0)),
+            stand(102, StandKind::HeavyCavalry, (21.0, 34.0)),
+        ],
+    );
+    scenario.sides[1].army = ArmyKind::Regular;
+    let mut fought = 0;
+    for seed in 0..40 {
+        let mut battle = Battle::new(&scenario, seed, true);
+        battle.run();
+        if log_of(&battle).iter().any(|l| l.starts_with("melee:")) {
+            fought += 1;
+        }
+    }
+    assert!(fought >= 30, "{fought} of 40");
+}

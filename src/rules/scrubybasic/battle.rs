@@ -9,19 +9,20 @@ mod melee;
 mod movement;
 
 use super::{
-    CANISTER_INCHES, CONTACT_INCHES, GUN_HITS_TO_DESTROY, GUN_MOVE_AND_FIRE_INCHES, Going, PURSUED_FACTOR,
-    RANK_INCHES, RETIRE_MOVES, Troop, artillery_range, attacker_position_factor, canister_factor,
-    caught_in_flank, cavalry_may_charge, counter_battery_hit, defensive_fire_factor, flank_factors,
-    greater_loss, house_attackers_allowed, house_defence_factor, melee_ranks, models_at, morale_value,
-    move_inches, musket_range, rank_factor, slope_inches, stand_share, table_scale, troop_for,
+    CANISTER_INCHES, CONTACT_INCHES, DEFENCE_MORALE_FACTOR, GUN_HITS_TO_DESTROY, GUN_MOVE_AND_FIRE_INCHES,
+    Going, PURSUED_FACTOR, RANK_INCHES, RETIRE_MOVES, Troop, artillery_range, attacker_position_factor,
+    canister_factor, caught_in_flank, cavalry_may_charge, counter_battery_hit, defensive_fire_factor,
+    flank_factors, greater_loss, house_attackers_allowed, house_defence_factor, melee_ranks, models_at,
+    morale_multiplier, morale_value, move_inches, musket_range, rank_factor, slope_inches, stand_share,
+    table_scale, troop_for,
 };
 use crate::model::RuleSetId;
-use crate::rules::Resolve;
 use crate::rules::board::{Board, Point};
 use crate::rules::dice::Dice;
 use crate::rules::doctrine;
 use crate::rules::engine::{self, Clock, Ending, Member, Roster, Turns};
 use crate::rules::{Fate, Log, Outcome};
+use crate::rules::{LastWord, Resolve};
 use crate::scenario::{Ground, Role, Scenario, TableStand};
 
 /// Slack for comparing distances.
@@ -43,6 +44,17 @@ const CAVALRY_STANDOFF_INCHES: f64 = 0.5;
 /// A defender off strong ground goes to meet an enemy this many times
 /// the attacker's engaging distance away (this program's doctrine).
 const ENGAGE_FACTOR: f64 = 2.0;
+
+/// The defender's line stands within this many cells of the objective it
+/// guards, and no further than [`LINE_FORWARD_CELLS`] toward the enemy
+/// (this program's own: the ground about the objective, five 3-inch cells,
+/// a wall or entrenchment thrown up before it among them).
+const LINE_RADIUS_CELLS: f64 = 5.0;
+const LINE_FORWARD_CELLS: f64 = 4.0;
+
+/// The defender's horse waits this many cells behind the objective (this
+/// program's own: out of the musketry, within a charge of the line).
+const RESERVE_BACK_CELLS: f64 = 3.0;
 
 /// Throws of the morale dice before a tie goes to the defender (this
 /// program's: the seed throws until one side is higher).
@@ -94,8 +106,9 @@ struct Stand {
     withhold: bool,
     /// Its share of a kill of a 4-model stand (for the doctrine's sums).
     power: f64,
-    /// Its place relative to its side's deployment centre, in inches.
-    offset: Point,
+    /// Its place across its side's front at the start, 0 on the left wing
+    /// to 1 on the right (for an attack in echelon).
+    across: f64,
     /// Killed by canister: fires its muskets, then goes.
     doomed: bool,
     /// Fought a melee this phase.
@@ -127,6 +140,8 @@ struct Side<'a> {
     goal: Point,
     /// Unit vector toward its own table edge.
     rear: Point,
+    /// Its general's plan, drawn by dice before the battle.
+    plan: doctrine::Plan,
 }
 
 /// A link of fire or melee between two stands, for judging morale.
@@ -148,6 +163,9 @@ pub(super) struct Battle<'a> {
     clock: Clock,
     /// The side that moved first this game move.
     first: usize,
+    /// Per stand: an enemy of the side moving within musket range of one
+    /// of its combatants.
+    engaged: Vec<bool>,
     scale: f64,
     /// Whether any cell blocks sight (if none, every line is clear).
     blocking: bool,
@@ -183,6 +201,13 @@ impl<'a> Battle<'a> {
         let board = Board::new(scenario);
         let inches = board.cell_inches;
         let scale = table_scale(f64::from(board.depth) * inches);
+        let mut dice = Dice::new(seed);
+        let resolve = Resolve::draw(&mut dice);
+        let role_of = |i: usize| scenario.sides.get(i).map_or(Role::Attacker, |s| s.role);
+        let plans = [
+            doctrine::Plan::draw(&mut dice, role_of(0)),
+            doctrine::Plan::draw(&mut dice, role_of(1)),
+        ];
         let side_of = |i: usize| -> Side<'a> {
             let me = scenario.sides.get(i);
             let home = me.map_or((0.0, 0.0), |s| s.deployment.centre());
@@ -196,22 +221,15 @@ impl<'a> Battle<'a> {
                 role: me.map_or(Role::Attacker, |s| s.role),
                 goal: (g.0 * inches, g.1 * inches),
                 rear: unit_vec((home.0 - away.0, home.1 - away.1)),
+                plan: if i == 0 { plans[0] } else { plans[1] },
             }
         };
         let sides = [side_of(0), side_of(1)];
-        let mut dice = Dice::new(seed);
-        let mut units = Roster::with_resolve(Resolve::draw(&mut dice));
+        let mut units = Roster::with_resolve(resolve);
         for i in 0..scenario.sides.len().min(2) {
-            let centre = scenario
-                .sides
-                .get(i)
-                .map_or((0.0, 0.0), |s| s.deployment.centre());
             units.place_side(&board, scenario, i, |start, placed| {
                 let mut u = stand(start.stand);
                 u.post = placed.post;
-                if start.arrives == 0 {
-                    u.offset = ((start.at.0 - centre.0) * inches, (start.at.1 - centre.1) * inches);
-                }
                 u
             });
         }
@@ -224,6 +242,7 @@ impl<'a> Battle<'a> {
             turn: 0,
             clock: Clock::default(),
             first: 0,
+            engaged: Vec::with_capacity(n),
             scale,
             blocking: scenario
                 .table
@@ -242,7 +261,100 @@ impl<'a> Battle<'a> {
         b.log.say(0, || {
             format!("table scale {scale:.2}: moves and ranges as printed times {scale:.2}")
         });
+        b.post_defenders();
+        for s in 0..2 {
+            let rear = b.side(s).rear;
+            let places: Vec<Point> = b.units.iter().filter(|u| u.side == s).map(|u| u.at).collect();
+            for u in b.units.iter_mut().filter(|u| u.side == s) {
+                u.across = doctrine::across_front(u.at, rear, places.iter().copied());
+            }
+            let (name, role, plan) = (b.side(s).name, b.side(s).role, b.side(s).plan);
+            b.log.say(1, || {
+                let does = match role {
+                    Role::Attacker => "attacks",
+                    Role::Defender => "defends",
+                };
+                format!("{name} {does}: it {}", plan.describe())
+            });
+        }
         b
+    }
+
+    /// Posts the defender's stands on the table at the start: a firing
+    /// line about the objective it guards ([`doctrine::line_posts`]: one
+    /// company on the objective, the rest on the best ground about it, in
+    /// reach of the enemy; no further forward than the objective when its
+    /// general holds back), its foot first, then its guns; its horse in
+    /// reserve behind the objective, or in the line when it has nothing
+    /// else. Each deploys as near its post as its zone allows.
+    fn post_defenders(&mut self) {
+        let cell = self.board.cell_inches;
+        for s in 0..2 {
+            let side = self.side(s);
+            if side.role != Role::Defender {
+                continue;
+            }
+            let (rear, hold_back) = (side.rear, side.plan.hold_back);
+            let guard = doctrine::nearest_objective(self.scenario, s)
+                .unwrap_or((side.goal.0 / cell, side.goal.1 / cell));
+            let forward = if hold_back { 0.0 } else { LINE_FORWARD_CELLS };
+            // A stand the scenario places holds where it is put.
+            let posted =
+                |u: &Unit<'_>| u.side == s && u.post.is_some() && u.fighting() && u.stand.at.is_none();
+            let rank = |u: &Unit<'_>| match u.troop {
+                Some(Troop::Artillery) => 1,
+                Some(t) if t.is_cavalry() => 2,
+                Some(_) => 0,
+                None => 3,
+            };
+            let mut line: Vec<usize> = (0..self.units.len())
+                .filter(|&i| self.u(i).is_some_and(|u| posted(u) && rank(u) < 2))
+                .collect();
+            if line.is_empty() {
+                line = (0..self.units.len())
+                    .filter(|&i| self.u(i).is_some_and(|u| posted(u) && rank(u) < 3))
+                    .collect();
+            }
+            line.sort_by_key(|&i| self.u(i).map_or(3, rank));
+            let posts =
+                doctrine::line_posts(&self.board, guard, rear, forward, LINE_RADIUS_CELLS, line.len());
+            for (&i, &p) in line.iter().zip(&posts) {
+                if let Some(u) = self.units.get_mut(i) {
+                    u.post = Some((p.0 * cell, p.1 * cell));
+                }
+            }
+            let reserve = self.board.clamp((
+                guard.0 + rear.0 * RESERVE_BACK_CELLS,
+                guard.1 + rear.1 * RESERVE_BACK_CELLS,
+            ));
+            for (i, u) in self.units.iter_mut().enumerate() {
+                if !posted(u) || line.contains(&i) {
+                    continue;
+                }
+                u.post = u.troop.map(|_| (reserve.0 * cell, reserve.1 * cell));
+            }
+            // Deploy as near the post as the zone allows.
+            let Some(zone) = self.scenario.sides.get(s).map(|x| x.deployment) else {
+                continue;
+            };
+            let (x0, y0) = (f64::from(zone.x) + 0.5, f64::from(zone.y) + 0.5);
+            let (x1, y1) = (
+                (x0 + f64::from(zone.w) - 1.0).max(x0),
+                (y0 + f64::from(zone.h) - 1.0).max(y0),
+            );
+            for i in 0..self.units.len() {
+                let Some(post) = self.u(i).filter(|u| posted(u)).and_then(|u| u.post) else {
+                    continue;
+                };
+                let at = ((post.0 / cell).clamp(x0, x1), (post.1 / cell).clamp(y0, y1));
+                if self.board.cell_at(at).is_water() || !self.board.on_table(at) {
+                    continue;
+                }
+                if let Some(u) = self.units.get_mut(i) {
+                    u.at = (at.0 * cell, at.1 * cell);
+                }
+            }
+        }
     }
 
     fn side(&self, s: usize) -> &Side<'a> {
@@ -391,7 +503,81 @@ impl<'a> Battle<'a> {
         (-r.0, -r.1)
     }
 
-    pub(super) fn outcome(self, seed: u64) -> Outcome {
+    /// The last word ([`LastWord`]), thrown when the battle reaches its turn
+    /// limit with neither army broken nor spent: Judging the Morale for the
+    /// two armies. "Each player counts up the loss he has sustained.
+    /// Whoever had the greatest loss must retire" (1, 2): the stands each
+    /// side has had killed, Grenadiers and Guards counted as two. "If both
+    /// sides lose the same number of casualties" (4): each counts the model
+    /// soldiers it has standing (Grenadiers and Guards double), those in a
+    /// defensive position with "50% more value" (6), and multiplies them
+    /// by one die's multiplier (1-3 two, 4-6 three); the higher holds its
+    /// ground, equal totals throwing again. `None` when the battle ended
+    /// otherwise: the judge has no need of it.
+    fn last_word(&mut self) -> Option<LastWord> {
+        if self.over() {
+            return None;
+        }
+        let mut loss = [0_u32; 2];
+        let mut models = [0.0_f64; 2];
+        for u in &self.units {
+            let side = u.side;
+            match u.status {
+                Status::Out(Fate::Destroyed) => {
+                    if let Some(l) = loss.get_mut(side) {
+                        *l += u.weight();
+                    }
+                }
+                Status::Fighting if u.combatant() => {
+                    let value = f64::from(u.models * u.weight())
+                        * if self.defensive(u.at) {
+                            DEFENCE_MORALE_FACTOR
+                        } else {
+                            1.0
+                        };
+                    if let Some(m) = models.get_mut(side) {
+                        *m += value;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let (n0, n1) = (self.side(0).name, self.side(1).name);
+        let [l0, l1] = loss;
+        if let Some(loser) = greater_loss(loss) {
+            return Some(LastWord {
+                holds: Some(1 - loser),
+                why: format!(
+                    "judging the morale for the armies, {n0} lost {l0} stands and {n1} {l1}: the greater loss retires"
+                ),
+            });
+        }
+        let [m0, m1] = models;
+        for _ in 0..MAX_RETHROWS {
+            let (f0, f1) = (self.dice.d6(), self.dice.d6());
+            let (v0, v1) = (
+                m0 * f64::from(morale_multiplier(f0)),
+                m1 * f64::from(morale_multiplier(f1)),
+            );
+            if (v0 - v1).abs() > EPSILON {
+                return Some(LastWord {
+                    holds: Some(usize::from(v1 > v0)),
+                    why: format!(
+                        "judging the morale for the armies, {l0} stands lost each: {n0} {m0:.0} models x {} = {v0:.0}, {n1} {m1:.0} x {} = {v1:.0}",
+                        morale_multiplier(f0),
+                        morale_multiplier(f1)
+                    ),
+                });
+            }
+        }
+        Some(LastWord {
+            holds: None,
+            why: format!("judging the morale for the armies, {l0} stands lost each and the dice equal"),
+        })
+    }
+
+    pub(super) fn outcome(mut self, seed: u64) -> Outcome {
+        let last_word = self.last_word();
         let inches = self.board.cell_inches;
         let endings = self.units.iter().map(|u| {
             let fate = match u.status {
@@ -415,7 +601,7 @@ impl<'a> Battle<'a> {
                 seed,
                 turns: self.clock.fought,
                 resolve: self.units.resolve,
-                last_word: None,
+                last_word,
             },
             endings,
             self.log,
@@ -489,7 +675,7 @@ fn stand(t: &TableStand) -> Stand {
         withhold: false,
         doomed: false,
         fought: false,
-        offset: (0.0, 0.0),
+        across: 0.5,
         power: troop.map_or(0.0, |tr| stand_share(tr, models_at(tr, t.strength, t.full), 4)),
     }
 }

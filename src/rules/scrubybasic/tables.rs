@@ -305,13 +305,16 @@ pub fn morale_multiplier(face: u32) -> u32 {
     if face <= 3 { 2 } else { 3 }
 }
 
+/// "add 50% more value to the defenders" (Judging the Morale 6.1).
+pub const DEFENCE_MORALE_FACTOR: f64 = 1.5;
+
 /// A side's morale value on equal losses: model soldiers (Grenadiers and
 /// guards double) plus 50% in a defensive position ("8 model soldiers on
 /// defense, add 4 more points = 12"), times the die's multiplier
 /// (Judging the Morale 4, 6).
 pub fn morale_value(models: u32, face: u32, defending_position: bool) -> f64 {
     let value = if defending_position {
-        f64::from(models) * 1.5
+        f64::from(models) * DEFENCE_MORALE_FACTOR
     } else {
         f64::from(models)
     };

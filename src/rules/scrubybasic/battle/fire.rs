@@ -370,19 +370,21 @@ impl Battle<'_> {
                 .copied()
                 .filter(|&m| self.u(m).is_some_and(Unit::combatant))
                 .collect();
-            if killed.is_empty() && !(fired[0] && fired[1]) {
+            // "Post-volley morale" after "a firefight" (Sequence of Action
+            // 4; Judging the Morale): both sides fired. A stand shot at by
+            // guns or muskets it cannot answer has no firefight to lose; it
+            // takes its losses, and its general's resolve decides.
+            if !(fired[0] && fired[1]) {
                 continue;
             }
-            // Rule 5: attacking defensive positions by fire, no morale.
-            let held = |s: usize| {
-                let mut mine = alive
-                    .iter()
-                    .filter_map(|&m| self.u(m))
-                    .filter(|u| u.side == s)
-                    .peekable();
-                mine.peek().is_some() && mine.all(|u| self.defensive(u.at))
-            };
-            if held(0) || held(1) {
+            // Rule 5: "No morale judging is required when soldiers are
+            // attacking defensive positions by fire fighting": a firefight
+            // with any of its stands in a defensive position is not judged.
+            if alive
+                .iter()
+                .filter_map(|&m| self.u(m))
+                .any(|u| self.defensive(u.at))
+            {
                 continue;
             }
             self.judge(&alive, &killed, [false, false], "the firefight");

@@ -44,6 +44,7 @@ impl Battle<'_> {
     }
 
     pub(super) fn move_side(&mut self, side: usize) {
+        self.mark_engaged(side);
         for i in 0..self.units.len() {
             if self.u(i).is_some_and(|u| u.side == side && u.fighting()) {
                 self.move_stand(i);
@@ -54,17 +55,20 @@ impl Battle<'_> {
     /// The doctrine's move for stand `i`.
     pub(super) fn move_stand(&mut self, i: usize) {
         let Some(u) = self.u(i) else { return };
-        let (side, role, post) = (u.side, self.side(u.side).role, u.post);
+        let (side, role) = (u.side, self.side(u.side).role);
+        let (plan, rear, cell) = (self.side(side).plan, self.side(side).rear, self.board.cell_inches);
+        let post = u.post;
         let goal = post.unwrap_or(self.side(side).goal);
-        // The attacker's line keeps its frontage: each stand makes for the
-        // goal shifted by its own place across the line.
-        let goal = if post.is_none() {
-            let f = self.facing(side);
-            let lateral = u.offset.0 * f.1 - u.offset.1 * f.0;
-            (goal.0 + lateral * f.1, goal.1 - lateral * f.0)
+        // The attacker concentrates: every stand makes for the goal, wide on
+        // the flank its general's plan attacks while far from it.
+        let goal = if post.is_none() && role == Role::Attacker {
+            plan.aim(u.at, goal, rear, cell)
         } else {
             goal
         };
+        if role == Role::Attacker && plan.waits(u.across, self.turn) {
+            return; // the trailing wing of an attack in echelon
+        }
         let Some(troop) = u.troop else {
             // Command and transport follow the middle of their side.
             let mut n = 0.0;
@@ -96,8 +100,22 @@ impl Battle<'_> {
         let reach = move_inches(troop, Going::Column) * self.scale;
         let far = range + reach + move_inches(troop, Going::Open) * self.scale;
         let at = self.u(i).map_or((0.0, 0.0), |u| u.at);
+        // The attacker's foot come on in attack column (The Melee 2) and
+        // deploy into line a column move from the musket range of enemy
+        // foot or horse; at guns, whose fire takes no account of the
+        // formation, they keep the column to the charge (deploying only
+        // within musket range). Others deploy a column move and an open move
+        // from musket range.
+        let at_guns = nearest
+            .and_then(|(j, _)| self.u(j))
+            .is_some_and(|e| e.is(|t| t == Troop::Artillery));
+        let deploy_at = match (role, troop.is_infantry(), at_guns) {
+            (Role::Attacker, true, true) => range,
+            (Role::Attacker, true, false) => range + reach,
+            _ => far,
+        };
         let formation = match nearest {
-            Some((_, d)) if d <= far + EPSILON => Formation::Line,
+            Some((_, d)) if d <= deploy_at + EPSILON => Formation::Line,
             _ => Formation::Column,
         };
         if let Some(u) = self.units.get_mut(i) {
@@ -141,19 +159,60 @@ impl Battle<'_> {
                 } else {
                     far
                 };
-                if hold(near(engage)) {
+                let fighting = if role == Role::Defender && !near(range) {
+                    self.nearest_engaged(i)
+                } else {
+                    None
+                };
+                if let Some(to) = fighting {
+                    // The reserves march to the fighting, to musket range.
+                    self.advance(i, to, going, range);
+                } else if hold(near(engage)) {
                     self.advance(i, goal, going, 0.0);
                 } else {
+                    let short = reach.min(range);
                     match nearest {
                         Some((j, d)) if d <= engage + EPSILON => {
                             let to = self.u(j).map_or(goal, |e| e.at);
-                            self.advance(i, to, going, reach.min(range));
+                            self.advance(i, to, going, short);
                         }
                         _ => self.advance(i, goal, going, 0.0),
                     }
                 }
             }
         }
+    }
+
+    /// Marks the enemies of side `side` within musket range of one of its
+    /// combatants: where the fighting is.
+    fn mark_engaged(&mut self, side: usize) {
+        let range = musket_range(Troop::Fusilier, 0).unwrap_or(0.0) * self.scale;
+        let mut engaged = std::mem::take(&mut self.engaged);
+        engaged.clear();
+        for e in &self.units {
+            let hot = e.side != side
+                && e.combatant()
+                && self.units.iter().any(|f| {
+                    f.side == side && f.combatant() && doctrine::dist(f.at, e.at) <= range + EPSILON
+                });
+            engaged.push(hot);
+        }
+        self.engaged = engaged;
+    }
+
+    /// Where a defender's company with no enemy in musket range marches
+    /// to: the nearest enemy its side is fighting (this program's doctrine:
+    /// the reserves march to the fighting rather than stand idle at their
+    /// posts while the attack beats the line company by company).
+    fn nearest_engaged(&self, i: usize) -> Option<Point> {
+        let me = self.u(i)?;
+        self.units
+            .iter()
+            .enumerate()
+            .filter(|(j, _)| self.engaged.get(*j).copied().unwrap_or(false))
+            .map(|(_, e)| (doctrine::dist(me.at, e.at), e.at))
+            .min_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|(_, p)| p)
     }
 
     /// A rough fighting value of the stands of `side` within `radius` of
@@ -195,6 +254,7 @@ impl Battle<'_> {
 
     /// Fire and charge, and special cavalry charges, ordered before combat.
     pub(super) fn orders(&mut self) {
+        self.deploy_in_range();
         self.form_squares();
         // The defence of each stand charged, worked out once.
         let mut cache: Vec<Option<f64>> = vec![None; self.units.len()];
@@ -226,7 +286,7 @@ impl Battle<'_> {
                 let position = self.defensive(target);
                 let mine = self.strength_near(side, at, RANK_INCHES * 2.0, position);
                 let theirs = self.defence_near(t, &mut cache);
-                if doctrine::charge_favoured(mine, theirs) {
+                if self.favoured(side, mine, theirs) {
                     self.set_charge(i, Charge::Cavalry(t));
                     if let Some(e) = self.units.get_mut(t) {
                         e.withhold = true;
@@ -236,6 +296,11 @@ impl Battle<'_> {
                         .say(self.turn, || format!("{me} order a cavalry charge at {them}"));
                 }
             } else if let Some(range) = musket_range(troop, self.cell(at).level) {
+                // A defender in a defensive position holds it and fires: it
+                // does not leave it to charge (this program's doctrine).
+                if self.side(side).role == Role::Defender && self.defensive(at) {
+                    continue;
+                }
                 let Some((t, d)) = self.nearest_enemy(i, |_| true) else {
                     continue;
                 };
@@ -246,12 +311,36 @@ impl Battle<'_> {
                 let position = self.defensive(target);
                 let mine = self.strength_near(side, at, RANK_INCHES * 2.0, position);
                 let theirs = self.defence_near(t, &mut cache);
-                if doctrine::charge_favoured(mine, theirs) {
+                if self.favoured(side, mine, theirs) {
                     self.set_charge(i, Charge::Volley(t));
                     let (me, them) = (self.name(i), self.name(t));
                     self.log
                         .say(self.turn, || format!("{me} call 'fire and charge' at {them}"));
                 }
+            }
+        }
+    }
+
+    /// Foot that came on in column and ended its move within musket range
+    /// of an enemy deploys into line to fire (this program's reading: the
+    /// seed sets no cost on changing formation; "Two ranks of Infantry ...
+    /// are counted for musket fire", Musket Fire 7).
+    fn deploy_in_range(&mut self) {
+        for i in 0..self.units.len() {
+            let Some(u) = self.u(i) else { continue };
+            if !(u.combatant() && u.formation == Formation::Column && u.is(Troop::is_infantry)) {
+                continue;
+            }
+            let Some(range) = u.troop.and_then(|t| musket_range(t, self.cell(u.at).level)) else {
+                continue;
+            };
+            let range = range * self.scale;
+            if self
+                .nearest_enemy(i, |_| true)
+                .is_some_and(|(_, d)| d <= range + EPSILON)
+                && let Some(u) = self.units.get_mut(i)
+            {
+                u.formation = Formation::Line;
             }
         }
     }
@@ -306,6 +395,14 @@ impl Battle<'_> {
             }
         }
         threat
+    }
+
+    /// Whether side `side`'s general orders a charge at these odds this
+    /// game move (its plan's boldness, bolder late in the day).
+    fn favoured(&self, side: usize, mine: f64, theirs: f64) -> bool {
+        self.side(side)
+            .plan
+            .charge_favoured(self.turn, self.scenario.turn_limit, mine, theirs)
     }
 
     pub(super) fn set_charge(&mut self, i: usize, c: Charge) {
