@@ -560,6 +560,22 @@ pub fn morale_combat(scout: u32, scout_face: u32, other: u32, other_face: u32) -
     }
 }
 
+/// MORALE FACTOR AFTER A MELEE thrown for two whole armies at the end of
+/// the battle (the rule set's last word, [`crate::rules::LastWord`]):
+/// army 0's `a` combat points times its die `a_face` against army 1's `b`
+/// times `b_face`; "The High total wins ... and holds his ground. The Low
+/// Total must retire three moves." `Some(0)` or `Some(1)`: the army that
+/// holds; `None` for equal totals (the seed does not say: both throw
+/// again, as in the melee).
+pub fn army_holds(a: u32, a_face: u32, b: u32, b_face: u32) -> Option<usize> {
+    let (ta, tb) = (morale_total(a, a_face), morale_total(b, b_face));
+    match ta.cmp(&tb) {
+        std::cmp::Ordering::Greater => Some(0),
+        std::cmp::Ordering::Less => Some(1),
+        std::cmp::Ordering::Equal => None,
+    }
+}
+
 /// MELEEING CANNON CREWS: "If a 1-3-6 is thrown, the attackers are hurled
 /// back three moves and the gun is saved."
 pub fn gun_crew_saves(face: u32) -> bool {
