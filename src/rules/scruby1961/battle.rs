@@ -15,7 +15,7 @@ use super::tables::{
     RETIRE_MOVES, SCOUTING_INCHES, SCREEN_INCHES, Scouting, Shot, TRAY_DEPTH_INCHES, TRAY_LENGTH_INCHES,
     Troop, VISION_INCHES, army_holds, artillery_range_inches, artillery_shot, canister, casualty_rate,
     charge_inches, combat_points, counter_battery_hit, crew_fire, figures, forest_move_inches,
-    gun_crew_saves, gun_destroyed, horse_artillery_half_move, may_charge_uphill, may_enter, melee_kill,
+    gun_crew_saves, gun_destroyed, horse_artillery_half_move, may_charge_uphill, may_enter, melee_reach, melee_kill,
     morale_combat, morale_total, move_inches, musket_range_inches, retire_inches, scout_points,
     strength_after, town_move_inches, troop_for, units_from_strength,
 };

@@ -227,6 +227,22 @@ pub fn may_charge_uphill(troop: Troop) -> bool {
     troop.is_cavalry()
 }
 
+/// How far a stand goes to come to grips with an enemy, inches: the Charge
+/// Move on the level or downhill ("It can be used when charging
+/// downhill"); against an enemy above it, cavalry's charge halved (FIGURE
+/// FOUR: "Cavalry may charge 'uphill', but must follow this procedure"),
+/// and infantry, who may not charge uphill, by their regulation move
+/// (REINFORCED MELEES: troops not charging "must use regulation movement"),
+/// a column's, halved: "All movement uphill is cut in half". Guns never.
+pub fn melee_reach(troop: Troop, uphill: bool) -> Option<f64> {
+    let charge = charge_inches(troop)?;
+    Some(match (uphill, may_charge_uphill(troop)) {
+        (false, _) => charge,
+        (true, true) => uphill_inches(charge),
+        (true, false) => uphill_inches(move_inches(troop, Formation::CrossCountryColumn, false)),
+    })
+}
+
 /// ARTILLERY FIRE 7, HORSE ARTILLERY: "make a half-move, unlimber and fire
 /// the gun on one game move".
 pub fn horse_artillery_half_move(troop: Troop) -> f64 {

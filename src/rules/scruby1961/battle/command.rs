@@ -319,7 +319,13 @@ impl Battle<'_> {
         };
         let close = |(j, _): (usize, f64)| -> Order {
             let at = self.stands.get(j).map_or(u.at, |e| e.at);
-            let stop = self.approach(i, j, (reach - TRAY_DEPTH_INCHES).max(CONTACT_INCHES));
+            let uphill = self.cell(at).level > self.cell(u.at).level;
+            let reach = melee_reach(troop, uphill).unwrap_or(reach);
+            let stop = self.approach(
+                i,
+                j,
+                (reach - TRAY_DEPTH_INCHES).max(CONTACT_INCHES + STEP_INCHES),
+            );
             Order {
                 to: at,
                 stop: stop.max(dress),

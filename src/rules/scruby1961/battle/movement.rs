@@ -97,9 +97,9 @@ impl Battle<'_> {
     pub(super) fn try_charge(&mut self, i: usize) -> bool {
         let Some(u) = self.stands.get(i) else { return false };
         let Some(troop) = u.troop else { return false };
-        let Some(reach) = charge_inches(troop) else {
+        if charge_inches(troop).is_none() {
             return false;
-        };
+        }
         let (at, owner) = (u.at, u.owner);
         let my_level = self.cell(at).level;
         let mut best: Option<(usize, f64, f64)> = None;
@@ -108,6 +108,8 @@ impl Battle<'_> {
                 continue;
             }
             let d = doctrine::dist(at, e.at);
+            let uphill = self.cell(e.at).level > my_level;
+            let Some(reach) = melee_reach(troop, uphill) else { continue };
             if d > reach + TRAY_DEPTH_INCHES + EPSILON {
                 continue;
             }
@@ -136,10 +138,8 @@ impl Battle<'_> {
             ),
             None => target_at,
         };
-        let mut budget = reach;
-        if self.cell(target_at).level > my_level {
-            budget = crate::rules::scruby1961::tables::uphill_inches(reach);
-        }
+        let uphill = self.cell(target_at).level > my_level;
+        let budget = melee_reach(troop, uphill).unwrap_or(0.0);
         let end = self.travel(i, stop, budget + 2.0 * TRAY_DEPTH_INCHES);
         if doctrine::dist(end, target_at) > CONTACT_INCHES + EPSILON {
             return false;
@@ -162,18 +162,20 @@ impl Battle<'_> {
             self.stands.get(i).map_or("", |s| s.name()),
             self.stands.get(j).map_or("", |s| s.name()),
         );
-        self.log.say(turn, || format!("{name} charges {target}"));
+        if uphill && !may_charge_uphill(troop) {
+            self.log
+                .say(turn, || format!("{name} climbs to melee {target} (no charge uphill)"));
+        } else {
+            self.log.say(turn, || format!("{name} charges {target}"));
+        }
         true
     }
 
     /// Whether `troop` at level `my_level` may charge stand `j` at all.
     pub(super) fn may_charge(&self, troop: Troop, my_level: u8, j: usize) -> bool {
         let Some(e) = self.stands.get(j) else { return false };
+        let _ = my_level;
         let c = self.cell(e.at);
-        // "The Charge Move cannot be made by any troops uphill".
-        if c.level > my_level && !may_charge_uphill(troop) {
-            return false;
-        }
         // Villages: outer areas "cannot be attacked by cavalry"; forests:
         // cavalry and guns cannot enter; "At no time can Light Cavalry be
         // used to attack a cannon" (rule 18).
