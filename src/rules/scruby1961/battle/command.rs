@@ -35,7 +35,7 @@ pub(super) const RESERVE_BACK_INCHES: f64 = 8.0;
 /// A defender's reserve marches on an enemy that comes within this many
 /// inches of the ground it guards (this program's own: a musket range and
 /// a charge).
-pub(super) const THREAT_INCHES: f64 = 12.0;
+pub(super) const THREAT_INCHES: f64 = 7.0;
 
 /// Stands a defender leaves at each objective beyond its main one:
 /// FIGURE 14, "BLUE will have to maintain a couple of units at Bridge Z".
@@ -65,6 +65,11 @@ pub(super) const DRESS_INCHES: f64 = 4.0;
 /// two line moves cover the 4 inches it held back by).
 pub(super) const COME_FORWARD_MOVES: u32 = 2;
 
+/// A defender's line of more than this many stands stands in two ranks
+/// (this program's own: FIGURE 8 deploys a column of six into "2 lines of
+/// 3 Regiments").
+pub(super) const ONE_RANK: usize = 6;
+
 /// What a stand is ordered to do this game move (other than charge).
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Order {
@@ -74,6 +79,8 @@ pub(super) struct Order {
     pub stop: f64,
     /// Infantry stands and fires in Line there (else it keeps its column).
     pub line: bool,
+    /// It keeps out of the musket range of every enemy regiment on its way.
+    pub keep_out: bool,
 }
 
 impl Battle<'_> {
@@ -147,7 +154,7 @@ impl Battle<'_> {
                 .filter(|k| !taken.contains(k))
                 .filter(|&k| self.stands.get(k).is_some_and(movable))
                 .collect();
-            self.post_stands(main, side.rear, &main_posts);
+            self.line_posts(main, side.rear, &main_posts);
             // The reserve: cavalry first, then the infantry posted furthest
             // from the main objective.
             let mut main_body: Vec<(usize, bool, f64)> = fighters
@@ -224,7 +231,7 @@ impl Battle<'_> {
                 if near.is_some_and(|d| d <= RALLY_INCHES + TRAY_LENGTH_INCHES) {
                     up += 1;
                 }
-                if let Some(d) = near.filter(|&d| d <= RALLY_INCHES + 2.0 * DRESS_INCHES) {
+                if let Some(d) = near {
                     line.push(d);
                 }
             }
@@ -246,6 +253,15 @@ impl Battle<'_> {
                 .is_some_and(|t| turn >= t + WAIT_FOR_BODY_MOVES);
             let body = fighters > 0 && f64::from(up) >= BODY_UP_SHARE * f64::from(fighters);
             let go = body || waited || doctrine::late(turn, limit);
+            // DEBUG-ORDERS
+            for i in 0..self.stands.len() {
+                let Some(u) = self.stands.get(i) else { continue };
+                if u.owner != s || !u.fighter() { continue; }
+                let o = self.order(i);
+                let (name, at, f) = (u.name(), u.at, u.formation);
+                let near = self.nearest(i, |e| e.combatant());
+                self.log.say(turn, || format!("DBG {name} at ({:.1},{:.1}) {f:?} order {o:?} nearest {near:?} up {up}/{fighters}", at.0, at.1));
+            }
             // Once in, the attack stays in.
             if let Some(a) = self.assault.get_mut(s)
                 && go
@@ -299,6 +315,83 @@ impl Battle<'_> {
         }
     }
 
+    /// Posts in a line across the front through `guard` (inches), `rear`
+    /// the way to the side's own edge, for stands `who`: a rank a cell apart
+    /// (a tray's length and a half-inch between trays), in two ranks when
+    /// there are more than [`ONE_RANK`], foot in the middle of the front
+    /// rank, then guns, horse at the back and ends (FIGURE 8's "2 lines of
+    /// 3 Regiments spaced somewhat apart"; THE TERRAIN: "a complete 'army'
+    /// will leave wide and vital gaps"); each set down on the nearest cell it
+    /// may enter that no other took.
+    fn line_posts(&mut self, guard: Point, rear: Point, who: &[usize]) {
+        let n = who.len();
+        if n == 0 {
+            return;
+        }
+        let c = self.board.cell_inches;
+        let spacing = c.max(TRAY_LENGTH_INCHES + TRAY_DEPTH_INCHES);
+        let across = (rear.1, -rear.0);
+        let wide = if n > ONE_RANK { n.div_ceil(2) } else { n };
+        let mut slots: Vec<(usize, f64, Point)> = (0..n)
+            .map(|k| {
+                let (rank, file) = (k / wide, k % wide);
+                #[allow(clippy::cast_precision_loss)]
+                let off = (file as f64 - (wide as f64 - 1.0) / 2.0) * spacing;
+                #[allow(clippy::cast_precision_loss)]
+                let back = rank as f64 * spacing;
+                let p = (
+                    guard.0 + across.0 * off + rear.0 * back,
+                    guard.1 + across.1 * off + rear.1 * back,
+                );
+                (rank, off.abs(), p)
+            })
+            .collect();
+        slots.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
+        let mut order: Vec<usize> = who.to_vec();
+        let kind = |b: &Battle<'_>, k: usize| match b.stands.get(k).and_then(|u| u.troop) {
+            Some(t) if t.is_infantry() => 0,
+            Some(t) if t.is_gun() => 1,
+            _ => 2,
+        };
+        order.sort_by_key(|&k| (kind(self, k), k));
+        let mut used: Vec<(i64, i64)> = Vec::new();
+        for (k, (_, _, slot)) in order.into_iter().zip(slots) {
+            let Some(troop) = self.stands.get(k).and_then(|u| u.troop) else {
+                continue;
+            };
+            let want = self.board.to_cells(slot);
+            let mut best: Option<((i64, i64), f64)> = None;
+            let (cx, cy) = (crate::rules::board::floor(want.0), crate::rules::board::floor(want.1));
+            for dy in -4..=4_i64 {
+                for dx in -4..=4_i64 {
+                    let cell = (cx + dx, cy + dy);
+                    #[allow(clippy::cast_precision_loss)]
+                    let centre = (cell.0 as f64 + 0.5, cell.1 as f64 + 0.5);
+                    let ground = self.board.cell(cell.0, cell.1);
+                    if !self.board.on_table(centre)
+                        || ground.is_water()
+                        || !may_enter(troop, ground.ground)
+                        || used.contains(&cell)
+                    {
+                        continue;
+                    }
+                    let d = doctrine::dist(centre, want);
+                    if best.is_none_or(|(_, b)| d < b - EPSILON) {
+                        best = Some((cell, d));
+                    }
+                }
+            }
+            let Some((cell, _)) = best else { continue };
+            used.push(cell);
+            #[allow(clippy::cast_precision_loss)]
+            let post = ((cell.0 as f64 + 0.5) * c, (cell.1 as f64 + 0.5) * c);
+            if let Some(u) = self.stands.get_mut(k) {
+                u.post = Some(post);
+                u.guard = Some(guard);
+            }
+        }
+    }
+
     /// Where side `side`'s attack aims now, inches.
     pub(super) fn goal_of(&self, side: usize) -> Point {
         self.goals.get(side).copied().unwrap_or(self.side(side).goal)
@@ -326,10 +419,14 @@ impl Battle<'_> {
                 j,
                 (reach - TRAY_DEPTH_INCHES).max(CONTACT_INCHES + STEP_INCHES),
             );
+            // Ahead of its line, it waits out of the enemy's musket range
+            // for the line to come up; then it goes in at full pace.
+            let ahead = doctrine::dist(u.at, at) < dress;
             Order {
                 to: at,
-                stop: stop.max(dress),
+                stop,
                 line: false,
+                keep_out: ahead,
             }
         };
         if side.role == Role::Defender && u.owner == u.side {
@@ -356,6 +453,7 @@ impl Battle<'_> {
                 to: post,
                 stop: 0.0,
                 line: true,
+                keep_out: false,
             });
         }
         // The attacker (and a captured gun's new owner's men, and any
@@ -376,6 +474,7 @@ impl Battle<'_> {
                 to: at,
                 stop: TRAY_LENGTH_INCHES,
                 line: false,
+                keep_out: false,
             });
         }
         if let Some((j, d)) = enemy
@@ -384,19 +483,23 @@ impl Battle<'_> {
                 + move_inches(troop, Formation::CrossCountryColumn, false)
         {
             let e = self.stands.get(j)?;
-            let enemy_range = e.range.max(CONTACT_INCHES);
-            let stand_off = |stop: f64| Order {
-                to: e.at,
-                stop: self.approach(i, j, stop),
-                line: false,
-            };
             let order = if !assault {
                 // Its body is not up: it halts out of cannon range.
-                stand_off(RALLY_INCHES)
+                Order {
+                    to: e.at,
+                    stop: self.approach(i, j, RALLY_INCHES),
+                    line: false,
+                    keep_out: false,
+                }
             } else if troop.is_cavalry() && !self.charge_prospect(i, j) {
                 // Cavalry keep out of musket range until a charge is in
                 // prospect.
-                stand_off(enemy_range + TRAY_DEPTH_INCHES)
+                Order {
+                    to: e.at,
+                    stop: CONTACT_INCHES,
+                    line: false,
+                    keep_out: true,
+                }
             } else {
                 close((j, d))
             };
@@ -412,6 +515,7 @@ impl Battle<'_> {
             to,
             stop: 0.0,
             line: false,
+            keep_out: false,
         })
     }
 
@@ -432,6 +536,23 @@ impl Battle<'_> {
         } else {
             stop
         }
+    }
+
+    /// How far `p` is outside the musket range of every enemy regiment of
+    /// side `side` (negative: inside one's), with a tray's depth to spare,
+    /// and the nearest such regiment.
+    pub(super) fn musket_margin(&self, side: usize, p: Point) -> (f64, Option<usize>) {
+        let mut best = (f64::INFINITY, None);
+        for (k, e) in self.stands.iter().enumerate() {
+            if e.owner == side || !e.fighter() || !e.troop.is_some_and(Troop::is_infantry) {
+                continue;
+            }
+            let m = doctrine::dist(p, e.at) - e.range - TRAY_DEPTH_INCHES;
+            if m < best.0 {
+                best = (m, Some(k));
+            }
+        }
+        best
     }
 
     /// The enemy fighter of side `side` nearest `at` within `radius` inches.

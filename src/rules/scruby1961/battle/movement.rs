@@ -321,6 +321,15 @@ impl Battle<'_> {
                 .say(turn, || format!("{name} deploys from column into line"));
             return;
         }
+        if order.keep_out {
+            let (margin, from) = self.musket_margin(side, here);
+            if margin < -EPSILON {
+                if let Some(from) = from.and_then(|k| self.stands.get(k)).map(|e| e.at) {
+                    self.fall_back(i, from, -margin);
+                }
+                return;
+            }
+        }
         if arrived {
             // Too near for its order (cavalry keeping out of musket range,
             // columns waiting out of cannon range): it falls back to it.
@@ -334,7 +343,22 @@ impl Battle<'_> {
         let budget = self.move_budget(i, aim);
         // Road Column only on roads, and never for concealed troops.
         let road = self.cell(here).road && self.cell(aim).road;
-        let end = self.travel(i, aim, budget);
+        let mut end = self.travel(i, aim, budget);
+        if order.keep_out {
+            // Only as far as it stays out of musket range.
+            let total = doctrine::dist(here, end);
+            let mut safe = here;
+            let mut walked = STEP_INCHES;
+            while walked <= total + EPSILON {
+                let p = doctrine::step_toward(here, end, walked);
+                if self.musket_margin(side, p).0 < 0.0 {
+                    break;
+                }
+                safe = p;
+                walked += STEP_INCHES;
+            }
+            end = safe;
+        }
         // Keep off: a stand not charging does not end in contact.
         let clash = self.stands.iter().any(|e| {
             e.owner != side
