@@ -60,6 +60,12 @@ pub(super) const LAST_CHANCE_ODDS: f64 = 0.5;
 /// together (this program's own: one column's move, 4 inches).
 pub(super) const DRESS_INCHES: f64 = 4.0;
 
+/// Once its attack has gone in, an attacker's odds to charge are its
+/// general's times this (this program's own: a line sent in means to come
+/// to grips, and charging is how it escapes the defender's volleys, for "no
+/// troops or guns may fire into the melee").
+pub(super) const ASSAULT_ODDS: f64 = 0.8;
+
 /// In the last game moves a defender that held back comes forward onto the
 /// ground it guards, which it must hold at the end (this program's own:
 /// two line moves cover the 4 inches it held back by).
@@ -417,7 +423,7 @@ impl Battle<'_> {
             let stop = self.approach(
                 i,
                 j,
-                (reach - TRAY_DEPTH_INCHES).max(CONTACT_INCHES + STEP_INCHES),
+                (reach + CONTACT_INCHES - STEP_INCHES).max(CONTACT_INCHES + STEP_INCHES),
             );
             // Ahead of its line, it waits out of the enemy's musket range
             // for the line to come up; then it goes in at full pace.

@@ -110,7 +110,7 @@ impl Battle<'_> {
             let d = doctrine::dist(at, e.at);
             let uphill = self.cell(e.at).level > my_level;
             let Some(reach) = melee_reach(troop, uphill) else { continue };
-            if d > reach + TRAY_DEPTH_INCHES + EPSILON {
+            if d > reach + CONTACT_INCHES + EPSILON {
                 continue;
             }
             if !self.may_charge(troop, my_level, j) {
@@ -216,7 +216,7 @@ impl Battle<'_> {
             if f.troop == Some(Troop::LightCavalry) {
                 continue;
             }
-            if doctrine::dist(f.at, e.at) <= reach + TRAY_DEPTH_INCHES + EPSILON {
+            if doctrine::dist(f.at, e.at) <= reach + CONTACT_INCHES + EPSILON {
                 mine += f64::from(f.melee_points());
             }
         }
@@ -225,7 +225,35 @@ impl Battle<'_> {
         } else {
             f64::from(e.melee_points())
         };
-        (mine, own + self.support(j, e.owner))
+        // The target's friends that can strike the charger: those at its
+        // flank or rear where it ends, front to front with the target
+        // (REINFORCED MELEES: reinforcing troops "must be able to get ... to
+        // the flank or rear of the ENEMY troops to count"; "It does no good
+        // to send reinforcing troops to the REAR of his unit").
+        let end = match unit_vector(e.at, u.at) {
+            Some(v) => (e.at.0 + v.0 * TRAY_DEPTH_INCHES, e.at.1 + v.1 * TRAY_DEPTH_INCHES),
+            None => e.at,
+        };
+        let helpers: f64 = self
+            .stands
+            .iter()
+            .enumerate()
+            .filter(|&(k, f)| {
+                k != j
+                    && f.owner == e.owner
+                    && f.fighter()
+                    && !f.concealed
+                    && !f.engaged
+                    && doctrine::dist(f.at, end) <= REINFORCE_INCHES + EPSILON
+            })
+            .map(|(_, f)| f64::from(f.melee_points()))
+            .sum();
+        let theirs = if e.is_gun() {
+            self.support(j, e.owner)
+        } else {
+            own + helpers
+        };
+        (mine, theirs)
     }
 
     /// Whether stand `i` has a charge in prospect on stand `j`: its local
@@ -245,12 +273,23 @@ impl Battle<'_> {
     /// steady one at 5:4, a cautious one at 3:2, and at less in the second
     /// half of the day, when the attacker must take the ground or lose and
     /// the defender throw back those who close.
-    /// An attacker that has not taken the ground by [`LAST_CHANCE_FROM`] of
-    /// the day charges at odds down to [`LAST_CHANCE_ODDS`].
+    /// An attacker that has not taken the ground by
+    /// [`command::LAST_CHANCE_FROM`] of the day charges at odds down to
+    /// [`command::LAST_CHANCE_ODDS`].
     pub(super) fn will_charge(&self, side: usize, mine: f64, theirs: f64) -> bool {
         let limit = self.scenario.turn_limit;
         let plan = self.side(side).plan;
         if plan.charge_favoured(self.turn, limit, mine, theirs) {
+            return true;
+        }
+        // An attack gone in means to close: its odds are cut by
+        // [`command::ASSAULT_ODDS`].
+        let odds = plan.charge_odds(self.turn, limit) * command::ASSAULT_ODDS;
+        if plan.role == Role::Attacker
+            && self.assault.get(side).copied().unwrap_or(false)
+            && mine > 0.0
+            && mine >= theirs * odds
+        {
             return true;
         }
         let last_chance = plan.role == Role::Attacker
