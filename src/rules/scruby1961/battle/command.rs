@@ -259,15 +259,6 @@ impl Battle<'_> {
                 .is_some_and(|t| turn >= t + WAIT_FOR_BODY_MOVES);
             let body = fighters > 0 && f64::from(up) >= BODY_UP_SHARE * f64::from(fighters);
             let go = body || waited || doctrine::late(turn, limit);
-            // DEBUG-ORDERS
-            for i in 0..self.stands.len() {
-                let Some(u) = self.stands.get(i) else { continue };
-                if u.owner != s || !u.fighter() { continue; }
-                let o = self.order(i);
-                let (name, at, f) = (u.name(), u.at, u.formation);
-                let near = self.nearest(i, |e| e.combatant());
-                self.log.say(turn, || format!("DBG {name} at ({:.1},{:.1}) {f:?} order {o:?} nearest {near:?} up {up}/{fighters}", at.0, at.1));
-            }
             // Once in, the attack stays in.
             if let Some(a) = self.assault.get_mut(s)
                 && go
