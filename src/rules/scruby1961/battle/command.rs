@@ -488,6 +488,16 @@ impl Battle<'_> {
                     line: false,
                     keep_out: false,
                 }
+            } else if troop == Troop::LightCavalry {
+                // Scouts close to scouting distance (rule 17A: "within 9
+                // inches") and no nearer: they are "not used as combat
+                // troops" (rule 14).
+                Order {
+                    to: e.at,
+                    stop: self.approach(i, j, SCOUTING_INCHES - TRAY_DEPTH_INCHES),
+                    line: false,
+                    keep_out: false,
+                }
             } else if troop.is_cavalry() && !self.charge_prospect(i, j) {
                 // Cavalry keep out of musket range until a charge is in
                 // prospect.
