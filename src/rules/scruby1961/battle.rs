@@ -15,8 +15,8 @@ use super::tables::{
     RETIRE_MOVES, SCOUTING_INCHES, SCREEN_INCHES, Scouting, Shot, TRAY_DEPTH_INCHES, TRAY_LENGTH_INCHES,
     Troop, VISION_INCHES, army_holds, artillery_range_inches, artillery_shot, canister, casualty_rate,
     charge_inches, combat_points, counter_battery_hit, crew_fire, figures, forest_move_inches,
-    gun_crew_saves, gun_destroyed, horse_artillery_half_move, may_charge_uphill, may_enter, melee_reach, melee_kill,
-    morale_combat, morale_total, move_inches, musket_range_inches, retire_inches, scout_points,
+    gun_crew_saves, gun_destroyed, horse_artillery_half_move, may_charge_uphill, may_enter, melee_kill,
+    melee_reach, morale_combat, morale_total, move_inches, musket_range_inches, retire_inches, scout_points,
     strength_after, town_move_inches, troop_for, units_from_strength,
 };
 use crate::model::RuleSetId;
@@ -398,12 +398,14 @@ impl<'a> Battle<'a> {
     // -----------------------------------------------------------------------
 
     pub(super) fn outcome(mut self, seed: u64) -> Outcome {
-        // The last word only when the day ran out with no army broken.
-        let last_word = if self.clock.fought >= self.scenario.turn_limit && !self.over() {
-            self.last_word()
-        } else {
-            None
-        };
+        // The last word only when the day ran out with no army broken and
+        // the objectives do not decide it.
+        let last_word =
+            if self.clock.fought >= self.scenario.turn_limit && !self.over() && !self.objectives_decide() {
+                self.last_word()
+            } else {
+                None
+            };
         let board = &self.board;
         let endings = self.stands.iter().map(|u| {
             let enemy = 1 - u.side.min(1);

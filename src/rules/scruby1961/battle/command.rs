@@ -87,6 +87,9 @@ pub(super) struct Order {
     pub line: bool,
     /// It keeps out of the musket range of every enemy regiment on its way.
     pub keep_out: bool,
+    /// Nearer than `stop`, it falls back to it (columns waiting out of
+    /// cannon range for their body to come up).
+    pub back: bool,
 }
 
 impl Battle<'_> {
@@ -109,14 +112,38 @@ impl Battle<'_> {
 
     /// Whether side `side` holds the objective at `at` (inches) as the judge
     /// counts: a stand of its within [`HOLDS_WITHIN_CELLS`], no enemy as near.
+    /// A stand of side `s` standing at the end counts (as [`Battle::outcome`]
+    /// gives it, `Stood`): on the table, and a gun only while its side has it.
+    fn stands_for(u: &Unit<'_>, s: usize) -> bool {
+        u.side == s && u.fighting() && (!u.is_gun() || u.gun_counts())
+    }
+
     pub(super) fn holds(&self, side: usize, at: Point) -> bool {
         let r = HOLDS_WITHIN_CELLS * self.board.cell_inches;
         let near = |s: usize| {
             self.stands
                 .iter()
-                .any(|u| u.side == s && u.fighting() && u.troop.is_some() && doctrine::dist(u.at, at) <= r)
+                .any(|u| Self::stands_for(u, s) && doctrine::dist(u.at, at) <= r)
         };
         near(side) && !near(1 - side.min(1))
+    }
+
+    /// Whether the objectives would decide the battle now: one side holds
+    /// more of them ([`crate::rules::judge`]).
+    pub(super) fn objectives_decide(&self) -> bool {
+        let count = |s: usize| {
+            self.scenario
+                .objectives
+                .iter()
+                .filter(|o| {
+                    self.holds(
+                        s,
+                        self.board.to_inches((f64::from(o.x) + 0.5, f64::from(o.y) + 0.5)),
+                    )
+                })
+                .count()
+        };
+        count(0) != count(1)
     }
 
     /// The defender's posts, once, at the start: the stands the doctrine
@@ -358,7 +385,10 @@ impl Battle<'_> {
             };
             let want = self.board.to_cells(slot);
             let mut best: Option<((i64, i64), f64)> = None;
-            let (cx, cy) = (crate::rules::board::floor(want.0), crate::rules::board::floor(want.1));
+            let (cx, cy) = (
+                crate::rules::board::floor(want.0),
+                crate::rules::board::floor(want.1),
+            );
             for dy in -4..=4_i64 {
                 for dx in -4..=4_i64 {
                     let cell = (cx + dx, cy + dy);
@@ -424,6 +454,7 @@ impl Battle<'_> {
                 stop,
                 line: false,
                 keep_out: ahead,
+                back: false,
             }
         };
         if side.role == Role::Defender && u.owner == u.side {
@@ -451,6 +482,7 @@ impl Battle<'_> {
                 stop: 0.0,
                 line: true,
                 keep_out: false,
+                back: false,
             });
         }
         // The attacker (and a captured gun's new owner's men, and any
@@ -472,6 +504,7 @@ impl Battle<'_> {
                 stop: TRAY_LENGTH_INCHES,
                 line: false,
                 keep_out: false,
+                back: false,
             });
         }
         if let Some((j, d)) = enemy
@@ -487,6 +520,7 @@ impl Battle<'_> {
                     stop: self.approach(i, j, RALLY_INCHES),
                     line: false,
                     keep_out: false,
+                    back: true,
                 }
             } else if troop == Troop::LightCavalry {
                 // Scouts close to scouting distance (rule 17A: "within 9
@@ -497,6 +531,7 @@ impl Battle<'_> {
                     stop: self.approach(i, j, SCOUTING_INCHES - TRAY_DEPTH_INCHES),
                     line: false,
                     keep_out: false,
+                    back: false,
                 }
             } else if troop.is_cavalry() && !self.charge_prospect(i, j) {
                 // Cavalry keep out of musket range until a charge is in
@@ -506,6 +541,7 @@ impl Battle<'_> {
                     stop: CONTACT_INCHES,
                     line: false,
                     keep_out: true,
+                    back: false,
                 }
             } else {
                 close((j, d))
@@ -523,6 +559,7 @@ impl Battle<'_> {
             stop: 0.0,
             line: false,
             keep_out: false,
+            back: false,
         })
     }
 

@@ -109,7 +109,9 @@ impl Battle<'_> {
             }
             let d = doctrine::dist(at, e.at);
             let uphill = self.cell(e.at).level > my_level;
-            let Some(reach) = melee_reach(troop, uphill) else { continue };
+            let Some(reach) = melee_reach(troop, uphill) else {
+                continue;
+            };
             if d > reach + CONTACT_INCHES + EPSILON {
                 continue;
             }
@@ -163,8 +165,9 @@ impl Battle<'_> {
             self.stands.get(j).map_or("", |s| s.name()),
         );
         if uphill && !may_charge_uphill(troop) {
-            self.log
-                .say(turn, || format!("{name} climbs to melee {target} (no charge uphill)"));
+            self.log.say(turn, || {
+                format!("{name} climbs to melee {target} (no charge uphill)")
+            });
         } else {
             self.log.say(turn, || format!("{name} charges {target}"));
         }
@@ -372,7 +375,7 @@ impl Battle<'_> {
         if arrived {
             // Too near for its order (cavalry keeping out of musket range,
             // columns waiting out of cannon range): it falls back to it.
-            if order.stop > d + TRAY_LENGTH_INCHES && !order.line {
+            if order.back && order.stop > d + TRAY_LENGTH_INCHES {
                 self.fall_back(i, order.to, order.stop - d);
             }
             return;

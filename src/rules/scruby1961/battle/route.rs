@@ -3,17 +3,12 @@
 //! MOVEMENT RULES), so a column marching on a town beyond a river makes for
 //! the bridge rather than halting on the bank.
 //!
-//! A stand walks straight at where it is going while the ground ahead lets
-//! it; when it does not, it follows a field of distances over the cells it
+//! A stand walks straight at where it is going while the ground between
+//! lets it; when it does not, it follows a field of distances over the cells it
 //! may enter, made once per battle for each target cell and kind of going
 //! and kept (this program's own: the seed leaves the way to the players).
 
 use super::*;
-
-/// How far ahead, in inches, a stand looks along its straight way for
-/// ground it may not enter (this program's own: three line moves; an
-/// obstacle further off is found as the stand comes on).
-const LOOK_AHEAD_INCHES: f64 = 9.0;
 
 /// How many cells of its route a stand looks along for the furthest it can
 /// walk to straight (this program's own: more than a cavalry move).
@@ -181,23 +176,6 @@ fn field(board: &Board, target: (i64, i64), going: Going) -> Vec<f32> {
 }
 
 impl Battle<'_> {
-    /// Whether `troop` may walk straight from `a` toward `b` (inches) for
-    /// [`LOOK_AHEAD_INCHES`] without meeting ground it may not enter.
-    fn straight_way(&self, troop: Troop, a: Point, b: Point) -> bool {
-        let total = doctrine::dist(a, b).min(LOOK_AHEAD_INCHES);
-        let Some(dir) = unit_vector(a, b) else { return true };
-        let step = self.board.cell_inches / 4.0;
-        let mut walked = step;
-        while walked <= total + EPSILON {
-            let p = (a.0 + dir.0 * walked, a.1 + dir.1 * walked);
-            if self.on_table(p) && !may_enter(troop, self.cell(p).ground) {
-                return false;
-            }
-            walked += step;
-        }
-        true
-    }
-
     /// Where stand `i` steers this move on its way to `to` (inches): `to`
     /// itself while the way is straight, else the furthest cell of its route
     /// it can walk to straight.
@@ -207,7 +185,7 @@ impl Battle<'_> {
         let going = Going::of(troop);
         let from = u.at;
         if !self.routes.blocked.get(going.index()).copied().unwrap_or(false)
-            || self.straight_way(troop, from, to)
+            || self.clear_way(troop, from, to)
         {
             return to;
         }
@@ -261,6 +239,14 @@ impl Battle<'_> {
                 (-1, -1),
             ] {
                 let next = (cell.0 + dx, cell.1 + dy);
+                // Never across the corner of ground it may not enter, as the
+                // field was made.
+                if dx != 0
+                    && dy != 0
+                    && (!at((cell.0 + dx, cell.1)).is_finite() || !at((cell.0, cell.1 + dy)).is_finite())
+                {
+                    continue;
+                }
                 let d = at(next);
                 if d < best.1 {
                     best = (next, d);
@@ -291,7 +277,7 @@ impl Battle<'_> {
     fn clear_way(&self, troop: Troop, a: Point, b: Point) -> bool {
         let total = doctrine::dist(a, b);
         let Some(dir) = unit_vector(a, b) else { return true };
-        let step = self.board.cell_inches / 4.0;
+        let step = STEP_INCHES;
         let mut walked = step;
         while walked <= total + EPSILON {
             let p = (a.0 + dir.0 * walked, a.1 + dir.1 * walked);
