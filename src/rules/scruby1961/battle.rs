@@ -3,19 +3,21 @@
 //! Positions here are in inches of table (the scenario's cells times
 //! `cell_inches`), so the seed's moves and ranges apply as printed.
 
+mod command;
 mod fire;
 mod melee;
 mod movement;
+mod route;
 mod scouting;
 
 use super::tables::{
     CONTACT_INCHES, FOREST_FIRE_INCHES, Formation, HOLD_INCHES, Kill, RECAPTURE_MOVES, REINFORCE_INCHES,
     RETIRE_MOVES, SCOUTING_INCHES, SCREEN_INCHES, Scouting, Shot, TRAY_DEPTH_INCHES, TRAY_LENGTH_INCHES,
-    Troop, VISION_INCHES, artillery_range_inches, artillery_shot, canister, casualty_rate, charge_inches,
-    combat_points, counter_battery_hit, crew_fire, figures, forest_move_inches, gun_crew_saves,
-    gun_destroyed, horse_artillery_half_move, may_charge_uphill, may_enter, melee_kill, morale_combat,
-    morale_total, move_inches, musket_range_inches, retire_inches, scout_points, strength_after,
-    town_move_inches, troop_for, units_from_strength,
+    Troop, VISION_INCHES, army_holds, artillery_range_inches, artillery_shot, canister, casualty_rate,
+    charge_inches, combat_points, counter_battery_hit, crew_fire, figures, forest_move_inches,
+    gun_crew_saves, gun_destroyed, horse_artillery_half_move, may_charge_uphill, may_enter, melee_kill,
+    melee_reach, morale_combat, morale_total, move_inches, musket_range_inches, retire_inches, scout_points,
+    strength_after, town_move_inches, troop_for, units_from_strength,
 };
 use crate::model::RuleSetId;
 use crate::rules::Resolve;
@@ -33,9 +35,9 @@ const EPSILON: f64 = 1e-6;
 /// program's own: a quarter of an inch, half a tray's depth).
 const STEP_INCHES: f64 = 0.25;
 
-/// An attacker makes for the nearest enemy stand rather than its goal once
-/// one is within this distance: twice the seed's VISION RANGE (How Concealed
-/// Troops are Exposed 5), this program's own figure.
+/// A gun with no target makes for the nearest enemy stand rather than its
+/// side's goal once one is within this distance: twice the seed's VISION
+/// RANGE (How Concealed Troops are Exposed 5), this program's own figure.
 const ENGAGE_INCHES: f64 = 2.0 * VISION_INCHES;
 
 /// A defender's stand within this many inches of its post holds it (this
@@ -75,6 +77,13 @@ struct Stand {
     engaged: bool,
     /// Fired its return fire at a gun's canister this game move.
     fired_back: bool,
+    /// Its place across its side's front at the start, 0 on the left wing
+    /// to 1 on the right as it faces the enemy (for an attack in echelon).
+    across: f64,
+    /// A defender's stand kept back as its reserve ([`command`]).
+    reserve: bool,
+    /// The objective a defender's stand guards, inches.
+    guard: Option<Point>,
 }
 
 impl Unit<'_> {
@@ -111,7 +120,7 @@ impl Unit<'_> {
         match self.troop {
             None => self.before(),
             Some(t) if t.is_gun() => {
-                if self.crewed && self.owner == self.side {
+                if self.gun_counts() {
                     self.gun_points()
                 } else {
                     0
@@ -119,6 +128,15 @@ impl Unit<'_> {
             }
             Some(_) => strength_after(self.before(), self.units_start, self.units),
         }
+    }
+
+    /// Whether a gun counts for its own side: manned by it, or its crew
+    /// killed but its own side holding it (it will be manned again,
+    /// "Which ever force holds the gun at the end of 3 moves"). A gun with
+    /// no crew that its side does not hold is lost to it, in the battle and
+    /// at the end alike.
+    fn gun_counts(&self) -> bool {
+        self.owner == self.side && (self.crewed || self.held_by == Some(self.side))
     }
 
     fn gun_points(&self) -> u32 {
@@ -142,6 +160,17 @@ pub(super) struct Battle<'a> {
     kills: Vec<u32>,
     crew_killed: Vec<bool>,
     charge_at: Vec<Option<usize>>,
+    /// Routes round ground a stand may not cross.
+    routes: route::Routes,
+    /// Where each side's attack aims this game move, inches.
+    goals: [Point; 2],
+    /// Whether each side's attack has gone in ([`Battle::plan_move`]).
+    assault: [bool; 2],
+    /// The game move the first of each side's stands came up to the enemy.
+    up_since: [Option<u32>; 2],
+    /// The middle of each side's line: its fighters' median distance to
+    /// their nearest enemy, inches.
+    front: [f64; 2],
 }
 
 /// Distances closer than this are equal: ties go to the lower index.
@@ -188,6 +217,15 @@ impl<'a> Battle<'a> {
             });
         }
         let n = stands.len();
+        for s in 0..2 {
+            let rear = sides.get(s).map_or((0.0, 1.0), |x| x.rear);
+            let places: Vec<Point> = stands.iter().filter(|u| u.side == s).map(|u| u.at).collect();
+            for u in stands.iter_mut().filter(|u| u.side == s) {
+                u.across = doctrine::across_front(u.at, rear, places.iter().copied());
+            }
+        }
+        let goals = sides.each_ref().map(|s| s.goal);
+        let routes = route::Routes::new(&board);
         let mut battle = Battle {
             scenario,
             board,
@@ -200,22 +238,67 @@ impl<'a> Battle<'a> {
             kills: vec![0; n],
             crew_killed: vec![false; n],
             charge_at: vec![None; n],
+            routes,
+            goals,
+            assault: [false; 2],
+            up_since: [None; 2],
+            front: [0.0; 2],
         };
+        battle.set_down();
+        battle.assign_posts();
         battle.say_plans();
         battle
     }
 
+    /// Horse and guns the doctrine deployed in a forest, where they may not
+    /// go (SPECIAL MOVEMENT RULES), are set down in the nearest cell of
+    /// their deployment they may enter instead; stands the scenario places
+    /// stay where they are put.
+    fn set_down(&mut self) {
+        for k in 0..self.stands.len() {
+            let Some(u) = self.stands.get(k) else { continue };
+            let Some(troop) = u.troop else { continue };
+            if u.stand.at.is_some() || may_enter(troop, self.cell(u.at).ground) {
+                continue;
+            }
+            let area = u
+                .area
+                .or_else(|| self.scenario.sides.get(u.side).map(|s| s.deployment));
+            let Some(area) = area else { continue };
+            let here = self.board.to_cells(u.at);
+            let best = self
+                .board
+                .centres()
+                .filter(|p| {
+                    p.0 >= f64::from(area.x)
+                        && p.1 >= f64::from(area.y)
+                        && p.0 < f64::from(area.x) + f64::from(area.w)
+                        && p.1 < f64::from(area.y) + f64::from(area.h)
+                        && may_enter(troop, self.board.cell_at(*p).ground)
+                })
+                .min_by(|a, b| doctrine::dist(*a, here).total_cmp(&doctrine::dist(*b, here)));
+            if let Some(p) = best {
+                let at = self.board.to_inches(p);
+                if let Some(u) = self.stands.get_mut(k) {
+                    u.at = at;
+                }
+            }
+        }
+    }
+
     fn say_plans(&mut self) {
         for s in 0..2 {
-            let (name, role) = (self.side(s).name, self.side(s).role);
+            let (name, plan) = (self.side(s).name, self.side(s).plan.describe());
             let n = self.stands.iter().filter(|u| u.side == s).count();
             let hidden = self.stands.iter().filter(|u| u.side == s && u.concealed).count();
+            let reserve = self.stands.iter().filter(|u| u.side == s && u.reserve).count();
             self.log.say(1, || {
-                let plan = match role {
-                    Role::Attacker => "attacks",
-                    Role::Defender => "defends",
+                let reserve = if reserve > 0 {
+                    format!(", {reserve} in reserve")
+                } else {
+                    String::new()
                 };
-                format!("{name} {plan} with {n} stands, {hidden} of them in concealed columns")
+                format!("{name} {plan} with {n} stands, {hidden} of them in concealed columns{reserve}")
             });
         }
     }
@@ -314,7 +397,15 @@ impl<'a> Battle<'a> {
     // Movement
     // -----------------------------------------------------------------------
 
-    pub(super) fn outcome(self, seed: u64) -> Outcome {
+    pub(super) fn outcome(mut self, seed: u64) -> Outcome {
+        // The last word only when the day ran out with no army broken and
+        // the objectives do not decide it.
+        let last_word =
+            if self.clock.fought >= self.scenario.turn_limit && !self.over() && !self.objectives_decide() {
+                self.last_word()
+            } else {
+                None
+            };
         let board = &self.board;
         let endings = self.stands.iter().map(|u| {
             let enemy = 1 - u.side.min(1);
@@ -324,8 +415,12 @@ impl<'a> Battle<'a> {
                 Status::Fighting if u.is_gun() => {
                     if u.owner != u.side || (!u.crewed && u.held_by == Some(enemy)) {
                         Fate::Captured
-                    } else {
+                    } else if u.gun_counts() {
                         Fate::Stood
+                    } else {
+                        // Its crew killed and the gun held by neither side:
+                        // lost to its army, as the battle counted it.
+                        Fate::Destroyed
                     }
                 }
                 Status::Fighting if u.troop.is_some() && u.units == 0 => Fate::Destroyed,
@@ -334,7 +429,7 @@ impl<'a> Battle<'a> {
             let after = match fate {
                 Fate::NotEngaged => u.before(),
                 Fate::Destroyed | Fate::Captured => 0,
-                // A gun left crewless that the enemy did not take gets fresh
+                // A gun left crewless that its own side holds gets fresh
                 // gunners after the battle ("fresh reserve gunners").
                 _ if u.is_gun() => u.gun_points(),
                 _ => match u.troop {
@@ -357,7 +452,7 @@ impl<'a> Battle<'a> {
                 seed,
                 turns: self.clock.fought,
                 resolve: self.stands.resolve,
-                last_word: None,
+                last_word,
             },
             endings,
             self.log,
@@ -386,6 +481,7 @@ impl Turns for Battle<'_> {
     }
 
     fn phases(&mut self, _turn: u32) {
+        self.plan_move();
         let first = self.initiative();
         for u in &mut self.stands {
             u.moved = 0.0;
@@ -462,5 +558,8 @@ fn stand(t: &TableStand, side: usize, post: Option<Point>) -> Stand {
         moved: 0.0,
         engaged: false,
         fired_back: false,
+        across: 0.5,
+        reserve: false,
+        guard: None,
     }
 }

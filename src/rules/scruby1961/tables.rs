@@ -227,6 +227,22 @@ pub fn may_charge_uphill(troop: Troop) -> bool {
     troop.is_cavalry()
 }
 
+/// How far a stand goes to come to grips with an enemy, inches: the Charge
+/// Move on the level or downhill ("It can be used when charging
+/// downhill"); against an enemy above it, cavalry's charge halved (FIGURE
+/// FOUR: "Cavalry may charge 'uphill', but must follow this procedure"),
+/// and infantry, who may not charge uphill, by their regulation move
+/// (REINFORCED MELEES: troops not charging "must use regulation movement"),
+/// a column's, halved: "All movement uphill is cut in half". Guns never.
+pub fn melee_reach(troop: Troop, uphill: bool) -> Option<f64> {
+    let charge = charge_inches(troop)?;
+    Some(match (uphill, may_charge_uphill(troop)) {
+        (false, _) => charge,
+        (true, true) => uphill_inches(charge),
+        (true, false) => uphill_inches(move_inches(troop, Formation::CrossCountryColumn, false)),
+    })
+}
+
 /// ARTILLERY FIRE 7, HORSE ARTILLERY: "make a half-move, unlimber and fire
 /// the gun on one game move".
 pub fn horse_artillery_half_move(troop: Troop) -> f64 {
@@ -557,6 +573,22 @@ pub fn morale_combat(scout: u32, scout_face: u32, other: u32, other_face: u32) -
         Scouting::ScoutRetires
     } else {
         Scouting::ThrowAgain
+    }
+}
+
+/// MORALE FACTOR AFTER A MELEE thrown for two whole armies at the end of
+/// the battle (the rule set's last word, [`crate::rules::LastWord`]):
+/// army 0's `a` combat points times its die `a_face` against army 1's `b`
+/// times `b_face`; "The High total wins ... and holds his ground. The Low
+/// Total must retire three moves." `Some(0)` or `Some(1)`: the army that
+/// holds; `None` for equal totals (the seed does not say: both throw
+/// again, as in the melee).
+pub fn army_holds(a: u32, a_face: u32, b: u32, b_face: u32) -> Option<usize> {
+    let (ta, tb) = (morale_total(a, a_face), morale_total(b, b_face));
+    match ta.cmp(&tb) {
+        std::cmp::Ordering::Greater => Some(0),
+        std::cmp::Ordering::Less => Some(1),
+        std::cmp::Ordering::Equal => None,
     }
 }
 

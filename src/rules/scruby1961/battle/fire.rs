@@ -228,6 +228,11 @@ impl Battle<'_> {
                 if ec.ground == Ground::BuiltUpInner || !self.clear_sight(u.at, e.at) {
                     continue;
                 }
+                // A friend in its line of fire masks it, as for the guns
+                // ("Lanes of Fire must be left between infantry").
+                if self.lane_blocked(u.owner, u.at, e.at, i) {
+                    continue;
+                }
                 best = Some((j, d));
             }
             let Some((j, _)) = best else { continue };

@@ -50,7 +50,10 @@ impl Battle<'_> {
                 break;
             }
             let c = self.cell(next);
-            if !may_enter(troop, c.ground) || c.level > c0.level + 1 {
+            // Ground it may not enter stops it, unless it stands on such
+            // ground already (set down there): then it may walk out of it.
+            let barred = !may_enter(troop, c.ground) && may_enter(troop, self.cell(at).ground);
+            if barred || c.level > c0.level + 1 {
                 break;
             }
             in_forest = in_forest || is_forest(c);
@@ -89,15 +92,15 @@ impl Battle<'_> {
         move_inches(t, u.formation, on_road)
     }
 
-    /// The Charge Move, when the doctrine's odds favour it: the weakest
+    /// The Charge Move, when its general's odds favour it: the weakest
     /// enemy within the charge reach that this stand may melee.
     pub(super) fn try_charge(&mut self, i: usize) -> bool {
         let Some(u) = self.stands.get(i) else { return false };
         let Some(troop) = u.troop else { return false };
-        let Some(reach) = charge_inches(troop) else {
+        if charge_inches(troop).is_none() {
             return false;
-        };
-        let (me, at, owner) = (u.melee_points(), u.at, u.owner);
+        }
+        let (at, owner) = (u.at, u.owner);
         let my_level = self.cell(at).level;
         let mut best: Option<(usize, f64, f64)> = None;
         for (j, e) in self.stands.iter().enumerate() {
@@ -105,38 +108,18 @@ impl Battle<'_> {
                 continue;
             }
             let d = doctrine::dist(at, e.at);
-            if d > reach + TRAY_DEPTH_INCHES + EPSILON {
+            let uphill = self.cell(e.at).level > my_level;
+            let Some(reach) = melee_reach(troop, uphill) else {
+                continue;
+            };
+            if d > reach + CONTACT_INCHES + EPSILON {
                 continue;
             }
-            let c = self.cell(e.at);
-            // "The Charge Move cannot be made by any troops uphill".
-            if c.level > my_level && !may_charge_uphill(troop) {
+            if !self.may_charge(troop, my_level, j) {
                 continue;
             }
-            // Villages: outer areas "cannot be attacked by cavalry"; forests:
-            // cavalry and guns cannot enter; "At no time can Light Cavalry be
-            // used to attack a cannon" (rule 18).
-            if troop.is_cavalry() && (c.ground == Ground::BuiltUpOuter || is_forest(c)) {
-                continue;
-            }
-            if troop == Troop::LightCavalry && e.is_gun() {
-                continue;
-            }
-            // Rule 14: light cavalry are "not used as combat troops"; rule
-            // 17: they meet Line Infantry and Light Cavalry (and screens of
-            // any kind) by the morale combat, not the charge; rule 16: in
-            // melee only heavy cavalry kill them.
-            if troop == Troop::LightCavalry
-                || (e.troop == Some(Troop::LightCavalry) && troop != Troop::HeavyCavalry)
-            {
-                continue;
-            }
-            let theirs = f64::from(e.melee_points()) + self.support(j, e.owner);
-            let mine = f64::from(me) + self.charging_points(j);
-            if !e.is_gun() && !self.will_charge(owner, mine, theirs) {
-                continue;
-            }
-            if e.is_gun() && !self.will_charge(owner, mine, self.support(j, e.owner)) {
+            let (mine, theirs) = self.local_odds(i, j);
+            if !self.will_charge(owner, mine, theirs) {
                 continue;
             }
             if best
@@ -157,10 +140,8 @@ impl Battle<'_> {
             ),
             None => target_at,
         };
-        let mut budget = reach;
-        if self.cell(target_at).level > my_level {
-            budget = crate::rules::scruby1961::tables::uphill_inches(reach);
-        }
+        let uphill = self.cell(target_at).level > my_level;
+        let budget = melee_reach(troop, uphill).unwrap_or(0.0);
         let end = self.travel(i, stop, budget + 2.0 * TRAY_DEPTH_INCHES);
         if doctrine::dist(end, target_at) > CONTACT_INCHES + EPSILON {
             return false;
@@ -183,20 +164,141 @@ impl Battle<'_> {
             self.stands.get(i).map_or("", |s| s.name()),
             self.stands.get(j).map_or("", |s| s.name()),
         );
-        self.log.say(turn, || format!("{name} charges {target}"));
+        if uphill && !may_charge_uphill(troop) {
+            self.log.say(turn, || {
+                format!("{name} climbs to melee {target} (no charge uphill)")
+            });
+        } else {
+            self.log.say(turn, || format!("{name} charges {target}"));
+        }
         true
     }
 
-    /// Whether side `side` charges at these odds: the defender when the
-    /// doctrine's odds favour it ([`doctrine::charge_favoured`]); the
-    /// attacker, who must come to grips to take the ground, at even odds or
-    /// better (this program's own doctrine: the fire tables kill alike on
-    /// both sides, and an attacker who only traded volleys would never win).
-    pub(super) fn will_charge(&self, side: usize, mine: f64, theirs: f64) -> bool {
-        match self.side(side).role {
-            Role::Attacker => mine >= theirs && mine > 0.0,
-            Role::Defender => doctrine::charge_favoured(mine, theirs),
+    /// Whether `troop` at level `my_level` may charge stand `j` at all.
+    pub(super) fn may_charge(&self, troop: Troop, my_level: u8, j: usize) -> bool {
+        let Some(e) = self.stands.get(j) else { return false };
+        let _ = my_level;
+        let c = self.cell(e.at);
+        // Villages: outer areas "cannot be attacked by cavalry"; forests:
+        // cavalry and guns cannot enter; "At no time can Light Cavalry be
+        // used to attack a cannon" (rule 18).
+        if troop.is_cavalry() && (c.ground == Ground::BuiltUpOuter || is_forest(c)) {
+            return false;
         }
+        // Rule 14: light cavalry are "not used as combat troops"; rule
+        // 17: they meet Line Infantry and Light Cavalry (and screens of
+        // any kind) by the morale combat, not the charge; rule 16: in
+        // melee only heavy cavalry kill them.
+        !(troop == Troop::LightCavalry
+            || (e.troop == Some(Troop::LightCavalry) && troop != Troop::HeavyCavalry))
+    }
+
+    /// The melee points stand `i` would bring to a charge on stand `j`, its
+    /// friends already charging it and those near enough to charge it too
+    /// (REINFORCED MELEES: "it is legal to reinforce a melee"), against
+    /// `j`'s and its supports' (for a gun, its supports' alone: its crew
+    /// fights by the dice of MELEEING CANNON CREWS).
+    pub(super) fn local_odds(&self, i: usize, j: usize) -> (f64, f64) {
+        let (Some(u), Some(e)) = (self.stands.get(i), self.stands.get(j)) else {
+            return (0.0, f64::INFINITY);
+        };
+        let mut mine = f64::from(u.melee_points()) + self.charging_points(j);
+        for (k, f) in self.stands.iter().enumerate() {
+            if k == i
+                || f.owner != u.owner
+                || !f.fighter()
+                || f.concealed
+                || f.engaged
+                || self.charge_at.get(k).copied().flatten().is_some()
+            {
+                continue;
+            }
+            let Some(reach) = f.troop.and_then(charge_inches) else {
+                continue;
+            };
+            if f.troop == Some(Troop::LightCavalry) {
+                continue;
+            }
+            if doctrine::dist(f.at, e.at) <= reach + CONTACT_INCHES + EPSILON {
+                mine += f64::from(f.melee_points());
+            }
+        }
+        let own = if e.is_gun() {
+            0.0
+        } else {
+            f64::from(e.melee_points())
+        };
+        // The target's friends that can strike the charger: those at its
+        // flank or rear where it ends, front to front with the target
+        // (REINFORCED MELEES: reinforcing troops "must be able to get ... to
+        // the flank or rear of the ENEMY troops to count"; "It does no good
+        // to send reinforcing troops to the REAR of his unit").
+        let end = match unit_vector(e.at, u.at) {
+            Some(v) => (e.at.0 + v.0 * TRAY_DEPTH_INCHES, e.at.1 + v.1 * TRAY_DEPTH_INCHES),
+            None => e.at,
+        };
+        let helpers: f64 = self
+            .stands
+            .iter()
+            .enumerate()
+            .filter(|&(k, f)| {
+                k != j
+                    && f.owner == e.owner
+                    && f.fighter()
+                    && !f.concealed
+                    && !f.engaged
+                    && doctrine::dist(f.at, end) <= REINFORCE_INCHES + EPSILON
+            })
+            .map(|(_, f)| f64::from(f.melee_points()))
+            .sum();
+        let theirs = if e.is_gun() {
+            self.support(j, e.owner)
+        } else {
+            own + helpers
+        };
+        (mine, theirs)
+    }
+
+    /// Whether stand `i` has a charge in prospect on stand `j`: its local
+    /// odds would favour it, were it in reach.
+    pub(super) fn charge_prospect(&self, i: usize, j: usize) -> bool {
+        let Some(u) = self.stands.get(i) else { return false };
+        let Some(troop) = u.troop else { return false };
+        if charge_inches(troop).is_none() || !self.may_charge(troop, self.cell(u.at).level, j) {
+            return false;
+        }
+        let (mine, theirs) = self.local_odds(i, j);
+        self.will_charge(u.owner, mine, theirs)
+    }
+
+    /// Whether side `side` charges at these odds: by its general's plan
+    /// ([`doctrine::Plan::charge_favoured`]): a bold general at even odds, a
+    /// steady one at 5:4, a cautious one at 3:2, and at less in the second
+    /// half of the day, when the attacker must take the ground or lose and
+    /// the defender throw back those who close.
+    /// An attacker that has not taken the ground by
+    /// [`command::LAST_CHANCE_FROM`] of the day charges at odds down to
+    /// [`command::LAST_CHANCE_ODDS`].
+    pub(super) fn will_charge(&self, side: usize, mine: f64, theirs: f64) -> bool {
+        let limit = self.scenario.turn_limit;
+        let plan = self.side(side).plan;
+        if plan.charge_favoured(self.turn, limit, mine, theirs) {
+            return true;
+        }
+        // An attack gone in means to close: its odds are cut by
+        // [`command::ASSAULT_ODDS`].
+        let odds = plan.charge_odds(self.turn, limit) * command::ASSAULT_ODDS;
+        if plan.role == Role::Attacker
+            && self.assault.get(side).copied().unwrap_or(false)
+            && mine > 0.0
+            && mine >= theirs * odds
+        {
+            return true;
+        }
+        let last_chance = plan.role == Role::Attacker
+            && f64::from(self.turn) > f64::from(limit) * command::LAST_CHANCE_FROM
+            && !self.holds_goal(side);
+        last_chance && mine > 0.0 && mine >= theirs * command::LAST_CHANCE_ODDS
     }
 
     /// Melee points of side `side`'s fighters within reinforcing distance
@@ -227,36 +329,31 @@ impl Battle<'_> {
             .sum()
     }
 
-    /// Every other move, by the doctrine: deploy, advance, hold.
+    /// Every other move, by its general's order ([`Battle::order`]):
+    /// deploy, advance, hold.
     pub(super) fn manoeuvre(&mut self, i: usize) {
         let Some(u) = self.stands.get(i) else { return };
         let Some(troop) = u.troop else { return };
         let side = u.owner;
-        let role = self.side(side).role;
-        // Cavalry do not ride at guns (their canister reaches further than
-        // the charge); they charge one only when it is within reach.
-        let nearest_any = self.nearest(i, |e| {
-            e.fighting() && e.troop.is_some() && !(troop.is_cavalry() && e.is_gun())
-        });
-        // The attacker's infantry that means to charge goes on in column
-        // (4 inches a move, then the charge) rather than deploy.
-        let assault = role == Role::Attacker
-            && nearest_any.is_some_and(|(j, _)| {
-                self.stands.get(j).is_some_and(|e| {
-                    self.will_charge(
-                        side,
-                        f64::from(u.melee_points()),
-                        f64::from(e.melee_points()) + self.support(j, e.owner),
-                    )
-                })
-            });
+        let plan = self.side(side).plan;
+        // In echelon, the trailing wing waits.
+        if plan.waits(u.across, self.turn) {
+            return;
+        }
+        let Some(order) = self.order(i) else { return };
         // Deploying from column into Line: "no forward movement is allowed";
-        // concealed troops deployed into Line "must expose" (Concealed Forces).
-        if troop.is_infantry()
-            && !assault
-            && u.formation != Formation::Line
-            && nearest_any.is_some_and(|(_, d)| d <= VISION_INCHES + EPSILON)
-        {
+        // concealed troops deployed into Line "must expose" (Concealed
+        // Forces). Infantry deploy where they are to stand and fire, with
+        // an enemy within VISION RANGE.
+        let seen = self
+            .nearest(i, |e| e.combatant())
+            .is_some_and(|(_, d)| d <= VISION_INCHES + EPSILON);
+        let Some(u) = self.stands.get(i) else { return };
+        let here = u.at;
+        let d = doctrine::dist(here, order.to);
+        let arrived =
+            d <= order.stop + EPSILON || (order.stop == 0.0 && d <= POST_SLACK_INCHES && u.post.is_some());
+        if troop.is_infantry() && u.formation != Formation::Line && seen && (order.line || arrived) {
             if let Some(u) = self.stands.get_mut(i) {
                 u.formation = Formation::Line;
                 u.concealed = false;
@@ -266,65 +363,44 @@ impl Battle<'_> {
                 .say(turn, || format!("{name} deploys from column into line"));
             return;
         }
-        let Some(u) = self.stands.get(i) else { return };
-        // Where it makes for, and how near it goes.
-        let (to, stop) = match (role, u.post) {
-            (Role::Defender, Some(post)) => (post, 0.0),
-            _ => match nearest_any {
-                Some((j, d)) if d <= ENGAGE_INCHES => {
-                    let at = self.stands.get(j).map_or(u.at, |e| e.at);
-                    let enemy_range = self.stands.get(j).map_or(9.0, |e| e.range);
-                    let stop = if troop.is_cavalry() || role == Role::Attacker {
-                        // Cavalry keep out of musket range until a charge is
-                        // in prospect, then close to the charge reach.
-                        let reach = charge_inches(troop).unwrap_or(6.0);
-                        let favoured = self.stands.get(j).is_some_and(|e| {
-                            self.will_charge(
-                                side,
-                                f64::from(u.melee_points()),
-                                f64::from(e.melee_points()) + self.support(j, e.owner),
-                            )
-                        });
-                        if favoured {
-                            reach - 0.5
-                        } else if troop.is_cavalry() {
-                            enemy_range + 0.5
-                        } else {
-                            u.range - STEP_INCHES
-                        }
-                    } else {
-                        u.range - STEP_INCHES
-                    };
-                    // Into a forest only the adjoining square is fired on
-                    // (Figures 2-3), and an enemy out of sight cannot be
-                    // fired on at all: close in until it can, short of contact.
-                    let in_wood = self.cell(at).ground == Ground::ForestInterior
-                        || self.cell(u.at).ground == Ground::ForestInterior;
-                    let stop = if !self.clear_sight(u.at, at) {
-                        stop.min(CONTACT_INCHES + 1.0 + STEP_INCHES)
-                    } else if in_wood {
-                        stop.min(FOREST_FIRE_INCHES - STEP_INCHES)
-                    } else {
-                        stop
-                    };
-                    (at, stop)
+        if order.keep_out {
+            let (margin, from) = self.musket_margin(side, here);
+            if margin < -EPSILON {
+                if let Some(from) = from.and_then(|k| self.stands.get(k)).map(|e| e.at) {
+                    self.fall_back(i, from, -margin);
                 }
-                _ => (self.side(side).goal, 0.0),
-            },
-        };
-        let here = u.at;
-        if role == Role::Defender && u.post.is_some() && doctrine::dist(here, to) <= POST_SLACK_INCHES {
+                return;
+            }
+        }
+        if arrived {
+            // Too near for its order (cavalry keeping out of musket range,
+            // columns waiting out of cannon range): it falls back to it.
+            if order.back && order.stop > d + TRAY_LENGTH_INCHES {
+                self.fall_back(i, order.to, order.stop - d);
+            }
             return;
         }
-        let d = doctrine::dist(here, to);
-        if d <= stop + EPSILON {
-            return;
-        }
-        let aim = doctrine::step_toward(here, to, d - stop);
+        let aim = doctrine::step_toward(here, order.to, d - order.stop);
+        let aim = self.steer(i, aim);
         let budget = self.move_budget(i, aim);
         // Road Column only on roads, and never for concealed troops.
         let road = self.cell(here).road && self.cell(aim).road;
-        let end = self.travel(i, aim, budget);
+        let mut end = self.travel(i, aim, budget);
+        if order.keep_out {
+            // Only as far as it stays out of musket range.
+            let total = doctrine::dist(here, end);
+            let mut safe = here;
+            let mut walked = STEP_INCHES;
+            while walked <= total + EPSILON {
+                let p = doctrine::step_toward(here, end, walked);
+                if self.musket_margin(side, p).0 < 0.0 {
+                    break;
+                }
+                safe = p;
+                walked += STEP_INCHES;
+            }
+            end = safe;
+        }
         // Keep off: a stand not charging does not end in contact.
         let clash = self.stands.iter().any(|e| {
             e.owner != side
@@ -347,6 +423,21 @@ impl Battle<'_> {
         }
     }
 
+    /// Stand `i` goes back `inches` (at most its move) straight away from
+    /// `from`, over ground it may stand on.
+    pub(super) fn fall_back(&mut self, i: usize, from: Point, inches: f64) {
+        let Some(u) = self.stands.get(i) else { return };
+        let here = u.at;
+        let Some(away) = unit_vector(from, here) else {
+            return;
+        };
+        let budget = self.move_budget(i, here);
+        let back = inches.min(budget);
+        let aim = (here.0 + away.0 * back, here.1 + away.1 * back);
+        let end = self.travel(i, aim, budget);
+        self.go(i, end);
+    }
+
     /// ARTILLERY: "Artillery may move OR fire, but cannot do both"; horse
     /// artillery "make a half-move, unlimber and fire". A gun with a target
     /// stays to fire; otherwise it moves with its side, stopping when a
@@ -361,12 +452,12 @@ impl Battle<'_> {
         let role = self.side(side).role;
         let (to, stop) = match (role, u.post) {
             (Role::Defender, Some(post)) => (post, 0.0),
-            _ => match self.nearest(i, |e| e.fighting() && e.troop.is_some()) {
+            _ => match self.nearest(i, |e| e.combatant()) {
                 Some((j, d)) if d <= ENGAGE_INCHES => {
                     let at = self.stands.get(j).map_or(u.at, |e| e.at);
                     (at, artillery_range_inches(false) - 1.0)
                 }
-                _ => (self.side(side).goal, 0.0),
+                _ => (self.goal_of(side), 0.0),
             },
         };
         let here = u.at;
@@ -375,6 +466,7 @@ impl Battle<'_> {
             return;
         }
         let aim = doctrine::step_toward(here, to, d - stop);
+        let aim = self.steer(i, aim);
         let budget = if troop == Troop::HorseArtillery {
             horse_artillery_half_move(troop)
         } else {
