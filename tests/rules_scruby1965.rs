@@ -599,7 +599,12 @@ fn reserves_come_on_their_turn_and_those_that_never_do_are_not_engaged() {
     assert_eq!(result(&early, 11).fate, Fate::NotEngaged);
     assert_eq!(result(&early, 12).fate, Fate::NotEngaged);
     scenario.turn_limit = 4;
-    let late = fight(&scenario, RuleSetId::Scruby1965, 1).unwrap();
+    // The first seed whose battle is still being fought in turn 4 (with the
+    // wider resolve, the British may break before their hussars come on).
+    let late = (1..100)
+        .map(|seed| fight(&scenario, RuleSetId::Scruby1965, seed).unwrap())
+        .find(|o| o.turns == 4)
+        .expect("some battle lasts into turn 4");
     assert!(
         late.log
             .iter()
