@@ -12,11 +12,13 @@
 //! activated as one: the stand behind goes where the front stand goes (to a
 //! square with room for both) and supports its charge, or stays with it.
 //! The General keeps next to as many of his stands as he can, out of
-//! contact. Transport stays with the baggage.
+//! contact and, where he can, out of the reach of enemy stands that could
+//! fire on him or charge him. Transport stays with the baggage.
 //!
-//! Each side activates its stands in this order: those that can fight where
-//! they stand, nearest the enemy first; then those with ground to cover or a
-//! charge within reach; the General last. Stands with nothing to do are not
+//! Each side activates its stands in this order: the General if an enemy
+//! stand could strike him where he is (he moves out of reach); those that
+//! can fight where they stand, nearest the enemy first; then those with
+//! ground to cover or a charge within reach; the General last. Stands with nothing to do are not
 //! activated.
 
 use super::battle::{Battle, centre, neighbours};
@@ -25,14 +27,24 @@ use super::tables::{ROAD_BONUS, Square, in_front_arc, squares_apart};
 use crate::rules::doctrine;
 use crate::scenario::Role;
 
-/// Order of activation: stands able to fight first, then those with ground
-/// to cover, the General last.
-const CAN_FIGHT: u8 = 0;
-const MUST_MOVE: u8 = 1;
-const GENERAL: u8 = 2;
+/// Order of activation: a General within the enemy's reach first (to get
+/// out of it), then stands able to fight, then those with ground to cover,
+/// the General last.
+const GENERAL_IN_DANGER: u8 = 0;
+const CAN_FIGHT: u8 = 1;
+const MUST_MOVE: u8 = 2;
+const GENERAL: u8 = 3;
 
 /// Most charges weighed at once (eight squares round each enemy in reach).
 const MOST_CHARGE_OPTIONS: usize = 64;
+
+/// What each enemy stand able to strike a square costs it as the
+/// General's place (this program's own: a General of the period commanded
+/// from behind his line, and the seed's General is a stand of 1 to 3 points
+/// that any enemy stand may fire on or charge, his army losing his value
+/// in every adjacent stand's combat when he falls; a threat weighs more
+/// than the two a square gains for each stand of his next to it).
+const GENERAL_THREAT: i32 = 3;
 
 /// A square is "at" the goal within this many cells of it.
 const AT_GOAL: f64 = 1.5;
@@ -111,7 +123,9 @@ impl Battle<'_> {
                 .unwrap_or(i32::MAX);
             let can_fight =
                 self.is_front(i) && ((p.fighter() && nearest <= 1) || (p.range > 0 && nearest <= p.range));
-            let priority = if p.general {
+            let priority = if p.general && self.threats_to(side, p.at) > 0 {
+                GENERAL_IN_DANGER
+            } else if p.general {
                 GENERAL
             } else if can_fight {
                 CAN_FIGHT
@@ -395,14 +409,15 @@ impl Battle<'_> {
     }
 
     /// The General moves to the square next to most of his fighting stands,
-    /// out of contact with the enemy and not sharing a square if he can help
-    /// it. He stays put while he is next to a stand of his and to no enemy.
+    /// out of contact with the enemy and out of its reach, and not sharing a
+    /// square if he can help it. He stays put while he is next to a stand of
+    /// his and neither next to an enemy nor within its reach.
     fn place_general(&mut self, i: usize) {
         let Some((at, side)) = self.pieces.get(i).map(|p| (p.at, p.side)) else {
             return;
         };
         let with_his_stands = neighbours(at).any(|n| self.friends_in(n, side));
-        if with_his_stands && !self.enemy_adjacent(at, side) {
+        if with_his_stands && !self.enemy_adjacent(at, side) && self.threats_to(side, at) == 0 {
             return;
         }
         let reach = self.reach(i);
@@ -419,8 +434,28 @@ impl Battle<'_> {
         }
     }
 
+    /// How many enemy stands of side `side`'s enemy could strike a lone
+    /// stand in `sq` in their next activation: a fighting stand within its
+    /// move and a charge, or a stand that fires within its range. (Only the
+    /// front stand of a square can be fired on or charged; the General is
+    /// alone or in front when he is struck.)
+    pub(super) fn threats_to(&self, side: usize, sq: Square) -> i32 {
+        let n = self
+            .pieces
+            .iter()
+            .filter(|q| q.side != side && q.on_table() && !q.general && !q.transport)
+            .filter(|q| {
+                let apart = squares_apart(q.at, sq);
+                (q.fighter() && apart <= q.moves + ROAD_BONUS + 1) || (q.range > 0 && apart <= q.range)
+            })
+            .count();
+        i32::try_from(n).unwrap_or(i32::MAX)
+    }
+
     /// How good `sq` is for General `i`: two for each fighting stand of his
-    /// next to it, less ten next to an enemy, less one sharing a square.
+    /// next to it, less ten next to an enemy, less [`GENERAL_THREAT`] for
+    /// each enemy stand that could strike him there, less one sharing a
+    /// square.
     fn general_score(&self, i: usize, sq: Square) -> i32 {
         let Some(side) = self.pieces.get(i).map(|p| p.side) else {
             return i32::MIN;
@@ -433,6 +468,7 @@ impl Battle<'_> {
         let shared = self.occupants(sq).into_iter().flatten().any(|o| o != i);
         2 * i32::try_from(friends).unwrap_or(0)
             - if self.enemy_adjacent(sq, side) { 10 } else { 0 }
+            - GENERAL_THREAT.saturating_mul(self.threats_to(side, sq))
             - i32::from(shared)
     }
 }
