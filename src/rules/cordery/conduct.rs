@@ -46,6 +46,14 @@ const MOST_CHARGE_OPTIONS: usize = 64;
 /// than the two a square gains for each stand of his next to it).
 const GENERAL_THREAT: i32 = 3;
 
+/// How far a defending stand with nothing in range may step from its post
+/// to bring the enemy under its fire (this program's own: one square, the
+/// line stepping up to the crest or the hedge in front of it, as both sides
+/// "close to the range their rules can actually hit at"; the attacker fires
+/// as it comes on, and a defender that only waits is shot at first every
+/// time the enemy closes).
+const STEP_UP_SQUARES: i32 = 1;
+
 /// A square is "at" the goal within this many cells of it.
 const AT_GOAL: f64 = 1.5;
 
@@ -161,7 +169,7 @@ impl Battle<'_> {
         may_charge
             || match self.role(p.side) {
                 Role::Attacker => doctrine::dist(centre(p.at), self.goal(p.side)) > AT_GOAL,
-                Role::Defender => p.at != p.post,
+                Role::Defender => p.at != p.post || (p.range > 0 && nearest <= p.range + STEP_UP_SQUARES),
             }
     }
 
@@ -213,6 +221,16 @@ impl Battle<'_> {
             return;
         }
         if fighter && !shock && self.charge_after_move(i, follower, &mut reach) {
+            return;
+        }
+        // A defender out of range steps forward from its post to fire.
+        if range > 0
+            && may_initiate(self)
+            && let Some((to, t)) = self.step_up_to_fire(i, follower, &mut reach)
+        {
+            self.move_to(i, to);
+            self.follow(i, follower, to);
+            self.fire(i, t);
             return;
         }
         if let Some(to) = self.destination(i, follower, &mut reach) {
@@ -401,6 +419,65 @@ impl Battle<'_> {
             }
         }
         best.map(|(_, _, sq)| sq)
+    }
+
+    /// Where defending stand `i`, with nothing in range, steps to so as to
+    /// fire, and on whom: the square nearest its post (then the cheapest to
+    /// reach), no farther from the post than [`STEP_UP_SQUARES`], from which
+    /// it sees an enemy stand in range within its arc to the front once it
+    /// has moved. `None` for an attacker (it fires as it comes on, moving to
+    /// its goal).
+    fn step_up_to_fire(
+        &self,
+        i: usize,
+        follower: Option<usize>,
+        reach: &mut Option<Reach>,
+    ) -> Option<(Square, usize)> {
+        let p = self.pieces.get(i)?;
+        if self.role(p.side) != Role::Defender || p.range <= 0 {
+            return None;
+        }
+        let (post, at, side) = (p.post, p.at, p.side);
+        let front = self.front(side);
+        // No enemy within its move and its range: nothing to step up to.
+        if !self
+            .pieces
+            .iter()
+            .any(|q| q.side != side && q.on_table() && squares_apart(at, q.at) <= p.moves + p.range)
+        {
+            return None;
+        }
+        let mut best: Option<(i32, u8, Square)> = None;
+        for (sq, cost) in reach.get_or_insert_with(|| self.reach(i)).squares() {
+            let from_post = squares_apart(sq, post);
+            if sq == at
+                || from_post > STEP_UP_SQUARES
+                || best.is_some_and(|(b, c, _)| from_post > b || (from_post == b && cost >= c))
+                || !self.can_stop(i, sq)
+                || follower.is_some_and(|r| !self.room_for_pair(sq, i, r))
+            {
+                continue;
+            }
+            best = Some((from_post, cost, sq)).filter(|_| self.would_fire_from(i, sq, front).is_some()).or(best);
+        }
+        let (_, _, sq) = best?;
+        let t = self.would_fire_from(i, sq, front)?;
+        Some((sq, t))
+    }
+
+    /// The stand `i` would fire on after moving to `sq`, facing as
+    /// [`Battle::move_to`] would leave it.
+    fn would_fire_from(&self, i: usize, sq: Square, front: super::tables::Facing) -> Option<usize> {
+        let at = self.pieces.get(i)?.at;
+        let went = super::tables::Facing::toward(at, sq)?;
+        let facing = if went.dx * front.dx + went.dy * front.dy > 0 {
+            went
+        } else {
+            front
+        };
+        let t = self.fire_target(i, sq, false)?;
+        let there = self.pieces.get(t)?.at;
+        in_front_arc(facing, sq, there).then_some(t)
     }
 
     /// Whether `sq` has room for the pair `i` and `r`: no other stand in it.
