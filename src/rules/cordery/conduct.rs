@@ -458,7 +458,9 @@ impl Battle<'_> {
             {
                 continue;
             }
-            best = Some((from_post, cost, sq)).filter(|_| self.would_fire_from(i, sq, front).is_some()).or(best);
+            best = Some((from_post, cost, sq))
+                .filter(|_| self.would_fire_from(i, sq, front).is_some())
+                .or(best);
         }
         let (_, _, sq) = best?;
         let t = self.would_fire_from(i, sq, front)?;
