@@ -1352,26 +1352,44 @@ fn a_steady_or_bold_general_sets_his_infantry_down_in_pairs_a_cautious_one_in_a_
 #[test]
 fn a_pair_moves_as_one_activation_and_keeps_together() {
     let s = mirror();
+    let mut pairs = 0;
     for seed in 0..20 {
         let o = Cordery2009.fight(&s, seed, true);
         if cautious(&o, "The red") {
             continue;
         }
-        // The first turn's moves of red's infantry come two by two, to the
-        // same square.
+        // The first turn's moves of red's infantry come two by two: the
+        // two stands leaving a square together go to the same square. (A
+        // stand whose mate was fired on and withdrew before it moved goes
+        // alone.)
         let moves: Vec<&str> = o
             .log
             .iter()
             .filter(|l| l.turn == 1 && l.text.starts_with("line infantry") && l.text.contains(" moves from "))
             .map(|l| l.text.as_str())
             .collect();
-        for pair in moves.chunks(2) {
-            if let [a, b] = pair {
-                let to = |t: &str| t.rsplit(" to ").next().unwrap_or("").to_owned();
-                assert_eq!(to(a), to(b), "seed {seed}: {a} / {b}");
+        let from = |t: &str| {
+            t.split(" moves from ")
+                .nth(1)
+                .and_then(|r| r.split(" to ").next())
+                .unwrap_or("")
+                .to_owned()
+        };
+        let to = |t: &str| t.rsplit(" to ").next().unwrap_or("").to_owned();
+        let mut k = 0;
+        while k < moves.len() {
+            let a = moves[k];
+            match moves.get(k + 1) {
+                Some(b) if from(a) == from(b) => {
+                    assert_eq!(to(a), to(b), "seed {seed}: {a} / {b}");
+                    pairs += 1;
+                    k += 2;
+                }
+                _ => k += 1,
             }
         }
     }
+    assert!(pairs > 0, "pairs moved");
 }
 
 #[test]
@@ -1444,4 +1462,110 @@ fn a_town_is_cover_in_close_combat_too() {
     assert!(behind_wall_or_entrenched(&cell(Ground::BuiltUpOuter)));
     assert!(behind_wall_or_entrenched(&cell(Ground::BuiltUpInner)));
     assert!(!behind_wall_or_entrenched(&cell(Ground::Open)));
+}
+
+/// The square in a log line's "... to (x, y)." ending.
+fn square_after_to(line: &str) -> Option<(i32, i32)> {
+    let tail = line.rsplit(" to (").next()?;
+    let inner = tail.trim_end_matches('.').trim_end_matches(')');
+    let mut parts = inner.split(", ");
+    Some((parts.next()?.parse().ok()?, parts.next()?.parse().ok()?))
+}
+
+/// The lines of side `side`'s phase in turn `turn`: those after its throw
+/// for activations, up to the other side's throw or the turn's end.
+fn phase_of<'a>(o: &'a umpire::rules::Outcome, side: &str, turn: u32) -> Vec<&'a str> {
+    o.log
+        .iter()
+        .filter(|l| l.turn == turn)
+        .map(|l| l.text.as_str())
+        .skip_while(|t| !(t.starts_with(side) && t.contains(" throws ")))
+        .skip(1)
+        .take_while(|t| !t.contains(" throws "))
+        .collect()
+}
+
+#[test]
+fn a_general_within_the_enemys_reach_moves_out_of_it_before_his_stands_act() {
+    // Red's General stands four squares from blue's cavalry (which could
+    // move four and charge him); his infantry is two squares behind him.
+    let mut s = scenario(
+        12,
+        12,
+        vec![],
+        vec![
+            infantry(1, (5, 3)),
+            infantry(2, (6, 3)),
+            stand(3, StandKind::Command, Some((5, 5))),
+        ],
+        vec![stand(101, StandKind::HeavyCavalry, Some((5, 9)))],
+    );
+    drop_corner_generals(&mut s);
+    let mut checked = 0;
+    for seed in 0..30 {
+        let o = Cordery2009.fight(&s, seed, true);
+        let red_first = o
+            .log
+            .iter()
+            .any(|l| l.turn == 1 && l.text.starts_with("The red has the initiative"));
+        if !red_first {
+            continue;
+        }
+        let phase = phase_of(&o, "The red", 1);
+        let first = phase.first().copied().unwrap_or("");
+        assert!(
+            first.starts_with("command 3 moves from (5, 5)"),
+            "seed {seed}: the General acts first: {phase:?}"
+        );
+        let to = square_after_to(first).unwrap();
+        assert!(
+            squares_apart(to, (5, 9)) > 6,
+            "seed {seed}: out of the cavalry's reach: {first}"
+        );
+        assert!(
+            squares_apart(to, (5, 3)) <= 1 || squares_apart(to, (6, 3)) <= 1,
+            "seed {seed}: next to his infantry: {first}"
+        );
+        checked += 1;
+    }
+    assert!(checked > 0, "red had the initiative in some battle");
+}
+
+#[test]
+fn a_defender_with_nothing_in_range_steps_up_a_square_to_fire() {
+    // Blue's rifles (3 squares) hold where the scenario puts them, four
+    // squares from red's.
+    let s = scenario(
+        12,
+        12,
+        vec![],
+        vec![infantry(1, (5, 4))],
+        vec![infantry(101, (5, 8))],
+    );
+    let mut checked = 0;
+    for seed in 0..30 {
+        let o = Cordery2009.fight(&s, seed, true);
+        let blue_first = o
+            .log
+            .iter()
+            .any(|l| l.turn == 1 && l.text.starts_with("The blue has the initiative"));
+        if !blue_first {
+            continue;
+        }
+        let phase = phase_of(&o, "The blue", 1);
+        let step = phase
+            .iter()
+            .position(|t| t.starts_with("line infantry 101 moves from (5, 8)"))
+            .unwrap_or_else(|| panic!("seed {seed}: the defender steps up: {phase:?}"));
+        let to = square_after_to(phase[step]).unwrap();
+        assert_eq!(squares_apart(to, (5, 8)), 1, "seed {seed}: one square: {phase:?}");
+        assert!(
+            phase
+                .get(step + 1)
+                .is_some_and(|t| t.starts_with("line infantry 101 fires on line infantry 1 at 3 squares")),
+            "seed {seed}: and fires: {phase:?}"
+        );
+        checked += 1;
+    }
+    assert!(checked > 0, "blue had the initiative in some battle");
 }

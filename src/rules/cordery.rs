@@ -95,7 +95,19 @@
 //! before they fire. A cautious general keeps every stand in the line, all
 //! its rifles firing. The defender posts its stands on and about the
 //! objective it guards (`doctrine::posts`), marches to them and holds them;
-//! a destroyed stand's post passes to the stand posted farthest back.
+//! a destroyed stand's post passes to the stand posted farthest back. The
+//! attacker may move into range and fire in one activation (ACTIVATION:
+//! "it can move and then engage in combat"); so may the defender: a
+//! defending stand with nothing in range steps up a square from its post
+//! to bring the enemy under its fire, rather than wait to be shot at first
+//! every time the enemy closes. A stand that moves back or across its
+//! side's front halts facing that front (a stand moves facing the way it
+//! goes, and the seed's fire is "within a 90° arc to the front"): a line
+//! stepping back to its posts can still fire and meet a charge face on. The
+//! General keeps next to his stands (his value is added to theirs in fire
+//! and close combat) but out of the reach of enemy stands that could fire
+//! on him or charge him in their next activation; within it, he is the
+//! first of his side to act, and moves out.
 //!
 //! The end: the battle lasts twelve turns at most (TURN SEQUENCE) and ends
 //! sooner when an army breaks (the core's resolve). The seed names no

@@ -12,11 +12,13 @@
 //! activated as one: the stand behind goes where the front stand goes (to a
 //! square with room for both) and supports its charge, or stays with it.
 //! The General keeps next to as many of his stands as he can, out of
-//! contact. Transport stays with the baggage.
+//! contact and, where he can, out of the reach of enemy stands that could
+//! fire on him or charge him. Transport stays with the baggage.
 //!
-//! Each side activates its stands in this order: those that can fight where
-//! they stand, nearest the enemy first; then those with ground to cover or a
-//! charge within reach; the General last. Stands with nothing to do are not
+//! Each side activates its stands in this order: the General if an enemy
+//! stand could strike him where he is (he moves out of reach); those that
+//! can fight where they stand, nearest the enemy first; then those with
+//! ground to cover or a charge within reach; the General last. Stands with nothing to do are not
 //! activated.
 
 use super::battle::{Battle, centre, neighbours};
@@ -25,14 +27,32 @@ use super::tables::{ROAD_BONUS, Square, in_front_arc, squares_apart};
 use crate::rules::doctrine;
 use crate::scenario::Role;
 
-/// Order of activation: stands able to fight first, then those with ground
-/// to cover, the General last.
-const CAN_FIGHT: u8 = 0;
-const MUST_MOVE: u8 = 1;
-const GENERAL: u8 = 2;
+/// Order of activation: a General within the enemy's reach first (to get
+/// out of it), then stands able to fight, then those with ground to cover,
+/// the General last.
+const GENERAL_IN_DANGER: u8 = 0;
+const CAN_FIGHT: u8 = 1;
+const MUST_MOVE: u8 = 2;
+const GENERAL: u8 = 3;
 
 /// Most charges weighed at once (eight squares round each enemy in reach).
 const MOST_CHARGE_OPTIONS: usize = 64;
+
+/// What each enemy stand able to strike a square costs it as the
+/// General's place (this program's own: a General of the period commanded
+/// from behind his line, and the seed's General is a stand of 1 to 3 points
+/// that any enemy stand may fire on or charge, his army losing his value
+/// in every adjacent stand's combat when he falls; a threat weighs more
+/// than the two a square gains for each stand of his next to it).
+const GENERAL_THREAT: i32 = 3;
+
+/// How far a defending stand with nothing in range may step from its post
+/// to bring the enemy under its fire (this program's own: one square, the
+/// line stepping up to the crest or the hedge in front of it, as both sides
+/// "close to the range their rules can actually hit at"; the attacker fires
+/// as it comes on, and a defender that only waits is shot at first every
+/// time the enemy closes).
+const STEP_UP_SQUARES: i32 = 1;
 
 /// A square is "at" the goal within this many cells of it.
 const AT_GOAL: f64 = 1.5;
@@ -111,7 +131,9 @@ impl Battle<'_> {
                 .unwrap_or(i32::MAX);
             let can_fight =
                 self.is_front(i) && ((p.fighter() && nearest <= 1) || (p.range > 0 && nearest <= p.range));
-            let priority = if p.general {
+            let priority = if p.general && self.threats_to(side, p.at) > 0 {
+                GENERAL_IN_DANGER
+            } else if p.general {
                 GENERAL
             } else if can_fight {
                 CAN_FIGHT
@@ -147,7 +169,7 @@ impl Battle<'_> {
         may_charge
             || match self.role(p.side) {
                 Role::Attacker => doctrine::dist(centre(p.at), self.goal(p.side)) > AT_GOAL,
-                Role::Defender => p.at != p.post,
+                Role::Defender => p.at != p.post || (p.range > 0 && nearest <= p.range + STEP_UP_SQUARES),
             }
     }
 
@@ -199,6 +221,16 @@ impl Battle<'_> {
             return;
         }
         if fighter && !shock && self.charge_after_move(i, follower, &mut reach) {
+            return;
+        }
+        // A defender out of range steps forward from its post to fire.
+        if range > 0
+            && may_initiate(self)
+            && let Some((to, t)) = self.step_up_to_fire(i, follower, &mut reach)
+        {
+            self.move_to(i, to);
+            self.follow(i, follower, to);
+            self.fire(i, t);
             return;
         }
         if let Some(to) = self.destination(i, follower, &mut reach) {
@@ -389,20 +421,82 @@ impl Battle<'_> {
         best.map(|(_, _, sq)| sq)
     }
 
+    /// Where defending stand `i`, with nothing in range, steps to so as to
+    /// fire, and on whom: the square nearest its post (then the cheapest to
+    /// reach), no farther from the post than [`STEP_UP_SQUARES`], from which
+    /// it sees an enemy stand in range within its arc to the front once it
+    /// has moved. `None` for an attacker (it fires as it comes on, moving to
+    /// its goal).
+    fn step_up_to_fire(
+        &self,
+        i: usize,
+        follower: Option<usize>,
+        reach: &mut Option<Reach>,
+    ) -> Option<(Square, usize)> {
+        let p = self.pieces.get(i)?;
+        if self.role(p.side) != Role::Defender || p.range <= 0 {
+            return None;
+        }
+        let (post, at, side) = (p.post, p.at, p.side);
+        let front = self.front(side);
+        // No enemy within its move and its range: nothing to step up to.
+        if !self
+            .pieces
+            .iter()
+            .any(|q| q.side != side && q.on_table() && squares_apart(at, q.at) <= p.moves + p.range)
+        {
+            return None;
+        }
+        let mut best: Option<(i32, u8, Square)> = None;
+        for (sq, cost) in reach.get_or_insert_with(|| self.reach(i)).squares() {
+            let from_post = squares_apart(sq, post);
+            if sq == at
+                || from_post > STEP_UP_SQUARES
+                || best.is_some_and(|(b, c, _)| from_post > b || (from_post == b && cost >= c))
+                || !self.can_stop(i, sq)
+                || follower.is_some_and(|r| !self.room_for_pair(sq, i, r))
+            {
+                continue;
+            }
+            best = Some((from_post, cost, sq))
+                .filter(|_| self.would_fire_from(i, sq, front).is_some())
+                .or(best);
+        }
+        let (_, _, sq) = best?;
+        let t = self.would_fire_from(i, sq, front)?;
+        Some((sq, t))
+    }
+
+    /// The stand `i` would fire on after moving to `sq`, facing as
+    /// [`Battle::move_to`] would leave it.
+    fn would_fire_from(&self, i: usize, sq: Square, front: super::tables::Facing) -> Option<usize> {
+        let at = self.pieces.get(i)?.at;
+        let went = super::tables::Facing::toward(at, sq)?;
+        let facing = if went.dx * front.dx + went.dy * front.dy > 0 {
+            went
+        } else {
+            front
+        };
+        let t = self.fire_target(i, sq, false)?;
+        let there = self.pieces.get(t)?.at;
+        in_front_arc(facing, sq, there).then_some(t)
+    }
+
     /// Whether `sq` has room for the pair `i` and `r`: no other stand in it.
     fn room_for_pair(&self, sq: Square, i: usize, r: usize) -> bool {
         self.occupants(sq).into_iter().flatten().all(|o| o == i || o == r)
     }
 
     /// The General moves to the square next to most of his fighting stands,
-    /// out of contact with the enemy and not sharing a square if he can help
-    /// it. He stays put while he is next to a stand of his and to no enemy.
+    /// out of contact with the enemy and out of its reach, and not sharing a
+    /// square if he can help it. He stays put while he is next to a stand of
+    /// his and neither next to an enemy nor within its reach.
     fn place_general(&mut self, i: usize) {
         let Some((at, side)) = self.pieces.get(i).map(|p| (p.at, p.side)) else {
             return;
         };
         let with_his_stands = neighbours(at).any(|n| self.friends_in(n, side));
-        if with_his_stands && !self.enemy_adjacent(at, side) {
+        if with_his_stands && !self.enemy_adjacent(at, side) && self.threats_to(side, at) == 0 {
             return;
         }
         let reach = self.reach(i);
@@ -419,8 +513,28 @@ impl Battle<'_> {
         }
     }
 
+    /// How many enemy stands of side `side`'s enemy could strike a lone
+    /// stand in `sq` in their next activation: a fighting stand within its
+    /// move and a charge, or a stand that fires within its range. (Only the
+    /// front stand of a square can be fired on or charged; the General is
+    /// alone or in front when he is struck.)
+    pub(super) fn threats_to(&self, side: usize, sq: Square) -> i32 {
+        let n = self
+            .pieces
+            .iter()
+            .filter(|q| q.side != side && q.on_table() && !q.general && !q.transport)
+            .filter(|q| {
+                let apart = squares_apart(q.at, sq);
+                (q.fighter() && apart <= q.moves + ROAD_BONUS + 1) || (q.range > 0 && apart <= q.range)
+            })
+            .count();
+        i32::try_from(n).unwrap_or(i32::MAX)
+    }
+
     /// How good `sq` is for General `i`: two for each fighting stand of his
-    /// next to it, less ten next to an enemy, less one sharing a square.
+    /// next to it, less ten next to an enemy, less [`GENERAL_THREAT`] for
+    /// each enemy stand that could strike him there, less one sharing a
+    /// square.
     fn general_score(&self, i: usize, sq: Square) -> i32 {
         let Some(side) = self.pieces.get(i).map(|p| p.side) else {
             return i32::MIN;
@@ -433,6 +547,7 @@ impl Battle<'_> {
         let shared = self.occupants(sq).into_iter().flatten().any(|o| o != i);
         2 * i32::try_from(friends).unwrap_or(0)
             - if self.enemy_adjacent(sq, side) { 10 } else { 0 }
+            - GENERAL_THREAT.saturating_mul(self.threats_to(side, sq))
             - i32::from(shared)
     }
 }

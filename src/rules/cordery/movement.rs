@@ -258,17 +258,27 @@ impl Battle<'_> {
         self.has_room(sq, i)
     }
 
-    /// Moves stand `i` to `to`, facing the way it went.
+    /// Moves stand `i` to `to`, facing the way it went if it went forward;
+    /// a stand that went back or across its side's front halts facing that
+    /// front, toward the enemy's side of the table. (This program's own: the
+    /// seed asks only that two stands in a square "face in the same
+    /// direction" (THE BATTLEFIELD) and that fire be "within a 90° arc to
+    /// the front" (Fire Combat); a line of the period stepping back to its
+    /// place or sideways along it kept, or turned again to, its front, and a
+    /// stand left facing its own rear could neither fire on the enemy nor
+    /// meet a charge but with its back.)
     pub(super) fn move_to(&mut self, i: usize, to: Square) {
-        let Some(from) = self.pieces.get(i).map(|p| p.at) else {
+        let Some((from, side)) = self.pieces.get(i).map(|p| (p.at, p.side)) else {
             return;
         };
         if from == to {
             return;
         }
         self.lift(i);
+        let front = self.front(side);
         if let (Some(p), Some(f)) = (self.pieces.get_mut(i), Facing::toward(from, to)) {
-            p.facing = f;
+            let forward = f.dx * front.dx + f.dy * front.dy > 0;
+            p.facing = if forward { f } else { front };
         }
         if !self.put(i, to) {
             // Never expected: the move was searched for room. Back it goes.
