@@ -149,7 +149,10 @@ fn the_targets_met_on_the_quick_sample_stay_met() {
     for figure in &report.figures {
         for (rules, m) in report.rule_sets.iter().zip(&figure.values) {
             if m.pass != Some(true) {
-                misses.push_str(&format!("{rules}: {} (target {}): {}\n", figure.name, figure.target, m.text));
+                misses.push_str(&format!(
+                    "{rules}: {} (target {}): {}\n",
+                    figure.name, figure.target, m.text
+                ));
             }
         }
     }

@@ -180,8 +180,9 @@
 //!   - Horse and guns the doctrine deployed in a wood are set down on the
 //!     nearest cell of their deployment they may enter; a stand set down on
 //!     ground it may not enter may walk out of it.
-//!   Every figure above not quoted from the seed is this program's own,
-//!   named with its reason in `battle/command.rs`.
+//!
+//! Every figure above not quoted from the seed is this program's own,
+//! named with its reason in `battle/command.rs`.
 mod battle;
 pub mod tables;
 

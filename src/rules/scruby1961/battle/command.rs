@@ -248,10 +248,9 @@ impl Battle<'_> {
                 .copied()
                 .find(|&o| !self.holds(s, o))
                 .or_else(|| objectives.last().copied())
+                && let Some(g) = self.goals.get_mut(s)
             {
-                if let Some(g) = self.goals.get_mut(s) {
-                    *g = goal;
-                }
+                *g = goal;
             }
             let (mut fighters, mut up) = (0_u32, 0_u32);
             let mut line: Vec<f64> = Vec::new();
@@ -273,10 +272,11 @@ impl Battle<'_> {
                 *f = line.get(line.len() / 2).copied().unwrap_or(0.0);
             }
             let turn = self.turn;
-            if up > 0 && self.up_since.get(s).copied().flatten().is_none() {
-                if let Some(since) = self.up_since.get_mut(s) {
-                    *since = Some(turn);
-                }
+            if up > 0
+                && self.up_since.get(s).copied().flatten().is_none()
+                && let Some(since) = self.up_since.get_mut(s)
+            {
+                *since = Some(turn);
             }
             let waited = self
                 .up_since
