@@ -124,6 +124,7 @@
 mod battle;
 mod combat;
 mod conduct;
+mod deploy;
 mod movement;
 mod tables;
 
