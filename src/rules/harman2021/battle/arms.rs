@@ -88,7 +88,8 @@ impl Battle<'_> {
             let theirs = them.dice();
             let favoured = plan.is_some_and(|p| {
                 p.charge_favoured(self.turn, self.last_turn, f64::from(mine), f64::from(theirs))
-            }) || them.halted
+            }) || (cavalry && horse_meets_horse(them.unit))
+                || them.halted
                 || them.condition() != Condition::Fresh
                 || (!cavalry && mine >= theirs && them.cv <= me.cv);
             let cav_ok = !cavalry
@@ -268,4 +269,15 @@ impl Battle<'_> {
 
     // ------------------------------------------------------------------------
     // Fire.
+}
+
+/// Cavalry charges enemy cavalry within its reach whatever the dice:
+/// CAVALRY Vs CAVALRY gives the charger the first throw ("the charging unit
+/// throws ... Sabres scoring hits") and the charged unit at best an even
+/// reply ("If no Flags are thrown, the enemy unit counter-charges
+/// simultaneously"; with Flags it "fights at a disadvantage" or "retires or
+/// routs"), so waiting to be charged never beats charging. (The doctrine,
+/// read from the seed: horse standing off from horse fights no battle.)
+pub(super) fn horse_meets_horse(target: Unit) -> bool {
+    target.is_cavalry()
 }
