@@ -252,7 +252,9 @@ impl Battle<'_> {
         let budget = if limbered { full } else { full - 1 };
         self.reach(i, budget);
         let goal = self.goal_of(i);
-        let post = self.gun_position(i, goal).or_else(|| self.best_move(i, goal, GUNS_KEEP_OFF));
+        let post = self
+            .gun_position(i, goal)
+            .or_else(|| self.best_move(i, goal, GUNS_KEEP_OFF));
         if let Some(sq) = post {
             self.move_to(i, sq);
         }
