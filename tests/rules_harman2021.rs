@@ -456,3 +456,26 @@ fn the_seed_has_no_last_word_for_the_armies() {
         assert!(rules.fight(&s, seed, false).last_word.is_none());
     }
 }
+
+/// Horse against horse: whatever plan each general draws (a cautious one
+/// too), cavalry within reach of enemy cavalry charges it (CAVALRY Vs
+/// CAVALRY: the charger throws first; the charged at best counter-charges).
+#[test]
+fn cavalry_charges_enemy_cavalry_within_reach_whatever_the_plan() {
+    let horse = |base: u32| -> Vec<umpire::scenario::TableStand> {
+        (0..4)
+            .map(|k| common::table::stand_of(base + k, StandKind::HeavyCavalry, Quality::Trained))
+            .collect()
+    };
+    let s = scenario(horse(1), horse(101));
+    for seed in 0..24 {
+        let o = Harman2021.fight(&s, seed, true);
+        let text: Vec<String> = o.log.iter().map(|l| l.text.clone()).collect();
+        let cautious = text.iter().any(|t| t.contains("cautiously"));
+        let charged = o
+            .log
+            .iter()
+            .any(|l| l.turn <= 3 && l.text.contains("heavy cavalry") && l.text.contains(" charges "));
+        assert!(charged, "seed {seed} (a cautious general: {cautious}): {text:#?}");
+    }
+}

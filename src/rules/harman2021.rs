@@ -85,6 +85,27 @@
 //!   (they fire back with at most those), or the enemy is halted or shaken.
 //! - Formed infantry near the enemy (three squares or less) moves one square
 //!   ("one square and engage in Fire and/or Close Combat"), else marches two.
+//! - Cavalry charges enemy cavalry within its reach whatever the dice and
+//!   the plan (`battle/arms.rs`, `horse_meets_horse`): under CAVALRY Vs
+//!   CAVALRY the charger throws first and the charged unit at best
+//!   counter-charges, so waiting to be charged never beats charging. Before
+//!   this, a cautious general's horse stood off two squares from the
+//!   enemy's all day and horse battles ended without a blow.
+//! - Artillery takes position (`gun_position`): a battery with no target
+//!   moves to the square it can reach nearest its goal from which it has
+//!   one in range and sight, its line of fire clear of its own troops, no
+//!   nearer the enemy than its canister range (`GUNS_KEEP_OFF`). Guns
+//!   still cannot fire over their own infantry except from a hill, so once
+//!   the attacker's foot is in contact its guns on the flat fall silent.
+//! - The attacker closes on the enemy's open flanks (`open_flank`):
+//!   infantry and cavalry within six squares of the enemy make for the
+//!   nearest free square orthogonally next to an enemy they may engage from
+//!   there, so that a larger army's second line marches round the first to
+//!   the fighting rather than queueing behind it.
+//! - Draws that remain are mostly the seed's own ground: rivers are crossed
+//!   only at a bridge or ford and formed troops may not enter a forest, so
+//!   a crossing is fought one unit at a time and the end finds both sides
+//!   about the objective, neither 15% ahead in losses.
 
 mod battle;
 mod tables;

@@ -88,7 +88,8 @@ impl Battle<'_> {
             let theirs = them.dice();
             let favoured = plan.is_some_and(|p| {
                 p.charge_favoured(self.turn, self.last_turn, f64::from(mine), f64::from(theirs))
-            }) || them.halted
+            }) || (cavalry && horse_meets_horse(them.unit))
+                || them.halted
                 || them.condition() != Condition::Fresh
                 || (!cavalry && mine >= theirs && them.cv <= me.cv);
             let cav_ok = !cavalry
@@ -251,7 +252,10 @@ impl Battle<'_> {
         let budget = if limbered { full } else { full - 1 };
         self.reach(i, budget);
         let goal = self.goal_of(i);
-        if let Some(sq) = self.best_move(i, goal, 3) {
+        let post = self
+            .gun_position(i, goal)
+            .or_else(|| self.best_move(i, goal, GUNS_KEEP_OFF));
+        if let Some(sq) = post {
             self.move_to(i, sq);
         }
         if let Some(p) = self.pieces.get_mut(i) {
@@ -266,6 +270,47 @@ impl Battle<'_> {
         }
     }
 
+    /// Artillery takes position: of the squares the battery can reach (the
+    /// last [`Battle::reach`]), free, out of contact and at least
+    /// [`GUNS_KEEP_OFF`] squares from every enemy, the one nearest `goal`
+    /// from which it would have a target in range and in sight, its line of
+    /// fire clear of its own troops ("Artillery ... may fire over friendly
+    /// troops" only from a hill, Hill squares). None when no such square.
+    pub(super) fn gun_position(&mut self, i: usize, goal: Point) -> Option<Square> {
+        let side = self.side(i);
+        self.refresh(side);
+        let here = self.at(i);
+        let mut squares: Vec<(f64, Square)> = self
+            .reached
+            .iter()
+            .filter(|&&sq| sq == here || self.free(sq))
+            .filter(|&&sq| !self.in_contact(sq, side) && !self.threatened(side, sq, GUNS_KEEP_OFF))
+            .map(|&sq| (doctrine::dist(centre(sq), goal), sq))
+            .collect();
+        squares.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        squares
+            .into_iter()
+            .map(|(_, sq)| sq)
+            .find(|&sq| self.gun_target_from(i, sq).is_some())
+    }
+
     // ------------------------------------------------------------------------
     // Fire.
+}
+
+/// Guns keep this many squares from every enemy when they move: the seed's
+/// canister range of foot artillery ("Ranges: Canister (3 MR)", Foot
+/// Artillery Batteries), so a battery comes into action where its own
+/// canister reaches and no enemy can close on it in one infantry move.
+pub(super) const GUNS_KEEP_OFF: u32 = 3;
+
+/// Cavalry charges enemy cavalry within its reach whatever the dice:
+/// CAVALRY Vs CAVALRY gives the charger the first throw ("the charging unit
+/// throws ... Sabres scoring hits") and the charged unit at best an even
+/// reply ("If no Flags are thrown, the enemy unit counter-charges
+/// simultaneously"; with Flags it "fights at a disadvantage" or "retires or
+/// routs"), so waiting to be charged never beats charging. (The doctrine,
+/// read from the seed: horse standing off from horse fights no battle.)
+pub(super) fn horse_meets_horse(target: Unit) -> bool {
+    target.is_cavalry()
 }

@@ -2,6 +2,12 @@
 
 use super::*;
 
+/// How far (squares) an attacking unit looks for an open square next to
+/// the enemy: the six squares within which the attacker already makes for
+/// the nearest enemy rather than the objective (`goal_of`; this program's
+/// own, about two turns' march of formed infantry).
+const FLANK_SEARCH: u32 = 6;
+
 impl<'a> Battle<'a> {
     /// Musters side `s` with the core's grid muster: each unit set down in
     /// the free square nearest the one it wants; leaders hold no square and
@@ -346,11 +352,46 @@ impl<'a> Battle<'a> {
     pub(super) fn goal_of(&self, i: usize) -> Point {
         let side = self.side(i);
         match (self.roles.get(side), self.nearest_enemy(i)) {
-            (Some(Role::Attacker), Some((e, d))) if d <= 6 => centre(self.at(e)),
+            (Some(Role::Attacker), Some((e, d))) if d <= 6 => {
+                let closes = matches!(self.unit(i), Unit::FormedInfantry { .. } | Unit::Cavalry);
+                let open = if closes { self.open_flank(i) } else { None };
+                centre(open.unwrap_or(self.at(e)))
+            }
             (Some(Role::Attacker), _) => self.goals.get(side).copied().unwrap_or_default(),
             (_, Some((e, d))) if d <= 3 => centre(self.at(e)),
             _ => self.goals.get(side).copied().unwrap_or_default(),
         }
+    }
+
+    /// The attacker closes where it can: the free square nearest unit `i`
+    /// (and within [`FLANK_SEARCH`] squares of it) orthogonally next to an
+    /// enemy it may engage from there, so that the troops behind a front
+    /// already in contact march round it to the enemy's open flanks rather
+    /// than queue behind their own line ("Any unit that moves into a square
+    /// adjacent (orthogonally, not diagonally) to an enemy unit will engage
+    /// it in Close Combat", The Turn Sequence).
+    pub(super) fn open_flank(&self, i: usize) -> Option<Square> {
+        let (side, at, unit) = (self.side(i), self.at(i), self.unit(i));
+        let mut best: Option<(u32, Square)> = None;
+        for &(f, _) in self.foes(side) {
+            if cheb(at, f) > FLANK_SEARCH + 1 {
+                continue;
+            }
+            for d in ORTHOGONAL {
+                let sq = (f.0 + d.0, f.1 + d.1);
+                let far = cheb(at, sq);
+                if best.is_some_and(|b| (far, sq) >= b) {
+                    continue;
+                }
+                if (sq == at || self.free(sq))
+                    && may_enter(unit, &self.cell(sq))
+                    && may_engage(unit, &self.cell(sq), &self.cell(f))
+                {
+                    best = Some((far, sq));
+                }
+            }
+        }
+        best.map(|b| b.1)
     }
 
     /// A retiring unit falls back a square from the enemy; from its own

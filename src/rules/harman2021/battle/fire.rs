@@ -124,12 +124,18 @@ impl Battle<'_> {
     }
 
     pub(super) fn gun_target(&mut self, i: usize) -> Option<(usize, u32, Hit)> {
+        let at = self.at(i);
+        self.gun_target_from(i, at)
+    }
+
+    /// What battery `i` would fire at were it unlimbered in square `from`.
+    pub(super) fn gun_target_from(&mut self, i: usize, from: Square) -> Option<(usize, u32, Hit)> {
         self.refresh(self.side(i));
         let p = self.pieces.get(i)?;
         if !p.combatant() || p.condition() != Condition::Fresh || p.retiring {
             return None;
         }
-        let on_hill = self.cell(p.at).level > 0;
+        let on_hill = self.cell(from).level > 0;
         // The nearest enemy in range that the guns can see and fire at:
         // nearest first, so sight is traced only as far as needed.
         let mut candidates = std::mem::take(&mut self.candidates);
@@ -137,7 +143,7 @@ impl Battle<'_> {
         candidates.extend(
             self.foes(p.side)
                 .iter()
-                .map(|&(f, e)| (cheb(p.at, f), e))
+                .map(|&(f, e)| (cheb(from, f), e))
                 .filter(|&(d, _)| artillery_fire(p.unit, on_hill, d).is_some()),
         );
         candidates.sort_unstable();
@@ -145,7 +151,7 @@ impl Battle<'_> {
             let at = self.at(e);
             let (dice, hit) = artillery_fire(p.unit, on_hill, d)?;
             // The line of fire first: most often blocked at its first square.
-            (self.line_of_fire(p.at, at) && self.sight(p.at, at, p.unit)).then_some((e, dice, hit))
+            (self.line_of_fire(from, at) && self.sight(from, at, p.unit)).then_some((e, dice, hit))
         });
         self.candidates = candidates;
         found
