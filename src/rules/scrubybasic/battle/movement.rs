@@ -61,12 +61,17 @@ impl Battle<'_> {
         let goal = post.unwrap_or(self.side(side).goal);
         // The attacker concentrates: every stand makes for the goal, wide on
         // the flank its general's plan attacks while far from it.
-        let goal = if post.is_none() && role == Role::Attacker {
+        // Under the enemy's guns the attack goes straight in: no swing to
+        // the flank, no wing holding back (this program's doctrine: a
+        // stand that stands or marches wide under artillery fire only
+        // loses companies; Artillery 2, range 18").
+        let under_guns = role == Role::Attacker && self.under_gun_fire(i);
+        let goal = if post.is_none() && role == Role::Attacker && !under_guns {
             plan.aim(u.at, goal, rear, cell)
         } else {
             goal
         };
-        if role == Role::Attacker && plan.waits(u.across, self.turn) {
+        if role == Role::Attacker && !under_guns && plan.waits(u.across, self.turn) {
             return; // the trailing wing of an attack in echelon
         }
         let Some(troop) = u.troop else {
@@ -148,6 +153,23 @@ impl Battle<'_> {
                 let standoff = 6.0 * self.scale + CAVALRY_STANDOFF_INCHES;
                 if hold(near((standoff + reach) * ENGAGE_FACTOR)) {
                     self.advance(i, goal, going, 0.0);
+                } else if !self.foot_engaged(side) {
+                    // The horse keeps pace with its foot, out of the enemy's
+                    // gun range, until the foot is within musket range (this
+                    // program's doctrine: cavalry ahead of its infantry is
+                    // shot to pieces by guns it cannot reach, Artillery 2).
+                    if self.under_gun_fire(i) {
+                        return;
+                    }
+                    let before = self.u(i).map(|u| u.at);
+                    let to = nearest.and_then(|(j, _)| self.u(j)).map_or(goal, |e| e.at);
+                    self.advance(i, to, going, standoff);
+                    if self.under_gun_fire(i)
+                        && let (Some(b), Some(u)) = (before, self.units.get_mut(i))
+                    {
+                        u.moved = 0.0;
+                        u.at = b;
+                    }
                 } else {
                     let to = nearest.and_then(|(j, _)| self.u(j)).map_or(goal, |e| e.at);
                     self.advance(i, to, going, standoff);
@@ -181,6 +203,38 @@ impl Battle<'_> {
                 }
             }
         }
+    }
+
+    /// Whether stand `i` stands within the range of an enemy gun able to
+    /// fire (Artillery 2).
+    pub(super) fn under_gun_fire(&self, i: usize) -> bool {
+        let Some(me) = self.u(i) else { return false };
+        self.units.iter().any(|e| {
+            e.side != me.side
+                && e.combatant()
+                && e.is(|t| t == Troop::Artillery)
+                && doctrine::dist(me.at, e.at)
+                    <= artillery_range(self.cell(e.at).level) * self.scale + EPSILON
+        })
+    }
+
+    /// Whether the foot of side `side` has come within musket range of the
+    /// enemy (or it has no foot).
+    fn foot_engaged(&self, side: usize) -> bool {
+        let range = musket_range(Troop::Fusilier, 0).unwrap_or(0.0) * self.scale;
+        let mut any_foot = false;
+        for f in &self.units {
+            if f.side != side || !f.combatant() || !f.is(Troop::is_infantry) {
+                continue;
+            }
+            any_foot = true;
+            if self.units.iter().any(|e| {
+                e.side != side && e.combatant() && doctrine::dist(f.at, e.at) <= range + EPSILON
+            }) {
+                return true;
+            }
+        }
+        !any_foot
     }
 
     /// Marks the enemies of side `side` within musket range of one of its
@@ -264,7 +318,7 @@ impl Battle<'_> {
             }
             let Some(u) = self.u(i) else { continue };
             let Some(troop) = u.troop else { continue };
-            if u.formation == Formation::Square || matches!(u.charge, Charge::Pursuit(_)) {
+            if u.formation == Formation::Square || u.charge != Charge::None {
                 continue;
             }
             let (side, at) = (u.side, u.at);
@@ -309,16 +363,61 @@ impl Battle<'_> {
                 }
                 let target = self.u(t).map_or(at, |e| e.at);
                 let position = self.defensive(target);
-                let mine = self.strength_near(side, at, RANK_INCHES * 2.0, position);
+                // "The attacker may use all troops who fired" (Fire and
+                // Charge 4): the general weighs, and sends, every stand of
+                // his that can fire at the stand charged and reach it, not
+                // one company at a time.
+                let group = self.volley_group(side, t);
+                let mine: f64 = group
+                    .iter()
+                    .filter_map(|&j| self.u(j))
+                    .map(|u| {
+                        let elite = u.troop.is_some_and(Troop::is_elite);
+                        if position && !elite { u.power * 0.5 } else { u.power }
+                    })
+                    .sum();
                 let theirs = self.defence_near(t, &mut cache);
                 if self.favoured(side, mine, theirs) {
-                    self.set_charge(i, Charge::Volley(t));
-                    let (me, them) = (self.name(i), self.name(t));
-                    self.log
-                        .say(self.turn, || format!("{me} call 'fire and charge' at {them}"));
+                    for &j in &group {
+                        self.set_charge(j, Charge::Volley(t));
+                    }
+                    let (me, them, n) = (self.name(i), self.name(t), group.len());
+                    self.log.say(self.turn, || {
+                        format!("{me} and {} more call 'fire and charge' at {them}", n.saturating_sub(1))
+                    });
                 }
             }
         }
+    }
+
+    /// The stands of `side` that may fire and charge stand `t` this game
+    /// move: foot and light cavalry able to act, not in square nor charging
+    /// already, with `t` in musket (or carbine) range and within a column
+    /// move of contact (Fire and Charge 1, 4; this program's doctrine: a
+    /// defender in a defensive position holds it).
+    fn volley_group(&self, side: usize, t: usize) -> Vec<usize> {
+        let Some(tat) = self.u(t).map(|e| e.at) else {
+            return Vec::new();
+        };
+        (0..self.units.len())
+            .filter(|&j| {
+                let Some(u) = self.u(j) else { return false };
+                let Some(troop) = u.troop else { return false };
+                if u.side != side
+                    || !self.can_act(j)
+                    || u.formation == Formation::Square
+                    || u.charge != Charge::None
+                    || (self.side(side).role == Role::Defender && self.defensive(u.at))
+                {
+                    return false;
+                }
+                let Some(range) = musket_range(troop, self.cell(u.at).level) else {
+                    return false;
+                };
+                let reach = move_inches(troop, Going::Column) * self.scale + CONTACT_INCHES;
+                doctrine::dist(u.at, tat) <= (range * self.scale).min(reach) + EPSILON
+            })
+            .collect()
     }
 
     /// Foot that came on in column and ended its move within musket range
