@@ -355,28 +355,38 @@ impl Battle<'_> {
                 if self.side(side).role == Role::Defender && self.defensive(at) {
                     continue;
                 }
-                let Some((t, d)) = self.nearest_enemy(i, |_| true) else {
+                let within = (range * self.scale).min(reach) + EPSILON;
+                // The general picks, among the enemy stands his foot can
+                // fire and charge, the one where his odds are best: a
+                // stand in the open before one behind a wall, a lone
+                // company before a supported one (this program's doctrine;
+                // Moving Stands 11 halves the attack on a defensive
+                // position).
+                let mut best: Option<(f64, usize, Vec<usize>, f64, f64)> = None;
+                for t in 0..self.units.len() {
+                    let Some(e) = self.u(t) else { continue };
+                    if e.side == side || !e.combatant() || doctrine::dist(at, e.at) > within {
+                        continue;
+                    }
+                    let position = self.defensive(e.at);
+                    let group = self.volley_group(side, t);
+                    let mine: f64 = group
+                        .iter()
+                        .filter_map(|&j| self.u(j))
+                        .map(|u| {
+                            let elite = u.troop.is_some_and(Troop::is_elite);
+                            if position && !elite { u.power * 0.5 } else { u.power }
+                        })
+                        .sum();
+                    let theirs = self.defence_near(t, &mut cache);
+                    let odds = mine / theirs.max(1e-9);
+                    if best.as_ref().is_none_or(|b| odds > b.0 + EPSILON) {
+                        best = Some((odds, t, group, mine, theirs));
+                    }
+                }
+                let Some((_, t, group, mine, theirs)) = best else {
                     continue;
                 };
-                if d > (range * self.scale).min(reach) + EPSILON {
-                    continue;
-                }
-                let target = self.u(t).map_or(at, |e| e.at);
-                let position = self.defensive(target);
-                // "The attacker may use all troops who fired" (Fire and
-                // Charge 4): the general weighs, and sends, every stand of
-                // his that can fire at the stand charged and reach it, not
-                // one company at a time.
-                let group = self.volley_group(side, t);
-                let mine: f64 = group
-                    .iter()
-                    .filter_map(|&j| self.u(j))
-                    .map(|u| {
-                        let elite = u.troop.is_some_and(Troop::is_elite);
-                        if position && !elite { u.power * 0.5 } else { u.power }
-                    })
-                    .sum();
-                let theirs = self.defence_near(t, &mut cache);
                 if self.favoured(side, mine, theirs) {
                     for &j in &group {
                         self.set_charge(j, Charge::Volley(t));
