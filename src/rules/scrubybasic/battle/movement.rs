@@ -153,23 +153,14 @@ impl Battle<'_> {
                 let standoff = 6.0 * self.scale + CAVALRY_STANDOFF_INCHES;
                 if hold(near((standoff + reach) * ENGAGE_FACTOR)) {
                     self.advance(i, goal, going, 0.0);
-                } else if !self.foot_engaged(side) {
-                    // The horse keeps pace with its foot, out of the enemy's
-                    // gun range, until the foot is within musket range (this
-                    // program's doctrine: cavalry ahead of its infantry is
-                    // shot to pieces by guns it cannot reach, Artillery 2).
-                    if self.under_gun_fire(i) {
-                        return;
-                    }
-                    let before = self.u(i).map(|u| u.at);
+                } else if let Some(front) = self.foot_front(side).filter(|_| !self.foot_engaged(side)) {
+                    // The horse follows its foot's advance a little behind it
+                    // until the foot is within musket range (this program's
+                    // doctrine: horse ahead of its infantry is shot to pieces
+                    // by guns it cannot reach, Artillery 2; close behind, it
+                    // is there to charge the horse that charges its foot).
                     let to = nearest.and_then(|(j, _)| self.u(j)).map_or(goal, |e| e.at);
-                    self.advance(i, to, going, standoff);
-                    if self.under_gun_fire(i)
-                        && let (Some(b), Some(u)) = (before, self.units.get_mut(i))
-                    {
-                        u.moved = 0.0;
-                        u.at = b;
-                    }
+                    self.advance(i, to, going, standoff.max(front + RANK_INCHES));
                 } else {
                     let to = nearest.and_then(|(j, _)| self.u(j)).map_or(goal, |e| e.at);
                     self.advance(i, to, going, standoff);
@@ -216,6 +207,26 @@ impl Battle<'_> {
                 && doctrine::dist(me.at, e.at)
                     <= artillery_range(self.cell(e.at).level) * self.scale + EPSILON
         })
+    }
+
+    /// How near the foremost foot of side `side` stands to its nearest
+    /// enemy; `None` when it has no foot.
+    fn foot_front(&self, side: usize) -> Option<f64> {
+        let mut front: Option<f64> = None;
+        for f in &self.units {
+            if f.side != side || !f.combatant() || !f.is(Troop::is_infantry) {
+                continue;
+            }
+            for e in &self.units {
+                if e.side != side && e.combatant() {
+                    let d = doctrine::dist(f.at, e.at);
+                    if front.is_none_or(|x| d < x) {
+                        front = Some(d);
+                    }
+                }
+            }
+        }
+        front
     }
 
     /// Whether the foot of side `side` has come within musket range of the
