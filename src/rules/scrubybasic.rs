@@ -77,9 +77,11 @@
 //!   melee it again on the next game move at half value; the other choice
 //!   (attack another enemy) is not taken by this program.
 //! - **Fire and charge**: the chargers close with the stand they called
-//!   it on after the volleys; the melee is fought only if both are still in
-//!   contact after the post-volley morale (a beaten side retires out of
-//!   it). Only stands that fired charge: the doctrine does not add columns
+//!   it on after the volleys and the melee is fought at once, before the
+//!   post-volley morale ("'Fire and Charge' moves made and judged",
+//!   Sequence of Action 3.1, before 4), its morale "judged from the results
+//!   of the melee" (Fire and Charge 6); the post-volley morale then judges
+//!   the stands that did not melee. Only stands that fired charge: the doctrine does not add columns
 //!   that did not fire. The general orders it for every stand of his
 //!   that can fire at the stand charged and reach it ("The attacker may use
 //!   all troops who fired", Fire and Charge 4), not company by company, and

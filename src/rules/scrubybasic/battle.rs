@@ -650,10 +650,12 @@ impl Turns for Battle<'_> {
         self.artillery();
         self.musket();
         self.fire_and_charge();
-        // 4. Post-volley morale.
-        self.judge_fire();
-        // 5, 6. Melees, and morale after each.
+        // 3.1 The fire and charge melees are "made and judged" before the
+        // post-volley morale, "morale is judged from the results of the
+        // melee" (Fire and Charge 6); 5, 6: pursuits, and morale after each.
         self.melees();
+        // 4. Post-volley morale, for the stands that did not melee.
+        self.judge_fire();
         // 7. Special cavalry charges.
         self.cavalry_charges();
         self.captures();

@@ -374,7 +374,7 @@ impl Battle<'_> {
             let alive: Vec<usize> = members
                 .iter()
                 .copied()
-                .filter(|&m| self.u(m).is_some_and(Unit::combatant))
+                .filter(|&m| self.u(m).is_some_and(|u| u.combatant() && !u.fought))
                 .collect();
             // "Post-volley morale" after "a firefight" (Sequence of Action
             // 4; Judging the Morale): both sides fired. A stand shot at by
