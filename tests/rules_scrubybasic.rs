@@ -1067,7 +1067,13 @@ fn the_attacker_fires_and_charges_with_every_stand_that_can_reach() {
     // attacker may use all troops who fired", Fire and Charge 4), not one
     // company at a time.
     let attackers: Vec<_> = (0..5)
-        .map(|n| stand(101 + n, StandKind::LineInfantry, Some((5.1 + 0.2 * f64::from(n), 3.1))))
+        .map(|n| {
+            stand(
+                101 + n,
+                StandKind::LineInfantry,
+                Some((5.1 + 0.2 * f64::from(n), 3.1)),
+            )
+        })
         .collect();
     let s = battle(
         11,

@@ -250,9 +250,11 @@ impl Battle<'_> {
                 continue;
             }
             any_foot = true;
-            if self.units.iter().any(|e| {
-                e.side != side && e.combatant() && doctrine::dist(f.at, e.at) <= range + EPSILON
-            }) {
+            if self
+                .units
+                .iter()
+                .any(|e| e.side != side && e.combatant() && doctrine::dist(f.at, e.at) <= range + EPSILON)
+            {
                 return true;
             }
         }
@@ -397,7 +399,11 @@ impl Battle<'_> {
                         .filter_map(|&j| self.u(j))
                         .map(|u| {
                             let elite = u.troop.is_some_and(Troop::is_elite);
-                            if position && !elite { u.power * 0.5 } else { u.power }
+                            if position && !elite {
+                                u.power * 0.5
+                            } else {
+                                u.power
+                            }
                         })
                         .sum();
                     let theirs = self.defence_near(t, &mut cache);
