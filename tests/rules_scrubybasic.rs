@@ -1059,3 +1059,44 @@ fn the_defender_posts_a_company_on_the_objective() {
         assert!(o.verdict.contains("holds 1 of the 1 objectives"), "{}", o.verdict);
     }
 }
+
+#[test]
+fn the_attacker_fires_and_charges_with_every_stand_that_can_reach() {
+    // Five line companies 3.6 to 4.3 inches off a lone company in the open:
+    // the general calls the fire and charge for all five together ("The
+    // attacker may use all troops who fired", Fire and Charge 4), not one
+    // company at a time.
+    let attackers: Vec<_> = (0..5)
+        .map(|n| {
+            stand(
+                101 + n,
+                StandKind::LineInfantry,
+                Some((5.1 + 0.2 * f64::from(n), 3.1)),
+            )
+        })
+        .collect();
+    let s = battle(
+        11,
+        1,
+        vec![
+            side(
+                "north",
+                Role::Defender,
+                area(0, 0, 11, 3),
+                vec![stand(1, StandKind::LineInfantry, Some((5.5, 2.5)))],
+            ),
+            side("south", Role::Attacker, area(0, 3, 11, 3), attackers),
+        ],
+    );
+    let mut together = false;
+    for seed in 0..20 {
+        let o = fight(&s, RuleSetId::ScrubyBasic, seed).unwrap();
+        assert!(
+            !logged(&o, "call 'fire and charge' at line infantry 1 (1 stands)"),
+            "{}",
+            log_text(&o)
+        );
+        together |= logged(&o, "call 'fire and charge' at line infantry 1 (5 stands)");
+    }
+    assert!(together, "no seed charged with all five companies");
+}

@@ -77,10 +77,15 @@
 //!   melee it again on the next game move at half value; the other choice
 //!   (attack another enemy) is not taken by this program.
 //! - **Fire and charge**: the chargers close with the stand they called
-//!   it on after the volleys; the melee is fought only if both are still in
-//!   contact after the post-volley morale (a beaten side retires out of
-//!   it). Only stands that fired charge: the doctrine does not add columns
-//!   that did not fire.
+//!   it on after the volleys and the melee is fought at once, before the
+//!   post-volley morale ("'Fire and Charge' moves made and judged",
+//!   Sequence of Action 3.1, before 4), its morale "judged from the results
+//!   of the melee" (Fire and Charge 6); the post-volley morale then judges
+//!   the stands that did not melee. Only stands that fired charge: the doctrine does not add columns
+//!   that did not fire. The general orders it for every stand of his
+//!   that can fire at the stand charged and reach it ("The attacker may use
+//!   all troops who fired", Fire and Charge 4), not company by company, and
+//!   weighs it by their sum.
 //! - **Not modelled**: destroying houses and walls by artillery (the
 //!   scenario gives no destruction rates, Artillery 4); howitzers firing
 //!   blind (no campaign stand is a howitzer: every gun needs sight,
@@ -124,13 +129,22 @@
 //!     that ends its move within musket range deploys to fire (the seed sets
 //!     no cost on it). It closes to a column move and fires and charges when
 //!     its general's odds favour it
-//!     ([`crate::rules::doctrine::Plan::charge_favoured`]).
+//!     ([`crate::rules::doctrine::Plan::charge_favoured`]), at the enemy
+//!     stand within reach where those odds are best (a stand in the open
+//!     before one behind a wall, Moving Stands 11). A stand within range of
+//!     an enemy gun goes straight at its goal: no swing to the flank, no wing
+//!     of an echelon waiting under fire.
 //!   - *Both*: guns advance until an enemy is in range and then stand.
 //!     Infantry within an enemy cavalry charge, and no enemy infantry near,
 //!     form square. Cavalry keep half an inch beyond musket range until a
 //!     charge is favoured, then declare the special charge; the stand charged
-//!     withholds its fire for the cavalry. Each side's musket fire falls on
-//!     the enemy stand most of its firers reach (then the nearest). Command
+//!     withholds its fire for the cavalry. Until its side's foot is within
+//!     musket range of the enemy, the horse comes on no nearer the enemy
+//!     than its foremost foot and a rank behind it (out of the guns' way,
+//!     near enough to charge what charges its foot). Each side's musket fire
+//!     falls on the enemy stand most of its firers reach, a stand in a
+//!     defensive position counting half of them (Musket Fire 3), then the
+//!     nearest. Command
 //!     and transport follow the middle of their side.
 //! - **Who goes first**: each game move both sides throw a die, equal
 //!   throws again; the higher moves first, and its charges are made and

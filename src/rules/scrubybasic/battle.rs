@@ -41,6 +41,11 @@ const FIGHT_INCHES: f64 = 3.0;
 /// (this program's doctrine, Musket Fire 1: 6″ range).
 const CAVALRY_STANDOFF_INCHES: f64 = 0.5;
 
+/// Foot attacking guns halts this far beyond canister range until its next
+/// move brings it within a charge of them (this program's doctrine, Artillery
+/// 7: canister reaches 6").
+const CANISTER_STANDOFF_INCHES: f64 = 0.5;
+
 /// A defender off strong ground goes to meet an enemy this many times
 /// the attacker's engaging distance away (this program's doctrine).
 const ENGAGE_FACTOR: f64 = 2.0;
@@ -645,10 +650,12 @@ impl Turns for Battle<'_> {
         self.artillery();
         self.musket();
         self.fire_and_charge();
-        // 4. Post-volley morale.
-        self.judge_fire();
-        // 5, 6. Melees, and morale after each.
+        // 3.1 The fire and charge melees are "made and judged" before the
+        // post-volley morale, "morale is judged from the results of the
+        // melee" (Fire and Charge 6); 5, 6: pursuits, and morale after each.
         self.melees();
+        // 4. Post-volley morale, for the stands that did not melee.
+        self.judge_fire();
         // 7. Special cavalry charges.
         self.cavalry_charges();
         self.captures();

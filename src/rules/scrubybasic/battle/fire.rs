@@ -235,12 +235,18 @@ impl Battle<'_> {
             let Some(u) = self.u(i) else { continue };
             let Some(troop) = u.troop else { continue };
             let (at, side, models, column) = (u.at, u.side, u.models, u.formation == Formation::Column);
+            // Fire into a defensive position counts half (Musket Fire 3):
+            // the firers prefer a stand in the open at equal exposure.
+            let weight = |t: usize| {
+                let tat = self.u(t).map_or(at, |e| e.at);
+                f64::from(exposure.get(t).copied().unwrap_or(0))
+                    * defensive_fire_factor(troop, self.defensive(tat))
+            };
             let best = options.iter().map(|x| (x.1, x.2)).max_by(|a, b| {
-                let (ea, eb) = (
-                    exposure.get(a.0).copied().unwrap_or(0),
-                    exposure.get(b.0).copied().unwrap_or(0),
-                );
-                ea.cmp(&eb).then(b.1.total_cmp(&a.1)).then(b.0.cmp(&a.0))
+                weight(a.0)
+                    .total_cmp(&weight(b.0))
+                    .then(b.1.total_cmp(&a.1))
+                    .then(b.0.cmp(&a.0))
             });
             let Some((t, _)) = best else { continue };
             let tat = self.u(t).map_or(at, |e| e.at);
@@ -368,7 +374,7 @@ impl Battle<'_> {
             let alive: Vec<usize> = members
                 .iter()
                 .copied()
-                .filter(|&m| self.u(m).is_some_and(Unit::combatant))
+                .filter(|&m| self.u(m).is_some_and(|u| u.combatant() && !u.fought))
                 .collect();
             // "Post-volley morale" after "a firefight" (Sequence of Action
             // 4; Judging the Morale): both sides fired. A stand shot at by

@@ -61,12 +61,17 @@ impl Battle<'_> {
         let goal = post.unwrap_or(self.side(side).goal);
         // The attacker concentrates: every stand makes for the goal, wide on
         // the flank its general's plan attacks while far from it.
-        let goal = if post.is_none() && role == Role::Attacker {
+        // Under the enemy's guns the attack goes straight in: no swing to
+        // the flank, no wing holding back (this program's doctrine: a
+        // stand that stands or marches wide under artillery fire only
+        // loses companies; Artillery 2, range 18").
+        let under_guns = role == Role::Attacker && self.under_gun_fire(i);
+        let goal = if post.is_none() && role == Role::Attacker && !under_guns {
             plan.aim(u.at, goal, rear, cell)
         } else {
             goal
         };
-        if role == Role::Attacker && plan.waits(u.across, self.turn) {
+        if role == Role::Attacker && !under_guns && plan.waits(u.across, self.turn) {
             return; // the trailing wing of an attack in echelon
         }
         let Some(troop) = u.troop else {
@@ -148,6 +153,14 @@ impl Battle<'_> {
                 let standoff = 6.0 * self.scale + CAVALRY_STANDOFF_INCHES;
                 if hold(near((standoff + reach) * ENGAGE_FACTOR)) {
                     self.advance(i, goal, going, 0.0);
+                } else if let Some(front) = self.foot_front(side).filter(|_| !self.foot_engaged(side)) {
+                    // The horse follows its foot's advance a little behind it
+                    // until the foot is within musket range (this program's
+                    // doctrine: horse ahead of its infantry is shot to pieces
+                    // by guns it cannot reach, Artillery 2; close behind, it
+                    // is there to charge the horse that charges its foot).
+                    let to = nearest.and_then(|(j, _)| self.u(j)).map_or(goal, |e| e.at);
+                    self.advance(i, to, going, standoff.max(front + RANK_INCHES));
                 } else {
                     let to = nearest.and_then(|(j, _)| self.u(j)).map_or(goal, |e| e.at);
                     self.advance(i, to, going, standoff);
@@ -171,6 +184,17 @@ impl Battle<'_> {
                     self.advance(i, goal, going, 0.0);
                 } else {
                     let short = reach.min(range);
+                    // At guns the attack halts out of canister range unless
+                    // this move brings it within a charge of them: one
+                    // canister volley (Artillery 7) before the fire and
+                    // charge, not two (this program's doctrine).
+                    let charge = reach + CONTACT_INCHES;
+                    let short = match nearest {
+                        Some((_, d)) if at_guns && role == Role::Attacker && d - reach > charge + EPSILON => {
+                            short.max(CANISTER_INCHES * self.scale + CANISTER_STANDOFF_INCHES)
+                        }
+                        _ => short,
+                    };
                     match nearest {
                         Some((j, d)) if d <= engage + EPSILON => {
                             let to = self.u(j).map_or(goal, |e| e.at);
@@ -181,6 +205,60 @@ impl Battle<'_> {
                 }
             }
         }
+    }
+
+    /// Whether stand `i` stands within the range of an enemy gun able to
+    /// fire (Artillery 2).
+    pub(super) fn under_gun_fire(&self, i: usize) -> bool {
+        let Some(me) = self.u(i) else { return false };
+        self.units.iter().any(|e| {
+            e.side != me.side
+                && e.combatant()
+                && e.is(|t| t == Troop::Artillery)
+                && doctrine::dist(me.at, e.at)
+                    <= artillery_range(self.cell(e.at).level) * self.scale + EPSILON
+        })
+    }
+
+    /// How near the foremost foot of side `side` stands to its nearest
+    /// enemy; `None` when it has no foot.
+    fn foot_front(&self, side: usize) -> Option<f64> {
+        let mut front: Option<f64> = None;
+        for f in &self.units {
+            if f.side != side || !f.combatant() || !f.is(Troop::is_infantry) {
+                continue;
+            }
+            for e in &self.units {
+                if e.side != side && e.combatant() {
+                    let d = doctrine::dist(f.at, e.at);
+                    if front.is_none_or(|x| d < x) {
+                        front = Some(d);
+                    }
+                }
+            }
+        }
+        front
+    }
+
+    /// Whether the foot of side `side` has come within musket range of the
+    /// enemy (or it has no foot).
+    fn foot_engaged(&self, side: usize) -> bool {
+        let range = musket_range(Troop::Fusilier, 0).unwrap_or(0.0) * self.scale;
+        let mut any_foot = false;
+        for f in &self.units {
+            if f.side != side || !f.combatant() || !f.is(Troop::is_infantry) {
+                continue;
+            }
+            any_foot = true;
+            if self
+                .units
+                .iter()
+                .any(|e| e.side != side && e.combatant() && doctrine::dist(f.at, e.at) <= range + EPSILON)
+            {
+                return true;
+            }
+        }
+        !any_foot
     }
 
     /// Marks the enemies of side `side` within musket range of one of its
@@ -264,7 +342,7 @@ impl Battle<'_> {
             }
             let Some(u) = self.u(i) else { continue };
             let Some(troop) = u.troop else { continue };
-            if u.formation == Formation::Square || matches!(u.charge, Charge::Pursuit(_)) {
+            if u.formation == Formation::Square || u.charge != Charge::None {
                 continue;
             }
             let (side, at) = (u.side, u.at);
@@ -301,24 +379,83 @@ impl Battle<'_> {
                 if self.side(side).role == Role::Defender && self.defensive(at) {
                     continue;
                 }
-                let Some((t, d)) = self.nearest_enemy(i, |_| true) else {
+                let within = (range * self.scale).min(reach) + EPSILON;
+                // The general picks, among the enemy stands his foot can
+                // fire and charge, the one where his odds are best: a
+                // stand in the open before one behind a wall, a lone
+                // company before a supported one (this program's doctrine;
+                // Moving Stands 11 halves the attack on a defensive
+                // position).
+                let mut best: Option<(f64, usize, Vec<usize>, f64, f64)> = None;
+                for t in 0..self.units.len() {
+                    let Some(e) = self.u(t) else { continue };
+                    if e.side == side || !e.combatant() || doctrine::dist(at, e.at) > within {
+                        continue;
+                    }
+                    let position = self.defensive(e.at);
+                    let group = self.volley_group(side, t);
+                    let mine: f64 = group
+                        .iter()
+                        .filter_map(|&j| self.u(j))
+                        .map(|u| {
+                            let elite = u.troop.is_some_and(Troop::is_elite);
+                            if position && !elite {
+                                u.power * 0.5
+                            } else {
+                                u.power
+                            }
+                        })
+                        .sum();
+                    let theirs = self.defence_near(t, &mut cache);
+                    let odds = mine / theirs.max(1e-9);
+                    if best.as_ref().is_none_or(|b| odds > b.0 + EPSILON) {
+                        best = Some((odds, t, group, mine, theirs));
+                    }
+                }
+                let Some((_, t, group, mine, theirs)) = best else {
                     continue;
                 };
-                if d > (range * self.scale).min(reach) + EPSILON {
-                    continue;
-                }
-                let target = self.u(t).map_or(at, |e| e.at);
-                let position = self.defensive(target);
-                let mine = self.strength_near(side, at, RANK_INCHES * 2.0, position);
-                let theirs = self.defence_near(t, &mut cache);
                 if self.favoured(side, mine, theirs) {
-                    self.set_charge(i, Charge::Volley(t));
-                    let (me, them) = (self.name(i), self.name(t));
-                    self.log
-                        .say(self.turn, || format!("{me} call 'fire and charge' at {them}"));
+                    for &j in &group {
+                        self.set_charge(j, Charge::Volley(t));
+                    }
+                    let (me, them, n) = (self.name(i), self.name(t), group.len());
+                    self.log.say(self.turn, || {
+                        format!("{me} call 'fire and charge' at {them} ({n} stands)")
+                    });
                 }
             }
         }
+    }
+
+    /// The stands of `side` that may fire and charge stand `t` this game
+    /// move: foot and light cavalry able to act, not in square nor charging
+    /// already, with `t` in musket (or carbine) range and within a column
+    /// move of contact (Fire and Charge 1, 4; this program's doctrine: a
+    /// defender in a defensive position holds it).
+    fn volley_group(&self, side: usize, t: usize) -> Vec<usize> {
+        let Some(tat) = self.u(t).map(|e| e.at) else {
+            return Vec::new();
+        };
+        (0..self.units.len())
+            .filter(|&j| {
+                let Some(u) = self.u(j) else { return false };
+                let Some(troop) = u.troop else { return false };
+                if u.side != side
+                    || !self.can_act(j)
+                    || u.formation == Formation::Square
+                    || u.charge != Charge::None
+                    || (self.side(side).role == Role::Defender && self.defensive(u.at))
+                {
+                    return false;
+                }
+                let Some(range) = musket_range(troop, self.cell(u.at).level) else {
+                    return false;
+                };
+                let reach = move_inches(troop, Going::Column) * self.scale + CONTACT_INCHES;
+                doctrine::dist(u.at, tat) <= (range * self.scale).min(reach) + EPSILON
+            })
+            .collect()
     }
 
     /// Foot that came on in column and ended its move within musket range
