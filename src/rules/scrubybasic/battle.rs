@@ -41,11 +41,6 @@ const FIGHT_INCHES: f64 = 3.0;
 /// (this program's doctrine, Musket Fire 1: 6″ range).
 const CAVALRY_STANDOFF_INCHES: f64 = 0.5;
 
-/// Foot attacking guns halts this far beyond canister range until its next
-/// move brings it within a charge of them (this program's doctrine, Artillery
-/// 7: canister reaches 6").
-const CANISTER_STANDOFF_INCHES: f64 = 0.5;
-
 /// A defender off strong ground goes to meet an enemy this many times
 /// the attacker's engaging distance away (this program's doctrine).
 const ENGAGE_FACTOR: f64 = 2.0;

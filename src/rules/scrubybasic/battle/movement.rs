@@ -184,17 +184,6 @@ impl Battle<'_> {
                     self.advance(i, goal, going, 0.0);
                 } else {
                     let short = reach.min(range);
-                    // At guns the attack halts out of canister range unless
-                    // this move brings it within a charge of them: one
-                    // canister volley (Artillery 7) before the fire and
-                    // charge, not two (this program's doctrine).
-                    let charge = reach + CONTACT_INCHES;
-                    let short = match nearest {
-                        Some((_, d)) if at_guns && role == Role::Attacker && d - reach > charge + EPSILON => {
-                            short.max(CANISTER_INCHES * self.scale + CANISTER_STANDOFF_INCHES)
-                        }
-                        _ => short,
-                    };
                     match nearest {
                         Some((j, d)) if d <= engage + EPSILON => {
                             let to = self.u(j).map_or(goal, |e| e.at);
