@@ -1569,3 +1569,46 @@ fn a_defender_with_nothing_in_range_steps_up_a_square_to_fire() {
     }
     assert!(checked > 0, "blue had the initiative in some battle");
 }
+
+#[test]
+fn attacking_foot_in_range_come_on_and_then_fire() {
+    // Red's rifles (3 squares) attack blue's, already in range of them:
+    // they move toward their goal and then fire, rather than halt where
+    // the enemy first came in range.
+    let s = scenario(
+        12,
+        12,
+        vec![],
+        vec![infantry(1, (5, 4))],
+        vec![infantry(101, (5, 7))],
+    );
+    let mut checked = 0;
+    for seed in 0..30 {
+        let o = Cordery2009.fight(&s, seed, true);
+        let red_first = o
+            .log
+            .iter()
+            .any(|l| l.turn == 1 && l.text.starts_with("The red has the initiative"));
+        if !red_first {
+            continue;
+        }
+        let phase = phase_of(&o, "The red", 1);
+        let step = phase
+            .iter()
+            .position(|t| t.starts_with("line infantry 1 moves from (5, 4)"))
+            .unwrap_or_else(|| panic!("seed {seed}: the attacker comes on: {phase:?}"));
+        let to = square_after_to(phase[step]).unwrap();
+        assert!(
+            squares_apart(to, (5, 7)) < 3,
+            "seed {seed}: closer to the enemy: {phase:?}"
+        );
+        assert!(
+            phase
+                .get(step + 1)
+                .is_some_and(|t| t.starts_with("line infantry 1 fires on line infantry 101")),
+            "seed {seed}: and fires: {phase:?}"
+        );
+        checked += 1;
+    }
+    assert!(checked > 0, "red had the initiative in some battle");
+}

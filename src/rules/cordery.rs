@@ -97,7 +97,11 @@
 //! objective it guards (`doctrine::posts`), marches to them and holds them;
 //! a destroyed stand's post passes to the stand posted farthest back. The
 //! attacker may move into range and fire in one activation (ACTIVATION:
-//! "it can move and then engage in combat"); so may the defender: a
+//! "it can move and then engage in combat"), and its foot with ground
+//! still to cover to their goal come on and then fire even when already
+//! in range, so long as they still have a target once moved (the seed's
+//! fire does not weaken with range; a line that halts at the first enemy
+//! in range stands off until the twelfth turn); so may the defender: a
 //! defending stand with nothing in range steps up a square from its post
 //! to bring the enemy under its fire, rather than wait to be shot at first
 //! every time the enemy closes. A stand that moves back or across its

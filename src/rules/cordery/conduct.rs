@@ -211,6 +211,19 @@ impl Battle<'_> {
         if shock && self.charge_after_move(i, follower, &mut reach) {
             return;
         }
+        // Attacking foot with ground still to cover come on and then fire
+        // (ACTIVATION: "it can move and then engage in combat"), rather than
+        // stand and fire where the enemy's fire first found them.
+        if range > 0
+            && may_initiate(self)
+            && let Some((to, t)) = self.advance_to_fire(i, follower, &mut reach)
+        {
+            self.move_to(i, to);
+            self.follow(i, follower, to);
+            let t = self.fire_target(i, to, true).unwrap_or(t);
+            self.fire(i, t);
+            return;
+        }
         // Fire where it stands, turning to face the target if need be (the
         // turn is its move).
         if range > 0
@@ -465,6 +478,33 @@ impl Battle<'_> {
         let (_, _, sq) = best?;
         let t = self.would_fire_from(i, sq, front)?;
         Some((sq, t))
+    }
+
+    /// Where attacking infantry stand `i`, with ground still to cover to
+    /// its goal, advances to before it fires, and on whom: its
+    /// [`Battle::destination`], if it still has an enemy stand in range and
+    /// within its arc to the front once there. `None` for a defender, for
+    /// guns, machine guns and horse (guns may not close on the enemy, and
+    /// horse charge), and where the move would leave it with nothing to fire
+    /// on. The seed's fire does not weaken with range (COMBAT, Fire Combat),
+    /// so coming on before firing costs the firing nothing; this program's
+    /// own reason for it: the attack must reach the objective within the
+    /// twelve turns (TURN SEQUENCE), and a line that halts to fire at the
+    /// first enemy in range stands off until the turn limit.
+    fn advance_to_fire(
+        &self,
+        i: usize,
+        follower: Option<usize>,
+        reach: &mut Option<Reach>,
+    ) -> Option<(Square, usize)> {
+        let p = self.pieces.get(i)?;
+        if self.role(p.side) != Role::Attacker || !p.infantry {
+            return None;
+        }
+        let front = self.front(p.side);
+        let to = self.destination(i, follower, reach)?;
+        let t = self.would_fire_from(i, to, front)?;
+        Some((to, t))
     }
 
     /// The stand `i` would fire on after moving to `sq`, facing as
