@@ -14,6 +14,18 @@ use super::*;
 /// walk to straight (this program's own: more than a cavalry move).
 const ROUTE_CELLS: usize = 8;
 
+/// The eight cells about a cell: the route steps straight and diagonally.
+const AROUND: [(i64, i64); 8] = [
+    (1, 0),
+    (-1, 0),
+    (0, 1),
+    (0, -1),
+    (1, 1),
+    (1, -1),
+    (-1, 1),
+    (-1, -1),
+];
+
 /// Fields kept before the cache starts again (this program's own: bounds
 /// memory; a battle seldom has more distinct targets).
 const MAX_FIELDS: usize = 96;
@@ -138,16 +150,7 @@ fn field(board: &Board, target: (i64, i64), going: Going) -> Vec<f32> {
         {
             continue;
         }
-        for (dx, dy) in [
-            (1, 0),
-            (-1, 0),
-            (0, 1),
-            (0, -1),
-            (1, 1),
-            (1, -1),
-            (-1, 1),
-            (-1, -1),
-        ] {
+        for (dx, dy) in AROUND {
             let next = (c.0 + dx, c.1 + dy);
             if !open(next) {
                 continue;
@@ -228,16 +231,7 @@ impl Battle<'_> {
         for _ in 0..ROUTE_CELLS {
             let here = at(cell);
             let mut best = (cell, here);
-            for (dx, dy) in [
-                (1, 0),
-                (-1, 0),
-                (0, 1),
-                (0, -1),
-                (1, 1),
-                (1, -1),
-                (-1, 1),
-                (-1, -1),
-            ] {
+            for (dx, dy) in AROUND {
                 let next = (cell.0 + dx, cell.1 + dy);
                 // Never across the corner of ground it may not enter, as the
                 // field was made.
