@@ -18,6 +18,7 @@
 
 use super::StoreError;
 use super::error::sqlite;
+use super::pack;
 use crate::model::{Battle, Campaign, Event, EventKind, Force, Hq, Knowledge, RngState};
 use flate2::Compression;
 use flate2::read::DeflateDecoder;
@@ -86,39 +87,58 @@ pub(super) fn with_state(mut campaign: Campaign, state: Value) -> Result<Campaig
     Ok(campaign)
 }
 
-/// Writes the checkpoint `at` (its event already written): the state
-/// `after`, as its change from `before` (the state of `base`, the checkpoint
-/// below it) or as a whole snapshot every [`SNAPSHOT_EVERY`]. `recorded` are
-/// battles whose record was written since `base`, so `before` may hold a
-/// record `base` does not: their records are written again.
-pub(super) fn write(
-    tx: &Connection,
-    path: &str,
-    at: At,
+/// A checkpoint's place on the undo stack and its state, deflated, ready to
+/// be kept (see [`encode`]).
+pub(super) struct Encoded {
     base: Option<At>,
-    before: &Campaign,
-    after: &Campaign,
-    recorded: &[u32],
-) -> Result<(), StoreError> {
-    let sqlite = |action| sqlite(path, action);
-    let depth = match base {
-        Some((turn, seq)) => tx
+    depth: u32,
+    state: Vec<u8>,
+}
+
+/// How many changes above its last whole snapshot a checkpoint on `base`
+/// stands ([`SNAPSHOT_EVERY`] when there is nothing below it).
+pub(super) fn depth_above(tx: &Connection, path: &str, base: Option<At>) -> Result<u32, StoreError> {
+    match base {
+        Some((turn, seq)) => Ok(tx
             .query_row(
                 "SELECT depth FROM checkpoints WHERE turn = ?1 AND seq = ?2",
                 params![turn, seq],
                 |r| r.get::<_, u32>(0),
             )
             .optional()
-            .map_err(sqlite("reading the checkpoint below"))?
+            .map_err(sqlite(path, "reading the checkpoint below"))?
             .unwrap_or(0)
-            .saturating_add(1),
-        None => SNAPSHOT_EVERY,
-    };
+            .saturating_add(1)),
+        None => Ok(SNAPSHOT_EVERY),
+    }
+}
+
+/// The checkpoint of `after` on `base` at `depth` (from [`depth_above`]): its
+/// change from `before` (the state of `base`) or, every [`SNAPSHOT_EVERY`], a
+/// whole snapshot. `recorded` are battles whose record was written since
+/// `base`, so `before` may hold a record `base` does not: their records are
+/// written again. Touches no database, so it may run beside the writing.
+pub(super) fn encode(
+    base: Option<At>,
+    depth: u32,
+    before: &Campaign,
+    after: &Campaign,
+    recorded: &[u32],
+) -> Encoded {
     let (base, depth, body) = match base {
         Some(base) if depth < SNAPSHOT_EVERY => (Some(base), depth, diff_states(before, after, recorded)),
         _ => (None, 0, state_json(after)),
     };
-    let state = deflate(&body);
+    Encoded {
+        base,
+        depth,
+        state: deflate(body),
+    }
+}
+
+/// Keeps the checkpoint `at` (its event already written), [`encode`]d.
+pub(super) fn insert(tx: &Connection, path: &str, at: At, encoded: Encoded) -> Result<(), StoreError> {
+    let Encoded { base, depth, state } = encoded;
     tx.prepare_cached(
         "INSERT INTO checkpoints (turn, seq, base_turn, base_seq, depth, state) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     )
@@ -132,7 +152,7 @@ pub(super) fn write(
             state
         ])
     })
-    .map_err(sqlite("writing the checkpoint"))?;
+    .map_err(sqlite(path, "writing the checkpoint"))?;
     Ok(())
 }
 
@@ -274,9 +294,10 @@ fn forget_records(state: &mut Value, recorded: &[u32]) {
     }
 }
 
-/// `value` as JSON, deflated: written whole, then deflated in one go.
-fn deflate(value: &Value) -> Vec<u8> {
-    let json = serde_json::to_vec(value).unwrap_or_default();
+/// `value` as JSON, its lists packed by columns, deflated: written whole,
+/// then deflated in one go.
+fn deflate(value: Value) -> Vec<u8> {
+    let json = serde_json::to_vec(&pack::pack(value)).unwrap_or_default();
     let mut encoder = DeflateEncoder::new(Vec::with_capacity(json.len() / 4), Compression::default());
     // Writing into memory cannot fail.
     let _ = encoder.write_all(&json);
@@ -288,7 +309,9 @@ fn inflate(bytes: &[u8]) -> Result<Value, String> {
     DeflateDecoder::new(bytes)
         .read_to_end(&mut text)
         .map_err(|e| format!("cannot inflate: {e}"))?;
-    serde_json::from_slice(&text).map_err(|e| e.to_string())
+    serde_json::from_slice(&text)
+        .map_err(|e| e.to_string())
+        .and_then(pack::unpack)
 }
 
 /// One row of `checkpoints`.
@@ -770,7 +793,7 @@ mod tests {
     #[test]
     fn deflated_states_inflate_to_the_same() {
         let state = json!({ "turn": 3, "forces": [{ "id": "a", "miles": 0.1 }] });
-        assert_eq!(inflate(&deflate(&state)).unwrap(), state);
+        assert_eq!(inflate(&deflate(state.clone())).unwrap(), state);
         assert!(inflate(b"not deflated").is_err());
     }
 }

@@ -12,6 +12,7 @@
 
 use super::StoreError;
 use super::error::sqlite;
+use super::pack;
 use crate::model::{Event, EventKind};
 use flate2::Compression;
 use flate2::read::DeflateDecoder;
@@ -30,8 +31,9 @@ pub(super) fn encode(events: &[Event]) -> Result<Option<Vec<u8>>, String> {
         kinds: events.iter().map(|e| &e.kind).collect(),
         sentences: events.iter().map(|e| e.sentence.as_str()).collect(),
     };
-    // Serialized whole, then deflated in one go.
-    let json = serde_json::to_vec(&kept).map_err(|e| e.to_string())?;
+    // Serialized whole, its lists packed by columns, then deflated in one go.
+    let value = serde_json::to_value(&kept).map_err(|e| e.to_string())?;
+    let json = serde_json::to_vec(&pack::pack(value)).map_err(|e| e.to_string())?;
     let mut encoder = DeflateEncoder::new(Vec::with_capacity(json.len() / 4), Compression::default());
     encoder.write_all(&json).map_err(|e| e.to_string())?;
     encoder.finish().map(Some).map_err(|e| e.to_string())
@@ -67,8 +69,11 @@ pub(super) fn read(
     DeflateDecoder::new(deflated)
         .read_to_end(&mut json)
         .map_err(|e| bad(path, (turn, seq), format!("cannot inflate: {e}")))?;
-    let kept: Kept<EventKind, String> =
-        serde_json::from_slice(&json).map_err(|e| bad(path, (turn, seq), e.to_string()))?;
+    let kept: Kept<EventKind, String> = serde_json::from_slice(&json)
+        .map_err(|e| e.to_string())
+        .and_then(pack::unpack)
+        .and_then(|v| serde_json::from_value(v).map_err(|e| e.to_string()))
+        .map_err(|detail| bad(path, (turn, seq), detail))?;
     if kept.kinds.len() != count || kept.sentences.len() != count {
         return Err(bad(
             path,

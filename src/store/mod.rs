@@ -14,6 +14,7 @@ mod checkpoints;
 mod error;
 mod events;
 mod moves;
+mod pack;
 mod rows;
 
 pub use error::StoreError;
@@ -35,10 +36,11 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0006_map_background.sql"),
     include_str!("../../migrations/0007_checkpoints.sql"),
     include_str!("../../migrations/0008_change_events.sql"),
+    include_str!("../../migrations/0009_compact_history.sql"),
 ];
 
 /// The schema this build writes: the number of migrations.
-pub const SCHEMA_VERSION: i64 = 8;
+pub const SCHEMA_VERSION: i64 = 9;
 
 /// SQLite `application_id` of an umpire save: "UMPR".
 pub const APPLICATION_ID: i32 = 0x554D_5052;

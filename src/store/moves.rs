@@ -275,8 +275,9 @@ pub(super) fn write_change(
     let first = next_seq(tx, turn).map_err(sqlite("numbering the events"))?;
     // The change's events are numbered on from the game move's last, as told
     // (a change's events come from one `EventLog`, numbered from 0), and kept
-    // together by the checkpoint closing them (`events`): serialized and
-    // deflated on a second thread while this one writes the state.
+    // together by the checkpoint closing them (`events`). They and the
+    // checkpoint's state are serialized and deflated on threads of their own
+    // while this one writes the state.
     let count = u32::try_from(events.len()).unwrap_or(u32::MAX);
     let checkpoint = Event {
         turn,
@@ -290,11 +291,19 @@ pub(super) fn write_change(
         sentence,
     };
     let at = (checkpoint.turn, checkpoint.seq);
+    let depth = checkpoints::depth_above(tx, path, base)?;
     std::thread::scope(|scope| {
         let encoding = scope.spawn(|| super::events::encode(events));
+        let keeping = scope.spawn(|| checkpoints::encode(base, depth, before, state, &recorded));
         rows::write_changes(tx, before, state).map_err(sqlite("writing the new state"))?;
         rows::append_event(tx, &checkpoint).map_err(sqlite("writing the checkpoint"))?;
-        checkpoints::write(tx, path, at, base, before, state, &recorded)?;
+        let kept = keeping.join().map_err(|_| StoreError::BadRow {
+            path: path.to_owned(),
+            table: "checkpoints",
+            key: format!("{}/{}", at.0, at.1),
+            detail: "the thread writing the checkpoint stopped".to_owned(),
+        })?;
+        checkpoints::insert(tx, path, at, kept)?;
         let encoded = encoding
             .join()
             .unwrap_or_else(|_| Err("the thread writing them stopped".to_owned()));

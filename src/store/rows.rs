@@ -5,7 +5,7 @@ use super::error::path_text;
 use crate::model::{
     Arm, ArmyKind, Battle, Campaign, Colour, Date, EnRoute, Event, EventKind, Fatigue, Feature, Force,
     ForceId, How, Hq, Knowledge, Map, MarkerCount, Quality, Region, RegionId, RiverCrossing, RngState, Road,
-    RoadKind, RuleSetId, Side, SideId, Sighting, Stand, StandId, StandKind, Supply, Terrain, Wing,
+    RoadKind, RuleSetId, Seen, Side, SideId, Sighting, Stand, StandId, StandKind, Supply, Terrain, Wing,
 };
 use rusqlite::{Connection, Row, Transaction, params};
 use std::path::Path;
@@ -277,7 +277,7 @@ fn write_knowledge_changes(
     }
     let mut update = tx.prepare_cached(
         "UPDATE knowledge SET force = ?3, side = ?4, turn = ?5, region = ?6, en_route_to = ?7, en_route_miles = ?8,
-                              in_sight = ?9, seen = ?10, how = ?11
+                              in_sight = ?9, seen_name = ?10, seen_points = ?11, seen_stands = ?12, how = ?13
          WHERE by_side = ?1 AND marker = ?2",
     )?;
     let mut insert = tx.prepare_cached(INSERT_SIGHTING)?;
@@ -301,8 +301,8 @@ fn write_knowledge_changes(
 
 const INSERT_SIGHTING: &str =
     "INSERT INTO knowledge (by_side, marker, force, side, turn, region, en_route_to, en_route_miles,
-                                in_sight, seen, how)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)";
+                                in_sight, seen_name, seen_points, seen_stands, how)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)";
 
 fn write_hqs(tx: &Transaction<'_>, hqs: &[Hq]) -> rusqlite::Result<()> {
     let mut insert = tx.prepare_cached(
@@ -412,9 +412,22 @@ fn put_sighting(statement: &mut rusqlite::CachedStatement<'_>, s: &Sighting) -> 
         s.en_route.as_ref().map(|e| e.toward.as_str()),
         s.en_route.as_ref().map_or(0.0, |e| e.miles),
         s.in_sight,
-        json(&s.seen),
+        s.seen.name(),
+        seen_number(&s.seen, |points, _| points),
+        seen_number(&s.seen, |_, stands| stands),
         s.how.as_str(),
     ])
+}
+
+/// A number of what was seen in full (`pick` of its points and stands), as
+/// kept: `None` for a blind.
+fn seen_number(seen: &Seen, pick: impl Fn(u64, u64) -> u64) -> Option<i64> {
+    match seen {
+        Seen::Blind => None,
+        Seen::Full { points, stands, .. } => {
+            Some(i64::try_from(pick(*points, u64::try_from(*stands).unwrap_or(u64::MAX))).unwrap_or(i64::MAX))
+        }
+    }
 }
 
 fn write_markers(tx: &Transaction<'_>, markers: &[MarkerCount]) -> rusqlite::Result<()> {
@@ -557,6 +570,12 @@ fn opt_text(row: &Row<'_>, i: usize) -> Result<Option<String>, String> {
 
 fn number<T: rusqlite::types::FromSql>(row: &Row<'_>, i: usize) -> Result<T, String> {
     row.get::<_, T>(i).map_err(|e| format!("column {i}: {e}"))
+}
+
+/// A count kept as a non-negative integer.
+fn count<T: TryFrom<i64>>(row: &Row<'_>, i: usize) -> Result<T, String> {
+    let value: i64 = number(row, i)?;
+    T::try_from(value).map_err(|_| format!("column {i}: {value} is not a count"))
 }
 
 fn word<T>(row: &Row<'_>, i: usize, what: &str, parse: fn(&str) -> Option<T>) -> Result<T, String> {
@@ -733,7 +752,8 @@ pub(super) fn read_campaign(conn: &Connection, path: &Path) -> Result<Campaign, 
     )?;
     let sightings = reader.rows(
         "knowledge",
-        "SELECT by_side, marker, force, side, turn, region, en_route_to, en_route_miles, in_sight, seen, how
+        "SELECT by_side, marker, force, side, turn, region, en_route_to, en_route_miles, in_sight,
+                seen_name, seen_points, seen_stands, how
          FROM knowledge ORDER BY rowid",
         |row| {
             format!(
@@ -760,8 +780,15 @@ pub(super) fn read_campaign(conn: &Connection, path: &Path) -> Result<Campaign, 
                     })
                     .transpose()?,
                 in_sight: number(row, 8)?,
-                seen: from_json(row, 9, "seen")?,
-                how: word(row, 10, "way of seeing", How::parse)?,
+                seen: match opt_text(row, 9)? {
+                    None => Seen::Blind,
+                    Some(name) => Seen::Full {
+                        name,
+                        points: count(row, 10)?,
+                        stands: count(row, 11)?,
+                    },
+                },
+                how: word(row, 12, "way of seeing", How::parse)?,
             })
         },
     )?;

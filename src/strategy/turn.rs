@@ -681,7 +681,7 @@ impl<'c> Turn<'c> {
             force.region = from.clone();
             force.en_route = Some(EnRoute {
                 toward: to.clone(),
-                miles: road.done,
+                miles: kept_miles(road.done),
             });
         }
         // The path still ahead; on a road, its front is the road's far end.
@@ -1273,6 +1273,18 @@ impl<'c> Turn<'c> {
 }
 
 const YARDS_PER_MILE: f64 = 1760.0;
+
+/// A force's place along a road is kept to the thousandth of a mile (under
+/// two yards), rounded down so that it never reaches the road's end: this
+/// program's own choice, finer than any map or sentence shows, so that the
+/// save keeps the place in a few digits rather than a float's seventeen
+/// (issue 13: history grows with what a game move changed, not with noise).
+const PLACES_PER_MILE: f64 = 1000.0;
+
+/// `miles` along a road, as a force's place is kept.
+fn kept_miles(miles: f64) -> f64 {
+    (miles * PLACES_PER_MILE).floor() / PLACES_PER_MILE
+}
 
 /// A distance for people: miles to a tenth, or yards under a mile (the
 /// tabletop maps of the 1961 game are a few miles across).
