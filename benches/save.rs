@@ -24,8 +24,7 @@ const REGIONS: usize = 10_000;
 
 /// What `umpire turn SAVE` does, without the printing.
 fn turn(save: &Path) {
-    let mut store = Store::open(save).unwrap();
-    let campaign = store.load().unwrap();
+    let (mut store, campaign) = Store::open_and_load(save).unwrap();
     let orders = store.pending_orders().unwrap();
     let outcome = resolve(&campaign, &orders);
     store.commit_turn(&campaign, &outcome).unwrap();

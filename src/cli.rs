@@ -411,8 +411,7 @@ fn new(campaign_path: &Path, save: &Path, force: bool) -> Result<ExitCode> {
 }
 
 fn status(save: &Path, json: bool) -> Result<ExitCode> {
-    let store = Store::open(save)?;
-    let campaign = store.load()?;
+    let (_, campaign) = Store::open_and_load(save)?;
     let status = Status::of(&campaign);
     let mut out = std::io::stdout().lock();
     if json {
@@ -532,8 +531,7 @@ fn known_side(campaign: &umpire::model::Campaign, id: &str) -> Result<SideId> {
 }
 
 fn status_of_side(save: &Path, side: &str, json: bool) -> Result<ExitCode> {
-    let store = Store::open(save)?;
-    let campaign = store.load()?;
+    let (_, campaign) = Store::open_and_load(save)?;
     let side = known_side(&campaign, side)?;
     let status = Status::for_side(&campaign, &side).context("building the side's view")?;
     let mut out = std::io::stdout().lock();
@@ -641,8 +639,7 @@ fn write_side_status_text(out: &mut impl Write, status: &Status) -> Result<()> {
 }
 
 fn report(save: &Path, side: &str, out: &Path) -> Result<ExitCode> {
-    let store = Store::open(save)?;
-    let campaign = store.load()?;
+    let (store, campaign) = Store::open_and_load(save)?;
     let side = known_side(&campaign, side)?;
     let log = store.events()?;
     let report =
@@ -684,8 +681,7 @@ fn report(save: &Path, side: &str, out: &Path) -> Result<ExitCode> {
 }
 
 fn orders(save: &Path, side: &str, file: &Path) -> Result<ExitCode> {
-    let mut store = Store::open(save)?;
-    let campaign = store.load()?;
+    let (mut store, campaign) = Store::open_and_load(save)?;
     let text = umpire::files::read_orders_text(file).map_err(|d| anyhow::anyhow!("{d}"))?;
     let name = file.display().to_string();
     let side = SideId::new(side);
@@ -761,8 +757,7 @@ fn orders(save: &Path, side: &str, file: &Path) -> Result<ExitCode> {
 }
 
 fn turn(save: &Path, json: bool) -> Result<ExitCode> {
-    let mut store = Store::open(save)?;
-    let campaign = store.load()?;
+    let (mut store, campaign) = Store::open_and_load(save)?;
     let orders = store.pending_orders()?;
     let outcome = strategy::resolve(&campaign, &orders);
     store.commit_turn(&campaign, &outcome)?;
@@ -791,8 +786,7 @@ fn turn(save: &Path, json: bool) -> Result<ExitCode> {
 }
 
 fn log(save: &Path, only: Option<u32>) -> Result<ExitCode> {
-    let store = Store::open(save)?;
-    let campaign = store.load()?;
+    let (store, campaign) = Store::open_and_load(save)?;
     let events = store.events()?;
     // Game moves and battle results taken back.
     let history = umpire::model::History::of(&events);

@@ -181,7 +181,8 @@ fn a_save_made_with_schema_1_is_migrated_on_open() {
 }
 
 /// Opening `path` fails with the error `check` expects, and changes no byte
-/// of any file in its folder.
+/// of any file in its folder; so does opening and loading it at once (whose
+/// checks run beside the loading), with the same message.
 fn refused_untouched(path: &Path, check: impl Fn(&StoreError) -> bool) -> String {
     let dir = path.parent().unwrap();
     let before = snapshot(dir);
@@ -192,6 +193,9 @@ fn refused_untouched(path: &Path, check: impl Fn(&StoreError) -> bool) -> String
         before,
         "the refused file and its folder are unchanged"
     );
+    let loading = Store::open_and_load(path).map(|_| ()).unwrap_err();
+    assert_eq!(loading.to_string(), error.to_string());
+    assert_eq!(snapshot(dir), before, "unchanged by open_and_load too");
     error.to_string()
 }
 

@@ -97,8 +97,7 @@ pub(super) fn result(save: &Path, battle: u32, file: &Path) -> Result<ExitCode> 
 }
 
 pub(super) fn calibration(save: &Path, json: bool) -> Result<ExitCode> {
-    let store = Store::open(save)?;
-    let campaign = store.load()?;
+    let (_, campaign) = Store::open_and_load(save)?;
     let c = umpire::handoff::calibration(&campaign);
     let mut out = std::io::stdout().lock();
     if json {

@@ -252,28 +252,32 @@ fn changed_fields(before: &Force, after: &Force) -> JsonMap<String, Value> {
         supply,
     } = after;
     let mut set = JsonMap::new();
-    let mut field = |key: &str, differs: bool, value: serde_json::Result<Value>| {
+    // Only a field that differs is turned into JSON (a marching force's
+    // stands never are).
+    let mut field = |key: &str, differs: bool, value: &dyn Fn() -> serde_json::Result<Value>| {
         if differs {
-            set.insert(key.to_owned(), value.unwrap_or(Value::Null));
+            set.insert(key.to_owned(), value().unwrap_or(Value::Null));
         }
     };
-    field("id", before.id != *id, serde_json::to_value(id));
-    field("name", before.name != *name, serde_json::to_value(name));
-    field("side", before.side != *side, serde_json::to_value(side));
-    field("region", before.region != *region, serde_json::to_value(region));
-    field("stands", before.stands != *stands, serde_json::to_value(stands));
-    field(
-        "en_route",
-        before.en_route != *en_route,
-        serde_json::to_value(en_route),
-    );
-    field("order", before.order != *order, serde_json::to_value(order));
-    field(
-        "fatigue",
-        before.fatigue != *fatigue,
-        serde_json::to_value(fatigue),
-    );
-    field("supply", before.supply != *supply, serde_json::to_value(supply));
+    field("id", before.id != *id, &|| serde_json::to_value(id));
+    field("name", before.name != *name, &|| serde_json::to_value(name));
+    field("side", before.side != *side, &|| serde_json::to_value(side));
+    field("region", before.region != *region, &|| {
+        serde_json::to_value(region)
+    });
+    field("stands", before.stands != *stands, &|| {
+        serde_json::to_value(stands)
+    });
+    field("en_route", before.en_route != *en_route, &|| {
+        serde_json::to_value(en_route)
+    });
+    field("order", before.order != *order, &|| serde_json::to_value(order));
+    field("fatigue", before.fatigue != *fatigue, &|| {
+        serde_json::to_value(fatigue)
+    });
+    field("supply", before.supply != *supply, &|| {
+        serde_json::to_value(supply)
+    });
     set
 }
 

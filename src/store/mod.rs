@@ -118,6 +118,37 @@ impl Store {
     /// an umpire save, is damaged, or comes from a newer umpire is refused
     /// before anything is written to it.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
+        // Not deferred, the checks have run by the time it returns.
+        Store::open_with(path, false).map(|(store, _)| store)
+    }
+
+    /// [`Store::open`] and [`Store::load`] at once: the campaign is read while
+    /// the file's checks (SQLite's `quick_check` and the schema's columns, both
+    /// only reading) run beside it on a connection of their own, when the save
+    /// is of this schema and already in write-ahead log mode, so that opening
+    /// it writes nothing. Nothing is returned before both are done, and a
+    /// damaged file is refused as by `open`.
+    pub fn open_and_load(path: &Path) -> Result<(Store, Campaign), StoreError> {
+        let (store, checks) = Store::open_with(path, true)?;
+        let Some(checks) = checks else {
+            let campaign = store.load()?;
+            return Ok((store, campaign));
+        };
+        let (checked, loaded) = std::thread::scope(|scope| {
+            let checking = scope.spawn(|| checks.run_apart(path));
+            let loaded = store.load();
+            let checked = checking.join().unwrap_or_else(|_| Err(checks.stopped()));
+            (checked, loaded)
+        });
+        // The check's verdict first: a damaged file may fail to load too.
+        checked?;
+        Ok((store, loaded?))
+    }
+
+    /// Opens the save; the checks that only read are run here, or given back
+    /// to run beside the loading when `defer` and the save needs no write to
+    /// open (of this schema, in write-ahead log mode, writable).
+    fn open_with(path: &Path, defer: bool) -> Result<(Store, Option<Checks>), StoreError> {
         let name = path_text(path);
         let header = read_header(path)?;
         if header.application_id != APPLICATION_ID {
@@ -137,16 +168,6 @@ impl Store {
             Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE)
                 .map_err(sqlite("opening the save"))?
         };
-        // Checks that only read, before anything may write.
-        let verdict: String = conn
-            .query_row("PRAGMA quick_check", [], |r| r.get(0))
-            .map_err(sqlite("checking the save"))?;
-        if verdict != "ok" {
-            return Err(StoreError::Corrupt {
-                path: name,
-                detail: verdict,
-            });
-        }
         let application_id: i32 = conn
             .pragma_query_value(None, "application_id", |r| r.get(0))
             .map_err(sqlite("reading the save's header"))?;
@@ -172,7 +193,21 @@ impl Store {
                 reason: "it holds no campaign".to_owned(),
             });
         }
-        verify_schema(&conn, &name, version)?;
+        let checks = Checks {
+            name: name.clone(),
+            version,
+        };
+        if defer && !read_only && header.wal && version == SCHEMA_VERSION {
+            // Nothing below writes: the mode is already the log's.
+            configure(&conn).map_err(sqlite("setting up the save"))?;
+            let store = Store {
+                conn,
+                path: path.to_owned(),
+            };
+            return Ok((store, Some(checks)));
+        }
+        // Checks that only read, before anything may write.
+        checks.run_on(&conn)?;
         if read_only {
             if version < SCHEMA_VERSION {
                 return Err(StoreError::ReadOnly {
@@ -181,18 +216,20 @@ impl Store {
                     why: "it was written by an older umpire and must be upgraded (written) before it can be read",
                 });
             }
-            return Ok(Store {
+            let store = Store {
                 conn,
                 path: path.to_owned(),
-            });
+            };
+            return Ok((store, None));
         }
         // The first writes: the schema upgrade, then the write-ahead log.
         migrate(&mut conn).map_err(sqlite("upgrading the save to the current schema"))?;
         configure(&conn).map_err(sqlite("setting up the save"))?;
-        Ok(Store {
+        let store = Store {
             conn,
             path: path.to_owned(),
-        })
+        };
+        Ok((store, None))
     }
 
     pub fn path(&self) -> &Path {
@@ -399,6 +436,9 @@ fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
 
 struct Header {
     application_id: i32,
+    /// The file's read and write versions (bytes 18 and 19) say write-ahead
+    /// log: switching to it again writes nothing.
+    wal: bool,
 }
 
 /// Reads the SQLite header without opening the file as a database, so that
@@ -505,6 +545,7 @@ fn read_header(path: &Path) -> Result<Header, StoreError> {
     }
     Ok(Header {
         application_id: i32::from_be_bytes(word(68)),
+        wal: byte(18) == 2 && byte(19) == 2,
     })
 }
 
@@ -561,6 +602,43 @@ fn open_read_only(path: &Path) -> rusqlite::Result<Connection> {
             Connection::open_with_flags(uri, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI)
         }
         _ => Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY),
+    }
+}
+
+/// The checks a save passes before it is used, all by reading only: SQLite's
+/// `quick_check` of every page and index, and the schema's columns.
+struct Checks {
+    name: String,
+    version: i64,
+}
+
+impl Checks {
+    fn run_on(&self, conn: &Connection) -> Result<(), StoreError> {
+        let verdict: String = conn
+            .query_row("PRAGMA quick_check", [], |r| r.get(0))
+            .map_err(|source| classify(self.name.clone(), "checking the save", source))?;
+        if verdict != "ok" {
+            return Err(StoreError::Corrupt {
+                path: self.name.clone(),
+                detail: verdict,
+            });
+        }
+        verify_schema(conn, &self.name, self.version)
+    }
+
+    /// The checks on a connection of their own, which only reads.
+    fn run_apart(&self, path: &Path) -> Result<(), StoreError> {
+        let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .map_err(|source| classify(self.name.clone(), "opening the save to check it", source))?;
+        self.run_on(&conn)
+    }
+
+    /// What is said when the thread running the checks stopped half way.
+    fn stopped(&self) -> StoreError {
+        StoreError::Corrupt {
+            path: self.name.clone(),
+            detail: "the save's check stopped before it ended".to_owned(),
+        }
     }
 }
 
