@@ -29,6 +29,20 @@ impl Board {
 
     /// The cell at a point; open ground off the table.
     pub fn cell_at(&self, p: Point) -> Cell {
+        // On the table (the engines' usual case) a point's coordinates are
+        // non-negative, so truncation is the floor: the same cell, found
+        // without [`floor`]'s checks. Anything else (off the table, NaN)
+        // goes the long way, as before.
+        if p.0 >= 0.0 && p.1 >= 0.0 && p.0 < f64::from(self.width) && p.1 < f64::from(self.depth) {
+            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+            let (x, y) = (p.0 as usize, p.1 as usize);
+            let width = usize::try_from(self.width).unwrap_or(usize::MAX);
+            return self
+                .cells
+                .get(y.saturating_mul(width).saturating_add(x))
+                .copied()
+                .unwrap_or_default();
+        }
         self.cell(floor(p.0), floor(p.1))
     }
 
@@ -114,7 +128,16 @@ pub type Square = (i32, i32);
 
 /// The square a point lies in (-1 for a point off the low edges).
 pub fn square_of(p: Point) -> Square {
-    let c = |v: f64| i32::try_from(floor(v).clamp(-1, i64::from(i32::MAX / 2))).unwrap_or(-1);
+    // Non-negative and below the clamp, truncation is the floor (the grid
+    // engines' line traces call this in their inner loops).
+    #[allow(clippy::cast_possible_truncation)]
+    let c = |v: f64| {
+        if (0.0..f64::from(i32::MAX / 2)).contains(&v) {
+            v as i32
+        } else {
+            i32::try_from(floor(v).clamp(-1, i64::from(i32::MAX / 2))).unwrap_or(-1)
+        }
+    };
     (c(p.0), c(p.1))
 }
 
