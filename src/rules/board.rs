@@ -13,18 +13,64 @@ pub struct Board {
     pub cell_inches: f64,
     pub grid: bool,
     cells: Vec<Cell>,
+    /// Per corner `(x, y)` of the cells (`width + 1` a row): how many cells
+    /// above and left of it block sight, so that [`Board::clear_sight`]
+    /// need not trace a line with none about it.
+    blinds_before: Vec<u32>,
 }
 
 impl Board {
     pub fn new(scenario: &Scenario) -> Board {
         let t = &scenario.table;
+        let cells = t.cells();
+        let (w, d) = (
+            usize::try_from(t.width).unwrap_or(0),
+            usize::try_from(t.depth).unwrap_or(0),
+        );
+        let mut blinds_before = vec![0_u32; (w + 1) * (d + 1)];
+        for y in 0..d {
+            let mut row = 0;
+            for x in 0..w {
+                row += u32::from(cells.get(y * w + x).is_some_and(Cell::blocks_sight));
+                let above = blinds_before.get(y * (w + 1) + x + 1).copied().unwrap_or(0);
+                if let Some(s) = blinds_before.get_mut((y + 1) * (w + 1) + x + 1) {
+                    *s = above + row;
+                }
+            }
+        }
         Board {
             width: t.width,
             depth: t.depth,
             cell_inches: t.cell_inches,
             grid: t.grid,
-            cells: t.cells(),
+            cells,
+            blinds_before,
         }
+    }
+
+    /// Whether no cell but `ca` and `cb` (those of the finite points `a`
+    /// and `b`) blocks sight in the box about them, one cell wider each way
+    /// than their own: then no line between them is blocked.
+    fn clear_box(&self, (a, b): (Point, Point), ca: (i64, i64), cb: (i64, i64)) -> bool {
+        if !(a.0.is_finite() && a.1.is_finite() && b.0.is_finite() && b.1.is_finite()) {
+            return false;
+        }
+        let (w, d) = (i64::from(self.width), i64::from(self.depth));
+        let x0 = ca.0.min(cb.0).saturating_sub(1).clamp(0, w);
+        let x1 = ca.0.max(cb.0).saturating_add(2).clamp(0, w);
+        let y0 = ca.1.min(cb.1).saturating_sub(1).clamp(0, d);
+        let y1 = ca.1.max(cb.1).saturating_add(2).clamp(0, d);
+        let at = |x: i64, y: i64| {
+            usize::try_from(y * (w + 1) + x)
+                .ok()
+                .and_then(|k| self.blinds_before.get(k))
+                .copied()
+                .unwrap_or(0)
+        };
+        let inside = (at(x1, y1) + at(x0, y0)).saturating_sub(at(x0, y1) + at(x1, y0));
+        let own = |c: (i64, i64)| u32::from(self.cell(c.0, c.1).blocks_sight());
+        let ends = if ca == cb { own(ca) } else { own(ca) + own(cb) };
+        inside == ends
     }
 
     /// The cell at a point; open ground off the table.
@@ -93,6 +139,9 @@ impl Board {
     pub fn clear_sight(&self, a: Point, b: Point) -> bool {
         let steps = -floor(-((a.0 - b.0).abs().max((a.1 - b.1).abs()) * 2.0));
         let (ca, cb) = ((floor(a.0), floor(a.1)), (floor(b.0), floor(b.1)));
+        if self.clear_box((a, b), ca, cb) {
+            return true;
+        }
         for i in 1..steps {
             let t = i as f64 / steps as f64;
             let p = (a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t);
