@@ -137,6 +137,11 @@ impl Board {
     /// Whether sight from `a` to `b` is clear: no cell strictly between them
     /// blocks it (the inner areas of towns and woods do).
     pub fn clear_sight(&self, a: Point, b: Point) -> bool {
+        // A table with no cell that blocks sight (open ground, hills):
+        // every line is clear.
+        if self.blinds_before.last().is_none_or(|&all| all == 0) {
+            return true;
+        }
         let steps = -floor(-((a.0 - b.0).abs().max((a.1 - b.1).abs()) * 2.0));
         let (ca, cb) = ((floor(a.0), floor(a.1)), (floor(b.0), floor(b.1)));
         if self.clear_box((a, b), ca, cb) {
@@ -155,8 +160,15 @@ impl Board {
 
     /// Every cell centre of the table, row by row.
     pub fn centres(&self) -> impl Iterator<Item = Point> + '_ {
-        (0..self.depth)
-            .flat_map(move |y| (0..self.width).map(move |x| (f64::from(x) + 0.5, f64::from(y) + 0.5)))
+        // One range over the cells rather than a flat_map of rows: the same
+        // centres in the same order, at less cost a cell.
+        let (w, d) = (u64::from(self.width), u64::from(self.depth));
+        (0..w * d).map(move |k| {
+            // Below 2^32: exact in an f64.
+            #[allow(clippy::cast_precision_loss)]
+            let (x, y) = ((k % w) as f64, (k / w) as f64);
+            (x + 0.5, y + 0.5)
+        })
     }
 }
 

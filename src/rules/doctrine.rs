@@ -295,11 +295,10 @@ pub fn best_ground_near(board: &Board, anchor: Point, radius: f64) -> Option<Poi
     board
         .centres()
         .filter(|c| dist(*c, anchor) <= radius && !board.cell_at(*c).is_water())
-        .max_by(|a, b| {
-            defensive_value(board, *a)
-                .cmp(&defensive_value(board, *b))
-                .then(dist(*b, anchor).total_cmp(&dist(*a, anchor)))
-        })
+        // Each cell's value and distance worked out once, not at every comparison.
+        .map(|c| (defensive_value(board, c), dist(c, anchor), c))
+        .max_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)))
+        .map(|k| k.2)
 }
 
 /// Starting places for `count` stands deploying in `zone` for a side of
