@@ -163,6 +163,26 @@ impl Battle<'_> {
         found
     }
 
+    /// Whether battery `i` would have a target were it unlimbered in square
+    /// `from`: `gun_target_from(i, from).is_some()`, for which any enemy in
+    /// range, line of fire and sight will do, so none are sorted.
+    pub(super) fn has_gun_target_from(&mut self, i: usize, from: Square) -> bool {
+        self.refresh(self.side(i));
+        let Some(p) = self.pieces.get(i) else {
+            return false;
+        };
+        if !p.combatant() || p.condition() != Condition::Fresh || p.retiring {
+            return false;
+        }
+        let on_hill = self.cell(from).level > 0;
+        self.foes(p.side).iter().any(|&(f, e)| {
+            let at = self.at(e);
+            artillery_fire(p.unit, on_hill, cheb(from, f)).is_some()
+                && self.line_of_fire(from, at)
+                && self.sight(from, at, p.unit)
+        })
+    }
+
     pub(super) fn gun_fire(&mut self, i: usize) {
         if let Some((e, dice, hit)) = self.gun_target(i) {
             let dice = dice.saturating_sub(self.pieces.get(i).map_or(0, |p| p.penalty));
