@@ -80,14 +80,11 @@ impl Board {
         // without [`floor`]'s checks. Anything else (off the table, NaN)
         // goes the long way, as before.
         if p.0 >= 0.0 && p.1 >= 0.0 && p.0 < f64::from(self.width) && p.1 < f64::from(self.depth) {
-            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-            let (x, y) = (p.0 as usize, p.1 as usize);
-            let width = usize::try_from(self.width).unwrap_or(usize::MAX);
-            return self
-                .cells
-                .get(y.saturating_mul(width).saturating_add(x))
-                .copied()
-                .unwrap_or_default();
+            // Through i64, whose conversion from f64 is the cheaper one.
+            #[allow(clippy::cast_possible_truncation)]
+            let (x, y) = (p.0 as i64, p.1 as i64);
+            let index = usize::try_from(y * i64::from(self.width) + x).unwrap_or(usize::MAX);
+            return self.cells.get(index).copied().unwrap_or_default();
         }
         self.cell(floor(p.0), floor(p.1))
     }
