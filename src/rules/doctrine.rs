@@ -295,11 +295,10 @@ pub fn best_ground_near(board: &Board, anchor: Point, radius: f64) -> Option<Poi
     board
         .centres()
         .filter(|c| dist(*c, anchor) <= radius && !board.cell_at(*c).is_water())
-        .max_by(|a, b| {
-            defensive_value(board, *a)
-                .cmp(&defensive_value(board, *b))
-                .then(dist(*b, anchor).total_cmp(&dist(*a, anchor)))
-        })
+        // Each cell's value and distance worked out once, not at every comparison.
+        .map(|c| (defensive_value(board, c), dist(c, anchor), c))
+        .max_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)))
+        .map(|k| k.2)
 }
 
 /// Starting places for `count` stands deploying in `zone` for a side of
@@ -313,14 +312,16 @@ pub fn deploy(board: &Board, zone: &Area, role: Role, toward: Point, count: usiz
     if cells.is_empty() {
         cells.push(zone.centre());
     }
+    // Each cell's value and distance worked out once, not at every comparison.
+    let mut keyed: Vec<(u32, f64, Point)> = cells
+        .iter()
+        .map(|&c| (defensive_value(board, c), dist(c, toward), c))
+        .collect();
     match role {
-        Role::Defender => cells.sort_by(|a, b| {
-            defensive_value(board, *b)
-                .cmp(&defensive_value(board, *a))
-                .then(dist(*a, toward).total_cmp(&dist(*b, toward)))
-        }),
-        Role::Attacker => cells.sort_by(|a, b| dist(*a, toward).total_cmp(&dist(*b, toward))),
+        Role::Defender => keyed.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.total_cmp(&b.1))),
+        Role::Attacker => keyed.sort_by(|a, b| a.1.total_cmp(&b.1)),
     }
+    let cells: Vec<Point> = keyed.into_iter().map(|k| k.2).collect();
     (0..count)
         .filter_map(|i| cells.get(i % cells.len()).copied())
         .collect()
@@ -415,12 +416,13 @@ pub fn posts(board: &Board, guard: Point, rear: Point, count: usize) -> Vec<Poin
         cells.push(guard);
     }
     let holds = |c: &Point| dist(*c, guard) <= HOLDS_WITHIN_CELLS;
-    cells.sort_by(|a, b| {
-        holds(b)
-            .cmp(&holds(a))
-            .then(defensive_value(board, *b).cmp(&defensive_value(board, *a)))
-            .then(dist(*a, guard).total_cmp(&dist(*b, guard)))
-    });
+    // Each cell's keys worked out once, not at every comparison.
+    let mut keyed: Vec<(bool, u32, f64, Point)> = cells
+        .iter()
+        .map(|c| (holds(c), defensive_value(board, *c), dist(*c, guard), *c))
+        .collect();
+    keyed.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.total_cmp(&b.2)));
+    let cells: Vec<Point> = keyed.into_iter().map(|k| k.3).collect();
     (0..count)
         .filter_map(|i| cells.get(i % cells.len()).copied())
         .collect()
@@ -458,7 +460,7 @@ pub fn line_posts(
     radius: f64,
     count: usize,
 ) -> Vec<Point> {
-    let mut cells: Vec<(u32, f64, Point)> = board
+    let cells: Vec<(u32, f64, Point)> = board
         .centres()
         .filter(|c| {
             let off = (c.0 - guard.0, c.1 - guard.1);
@@ -476,26 +478,28 @@ pub fn line_posts(
     let key = |v: f64| (v * 1000.0).round();
     let ahead = |c: Point| key(-((c.0 - guard.0) * rear.0 + (c.1 - guard.1) * rear.1));
     let across = |c: Point| key((c.0 - guard.0) * rear.1 - (c.1 - guard.1) * rear.0);
+    // Each cell's keys worked out once, not at every comparison: its value,
+    // its distance, across and ahead keys.
+    let mut cells: Vec<(u32, f64, f64, f64, Point)> = cells
+        .into_iter()
+        .map(|(v, d, c)| (v, key(d), across(c), ahead(c), c))
+        .collect();
     // The objective's own cell (or the nearest dry one) first.
-    cells.sort_by(|a, b| {
-        key(a.1)
-            .total_cmp(&key(b.1))
-            .then(across(a.2).total_cmp(&across(b.2)))
-    });
+    cells.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.2.total_cmp(&b.2)));
     let mut out = Vec::with_capacity(count);
-    if let Some(&(_, _, c)) = cells.first() {
+    if let Some(&(.., c)) = cells.first() {
         out.push(c);
     }
     let rest = cells.get(1..).unwrap_or(&[]);
-    let mut rest: Vec<(u32, f64, Point)> = rest.to_vec();
+    let mut rest: Vec<(u32, f64, f64, f64, Point)> = rest.to_vec();
     // Best ground first; among equals the most forward, then the nearest.
     rest.sort_by(|a, b| {
         b.0.cmp(&a.0)
-            .then(ahead(b.2).total_cmp(&ahead(a.2)))
-            .then(key(a.1).total_cmp(&key(b.1)))
-            .then(across(a.2).total_cmp(&across(b.2)))
+            .then(b.3.total_cmp(&a.3))
+            .then(a.1.total_cmp(&b.1))
+            .then(a.2.total_cmp(&b.2))
     });
-    let all: Vec<Point> = out.iter().copied().chain(rest.iter().map(|x| x.2)).collect();
+    let all: Vec<Point> = out.iter().copied().chain(rest.iter().map(|x| x.4)).collect();
     (0..count)
         .filter_map(|i| all.get(i % all.len()).copied())
         .collect()

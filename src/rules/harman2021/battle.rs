@@ -179,7 +179,7 @@ pub struct Battle<'a> {
     /// Per square: whether it could block someone's sight.
     may_block: Vec<bool>,
     /// Scratch for the guns' candidate targets (distance, enemy).
-    candidates: Vec<(u32, usize)>,
+    candidates: Vec<u64>,
     /// Per kind of unit ([`Passage::class`]), per square: what its terrain
     /// asks of the unit moving ([`Passage::of`]); empty until first used.
     passages: [Vec<u8>; Passage::CLASSES],

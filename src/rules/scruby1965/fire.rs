@@ -75,6 +75,24 @@ impl Battle<'_> {
         best
     }
 
+    /// Whether stand `i` has an enemy to fire at within `range`: the same as
+    /// `fire_target(i, range).is_some()` (any enemy it would consider will
+    /// do), without looking on for the nearest.
+    pub(super) fn sees_target(&self, i: usize, range: f64) -> bool {
+        let Some(me) = self.stands.get(i) else {
+            return false;
+        };
+        self.stands.iter().any(|e| {
+            e.side != me.side
+                && e.combatant()
+                && !e.locked
+                // Not beyond the range, as fire_target reads it.
+                && doctrine::dist(me.at, e.at).partial_cmp(&(range + EPSILON)) != Some(std::cmp::Ordering::Greater)
+                && self.clear_sight(me.at, e.at)
+                && !self.screened(i, me.at, e.at)
+        })
+    }
+
     /// Whether a stand of `i`'s side stands in the line of fire from `from`
     /// to `to`: its centre between them, within half a stand's front of the
     /// line. The seed has no rule for it; this program's own reading, after

@@ -398,7 +398,7 @@ impl Battle<'_> {
         let enemy = self.nearest_enemy(i);
         // A stand halts to fire only at an enemy it can see within range:
         // one out of sight in a wood or town is closed with.
-        let in_range = self.fire_target(i, RIFLE_RANGE_INCHES).is_some();
+        let in_range = self.sees_target(i, RIFLE_RANGE_INCHES);
         let fighting = if in_range { None } else { self.march_to_fighting(i) };
         let goal = fighting.unwrap_or(goal);
         let at_post = fighting.is_none() && self.at_post(i);

@@ -291,7 +291,7 @@ impl Battle<'_> {
         squares
             .into_iter()
             .map(|(_, sq)| sq)
-            .find(|&sq| self.gun_target_from(i, sq).is_some())
+            .find(|&sq| self.has_gun_target_from(i, sq))
     }
 
     // ------------------------------------------------------------------------

@@ -140,14 +140,20 @@ impl Battle<'_> {
         // nearest first, so sight is traced only as far as needed.
         let mut candidates = std::mem::take(&mut self.candidates);
         candidates.clear();
+        // Each as one number, distance then index, so the sort is cheap.
         candidates.extend(
             self.foes(p.side)
                 .iter()
                 .map(|&(f, e)| (cheb(from, f), e))
-                .filter(|&(d, _)| artillery_fire(p.unit, on_hill, d).is_some()),
+                .filter(|&(d, _)| artillery_fire(p.unit, on_hill, d).is_some())
+                .map(|(d, e)| u64::from(d) << 32 | u64::from(u32::try_from(e).unwrap_or(u32::MAX))),
         );
         candidates.sort_unstable();
-        let found = candidates.iter().find_map(|&(d, e)| {
+        let found = candidates.iter().find_map(|&k| {
+            let (d, e) = (
+                u32::try_from(k >> 32).unwrap_or(u32::MAX),
+                usize::try_from(k & 0xFFFF_FFFF).unwrap_or(usize::MAX),
+            );
             let at = self.at(e);
             let (dice, hit) = artillery_fire(p.unit, on_hill, d)?;
             // The line of fire first: most often blocked at its first square.
@@ -155,6 +161,26 @@ impl Battle<'_> {
         });
         self.candidates = candidates;
         found
+    }
+
+    /// Whether battery `i` would have a target were it unlimbered in square
+    /// `from`: `gun_target_from(i, from).is_some()`, for which any enemy in
+    /// range, line of fire and sight will do, so none are sorted.
+    pub(super) fn has_gun_target_from(&mut self, i: usize, from: Square) -> bool {
+        self.refresh(self.side(i));
+        let Some(p) = self.pieces.get(i) else {
+            return false;
+        };
+        if !p.combatant() || p.condition() != Condition::Fresh || p.retiring {
+            return false;
+        }
+        let on_hill = self.cell(from).level > 0;
+        self.foes(p.side).iter().any(|&(f, e)| {
+            let at = self.at(e);
+            artillery_fire(p.unit, on_hill, cheb(from, f)).is_some()
+                && self.line_of_fire(from, at)
+                && self.sight(from, at, p.unit)
+        })
     }
 
     pub(super) fn gun_fire(&mut self, i: usize) {

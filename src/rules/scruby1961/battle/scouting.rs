@@ -77,6 +77,15 @@ impl Battle<'_> {
         let n = self.stands.len();
         let mut met: Vec<(usize, usize)> = Vec::new();
         for i in 0..n {
+            // Only light cavalry scouts (a stand's troop never changes), so
+            // the pairs of any other stand need no look.
+            if self
+                .stands
+                .get(i)
+                .is_none_or(|a| a.troop != Some(Troop::LightCavalry))
+            {
+                continue;
+            }
             for j in 0..n {
                 let pair = (i.min(j), i.max(j));
                 if met.contains(&pair) {
