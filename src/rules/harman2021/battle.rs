@@ -65,6 +65,8 @@ struct Stand {
     wounded: bool,
     /// A leader's unit.
     with: Option<usize>,
+    /// A defending unit's post on or about the objective it guards.
+    post: Option<Square>,
 }
 
 impl Piece<'_> {
