@@ -103,10 +103,17 @@ impl<'a> Battle<'a> {
         let mut taken = vec![false; cells.len()];
         for (_, i) in units {
             let unit = self.unit(i);
-            let pick = cells
-                .iter()
-                .zip(taken.iter())
-                .position(|(c, t)| !*t && may_enter(unit, &self.cell(square_of(*c))));
+            // Not a square it may enter only along a road: horse and guns
+            // "can only enter a BUA if moving through it on a road", formed
+            // units a forest "following a road that goes through it"
+            // (TERRAIN EFFECTS); they pass through, they do not hold it.
+            let pick = cells.iter().zip(taken.iter()).position(|(c, t)| {
+                let cell = Cell {
+                    road: false,
+                    ..self.cell(square_of(*c))
+                };
+                !*t && may_enter(unit, &cell)
+            });
             let Some(k) = pick else { continue };
             if let Some(t) = taken.get_mut(k) {
                 *t = true;
