@@ -531,3 +531,24 @@ fn foot_closes_with_horse() {
     });
     assert!(closed);
 }
+
+/// The attacker commits everything once half the day is gone (charging
+/// whatever the dice); the defender never does.
+#[test]
+fn the_attacker_commits_everything_late_in_the_day() {
+    use umpire::scenario::Role;
+    for (role, turn, limit, commits) in [
+        (Role::Attacker, 1, 12, false),
+        (Role::Attacker, 6, 12, false),
+        (Role::Attacker, 7, 12, true),
+        (Role::Attacker, 12, 12, true),
+        (Role::Attacker, 4, 6, true),
+        (Role::Defender, 12, 12, false),
+    ] {
+        assert_eq!(
+            attacker_commits(role, turn, limit),
+            commits,
+            "{role:?} turn {turn} of {limit}"
+        );
+    }
+}

@@ -334,15 +334,12 @@ impl Battle<'_> {
 }
 
 impl Battle<'_> {
-    /// Whether side `side` commits everything it has: the attacker in the
-    /// second half of the day (`doctrine::late`) charges whatever the
-    /// dice. The seed sets no victory conditions; this program's own
-    /// doctrine: an attacker that stands off until the turn limit has lost
-    /// (the objectives and the judge's margin go to the side that holds),
-    /// so once half the day is gone its general throws in every unit that
-    /// can reach the enemy rather than wait for odds that will not come.
+    /// Whether side `side` commits everything it has now
+    /// ([`attacker_commits`]).
     pub(super) fn commits(&self, side: usize) -> bool {
-        self.roles.get(side) == Some(&Role::Attacker) && doctrine::late(self.turn, self.last_turn)
+        self.roles
+            .get(side)
+            .is_some_and(|&r| attacker_commits(r, self.turn, self.last_turn))
     }
 }
 
