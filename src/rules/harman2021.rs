@@ -87,11 +87,12 @@
 //!   (`doctrine::late`; `battle/arms.rs`, `commits`): its units charge
 //!   whatever the dice, for an attacker that stands off until the turn
 //!   limit has lost.
-//! - The defender posts its foot, then its horse behind them, on and about
-//!   the objective it guards (`doctrine::posts`, each a square its unit may
-//!   enter; held back by a general who holds back), marches there from its
-//!   deployment, and holds its post until the enemy comes within three
-//!   squares; the log says when a unit takes post. Before this the
+//! - The defender posts its foot on and about the objective it guards
+//!   (`doctrine::posts`, each a square its unit may enter other than along
+//!   a road; held back by a general who holds back), marches there from
+//!   its deployment, and holds its post until the enemy comes within three
+//!   squares; the log says when a unit takes post. Its horse, the reserve,
+//!   makes for the best ground near the objective (`doctrine::goal`). Before this the
 //!   defender stood in its deployment zone all day wherever the objective
 //!   lay, and battles for a hill or a crossroads ended with no one on it.
 //! - Foot closes with horse: the seed's Bayonet Charges are against "an
