@@ -479,3 +479,76 @@ fn cavalry_charges_enemy_cavalry_within_reach_whatever_the_plan() {
         assert!(charged, "seed {seed} (a cautious general: {cautious}): {text:#?}");
     }
 }
+
+// ---------------------------------------------------------------------------
+// The generals' doctrine.
+
+/// The defender marches from its deployment to posts on and about the
+/// objective it guards, and holds them: in every battle some of its foot
+/// takes post within the first two turns.
+#[test]
+fn the_defender_posts_on_the_objective() {
+    let foot = |base: u32, n: u32| -> Vec<umpire::scenario::TableStand> {
+        (0..n)
+            .map(|k| common::table::stand_of(base + k, StandKind::LineInfantry, Quality::Trained))
+            .collect()
+    };
+    let mut s = scenario(foot(1, 2), foot(101, 3));
+    s.objectives.push(umpire::scenario::Objective {
+        name: "the crossroads".to_owned(),
+        kind: umpire::scenario::ObjectiveKind::Crossroads,
+        x: 9,
+        y: 7,
+    });
+    for seed in 0..12 {
+        let o = Harman2021.fight(&s, seed, true);
+        let posted = o
+            .log
+            .iter()
+            .any(|l| l.turn <= 2 && l.text.contains("line infantry") && l.text.contains("takes post at"));
+        assert!(posted, "seed {seed}: {:#?}", common::table::log_text(&o));
+    }
+}
+
+/// Foot closes with horse in Close Combat, the seed's general rule ("Any
+/// unit that moves into a square adjacent ... to an enemy unit will engage
+/// it in Close Combat"): spearmen, who have no fire, are not left standing
+/// before horse all day.
+#[test]
+fn foot_closes_with_horse() {
+    let spears: Vec<umpire::scenario::TableStand> = (0..4)
+        .map(|k| common::table::stand_of(1 + k, StandKind::NativeSpearmen, Quality::Trained))
+        .collect();
+    let horse = vec![common::table::stand_of(
+        101,
+        StandKind::HeavyCavalry,
+        Quality::Raw,
+    )];
+    let s = scenario(spears, horse);
+    let closed = (0..16).any(|seed| {
+        let o = Harman2021.fight(&s, seed, true);
+        common::table::logged(&o, "closes with heavy cavalry")
+    });
+    assert!(closed);
+}
+
+/// The attacker commits everything once half the day is gone (charging
+/// whatever the dice); the defender never does.
+#[test]
+fn the_attacker_commits_everything_late_in_the_day() {
+    use umpire::scenario::Role;
+    for (role, turn, limit, commits) in [
+        (Role::Attacker, 1, 12, false),
+        (Role::Attacker, 6, 12, false),
+        (Role::Attacker, 7, 12, true),
+        (Role::Attacker, 12, 12, true),
+        (Role::Attacker, 4, 6, true),
+        (Role::Defender, 12, 12, false),
+    ] {
+        assert_eq!(
+            attacker_commits(role, turn, limit),
+            commits,
+            "{role:?} turn {turn} of {limit}"
+        );
+    }
+}

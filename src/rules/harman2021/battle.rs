@@ -10,9 +10,9 @@ mod melee;
 use super::tables::{
     BayonetAnswer, CAVALRY_CHARGE, CAVALRY_MANOEUVRE, CavalryReply, Condition, FOOT_ARTILLERY_MOVE,
     FlagEffect, HORSE_ARTILLERY_MOVE, Hit, INFANTRY_MARCH, INFANTRY_TACTICAL, LEADER_MOVE, MUSKET_RANGE,
-    SKIRMISH_DICE, SKIRMISHER_MOVE, SquareResult, Throw, Unit, artillery_fire, bayonet_answer,
-    bayonet_return_dice, blocks_sight, casualty, cavalry_against_foot, cavalry_reply, cavalry_reply_dice,
-    close_combat_dice, combat_value, condition, dice_for_condition, fire_at, flag_effect,
+    SKIRMISH_DICE, SKIRMISHER_MOVE, SquareResult, Throw, Unit, artillery_fire, attacker_commits,
+    bayonet_answer, bayonet_return_dice, blocks_sight, casualty, cavalry_against_foot, cavalry_reply,
+    cavalry_reply_dice, close_combat_dice, combat_value, condition, dice_for_condition, fire_at, flag_effect,
     forest_allows_skirmish_fire, halted, initiative, is_bua, may_engage, may_enter, must_stop, pursuit_dice,
     rallies, skirmish_falls_back, square_reply, strength_after, tactical_dice, terrain_move_cap,
     undecided_retire, unit_of, wounded_leaves,
@@ -65,6 +65,8 @@ struct Stand {
     wounded: bool,
     /// A leader's unit.
     with: Option<usize>,
+    /// A defending unit's post on or about the objective it guards.
+    post: Option<Square>,
 }
 
 impl Piece<'_> {

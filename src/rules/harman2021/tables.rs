@@ -729,3 +729,14 @@ impl std::fmt::Display for SquareResult {
         })
     }
 }
+
+/// Whether a side of `role` commits everything it has in turn `turn` of
+/// `last_turn`: the attacker once half the day is gone
+/// (`doctrine::late`), charging whatever the dice. The seed sets no
+/// victory conditions; this program's own doctrine: an attacker that
+/// stands off until the turn limit has lost, so in the second half of the
+/// day its general throws in every unit that can reach the enemy rather
+/// than wait for odds that will not come.
+pub fn attacker_commits(role: crate::scenario::Role, turn: u32, last_turn: u32) -> bool {
+    role == crate::scenario::Role::Attacker && crate::rules::doctrine::late(turn, last_turn)
+}

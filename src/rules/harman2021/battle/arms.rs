@@ -7,8 +7,15 @@ impl Battle<'_> {
         let side = self.side(i);
         if let Some(e) = self.enemy_orthogonal(self.at(i), side) {
             // In contact already (a halted charge): an exchange of Fire.
-            if fires && self.pieces.get(i).is_some_and(Piece::may_attack) {
-                self.musketry(i, e);
+            // Foot with no fire, next to horse, fights it hand to hand
+            // (CLOSE COMBAT: "Any unit that moves into a square adjacent
+            // ... to an enemy unit will engage it in Close Combat").
+            if self.pieces.get(i).is_some_and(Piece::may_attack) {
+                if fires {
+                    self.musketry(i, e);
+                } else if self.unit(e).is_cavalry() {
+                    self.close_combat(i, e);
+                }
             }
             return;
         }
@@ -21,7 +28,11 @@ impl Battle<'_> {
             if may_attack && let Some((sq, e)) = self.charge_target(i, false) {
                 let from = self.at(i);
                 self.move_to(i, sq);
-                self.bayonet(i, e, 1, from);
+                if self.unit(e).is_cavalry() {
+                    self.close_combat(i, e);
+                } else {
+                    self.bayonet(i, e, 1, from);
+                }
                 return;
             }
             if fires
@@ -33,8 +44,14 @@ impl Battle<'_> {
             }
         }
         let near = distance <= 3;
-        // The defender holds its ground until the enemy comes near.
-        if !near && self.roles.get(side) == Some(&Role::Defender) {
+        // The defender holds its post (or, with none, its ground) until the
+        // enemy comes near; off its post, it marches back to it.
+        let off_post = self
+            .pieces
+            .get(i)
+            .and_then(|p| p.post)
+            .is_some_and(|post| post != self.at(i));
+        if !near && self.roles.get(side) == Some(&Role::Defender) && !off_post {
             return;
         }
         let goal = self.goal_of(i);
@@ -48,6 +65,7 @@ impl Battle<'_> {
         }
         if let Some(sq) = self.best_move(i, goal, 0) {
             self.move_to(i, sq);
+            self.say_if_posted(i, sq);
         }
         if near
             && fires
@@ -68,13 +86,20 @@ impl Battle<'_> {
         let mine = me.dice() + u32::from(self.general_with(i));
         let mut best: Option<(u32, u32, usize, Square)> = None;
         let plan = self.plans.get(side).copied();
+        let commits = self.commits(side);
         let reach = u32::from(self.reach_radius) + 1;
         for &(at, e) in self.foes(side) {
             if cheb(me.at, at) > reach {
                 continue;
             }
             let them = self.pieces.get(e)?;
-            if !(cavalry || them.unit.is_infantry() || them.unit.is_artillery()) {
+            // Foot charge foot and guns with the bayonet, and close with horse
+            // in Close Combat ("Any unit that moves into a square adjacent
+            // ... to an enemy unit will engage it in Close Combat", The Turn
+            // Sequence): horse astride the foot's road is not left to stand
+            // there all day.
+            let foot_at_horse = !cavalry && me.unit.is_formed_infantry() && them.unit.is_cavalry();
+            if !(cavalry || them.unit.is_infantry() || them.unit.is_artillery() || foot_at_horse) {
                 continue;
             }
             if cavalry && them.in_square {
@@ -88,7 +113,8 @@ impl Battle<'_> {
             let theirs = them.dice();
             let favoured = plan.is_some_and(|p| {
                 p.charge_favoured(self.turn, self.last_turn, f64::from(mine), f64::from(theirs))
-            }) || (cavalry && horse_meets_horse(them.unit))
+            }) || commits
+                || (cavalry && horse_meets_horse(them.unit))
                 || them.halted
                 || them.condition() != Condition::Fresh
                 || (!cavalry && mine >= theirs && them.cv <= me.cv);
@@ -221,6 +247,15 @@ impl Battle<'_> {
         let goal = self.goal_of(i);
         if let Some(sq) = self.best_move(i, goal, 2) {
             self.move_to(i, sq);
+            self.say_if_posted(i, sq);
+        }
+    }
+
+    /// Logs a defending unit's arrival at its post.
+    pub(super) fn say_if_posted(&mut self, i: usize, sq: Square) {
+        if self.pieces.get(i).and_then(|p| p.post) == Some(sq) && self.pieces.get(i).is_some_and(|p| p.moved)
+        {
+            self.say(|me| format!("{} takes post at {}.", me.name(i), show(sq)));
         }
     }
 
@@ -296,6 +331,16 @@ impl Battle<'_> {
 
     // ------------------------------------------------------------------------
     // Fire.
+}
+
+impl Battle<'_> {
+    /// Whether side `side` commits everything it has now
+    /// ([`attacker_commits`]).
+    pub(super) fn commits(&self, side: usize) -> bool {
+        self.roles
+            .get(side)
+            .is_some_and(|&r| attacker_commits(r, self.turn, self.last_turn))
+    }
 }
 
 /// Guns keep this many squares from every enemy when they move: the seed's

@@ -93,6 +93,41 @@ impl Battle<'_> {
         self.undecided(a, d, round, from);
     }
 
+    /// Close Combat between foot and horse outside the seed's charges
+    /// (Bayonet Charges are against "an enemy infantry or artillery unit";
+    /// CAVALRY Vs ... are the horse's own charges): foot with no fire that
+    /// closes with horse, or stands next to it, fights by the seed's general
+    /// rule, CLOSE COMBAT: "Throw a number of Tactical Dice for each unit
+    /// engaged in Close Combat, equal to its troop quality. Add an extra
+    /// Tactical Die if the unit is accompanied by a General. For each face
+    /// of the Tactical Dice, a Sabre, that causes a unit to suffer a hit,
+    /// deduct 1 from its CV"; each side's Flags fall on the other ("Four is
+    /// a Falling Flag", The Tactical Dice).
+    pub(super) fn close_combat(&mut self, a: usize, d: usize) {
+        self.mark_fought(a, d);
+        let ta = self.throw(self.cc_dice(a, d));
+        let td = self.throw(self.cc_dice(d, a));
+        self.say(|me| {
+            format!(
+                "{} closes with {}: {} Sabre{}, {} Flag{} against {} Sabre{}, {} Flag{}.",
+                me.name(a),
+                me.name(d),
+                ta.sabres,
+                plural(ta.sabres),
+                ta.flags,
+                plural(ta.flags),
+                td.sabres,
+                plural(td.sabres),
+                td.flags,
+                plural(td.flags)
+            )
+        });
+        self.officers(d, &ta, ta.sabres);
+        self.officers(a, &td, td.sabres);
+        self.suffer(d, ta.sabres, ta.flags);
+        self.suffer(a, td.sabres, td.flags);
+    }
+
     /// No decision: the combat goes on next turn, or after the second turn
     /// both retire (only the attackers from a BUA).
     pub(super) fn undecided(&mut self, a: usize, d: usize, round: u32, from: Square) {
