@@ -677,7 +677,16 @@ impl Battle<'_> {
                 // Its foot halts in musket range to fire until a charge is
                 // in prospect, rather than stand in the enemy's charge reach
                 // and not its own ([`FIRE_FIGHT`]).
-                if troop.is_infantry() && !self.charge_prospect(i, j) && !self.last_chance(u.owner) {
+                // Not against an enemy in a defensive position: its fire
+                // from there kills "automatically", the attacker's from the
+                // open only on a 1-3-6 (CASUALTY RATES 5 and 6), so a fire
+                // fight there is lost; it closes to charge.
+                let position = self.defensive(e.at, u.at) && !troop.is_elite();
+                if troop.is_infantry()
+                    && !position
+                    && !self.charge_prospect(i, j)
+                    && !self.last_chance(u.owner)
+                {
                     order.stop = order.stop.max(self.approach(i, j, u.range - STEP_INCHES));
                 }
                 // The line of attack comes up each in its place, then
