@@ -181,7 +181,10 @@
 //!     halts in musket range to fire (not in the enemy's charge reach and
 //!     out of its own) until a charge is in prospect at its general's odds,
 //!     or two thirds of the day is gone without the ground taken; then it
-//!     closes to charge. Cavalry keep out of musket range until a charge is
+//!     closes to charge. Against an enemy in a defensive position it does
+//!     not halt to fire (the defender's fire kills "automatically", the
+//!     attacker's from the open on a 1-3-6, CASUALTY RATES 5 and 6, so a
+//!     fire fight there is lost): it closes to charge. Cavalry keep out of musket range until a charge is
 //!     in prospect; men near an enemy gun whose crew is killed go and hold
 //!     it. A concealed regiment (of either side) with an exposed enemy in
 //!     its musket range is exposed to fire (rule 13: "in order to fight,
