@@ -1030,9 +1030,14 @@ fn the_attack_goes_in_when_its_body_is_up_and_not_before() {
             .map(|l| l.turn);
         let went = went.unwrap_or_else(|| panic!("{:#?}", o.log));
         assert!(first_shot.is_some_and(|t| t > went), "{:#?}", o.log);
-        // And it does not stop short: the lines come to grips, or one
-        // breaks under the fire before the day is out.
-        assert!(logged(&o, "melee") || o.turns < 30, "{:#?}", o.log);
+        // And it does not stop short: the lines come to grips (a charge
+        // goes in, or a melee is fought), or one breaks under the fire
+        // before the day is out.
+        assert!(
+            logged(&o, "melee") || logged(&o, " charges ") || o.turns < 30,
+            "{:#?}",
+            o.log
+        );
     }
 }
 

@@ -125,8 +125,7 @@
 //!   troops at "the flank or rear of the ENEMY troops" count). A bold
 //!   general charges at even odds, a steady one at 5:4, a cautious one at
 //!   3:2 ([`crate::rules::doctrine::Plan::charge_odds`]), at seven tenths of
-//!   that in the second half of the day; an attack gone in at four fifths
-//!   of it; an attacker not holding its objective two thirds into the day
+//!   that in the second half of the day; an attack gone in at half of it; an attacker not holding its objective two thirds into the day
 //!   at odds down to 1:2 (this program's own: an attacker that stands off
 //!   until nightfall has lost anyway). A gun is charged on the same terms
 //!   against its supports. Light cavalry never charge (rules 14, 17, 18;
@@ -169,14 +168,32 @@
 //!     cannon range (18 1/2 inches from the nearest enemy, unseen) until
 //!     three in five of its fighters are up, the first has waited three
 //!     moves, or half the day is gone; then the attack goes in ("a strong
-//!     column moves to capture the VILLAGE") and stays in: each stand closes
-//!     to charge its nearest enemy, none more than a column's move ahead of
-//!     the middle of its line until all are at the edge of the enemy's
-//!     musket range; cavalry keep out of musket range until a charge is in
-//!     prospect; men near an enemy gun whose crew is killed go and hold it.
+//!     column moves to capture the VILLAGE") and stays in. Its foot comes
+//!     on as a line: each regiment makes for its own place in one rank a
+//!     tray's length and a half-inch apart, in its order across the front
+//!     from the start (FIGURE 8's columns deployed side by side; each with
+//!     its own lane of fire, "Lanes of Fire must be left between
+//!     infantry"), the middle of the line a quarter of its width to the
+//!     flank its plan names (an attack on the left or right overlaps that
+//!     end of the enemy's line), and closes on the nearest enemy once in
+//!     its place; none goes more than an inch ahead of the middle of its
+//!     line until all are at the edge of the enemy's musket range. Its foot
+//!     halts in musket range to fire (not in the enemy's charge reach and
+//!     out of its own) until a charge is in prospect at its general's odds,
+//!     or two thirds of the day is gone without the ground taken; then it
+//!     closes to charge. Against an enemy in a defensive position it does
+//!     not halt to fire (the defender's fire kills "automatically", the
+//!     attacker's from the open on a 1-3-6, CASUALTY RATES 5 and 6, so a
+//!     fire fight there is lost): it closes to charge. Cavalry keep out of musket range until a charge is
+//!     in prospect; men near an enemy gun whose crew is killed go and hold
+//!     it. A concealed regiment (of either side) with an exposed enemy in
+//!     its musket range is exposed to fire (rule 13: "in order to fight,
+//!     the player will have to expose his column to get firepower from it").
 //!   - Guns with a target stay and fire; others move up to 15 inches from
 //!     the nearest enemy, never into musket range; a defender's guns hold
-//!     their posts. Command and transport stay where they were deployed.
+//!     their posts, held back with its foot when its general holds back (a
+//!     line held back does not leave its guns in front of it). Command and
+//!     transport stay where they were deployed.
 //!   - Horse and guns the doctrine deployed in a wood are set down on the
 //!     nearest cell of their deployment they may enter; a stand set down on
 //!     ground it may not enter may walk out of it.

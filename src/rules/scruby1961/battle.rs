@@ -82,6 +82,10 @@ struct Stand {
     across: f64,
     /// A defender's stand kept back as its reserve ([`command`]).
     reserve: bool,
+    /// An attacker's place in its line of attack: inches to its left of
+    /// the middle of the front, and behind the front rank
+    /// ([`Battle::assign_slots`]).
+    slot: Option<(f64, f64)>,
     /// The objective a defender's stand guards, inches.
     guard: Option<Point>,
 }
@@ -246,6 +250,7 @@ impl<'a> Battle<'a> {
         };
         battle.set_down();
         battle.assign_posts();
+        battle.assign_slots();
         battle.say_plans();
         battle
     }
@@ -560,6 +565,7 @@ fn stand(t: &TableStand, side: usize, post: Option<Point>) -> Stand {
         fired_back: false,
         across: 0.5,
         reserve: false,
+        slot: None,
         guard: None,
     }
 }

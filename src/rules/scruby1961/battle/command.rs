@@ -57,14 +57,15 @@ pub(super) const LAST_CHANCE_ODDS: f64 = 0.5;
 /// In the attack, no stand goes more than this many inches nearer the
 /// enemy than the middle of its side's line (the median distance of its
 /// fighters to their nearest enemy), unless it can charge: the line goes in
-/// together (this program's own: one column's move, 4 inches).
-pub(super) const DRESS_INCHES: f64 = 4.0;
+/// together (this program's own: an inch, so that the line comes into
+/// the enemy's musket range together and fires together).
+pub(super) const DRESS_INCHES: f64 = 1.0;
 
 /// Once its attack has gone in, an attacker's odds to charge are its
 /// general's times this (this program's own: a line sent in means to come
 /// to grips, and charging is how it escapes the defender's volleys, for "no
 /// troops or guns may fire into the melee").
-pub(super) const ASSAULT_ODDS: f64 = 0.8;
+pub(super) const ASSAULT_ODDS: f64 = 0.5;
 
 /// In the last game moves a defender that held back comes forward onto the
 /// ground it guards, which it must hold at the end (this program's own:
@@ -75,6 +76,19 @@ pub(super) const COME_FORWARD_MOVES: u32 = 2;
 /// (this program's own: FIGURE 8 deploys a column of six into "2 lines of
 /// 3 Regiments").
 pub(super) const ONE_RANK: usize = 6;
+
+/// An attack on a flank (its plan's axis left or right) puts the middle of
+/// its line this share of its front's width to that hand of the objective,
+/// so that its line overlaps the end of the enemy's and more of its
+/// regiments fire than the enemy's (this program's own: FIGURE 14's RED
+/// "feint towards BLUE Right HQ and protect the flank of a column"; a
+/// quarter of the front).
+pub(super) const FLANK_SHIFT_SHARE: f64 = 0.25;
+
+/// An attacker's stand within this many inches of its place in the line of
+/// attack has come up: from there it closes on the nearest enemy (this
+/// program's own: a tray's length and a half-inch, one place in the line).
+pub(super) const IN_PLACE_INCHES: f64 = TRAY_LENGTH_INCHES + TRAY_DEPTH_INCHES;
 
 /// What a stand is ordered to do this game move (other than charge).
 #[derive(Debug, Clone, Copy)]
@@ -419,6 +433,128 @@ impl Battle<'_> {
         }
     }
 
+    /// The attacker's line of attack, once, at the start: its foot in one
+    /// line, a tray's length and a half-inch apart, so that each regiment
+    /// has its own lane of fire, as the guns must have theirs ("Lanes of
+    /// Fire must be left between infantry"), each keeping its place across
+    /// the front from the left to the right (when the body is up, the
+    /// columns deploy side by side, FIGURE 8). Horse and guns have no place
+    /// in it (this program's own).
+    pub(super) fn assign_slots(&mut self) {
+        let spacing = self.line_spacing();
+        for s in 0..2 {
+            if self.side(s).role != Role::Attacker {
+                continue;
+            }
+            let mut foot: Vec<(usize, f64)> = self
+                .stands
+                .iter()
+                .enumerate()
+                .filter(|(_, u)| u.side == s && u.troop.is_some_and(Troop::is_infantry))
+                .map(|(k, u)| (k, u.across))
+                .collect();
+            foot.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+            #[allow(clippy::cast_precision_loss)]
+            let half = (foot.len().max(1) as f64 - 1.0) / 2.0;
+            for (r, &(k, _)) in foot.iter().enumerate() {
+                #[allow(clippy::cast_precision_loss)]
+                let off = (half - r as f64) * spacing;
+                if let Some(u) = self.stands.get_mut(k) {
+                    u.slot = Some((off, 0.0));
+                }
+            }
+        }
+    }
+
+    /// A tray's length and a half-inch between trays, or a cell if more.
+    pub(super) fn line_spacing(&self) -> f64 {
+        self.board.cell_inches.max(TRAY_LENGTH_INCHES + TRAY_DEPTH_INCHES)
+    }
+
+    /// Where stand `i` makes for in its side's line of attack, about
+    /// `toward` (inches): its place across the front ([`Battle::assign_slots`]),
+    /// the middle of the line shifted to the flank its plan names
+    /// ([`FLANK_SHIFT_SHARE`]).
+    pub(super) fn place_in_line(&self, i: usize, toward: Point) -> Option<Point> {
+        let u = self.stands.get(i)?;
+        let (slot, back) = u.slot?;
+        let side = self.side(u.owner);
+        let foot = self
+            .stands
+            .iter()
+            .filter(|f| f.side == u.owner && f.troop.is_some_and(Troop::is_infantry))
+            .count();
+        #[allow(clippy::cast_precision_loss)]
+        let width = foot as f64 * self.line_spacing();
+        let shift = match side.plan.axis {
+            doctrine::Axis::Left => width * FLANK_SHIFT_SHARE,
+            doctrine::Axis::Right => -width * FLANK_SHIFT_SHARE,
+            _ => 0.0,
+        };
+        let left = (-side.rear.1, side.rear.0);
+        let p = (
+            toward.0 + left.0 * (shift + slot) + side.rear.0 * back,
+            toward.1 + left.1 * (shift + slot) + side.rear.1 * back,
+        );
+        // Kept on the table.
+        let (w, d) = (
+            f64::from(self.scenario.table.width) * self.board.cell_inches,
+            f64::from(self.scenario.table.depth) * self.board.cell_inches,
+        );
+        Some((
+            p.0.clamp(1.0, (w - 1.0).max(1.0)),
+            p.1.clamp(1.0, (d - 1.0).max(1.0)),
+        ))
+    }
+
+    /// Stand `i` makes for its place in the line of attack, no nearer the
+    /// nearest enemy than `want` inches: `None` once it is in its place (or
+    /// has none), when it closes on the enemy as before.
+    pub(super) fn to_place(&self, i: usize, want: f64, keep_out: bool) -> Option<Order> {
+        let u = self.stands.get(i)?;
+        let to = self.place_in_line(i, self.goal_of(u.owner))?;
+        let d = doctrine::dist(u.at, to);
+        if d <= IN_PLACE_INCHES {
+            return None;
+        }
+        let back = u.slot.map_or(0.0, |(_, b)| b);
+        let near = self
+            .nearest(i, |e| e.combatant())
+            .map_or(f64::INFINITY, |(_, n)| n);
+        let advance = (near - want - back).max(0.0);
+        Some(Order {
+            to,
+            stop: (d - advance).max(0.0),
+            line: false,
+            keep_out,
+            back: false,
+        })
+    }
+
+    /// Where a defender's stand `i` stands now: its post, held back by its
+    /// general's plan ([`doctrine::Plan::post`]) until the last
+    /// [`COME_FORWARD_MOVES`], its guns with its foot (a line held back
+    /// does not leave its guns in front of it); the reserve at its post.
+    pub(super) fn held_post(&self, i: usize) -> Option<Point> {
+        let u = self.stands.get(i)?;
+        let post = u.post?;
+        let side = self.side(u.owner);
+        let forward = self.turn + COME_FORWARD_MOVES > self.scenario.turn_limit;
+        Some(if u.reserve || forward {
+            post
+        } else {
+            side.plan.post(post, side.rear, self.board.cell_inches)
+        })
+    }
+
+    /// Whether side `side` is an attacker that has not taken the ground by
+    /// [`LAST_CHANCE_FROM`] of the day.
+    pub(super) fn last_chance(&self, side: usize) -> bool {
+        self.side(side).role == Role::Attacker
+            && f64::from(self.turn) > f64::from(self.scenario.turn_limit) * LAST_CHANCE_FROM
+            && !self.holds_goal(side)
+    }
+
     /// Where side `side`'s attack aims now, inches.
     pub(super) fn goal_of(&self, side: usize) -> Point {
         self.goals.get(side).copied().unwrap_or(self.side(side).goal)
@@ -459,14 +595,7 @@ impl Battle<'_> {
         };
         if side.role == Role::Defender && u.owner == u.side {
             let guard = u.guard.unwrap_or(side.goal);
-            let post = u.post.unwrap_or(side.goal);
-            let limit = self.scenario.turn_limit;
-            let forward = self.turn + COME_FORWARD_MOVES > limit;
-            let post = if u.reserve || forward {
-                post
-            } else {
-                side.plan.post(post, side.rear, c)
-            };
+            let post = self.held_post(i).unwrap_or(side.goal);
             // An enemy on the ground it guards is thrown back; the reserve
             // marches on one that comes near it.
             let held = HOLDS_WITHIN_CELLS * c + CONTACT_INCHES;
@@ -544,13 +673,32 @@ impl Battle<'_> {
                     back: false,
                 }
             } else {
-                close((j, d))
+                let mut order = close((j, d));
+                // Its foot halts in musket range to fire until a charge is
+                // in prospect, rather than stand in the enemy's charge reach
+                // and not its own ([`FIRE_FIGHT`]).
+                // Not against an enemy in a defensive position: its fire
+                // from there kills "automatically", the attacker's from the
+                // open only on a 1-3-6 (CASUALTY RATES 5 and 6), so a fire
+                // fight there is lost; it closes to charge.
+                let position = self.defensive(e.at, u.at) && !troop.is_elite();
+                if troop.is_infantry()
+                    && !position
+                    && !self.charge_prospect(i, j)
+                    && !self.last_chance(u.owner)
+                {
+                    order.stop = order.stop.max(self.approach(i, j, u.range - STEP_INCHES));
+                }
+                // The line of attack comes up each in its place, then
+                // closes on the nearest enemy.
+                self.to_place(i, order.stop, order.keep_out).unwrap_or(order)
             };
             return Some(order);
         }
         let goal = self.goal_of(u.owner);
         let to = if side.role == Role::Attacker {
-            side.plan.aim(u.at, goal, side.rear, c)
+            let aim = side.plan.aim(u.at, goal, side.rear, c);
+            self.place_in_line(i, aim).unwrap_or(aim)
         } else {
             goal
         };

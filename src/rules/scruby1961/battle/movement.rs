@@ -450,7 +450,7 @@ impl Battle<'_> {
         let Some(troop) = u.troop else { return };
         let side = u.owner;
         let role = self.side(side).role;
-        let (to, stop) = match (role, u.post) {
+        let (to, stop) = match (role, self.held_post(i)) {
             (Role::Defender, Some(post)) => (post, 0.0),
             _ => match self.nearest(i, |e| e.combatant()) {
                 Some((j, d)) if d <= ENGAGE_INCHES => {

@@ -34,13 +34,31 @@ impl Battle<'_> {
                             && doctrine::dist(f.at, e.at) < d
                     })
             });
-            if seen {
+            // Rule 13: a column screened by its friends "cannot ... return
+            // fire", and "in order to fight, the player will have to expose
+            // his column to get firepower from it": a general whose
+            // concealed regiment has an exposed enemy within its musket
+            // range exposes it to fire (this program's own reading: he
+            // means to fight).
+            let range = u.range;
+            let fights = u.troop.is_some_and(Troop::is_infantry)
+                && self.stands.iter().any(|e| {
+                    e.owner != owner
+                        && e.combatant()
+                        && !e.concealed
+                        && doctrine::dist(e.at, at) <= range + EPSILON
+                });
+            if seen || fights {
                 if let Some(u) = self.stands.get_mut(i) {
                     u.concealed = false;
                 }
                 let (turn, name) = (self.turn, self.stands.get(i).map_or("", |s| s.name()));
                 self.log.say(turn, || {
-                    format!("{name} is seen within 16 inches: its column is exposed")
+                    if seen {
+                        format!("{name} is seen within 16 inches: its column is exposed")
+                    } else {
+                        format!("{name} is exposed to fire on the enemy in range")
+                    }
                 });
             }
         }
