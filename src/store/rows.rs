@@ -634,9 +634,27 @@ fn read_map(reader: &Reader<'_>) -> Result<(Vec<Region>, Vec<Road>), StoreError>
     Ok((regions, roads))
 }
 
+/// The map's regions and roads, as kept.
+pub(super) type MapRows = (Vec<Region>, Vec<Road>);
+
+/// The map's regions and roads alone. They are written once, when the save
+/// is made, so any connection reads the same map.
+pub(super) fn read_map_rows(conn: &Connection, path: &Path) -> Result<MapRows, StoreError> {
+    read_map(&Reader { conn, path })
+}
+
 pub(super) fn read_campaign(conn: &Connection, path: &Path) -> Result<Campaign, StoreError> {
+    read_campaign_with(conn, path, || read_map_rows(conn, path))
+}
+
+/// The campaign, its map's regions and roads from `map` (called once,
+/// after everything else is read: it may be waiting on another thread).
+pub(super) fn read_campaign_with(
+    conn: &Connection,
+    path: &Path,
+    map: impl FnOnce() -> Result<MapRows, StoreError>,
+) -> Result<Campaign, StoreError> {
     let reader = Reader { conn, path };
-    let (regions, roads) = read_map(&reader)?;
     let sides = reader.rows(
         "sides",
         "SELECT id, name, colour, army FROM sides ORDER BY ord",
@@ -845,6 +863,7 @@ pub(super) fn read_campaign(conn: &Connection, path: &Path) -> Result<Campaign, 
             reason: "it holds no campaign".to_owned(),
         });
     };
+    let (regions, roads) = map()?;
     campaign.map.regions = regions;
     campaign.map.roads = roads;
     campaign.sides = sides;

@@ -73,7 +73,8 @@ use crate::model::{
 use crate::rules::scruby1961::{self, Scouting, Troop};
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
-use std::collections::{BTreeSet, HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::collections::BTreeSet;
 
 /// "“Sight range” is 18 inches" (`scruby-basic-war-game-rules.txt`,
 /// Strategic Rules 4.2). The 1961 table's VISION RANGE is 16 inches
@@ -282,7 +283,7 @@ impl Grid {
     fn new(cell: f64, spots: &[Option<Spot>]) -> Grid {
         let mut grid = Grid {
             cell: if cell > 0.0 { cell } else { 1.0 },
-            cells: HashMap::new(),
+            cells: HashMap::default(),
         };
         for (i, s) in spots.iter().enumerate() {
             if let Some(s) = s {
@@ -348,30 +349,48 @@ pub fn begin(campaign: &Campaign) -> Campaign {
     let mut state = campaign.clone();
     state.knowledge = Default::default();
     let turn = state.turn;
-    let _ = update(&mut state, None, turn);
+    let _ = update(&mut state, None, None, turn);
     state
 }
 
 /// The fog of war at the end of game move `turn`: updates `state.knowledge`
 /// and returns the events (numbered from 0), drawing scouts' dice from `rng`.
 pub fn look(state: &mut Campaign, rng: &mut ChaCha8Rng, turn: u32) -> Vec<Event> {
-    update(state, Some(rng), turn)
+    update(state, None, Some(rng), turn)
 }
 
-fn update(state: &mut Campaign, rng: Option<&mut ChaCha8Rng>, turn: u32) -> Vec<Event> {
+/// [`look`] with `state.map`'s index, built once for the game move.
+pub fn look_with(state: &mut Campaign, index: &MapIndex, rng: &mut ChaCha8Rng, turn: u32) -> Vec<Event> {
+    update(state, Some(index), Some(rng), turn)
+}
+
+fn update(
+    state: &mut Campaign,
+    index: Option<&MapIndex>,
+    rng: Option<&mut ChaCha8Rng>,
+    turn: u32,
+) -> Vec<Event> {
     let mut knowledge = std::mem::take(&mut state.knowledge);
-    let events = see(state, &mut knowledge, rng, turn);
+    let events = see(state, index, &mut knowledge, rng, turn);
     state.knowledge = knowledge;
     events
 }
 
 fn see(
     state: &Campaign,
+    index: Option<&MapIndex>,
     knowledge: &mut Knowledge,
     mut rng: Option<&mut ChaCha8Rng>,
     turn: u32,
 ) -> Vec<Event> {
-    let index = MapIndex::new(&state.map);
+    let built;
+    let index = match index {
+        Some(index) => index,
+        None => {
+            built = MapIndex::new(&state.map);
+            &built
+        }
+    };
     let spots: Vec<Option<Spot>> = state
         .forces
         .iter()
@@ -389,7 +408,7 @@ fn see(
     let at: HashMap<&ForceId, usize> = state.forces.iter().enumerate().map(|(i, f)| (&f.id, i)).collect();
 
     // Forces each side is fighting: a pending battle's forces and reserves.
-    let mut fighting: HashSet<(SideId, usize)> = HashSet::new();
+    let mut fighting: HashSet<(SideId, usize)> = HashSet::default();
     for battle in state.battles.iter().filter(|b| b.status == BattleStatus::Pending) {
         let mut sides: BTreeSet<&SideId> = [&battle.attacker, &battle.defender].into_iter().collect();
         for id in &battle.forces {
@@ -410,7 +429,7 @@ fn see(
         }
     }
 
-    let mut screens_gone: HashSet<usize> = HashSet::new();
+    let mut screens_gone: HashSet<usize> = HashSet::default();
     let mut out = Notes {
         index: &index,
         events: EventLog::new(turn),
@@ -577,14 +596,14 @@ struct Memory {
 
 impl Memory {
     fn new(records: Vec<Sighting>) -> Memory {
-        let mut by_force: HashMap<ForceId, Vec<usize>> = HashMap::new();
+        let mut by_force: HashMap<ForceId, Vec<usize>> = HashMap::default();
         for (i, r) in records.iter().enumerate() {
             by_force.entry(r.force.clone()).or_default().push(i);
         }
         Memory {
             records: records.into_iter().map(Some).collect(),
             by_force,
-            refreshed: HashSet::new(),
+            refreshed: HashSet::default(),
         }
     }
 

@@ -4,20 +4,21 @@
 //! so nothing in a game move searches the map's lists.
 
 use crate::model::{Map, RegionId, RiverCrossing, Road};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 /// The map with its regions numbered and its roads listed per region.
 #[derive(Debug)]
 pub struct MapIndex<'m> {
     pub map: &'m Map,
-    by_id: HashMap<&'m str, usize>,
+    /// Hashed fast (the ids are the map file's own; nothing iterates it).
+    by_id: FxHashMap<&'m str, usize>,
     /// For each region: (neighbour, road index) for every road out of it.
     pub adjacent: Vec<Vec<(usize, usize)>>,
 }
 
 impl<'m> MapIndex<'m> {
     pub fn new(map: &'m Map) -> MapIndex<'m> {
-        let by_id: HashMap<&str, usize> = map
+        let by_id: FxHashMap<&str, usize> = map
             .regions
             .iter()
             .enumerate()

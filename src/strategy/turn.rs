@@ -19,7 +19,8 @@ use crate::model::{
 };
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 pub use crate::model::CUT_OFF_GRACE_MOVES;
 
@@ -59,7 +60,7 @@ pub fn resolve(campaign: &Campaign, orders: &[OrderSet]) -> TurnOutcome {
     turn.hq_loss_attrition();
     turn.strike_empty_forces();
     // The fog of war last, once every force stands where the move leaves it.
-    for seen in super::fog::look(&mut turn.state, &mut turn.rng, turn.turn) {
+    for seen in super::fog::look_with(&mut turn.state, &turn.index, &mut turn.rng, turn.turn) {
         turn.events.tell(seen.kind, seen.sentence);
     }
     turn.finish()
@@ -146,10 +147,10 @@ impl<'c> Turn<'c> {
             turn: campaign.turn,
             events: EventLog::new(campaign.turn),
             present: Vec::new(),
-            arrivals: HashMap::new(),
-            came_from: HashMap::new(),
+            arrivals: HashMap::default(),
+            came_from: HashMap::default(),
             force_at: None,
-            battle_regions: HashSet::new(),
+            battle_regions: HashSet::default(),
         }
     }
 
@@ -816,7 +817,7 @@ impl<'c> Turn<'c> {
                 by_region.entry(r).or_default().push(i);
             }
         }
-        let mut pending_at: HashMap<usize, usize> = HashMap::new();
+        let mut pending_at: HashMap<usize, usize> = HashMap::default();
         for (b, battle) in self.state.battles.iter().enumerate() {
             if battle.status == BattleStatus::Pending
                 && let Some(r) = self.index.at(&battle.region)
