@@ -398,7 +398,7 @@ fn see(
             if f.stands.is_empty() {
                 None
             } else {
-                spot(&index, f)
+                spot(index, f)
             }
         })
         .collect();
@@ -431,7 +431,7 @@ fn see(
 
     let mut screens_gone: HashSet<usize> = HashSet::default();
     let mut out = Notes {
-        index: &index,
+        index,
         events: EventLog::new(turn),
     };
     let side_ids: Vec<SideId> = state.sides.iter().map(|s| s.id.clone()).collect();
