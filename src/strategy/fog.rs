@@ -394,13 +394,7 @@ fn see(
     let spots: Vec<Option<Spot>> = state
         .forces
         .iter()
-        .map(|f| {
-            if f.stands.is_empty() {
-                None
-            } else {
-                spot(index, f)
-            }
-        })
+        .map(|f| if f.stands.is_empty() { None } else { spot(index, f) })
         .collect();
     let mpi = state.miles_per_inch;
     let longest = sight_miles(mpi, Some(Terrain::Mountains)).max(scouting_miles(mpi));
