@@ -162,6 +162,10 @@ proptest! {
                     let road = outcome.campaign.map.roads.iter().find(|r| r.other_end(&f.region) == Some(&e.toward));
                     prop_assert!(road.is_some(), "{} is on a road that does not exist", f.id);
                     prop_assert!(e.miles >= 0.0 && e.miles <= road.unwrap().miles + 1e-9);
+                    // Its place is kept to the thousandth of a mile, short of the road's end.
+                    let thousandths = e.miles * 1000.0;
+                    prop_assert!((thousandths - thousandths.round()).abs() < 1e-6, "{} at {} miles", f.id, e.miles);
+                    prop_assert!(e.miles < road.unwrap().miles, "{} at the road's end", f.id);
                 }
             }
             // Battles name forces that exist, in the battle's region.
