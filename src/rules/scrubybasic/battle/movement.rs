@@ -153,7 +153,10 @@ impl Battle<'_> {
                 let standoff = 6.0 * self.scale + CAVALRY_STANDOFF_INCHES;
                 if hold(near((standoff + reach) * ENGAGE_FACTOR)) {
                     self.advance(i, goal, going, 0.0);
-                } else if let Some(front) = self.foot_front(side).filter(|_| !self.foot_engaged(side)) {
+                } else if let Some(front) = (!self.foot_engaged(side))
+                    .then(|| self.foot_front(side))
+                    .flatten()
+                {
                     // The horse follows its foot's advance a little behind it
                     // until the foot is within musket range (this program's
                     // doctrine: horse ahead of its infantry is shot to pieces
@@ -212,6 +215,8 @@ impl Battle<'_> {
     /// How near the foremost foot of side `side` stands to its nearest
     /// enemy; `None` when it has no foot.
     fn foot_front(&self, side: usize) -> Option<f64> {
+        // The least squared distance, its root taken once: the same as the
+        // least distance (the root is monotonic), at one root a call.
         let mut front: Option<f64> = None;
         for f in &self.units {
             if f.side != side || !f.combatant() || !f.is(Troop::is_infantry) {
@@ -219,14 +224,14 @@ impl Battle<'_> {
             }
             for e in &self.units {
                 if e.side != side && e.combatant() {
-                    let d = doctrine::dist(f.at, e.at);
-                    if front.is_none_or(|x| d < x) {
-                        front = Some(d);
+                    let d2 = (f.at.0 - e.at.0).powi(2) + (f.at.1 - e.at.1).powi(2);
+                    if front.is_none_or(|x| d2 < x) {
+                        front = Some(d2);
                     }
                 }
             }
         }
-        front
+        front.map(f64::sqrt)
     }
 
     /// Whether the foot of side `side` has come within musket range of the
