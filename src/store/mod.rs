@@ -151,9 +151,13 @@ impl Store {
                 rows::read_map_rows(&conn, path)
             });
             let loaded = rows::read_campaign_with(&store.conn, &store.path, || {
-                mapping.join().unwrap_or_else(|_| Err(checks.stopped()))
+                mapping
+                    .join()
+                    .unwrap_or_else(|_| Err(checks.stopped("reading the map")))
             });
-            let checked = checking.join().unwrap_or_else(|_| Err(checks.stopped()));
+            let checked = checking
+                .join()
+                .unwrap_or_else(|_| Err(checks.stopped("the check")));
             (checked, loaded)
         });
         // The check's verdict first: a damaged file may fail to load too.
@@ -652,11 +656,12 @@ impl Checks {
         self.run_on(&conn)
     }
 
-    /// What is said when the thread running the checks stopped half way.
-    fn stopped(&self) -> StoreError {
+    /// What is said when a thread opening the save (`what`: the check, or
+    /// reading the map) stopped half way.
+    fn stopped(&self, what: &str) -> StoreError {
         StoreError::Corrupt {
             path: self.name.clone(),
-            detail: "the save's check stopped before it ended".to_owned(),
+            detail: format!("{what} stopped before it ended"),
         }
     }
 }

@@ -73,6 +73,8 @@ use crate::model::{
 use crate::rules::scruby1961::{self, Scouting, Troop};
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
+// Fast hashing of the game move's own numbers and ids; nothing iterates these
+// tables in an order that could reach a result.
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::collections::BTreeSet;
 

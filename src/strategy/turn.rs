@@ -19,6 +19,8 @@ use crate::model::{
 };
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
+// Fast hashing of the game move's own numbers and ids; nothing iterates these
+// tables in an order that could reach a result.
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
