@@ -681,7 +681,7 @@ fn report(save: &Path, side: &str, out: &Path) -> Result<ExitCode> {
 }
 
 fn orders(save: &Path, side: &str, file: &Path) -> Result<ExitCode> {
-    let (mut store, campaign) = Store::open_and_load(save)?;
+    let (mut store, campaign, at) = Store::open_and_load_at(save)?;
     let text = umpire::files::read_orders_text(file).map_err(|d| anyhow::anyhow!("{d}"))?;
     let name = file.display().to_string();
     let side = SideId::new(side);
@@ -703,7 +703,7 @@ fn orders(save: &Path, side: &str, file: &Path) -> Result<ExitCode> {
     let source = file
         .file_name()
         .map_or_else(|| name.clone(), |n| n.to_string_lossy().into_owned());
-    store.submit_orders(&set, &source)?;
+    store.submit_orders(at, &set, &source)?;
     let side_name = printable(campaign.side(&side).map_or(side.as_str(), |s| s.name.as_str()));
     let mut out = std::io::stdout().lock();
     writeln!(
@@ -757,10 +757,11 @@ fn orders(save: &Path, side: &str, file: &Path) -> Result<ExitCode> {
 }
 
 fn turn(save: &Path, json: bool) -> Result<ExitCode> {
-    let (mut store, campaign) = Store::open_and_load(save)?;
+    let (mut store, campaign, at) = Store::open_and_load_at(save)?;
+    // Orders given after `at` make the game move refused when it is written.
     let orders = store.pending_orders()?;
     let outcome = strategy::resolve(&campaign, &orders);
-    store.commit_turn(&campaign, &outcome)?;
+    store.commit_turn(at, &campaign, &outcome)?;
     let mut out = std::io::stdout().lock();
     if json {
         let report = serde_json::json!({
@@ -820,7 +821,8 @@ fn log(save: &Path, only: Option<u32>) -> Result<ExitCode> {
 
 fn undo(save: &Path) -> Result<ExitCode> {
     let mut store = Store::open(save)?;
-    match store.undo()? {
+    let at = store.revision()?;
+    match store.undo(at)? {
         Undone::Orders { side, turn, source } => {
             // The sides never change: read after the undo, only to name the side.
             let campaign = store.load()?;

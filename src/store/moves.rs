@@ -8,6 +8,7 @@
 
 use super::checkpoints;
 use super::error::{path_text, sqlite};
+use super::revision::{Revision, expect_at};
 use super::rows;
 use super::{Store, StoreError, begin};
 use crate::model::event::{self as ev, EventKind};
@@ -30,27 +31,28 @@ pub enum Undone {
 impl Store {
     /// Records a side's checked orders for the current game move, with an
     /// `orders_given` event. `source` names where they came from (a file name).
-    pub fn submit_orders(&mut self, orders: &OrderSet, source: &str) -> Result<(), StoreError> {
+    /// `at` is the revision the orders were checked at; if the save has moved
+    /// on since, nothing is written.
+    pub fn submit_orders(&mut self, at: Revision, orders: &OrderSet, source: &str) -> Result<(), StoreError> {
         let path = path_text(&self.path);
         let sqlite = |action| sqlite(&path, action);
         let tx = begin(&mut self.conn, &path, "starting to record the orders")?;
-        let campaign = rows::read_campaign(&tx, &self.path)?;
-        if campaign.turn != orders.turn {
-            return Err(StoreError::Changed {
-                path,
-                expected: orders.turn,
-                found: campaign.turn,
-            });
-        }
+        expect_at(&tx, &self.path, at)?;
+        let side_name: String = tx
+            .query_row(
+                "SELECT name FROM sides WHERE id = ?1",
+                params![orders.side.as_str()],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(sqlite("reading the side"))?
+            .unwrap_or_else(|| orders.side.as_str().to_owned());
         let body = serde_json::to_string(orders).unwrap_or_else(|_| "null".to_owned());
         tx.execute(
             "INSERT INTO orders (turn, side, source, body) VALUES (?1, ?2, ?3, ?4)",
             params![orders.turn, orders.side.as_str(), source, body],
         )
         .map_err(sqlite("recording the orders"))?;
-        let side_name = campaign
-            .side(&orders.side)
-            .map_or(orders.side.as_str(), |s| s.name.as_str());
         let event = Event {
             turn: orders.turn,
             seq: next_seq(&tx, orders.turn).map_err(sqlite("numbering the event"))?,
@@ -103,22 +105,19 @@ impl Store {
 
     /// Writes a resolved game move: the new state, its events and a
     /// checkpoint, and marks the orders used, in one transaction. `before` is
-    /// the state it was resolved from; if the save has moved on since, nothing
-    /// is written.
-    pub fn commit_turn(&mut self, before: &Campaign, outcome: &TurnOutcome) -> Result<(), StoreError> {
+    /// the state it was resolved from, with the orders pending, at revision
+    /// `at`; if the save has moved on since (orders given, a result, an
+    /// undo), nothing is written.
+    pub fn commit_turn(
+        &mut self,
+        at: Revision,
+        before: &Campaign,
+        outcome: &TurnOutcome,
+    ) -> Result<(), StoreError> {
         let path = path_text(&self.path);
         let sqlite = |action| sqlite(&path, action);
         let tx = begin(&mut self.conn, &path, "starting the game move")?;
-        let found: u32 = tx
-            .query_row("SELECT turn FROM campaign WHERE id = 1", [], |r| r.get(0))
-            .map_err(sqlite("reading the game move"))?;
-        if found != before.turn {
-            return Err(StoreError::Changed {
-                path,
-                expected: before.turn,
-                found,
-            });
-        }
+        expect_at(&tx, &self.path, at)?;
         let sentence = format!(
             "The state after game move {} is kept here, for undo.",
             before.turn
@@ -143,11 +142,13 @@ impl Store {
 
     /// Takes back the last change: orders not yet resolved, a battle's
     /// result, or the last resolved game move, rebuilding the state from the
-    /// event log.
-    pub fn undo(&mut self) -> Result<Undone, StoreError> {
+    /// event log. `at` is the revision whose last change is meant; if the
+    /// save has moved on since, nothing is undone.
+    pub fn undo(&mut self, at: Revision) -> Result<Undone, StoreError> {
         let path = path_text(&self.path);
         let sqlite = |action| sqlite(&path, action);
         let tx = begin(&mut self.conn, &path, "starting to undo")?;
+        expect_at(&tx, &self.path, at)?;
         let campaign = rows::read_campaign(&tx, &self.path)?;
         let last_orders: Option<(i64, String, String)> = tx
             .query_row(

@@ -10,7 +10,7 @@ use super::session::{self, Applied, Refusal, Session};
 use super::state::{Note, Notes, Timelines, ViewState};
 use super::view::SideView;
 use super::{plots, start};
-use crate::model::{Campaign, Event, SideId};
+use crate::model::{Event, SideId};
 use crate::strategy::TurnOutcome;
 use egui::{Key, KeyboardShortcut, Modifiers};
 use std::path::{Path, PathBuf};
@@ -44,7 +44,7 @@ pub(super) type ShotReport = Arc<Mutex<Option<Result<(), String>>>>;
 /// A game move resolving on another thread.
 #[derive(Debug)]
 struct TurnJob {
-    before: Campaign,
+    work: session::TurnWork,
     result: mpsc::Receiver<TurnOutcome>,
 }
 
@@ -97,6 +97,10 @@ pub struct UmpireApp {
     frames: u64,
     shot: Option<mpsc::Receiver<Arc<egui::ColorImage>>>,
     shot_report: Option<ShotReport>,
+    /// Wakes the window when another program changes the open save; the
+    /// watching thread stops when this is dropped.
+    watch: Option<mpsc::Sender<()>>,
+    ctx: egui::Context,
 }
 
 impl std::fmt::Debug for UmpireApp {
@@ -136,6 +140,8 @@ impl UmpireApp {
             frames: 0,
             shot: None,
             shot_report: None,
+            watch: None,
+            ctx: cc.egui_ctx.clone(),
         };
         let opened = match (&app.launch.open, &app.view.last_save) {
             (Some(path), _) => Session::open(path),
@@ -295,6 +301,7 @@ impl UmpireApp {
         self.windows.log_rows = LogRows::default();
         self.windows.tree = TreeState::default();
         self.windows.summary = None;
+        self.watch = watch(&path, &self.ctx);
         self.session = Some(session);
         // A save opens in the umpire's view.
         self.windows.seat = Seat::default();
@@ -333,17 +340,17 @@ impl UmpireApp {
                 }) =>
             {
                 if let Some(session) = &self.session {
-                    let (before, orders) = session.turn_work();
+                    let work = session.turn_work();
                     let (tx, rx) = mpsc::channel();
-                    let work = before.clone();
+                    let (before, orders) = (work.before.clone(), work.orders.clone());
                     let ctx = ctx.clone();
                     std::thread::spawn(move || {
-                        let outcome = crate::strategy::resolve(&work, &orders);
+                        let outcome = crate::strategy::resolve(&before, &orders);
                         // The window may have closed meanwhile; nothing to do then.
                         let _ = tx.send(outcome);
                         ctx.request_repaint();
                     });
-                    self.job = Some(TurnJob { before, result: rx });
+                    self.job = Some(TurnJob { work, result: rx });
                     self.notes
                         .note(format!("Resolving game move {}…", session.campaign().turn));
                 }
@@ -493,14 +500,40 @@ impl UmpireApp {
         }
     }
 
+    /// Reloads the save if another program changed it, keeping the view.
+    fn catch_up(&mut self) {
+        let Some(session) = self.session.as_mut() else {
+            return;
+        };
+        match session.catch_up() {
+            Ok(None) => {}
+            Ok(Some(said)) => {
+                self.notes.note(said);
+                if let Selection::Force(id) = &self.selection
+                    && session.campaign().force(id).is_none()
+                {
+                    self.selection = Selection::None;
+                }
+                if let Selection::Battle(id) = &self.selection
+                    && !session.campaign().battles.iter().any(|b| b.id == *id)
+                {
+                    self.selection = Selection::None;
+                }
+            }
+            Err(refusal) => self
+                .notes
+                .error(format!("The save could not be read again: {refusal}")),
+        }
+    }
+
     fn poll_job(&mut self) {
         let Some(job) = &self.job else { return };
         match job.result.try_recv() {
             Ok(outcome) => {
-                let before = job.before.clone();
+                let work = job.work.clone();
                 self.job = None;
                 if let Some(session) = self.session.as_mut() {
-                    let result = session.commit_turn(&before, &outcome);
+                    let result = session.commit_turn(&work, &outcome);
                     self.after(result);
                 }
             }
@@ -739,9 +772,32 @@ fn save_png(image: &egui::ColorImage, path: &Path) -> Result<(), String> {
         .map_err(|e| e.to_string())
 }
 
+/// Watches the save at `path` on a thread of its own, twice a second, and
+/// asks for a frame when another program has changed it, so an idle window
+/// catches up within a second. The thread ends when the sender is dropped.
+fn watch(path: &std::path::Path, ctx: &egui::Context) -> Option<mpsc::Sender<()>> {
+    let mut watch = crate::store::Watch::open(path).ok()?;
+    let (stop, stopped) = mpsc::channel::<()>();
+    let ctx = ctx.clone();
+    std::thread::Builder::new()
+        .name("umpire-watch".to_owned())
+        .spawn(move || {
+            while let Err(mpsc::RecvTimeoutError::Timeout) =
+                stopped.recv_timeout(std::time::Duration::from_millis(500))
+            {
+                if watch.changed() {
+                    ctx.request_repaint();
+                }
+            }
+        })
+        .ok()?;
+    Some(stop)
+}
+
 impl eframe::App for UmpireApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
+        self.catch_up();
         self.poll_job();
         let seat = &self.windows.seat;
         if seat::pass_ui(
