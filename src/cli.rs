@@ -16,6 +16,7 @@ use umpire::store::{Overwrite, Store, Undone};
 use umpire::strategy::{self, Order};
 
 mod battles;
+mod edit;
 mod proving;
 
 /// The campaign umpire for model-soldier wargames. With no command, opens the
@@ -111,7 +112,16 @@ enum Command {
         #[arg(long)]
         turn: Option<u32>,
     },
-    /// Take back the last change: orders not yet resolved, a battle's result, or the last game move.
+    /// The umpire's pencil: move or add a force, add or remove stands, set a stand's
+    /// strength, hand an HQ over, rest a force, or write a ruling; each with a reason,
+    /// kept in the log, and taken back by `umpire undo`.
+    Edit {
+        /// The campaign save.
+        save: PathBuf,
+        #[command(subcommand)]
+        edit: edit::EditCommand,
+    },
+    /// Take back the last change: orders not yet resolved, a battle's result, an umpire's edit, or the last game move.
     Undo {
         /// The campaign save.
         save: PathBuf,
@@ -244,6 +254,7 @@ pub fn run() -> Result<ExitCode> {
         Command::Orders { save, side, file } => orders(&save, &side, &file),
         Command::Turn { save, json } => turn(&save, json),
         Command::Log { save, turn } => log(&save, turn),
+        Command::Edit { save, edit } => edit::edit(&save, &edit),
         Command::Undo { save } => undo(&save),
         Command::Battle {
             file,
@@ -840,6 +851,9 @@ fn undo(save: &Path) -> Result<ExitCode> {
                 "Undid game move {turn}: the campaign is back at its start, with its orders waiting. `umpire turn {}` resolves it again.",
                 save.display()
             );
+        }
+        Undone::Edit { turn } => {
+            println!("Took back the umpire's last edit (made in game move {turn}).");
         }
     }
     Ok(ExitCode::SUCCESS)

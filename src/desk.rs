@@ -29,6 +29,8 @@ pub enum DeskError {
     Fight(#[from] FightError),
     #[error(transparent)]
     Write(#[from] WriteError),
+    #[error("the edit is refused: {0}")]
+    Edit(#[from] crate::strategy::edit::EditRefused),
     #[error("{0}")]
     Read(String),
     #[error("the table picture could not be drawn: {0}")]
@@ -230,4 +232,28 @@ pub fn enter_form(
     let verdict = handoff::sheet::read_sheet(&text, "the result form", campaign, battle)?;
     let record = record_with(campaign, battle, &handoff.scenario)?;
     apply(store, (campaign, at), battle, record, verdict, None)
+}
+
+/// An umpire's edit applied: the events and the new state.
+#[derive(Debug, Clone)]
+pub struct EditMade {
+    pub events: Vec<Event>,
+    pub campaign: Campaign,
+}
+
+/// `umpire edit` and the window's pencil: makes the umpire's `edit` for
+/// `reason` to `campaign`, the save's state at `at`, checked whole and
+/// written as one change that `undo` takes back.
+pub fn edit(
+    store: &mut Store,
+    (campaign, at): (&Campaign, Revision),
+    edit: &crate::model::event::Edit,
+    reason: &str,
+) -> Result<EditMade, DeskError> {
+    let (after, events) = crate::strategy::edit::apply(campaign, edit, reason)?;
+    store.commit_edit(at, campaign, &after, &events)?;
+    Ok(EditMade {
+        events,
+        campaign: after,
+    })
 }

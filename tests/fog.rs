@@ -847,6 +847,7 @@ fn checkpoint(first_seq: u32) -> EventKind {
     EventKind::Checkpoint(ev::Checkpoint {
         first_seq,
         battle: None,
+        edit: false,
         state: serde_json::json!({}),
     })
 }

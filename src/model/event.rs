@@ -125,6 +125,25 @@ event_kinds! {
     ScoutsDroveOffScreen(Scouting) = "scouts_drove_off_screen",
     ScoutsBrokeCover(Scouting) = "scouts_broke_cover",
     ScoutsDrivenOff(Scouting) = "scouts_driven_off",
+    /// The umpire's pencil: a change outside the rules, with the reason.
+    Edited(Edited) = "edited",
+    /// An umpire's edit taken back: its events `first_seq..=last_seq` no longer stand.
+    EditUndone(EditUndone) = "edit_undone",
+}
+
+impl Edit {
+    /// The force the edit changes, if it changes one.
+    pub fn force(&self) -> Option<&ForceId> {
+        match self {
+            Edit::MoveForce { force, .. }
+            | Edit::AddForce { force, .. }
+            | Edit::AddStands { force, .. }
+            | Edit::SetState { force, .. }
+            | Edit::RemoveStand { force, .. }
+            | Edit::SetStrength { force, .. } => Some(force),
+            Edit::HandOverHq { .. } | Edit::Ruling => None,
+        }
+    }
 }
 
 impl EventKind {
@@ -133,6 +152,7 @@ impl EventKind {
     pub const CHECKPOINT: &'static str = "checkpoint";
     pub const TURN_UNDONE: &'static str = "turn_undone";
     pub const RESULT_UNDONE: &'static str = "result_undone";
+    pub const EDIT_UNDONE: &'static str = "edit_undone";
     pub const ORDERS_GIVEN: &'static str = "orders_given";
 
     /// The kind named `name` with `payload`, as read from the save.
@@ -188,6 +208,8 @@ impl EventKind {
             K::CampaignCreated(_)
             | K::LogStarted(_)
             | K::TurnUndone(_)
+            | K::Edited(_)
+            | K::EditUndone(_)
             | K::OrdersGiven(_)
             | K::OrdersWithdrawn(_)
             | K::OrderLapsed(_)
@@ -268,6 +290,9 @@ pub struct Checkpoint {
     pub first_seq: u32,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub battle: Option<u32>,
+    /// The change is an umpire's edit (the pencil), not a game move.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub edit: bool,
     /// The whole state after the change, in checkpoints written before schema 7;
     /// since then the store keeps it apart (`store::checkpoints`) and this is null
     /// except where `Store::events_with_states` fills it in for the app's history.
@@ -289,6 +314,68 @@ pub struct ResultUndone {
     pub battle: u32,
     pub first_seq: u32,
     pub last_seq: u32,
+}
+
+/// An umpire's edit taken back: its events `first_seq..=last_seq` no longer stand.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EditUndone {
+    pub first_seq: u32,
+    pub last_seq: u32,
+}
+
+/// An umpire's edit, with the umpire's reason (for a ruling, its text).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Edited {
+    pub edit: Edit,
+    pub reason: String,
+}
+
+/// A change the umpire makes by hand, outside the rules: what paper,
+/// Vassal and every club umpire do with a pencil.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "edit", rename_all = "snake_case")]
+pub enum Edit {
+    /// Puts a force in a region, off any road, holding.
+    MoveForce { force: ForceId, to: RegionId },
+    /// A new force (a reinforcement) in a region, with its stands.
+    AddForce {
+        force: ForceId,
+        name: String,
+        side: SideId,
+        region: RegionId,
+        stands: Vec<super::Stand>,
+    },
+    /// Stands joining a force (replacements).
+    AddStands {
+        force: ForceId,
+        stands: Vec<super::Stand>,
+    },
+    /// A stand of a force taken off the map.
+    RemoveStand { force: ForceId, stand: StandId },
+    /// A stand's strength set, in roster points.
+    SetStrength {
+        force: ForceId,
+        stand: StandId,
+        strength: u32,
+    },
+    /// An HQ handed to a side (its own, to give it back).
+    HandOverHq { side: SideId, wing: Wing, to: SideId },
+    /// A force told to hold, to rest, or rested (its forced marches forgotten).
+    SetState { force: ForceId, state: ForceState },
+    /// A ruling: words for the log, no change to the map.
+    Ruling,
+}
+
+/// What [`Edit::SetState`] sets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ForceState {
+    /// Stops marching: its march order is dropped.
+    Hold,
+    /// Must rest this game move (as after forced marches).
+    Rest,
+    /// Fresh: no rest owed and no forced marches counted.
+    Fresh,
 }
 
 /// A side's orders, as checked (the orders are kept as their JSON).
@@ -533,12 +620,14 @@ mod tests {
             EventKind::TURN_UNDONE,
             EventKind::RESULT_UNDONE,
             EventKind::ORDERS_GIVEN,
+            EventKind::EDIT_UNDONE,
         ];
         let kinds = [
             EventKind::CampaignCreated(serde_json::Value::Null),
             EventKind::Checkpoint(Checkpoint {
                 first_seq: 0,
                 battle: None,
+                edit: false,
                 state: serde_json::Value::Null,
             }),
             EventKind::TurnUndone(TurnUndone {
@@ -555,6 +644,10 @@ mod tests {
                 side: SideId::new("a"),
                 source: String::new(),
                 orders: serde_json::Value::Null,
+            }),
+            EventKind::EditUndone(EditUndone {
+                first_seq: 0,
+                last_seq: 0,
             }),
         ];
         assert_eq!(names, kinds.map(|k| k.name()));

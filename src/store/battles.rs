@@ -5,7 +5,7 @@
 //! takes it back.
 
 use super::error::{path_text, sqlite};
-use super::moves::write_change;
+use super::moves::{ChangeOf, write_change};
 use super::revision::{Revision, expect_at};
 use super::rows;
 use super::{Store, StoreError, begin};
@@ -100,7 +100,7 @@ impl Store {
             &now,
             after,
             events,
-            Some(battle),
+            ChangeOf::Result(battle),
             sentence,
         )?;
         tx.commit().map_err(sqlite("saving the result"))

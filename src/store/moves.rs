@@ -26,6 +26,8 @@ pub enum Undone {
     Turn { turn: u32 },
     /// The result of battle `battle`, which is pending again.
     Battle { battle: u32, turn: u32 },
+    /// The umpire's last edit, made in game move `turn`.
+    Edit { turn: u32 },
 }
 
 impl Store {
@@ -69,6 +71,34 @@ impl Store {
         };
         rows::append_event(&tx, &event).map_err(sqlite("recording the orders"))?;
         tx.commit().map_err(sqlite("saving the orders"))
+    }
+
+    /// Writes an umpire's edit: the state `after` it and its `events`, with a
+    /// checkpoint marked as an edit, in one transaction, so `undo` takes it
+    /// back. `before` is the state it was made to, read at revision `at`; if
+    /// the save has moved on since, nothing is written.
+    pub fn commit_edit(
+        &mut self,
+        at: Revision,
+        before: &Campaign,
+        after: &Campaign,
+        events: &[Event],
+    ) -> Result<(), StoreError> {
+        let path = path_text(&self.path);
+        let tx = begin(&mut self.conn, &path, "starting to write the edit")?;
+        expect_at(&tx, &self.path, at)?;
+        let sentence = "The state after the umpire's edit is kept here, for undo.".to_owned();
+        write_change(
+            &tx,
+            &path,
+            before.turn,
+            before,
+            after,
+            events,
+            ChangeOf::Edit,
+            sentence,
+        )?;
+        tx.commit().map_err(sqlite(&path, "saving the edit"))
     }
 
     /// Orders given for the current game move and not yet resolved, oldest first.
@@ -129,7 +159,7 @@ impl Store {
             before,
             &outcome.campaign,
             &outcome.events,
-            None,
+            ChangeOf::GameMove,
             sentence,
         )?;
         tx.execute(
@@ -162,7 +192,7 @@ impl Store {
         // result entered after the orders goes before them.
         let top = undo_stack(&tx, &path)?.pop();
         let last_orders = match (last_orders, top) {
-            (Some(orders), Some(mark)) if mark.battle.is_some() => {
+            (Some(orders), Some(mark)) if mark.battle.is_some() || mark.edit => {
                 let given: Option<i64> = tx
                     .query_row(
                         "SELECT MAX(rowid) FROM events WHERE kind = ?2 AND turn = ?1",
@@ -206,6 +236,17 @@ impl Store {
             rows::write_changes(&tx, &campaign, &restored).map_err(sqlite("restoring the state"))?;
             tx.execute("DELETE FROM battle_records_changed", [])
                 .map_err(sqlite("restoring the state"))?;
+            if mark.edit {
+                let event = Event {
+                    turn: campaign.turn,
+                    seq: next_seq(&tx, campaign.turn).map_err(sqlite("numbering the event"))?,
+                    kind: EventKind::EditUndone(ev::EditUndone { first_seq, last_seq }),
+                    sentence: "The umpire's last edit was taken back.".to_owned(),
+                };
+                rows::append_event(&tx, &event).map_err(sqlite("recording the undo"))?;
+                tx.commit().map_err(sqlite("saving the undo"))?;
+                return Ok(Undone::Edit { turn: undone_turn });
+            }
             if let Some(battle) = mark.battle {
                 let event = Event {
                     turn: campaign.turn,
@@ -251,11 +292,19 @@ impl Store {
     }
 }
 
-/// Writes one change (a game move or a battle's result) in `tx` from
-/// `before`, the state the tables hold: the rows that differ in the new
-/// `state`, its `events` numbered on from the game move's last, and a
-/// `checkpoint` event (with the battle's id for a result), which undo pops,
-/// with its state kept by `checkpoints`.
+/// What a change is: the checkpoint closing it says, for undo.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum ChangeOf {
+    GameMove,
+    Result(u32),
+    Edit,
+}
+
+/// Writes one change (a game move, a battle's result, an umpire's edit) in
+/// `tx` from `before`, the state the tables hold: the rows that differ in
+/// the new `state`, its `events` numbered on from the game move's last, and a
+/// `checkpoint` event (with the battle's id for a result, marked for an
+/// edit), which undo pops, with its state kept by `checkpoints`.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn write_change(
     tx: &Transaction<'_>,
@@ -264,9 +313,14 @@ pub(super) fn write_change(
     before: &Campaign,
     state: &Campaign,
     events: &[Event],
-    battle: Option<u32>,
+    of: ChangeOf,
     sentence: String,
 ) -> Result<(), StoreError> {
+    let (battle, edit) = match of {
+        ChangeOf::GameMove => (None, false),
+        ChangeOf::Result(battle) => (Some(battle), false),
+        ChangeOf::Edit => (None, true),
+    };
     let sqlite = |action| sqlite(path, action);
     let base = undo_stack(tx, path)?.last().map(|m| (m.turn, m.seq));
     let recorded: Vec<u32> = tx
@@ -286,6 +340,7 @@ pub(super) fn write_change(
         kind: EventKind::Checkpoint(ev::Checkpoint {
             first_seq: first,
             battle,
+            edit,
             // Kept apart, in table `checkpoints` (below).
             state: serde_json::Value::Null,
         }),
@@ -335,6 +390,8 @@ struct Mark {
     starting: bool,
     /// The battle whose result this checkpoint follows, if it is one.
     battle: Option<u32>,
+    /// The checkpoint follows an umpire's edit.
+    edit: bool,
 }
 
 /// The undo stack: `campaign_created` and each `checkpoint` push a state;
@@ -345,11 +402,13 @@ fn undo_stack(tx: &Transaction<'_>, name: &str) -> Result<Vec<Mark>, StoreError>
         .prepare(&format!(
             "SELECT rowid, kind, turn, seq,
                     CASE kind WHEN '{checkpoint}' THEN json_extract(payload, '$.first_seq') END,
-                    CASE kind WHEN '{checkpoint}' THEN json_extract(payload, '$.battle') END
-             FROM events WHERE kind IN ('{}', '{checkpoint}', '{}', '{}') ORDER BY rowid",
+                    CASE kind WHEN '{checkpoint}' THEN json_extract(payload, '$.battle') END,
+                    CASE kind WHEN '{checkpoint}' THEN json_extract(payload, '$.edit') END
+             FROM events WHERE kind IN ('{}', '{checkpoint}', '{}', '{}', '{}') ORDER BY rowid",
             EventKind::CAMPAIGN_CREATED,
             EventKind::TURN_UNDONE,
             EventKind::RESULT_UNDONE,
+            EventKind::EDIT_UNDONE,
             checkpoint = EventKind::CHECKPOINT,
         ))
         .map_err(sqlite("reading the log"))?;
@@ -362,21 +421,23 @@ fn undo_stack(tx: &Transaction<'_>, name: &str) -> Result<Vec<Mark>, StoreError>
                 r.get::<_, u32>(3)?,
                 r.get::<_, Option<u32>>(4)?,
                 r.get::<_, Option<u32>>(5)?,
+                r.get::<_, Option<bool>>(6)?,
             ))
         })
         .map_err(sqlite("reading the log"))?;
     let mut rowids = Vec::new();
     let mut entries = Vec::new();
     for mark in marks {
-        let (rowid, kind, turn, seq, first, battle) = mark.map_err(sqlite("reading the log"))?;
+        let (rowid, kind, turn, seq, first, battle, edit) = mark.map_err(sqlite("reading the log"))?;
         let step = match kind.as_str() {
             EventKind::CAMPAIGN_CREATED => Step::Start,
             EventKind::CHECKPOINT => Step::Change {
                 first_seq: first.unwrap_or(0),
                 battle,
+                edit: edit.unwrap_or(false),
             },
-            EventKind::TURN_UNDONE | EventKind::RESULT_UNDONE => Step::Undo,
-            // The query reads only the four kinds above.
+            EventKind::TURN_UNDONE | EventKind::RESULT_UNDONE | EventKind::EDIT_UNDONE => Step::Undo,
+            // The query reads only the five kinds above.
             _ => continue,
         };
         rowids.push(rowid);
@@ -393,6 +454,7 @@ fn undo_stack(tx: &Transaction<'_>, name: &str) -> Result<Vec<Mark>, StoreError>
             seq: c.seq,
             starting: c.start,
             battle: c.battle,
+            edit: c.edit,
         })
         .collect())
 }

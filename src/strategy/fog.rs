@@ -366,6 +366,12 @@ pub fn look_with(state: &mut Campaign, index: &MapIndex, rng: &mut ChaCha8Rng, t
     update(state, Some(index), Some(rng), turn)
 }
 
+/// What each side sees after an umpire's edit: the fog's look at game move
+/// `turn` without the scouts' dice, which belong to the game move.
+pub fn glance(state: &mut Campaign, turn: u32) -> Vec<Event> {
+    update(state, None, None, turn)
+}
+
 fn update(
     state: &mut Campaign,
     index: Option<&MapIndex>,

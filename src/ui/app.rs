@@ -64,6 +64,8 @@ pub(super) struct Windows {
     pub battles: BattleDesk,
     /// Whose view the window shows (the umpire's or a side's), and reports.
     pub seat: Seat,
+    /// The umpire's pencil window.
+    pub pencil: super::pencil::Pencil,
 }
 
 impl Windows {
@@ -199,6 +201,11 @@ impl UmpireApp {
 
     pub fn selection(&self) -> &Selection {
         &self.selection
+    }
+
+    /// The umpire's pencil window: open or not, and its fields.
+    pub fn pencil_mut(&mut self) -> &mut super::pencil::Pencil {
+        &mut self.windows.pencil
     }
 
     /// The messages shown at the top of the window.
@@ -414,6 +421,17 @@ impl UmpireApp {
         match result {
             Ok(Applied::Ordered(text)) | Ok(Applied::Undone(text)) | Ok(Applied::Redone(text)) => {
                 self.notes.done(text);
+            }
+            Ok(Applied::Edited(text)) => {
+                self.notes.done(text);
+                if let Selection::Force(id) = &self.selection
+                    && self
+                        .session
+                        .as_ref()
+                        .is_some_and(|s| s.campaign().force(id).is_none())
+                {
+                    self.selection = Selection::None;
+                }
             }
             Ok(Applied::TurnResolved { turn, events }) => {
                 let events = self.windows.seat.heard_summary(self.session.as_ref(), events);
@@ -639,6 +657,7 @@ impl UmpireApp {
                 forced: &mut self.forced,
                 busy: self.job.is_some(),
                 data_folder: self.launch.data_folder.as_deref(),
+                pencil: &mut w.pencil.open,
                 commands: &mut self.commands,
             },
         );
@@ -702,6 +721,7 @@ impl UmpireApp {
                     selection: &mut self.selection,
                     overlays: self.view.overlays,
                     forced: self.forced,
+                    pencil_reason: &w.pencil.reason,
                     commands: &mut self.commands,
                 };
                 self.map.map_ui(ui, input);
@@ -713,6 +733,18 @@ impl UmpireApp {
         });
         panels::summary_window(ctx, &mut w.summary);
         panels::file_windows(ctx, &mut w.forms, &self.view.recent, &mut self.commands);
+        if viewing.is_umpire()
+            && let Some(session) = session
+            && w.pencil.open
+        {
+            super::pencil::pencil_window(
+                ctx,
+                session.campaign(),
+                &mut w.pencil,
+                &self.selection,
+                &mut self.commands,
+            );
+        }
         if viewing.is_umpire() {
             w.battles.window(
                 ctx,

@@ -102,7 +102,9 @@ fn lost(kind: &EventKind) -> Option<Lost<'_>> {
         | K::ForceLostSight(_)
         | K::ScoutsDroveOffScreen(_)
         | K::ScoutsBrokeCover(_)
-        | K::ScoutsDrivenOff(_) => None,
+        | K::ScoutsDrivenOff(_)
+        | K::Edited(_)
+        | K::EditUndone(_) => None,
     }
 }
 
@@ -115,9 +117,15 @@ fn named(kind: &EventKind) -> (Vec<&SideId>, Vec<&ForceId>) {
         | K::Checkpoint(_)
         | K::TurnUndone(_)
         | K::ResultUndone(_)
+        | K::EditUndone(_)
         | K::TurnEnded(_)
         | K::GunCaptured(_)
         | K::BattleFought(_) => (vec![], vec![]),
+        K::Edited(e) => match &e.edit {
+            crate::model::event::Edit::AddForce { side, force, .. } => (vec![side], vec![force]),
+            crate::model::event::Edit::HandOverHq { side, to, .. } => (vec![side, to], vec![]),
+            edit => (vec![], edit.force().into_iter().collect()),
+        },
         K::OrdersGiven(o) => (vec![&o.side], vec![]),
         K::OrdersWithdrawn(o) => (vec![&o.side], vec![]),
         K::OrderLapsed(l) => (vec![], vec![&l.force]),

@@ -8,6 +8,7 @@
 
 use crate::desk::{self, DeskError};
 use crate::handoff::sheet::Filled;
+use crate::model::event::Edit;
 use crate::model::{Campaign, Event, ForceId, RuleSetId, SideId};
 use crate::store::{Overwrite, Revision, Store, StoreError, Undone};
 use crate::strategy::{self, Order, OrderRequest, OrderSet, TurnOutcome};
@@ -48,6 +49,8 @@ pub enum Command {
         rules: RuleSetId,
         filled: Filled,
     },
+    /// The umpire's pencil: an edit outside the rules, with the reason.
+    Edit { edit: Edit, reason: String },
 }
 
 /// What a command did, for the window to tell.
@@ -72,6 +75,8 @@ pub enum Applied {
         battle: u32,
         events: Vec<Event>,
     },
+    /// An umpire's edit was made: the sentence the log keeps.
+    Edited(String),
 }
 
 /// Why a command was not carried out. The campaign is as it was.
@@ -331,6 +336,17 @@ impl Session {
                 .map_err(|e| self.refused(e, "enter the result again"))?;
                 self.after_battle(*battle, applied.events)
             }
+            Command::Edit { edit, reason } => {
+                let made = desk::edit(&mut self.store, (&self.campaign, self.at), edit, reason)
+                    .map_err(|e| self.refused(e, "make the edit again"))?;
+                self.redo.clear();
+                self.reload()?;
+                let said = made
+                    .events
+                    .first()
+                    .map_or_else(|| "The edit was made.".to_owned(), |e| e.sentence.clone());
+                Ok(Applied::Edited(said))
+            }
         }
     }
 
@@ -388,6 +404,10 @@ impl Session {
             Undone::Battle { battle, .. } => {
                 self.redo.clear();
                 format!("Took back the result of battle {battle}: it is pending again.")
+            }
+            Undone::Edit { .. } => {
+                self.redo.clear();
+                "Took back the umpire's last edit.".to_owned()
             }
         };
         self.reload()?;
