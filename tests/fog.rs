@@ -567,6 +567,7 @@ fn a_side_remembers_where_and_when_it_last_saw_a_force() {
             at(region("red-home", Terrain::Open), 0.0, 0.0),
             at(region("ridge", Terrain::Open), 0.0, 60.0),
             at(region("plain", Terrain::Open), 30.0, 30.0),
+            at(region("rear", Terrain::Open), -100.0, 0.0),
             at(region("blue-home", Terrain::Open), 900.0, 0.0),
         ],
         vec![
@@ -583,9 +584,12 @@ fn a_side_remembers_where_and_when_it_last_saw_a_force() {
     // Game move 1: a blind.
     look(&mut c);
     assert_eq!(seen_now(&c, &red(), "column"), Some(Seen::Blind));
-    // Game move 2: it is gone to blue's home; remembered at the plain, move 1.
+    // Game move 2: it is gone to blue's home and the post to the rear, out
+    // of sight of the plain: remembered at the plain, move 1.
     let i = column(&c);
     c.forces[i].region = RegionId::new("blue-home");
+    let p = post(&c);
+    c.forces[p].region = RegionId::new("rear");
     let events = look(&mut c);
     let lost = kinds_of(&events, "force_lost_sight");
     assert_eq!(
@@ -603,9 +607,11 @@ fn a_side_remembers_where_and_when_it_last_saw_a_force() {
         ),
         (1, "plain", 1, false)
     );
-    // Game move 3: a blind on the plain again. Nothing tells it is the same:
-    // a new marker, and the old memory stays.
+    // Game move 3: the post is back, and a blind on the plain again. Nothing
+    // tells it is the same: a new marker, and the old memory stays (the
+    // blind there may be it).
     c.forces[i].region = RegionId::new("plain");
+    c.forces[p].region = RegionId::new("red-home");
     look(&mut c);
     let markers: Vec<(u32, bool)> = known(&c, &red()).iter().map(|s| (s.marker, s.in_sight)).collect();
     assert_eq!(markers, [(1, false), (2, true)]);
@@ -625,8 +631,12 @@ fn a_side_remembers_where_and_when_it_last_saw_a_force() {
     let memory = known(&c, &red());
     assert_eq!(memory.len(), 1, "blind 1 was the column: {memory:?}");
     assert_eq!(memory[0].marker, 2);
-    // Game move 5: gone again; remembered by name, strength and place.
+    // Game move 5: gone again, both posts to the rear; remembered by name,
+    // strength and place.
     c.forces[i].region = RegionId::new("blue-home");
+    for f in c.forces.iter_mut().filter(|f| f.side == red()) {
+        f.region = RegionId::new("rear");
+    }
     let events = look(&mut c);
     assert_eq!(
         kinds_of(&events, "force_lost_sight")[0].sentence,
@@ -646,6 +656,19 @@ fn a_side_remembers_where_and_when_it_last_saw_a_force() {
         ),
         (Some("Column"), Some(300), Some(3), "plain", 4, false)
     );
+    // Game move 6: the post looks at the plain again and the column is not
+    // there: red learns it is gone from where it was last seen, and no more.
+    let p = post(&c);
+    c.forces[p].region = RegionId::new("red-home");
+    let events = look(&mut c);
+    assert_eq!(
+        kinds_of(&events, "force_gone")
+            .iter()
+            .map(|e| e.sentence.as_str())
+            .collect::<Vec<_>>(),
+        ["Red Army no longer finds Column at Plain, where it was last seen in game move 4."]
+    );
+    assert!(known(&c, &red()).is_empty(), "{:?}", known(&c, &red()));
 }
 
 #[test]
