@@ -706,6 +706,339 @@ fn the_starting_knowledge_is_what_each_side_sees_at_the_start() {
 }
 
 // ---------------------------------------------------------------------------
+// Memory that learns: battles, merges, forces destroyed or gone
+
+/// Red's holders at `middle` (x = 10), blue's raiders arriving from `east`
+/// (at x = `east_x`, 5 miles short on the road) to meet them in game move 1;
+/// blue's host far off, out of everyone's sight.
+fn battle_ground(east_x: f64) -> Campaign {
+    let mut raiders = marching(force("raiders", "blue", "east", line(3, 40)), &["middle"], false);
+    raiders.en_route = Some(EnRoute {
+        toward: RegionId::new("middle"),
+        miles: east_x - 10.0 - 5.0,
+    });
+    let mut c = campaign(
+        vec![
+            at(region("west", Terrain::Open), 0.0, 0.0),
+            at(region("middle", Terrain::Open), 10.0, 0.0),
+            at(region("east", Terrain::Open), east_x, 0.0),
+            at(region("far", Terrain::Open), 0.0, 400.0),
+        ],
+        vec![
+            road("west", "middle", RoadKind::Road, 10.0),
+            road("middle", "east", RoadKind::Road, east_x - 10.0),
+            road("west", "far", RoadKind::Road, 400.0),
+        ],
+        "west",
+        "east",
+        vec![
+            force("holders", "red", "middle", line(3, 20)),
+            raiders,
+            force("hidden-host", "blue", "far", line(2, 60)),
+        ],
+    );
+    play(&mut c, 1);
+    assert_eq!(c.battles.len(), 1, "the raiders met the holders");
+    c
+}
+
+fn result(winner: &str, stands: &[(u32, u32)]) -> umpire::strategy::aftermath::Verdict {
+    umpire::strategy::aftermath::Verdict {
+        rules: RuleSetId::Scruby1965,
+        source: ResultSource::Table { sheet: "test".into() },
+        winner: Some(SideId::new(winner)),
+        stands: stands
+            .iter()
+            .map(|&(id, after)| umpire::strategy::aftermath::StandAfter {
+                id: StandId(id),
+                after,
+                captured: false,
+            })
+            .collect(),
+        verdict: "test".into(),
+    }
+}
+
+/// `side`'s records of `force`, all of them.
+fn records<'a>(c: &'a Campaign, side: &SideId, force: &str) -> Vec<&'a Sighting> {
+    c.knowledge.of(side).filter(|s| s.force.as_str() == force).collect()
+}
+
+/// What `side` heard of `events` (a change's own events), as sentences.
+fn heard(c: &Campaign, side: &SideId, events: &[Event]) -> Vec<String> {
+    let all: Vec<&Event> = events.iter().collect();
+    heard_by(c, side, events, &all)
+        .into_iter()
+        .map(|h| h.sentence)
+        .collect()
+}
+
+/// No trace of blue's hidden host in what red knows, sees or heard.
+fn nothing_of_the_host(c: &Campaign, events: &[Event]) {
+    assert!(records(c, &red(), "hidden-host").is_empty());
+    let status = serde_json::to_string(&Status::for_side(c, &red()).unwrap()).unwrap();
+    let told = heard(c, &red(), events).join("\n");
+    for view in [&status, &told] {
+        for hidden in ["hidden-host", "Hidden Host", "\"far\""] {
+            assert!(!view.contains(hidden), "{hidden} in red's view: {view}");
+        }
+    }
+}
+
+#[test]
+fn after_a_battle_each_side_knows_the_enemy_at_its_strength_after_it() {
+    // (east of the field, raiders' stands after, red's record of the raiders:
+    // region, heading, in sight; red hears)
+    type Case = (f64, [(u32, u32); 3], Option<(&'static str, Option<&'static str>, bool)>, &'static str);
+    let cases: [Case; 3] = [
+        // Fell back 100 miles: out of sight, last seen leaving by its road.
+        (
+            110.0,
+            [(40, 60), (41, 40), (42, 0)],
+            Some(("middle", Some("east"), false)),
+            "Red Army loses sight of Raiders, last seen leaving Middle for East in game move 1.",
+        ),
+        // Fell back 20 miles: in sight where it stands now.
+        (30.0, [(40, 60), (41, 40), (42, 0)], Some(("east", None, true)), ""),
+        // Destroyed on the field: it leaves red's view.
+        (
+            110.0,
+            [(40, 0), (41, 0), (42, 0)],
+            None,
+            "Red Army last sees Raiders destroyed at Middle in battle 1.",
+        ),
+    ];
+    for (east_x, raiders, expected, told) in cases {
+        let c = fog_before_battle_is_full(battle_ground(east_x));
+        let mut stands = vec![(20, 100), (21, 100), (22, 55)];
+        stands.extend(raiders);
+        let (after, events) = umpire::strategy::aftermath::apply(&c, 1, &result("red", &stands)).unwrap();
+        let mine = records(&after, &red(), "raiders");
+        match (expected, after.force(&ForceId::new("raiders"))) {
+            (Some((region, heading, in_sight)), Some(raiders)) => {
+                assert_eq!(mine.len(), 1, "{mine:?}");
+                let r = mine[0];
+                assert_eq!(
+                    (
+                        &r.seen,
+                        r.region.as_str(),
+                        r.en_route.as_ref().map(|e| (e.toward.as_str(), e.miles)),
+                        r.in_sight,
+                        r.how
+                    ),
+                    (
+                        &Seen::Full {
+                            name: "Raiders".to_owned(),
+                            points: raiders.points(),
+                            stands: raiders.stands.len(),
+                        },
+                        region,
+                        heading.map(|h| (h, 0.0)),
+                        in_sight,
+                        How::Battle
+                    ),
+                    "east at {east_x}"
+                );
+                assert_eq!(r.turn, 1, "dated the game move of the battle");
+            }
+            (None, None) => assert!(mine.is_empty(), "{mine:?}"),
+            (want, got) => panic!("east at {east_x}: expected {want:?}, the raiders are {got:?}"),
+        }
+        let red_heard = heard(&after, &red(), &events);
+        let fog_news: Vec<&String> = red_heard
+            .iter()
+            .filter(|s| s.starts_with("Red Army "))
+            .collect();
+        if told.is_empty() {
+            assert!(fog_news.is_empty(), "{fog_news:?}");
+        } else {
+            assert_eq!(fog_news, [told], "east at {east_x}");
+        }
+        // Blue, beaten and gone out of sight, knows the holders as they
+        // came out of the battle, where it left them.
+        let theirs = records(&after, &blue(), "holders");
+        let holders = after.force(&ForceId::new("holders")).unwrap();
+        assert_eq!(theirs.len(), 1);
+        assert_eq!(
+            (theirs[0].seen.clone(), theirs[0].region.as_str()),
+            (
+                Seen::Full {
+                    name: "Holders".to_owned(),
+                    points: holders.points(),
+                    stands: holders.stands.len()
+                },
+                "middle"
+            )
+        );
+        // Nothing learned of what nobody fought or saw.
+        nothing_of_the_host(&after, &events);
+        for s in after.knowledge.sightings.iter() {
+            assert_ne!(s.by, s.side);
+            assert!(["raiders", "holders"].contains(&s.force.as_str()), "{s:?}");
+        }
+    }
+}
+
+/// The battle ground as the fog left it: both forces of the battle in full.
+fn fog_before_battle_is_full(c: Campaign) -> Campaign {
+    assert!(matches!(seen_now(&c, &red(), "raiders"), Some(Seen::Full { points: 300, .. })));
+    assert!(matches!(seen_now(&c, &blue(), "holders"), Some(Seen::Full { .. })));
+    c
+}
+
+/// Red's post watching the plain (open) and the village; blue's forces `a`
+/// and `b` on the plain, `c` and `d` in the village; a rear out of sight of
+/// both.
+fn merging_ground() -> Campaign {
+    let mut c = world(
+        vec![
+            at(region("red-home", Terrain::Open), 0.0, 0.0),
+            at(region("plain", Terrain::Open), 30.0, 0.0),
+            with(
+                at(region("village", Terrain::Open), 0.0, 30.0),
+                &[Feature::Village],
+            ),
+            at(region("rear", Terrain::Open), -100.0, 0.0),
+            at(region("blue-home", Terrain::Open), 900.0, 0.0),
+        ],
+        vec![
+            force("post", "red", "red-home", line(1, 1)),
+            force("a", "blue", "plain", line(2, 10)),
+            force("b", "blue", "plain", line(3, 20)),
+            force("c", "blue", "village", line(1, 30)),
+            force("d", "blue", "village", line(1, 40)),
+        ],
+    );
+    c = umpire::strategy::resolve(&c, &[]).campaign;
+    assert!(matches!(seen_now(&c, &red(), "a"), Some(Seen::Full { .. })));
+    assert_eq!(seen_now(&c, &red(), "c"), Some(Seen::Blind));
+    c
+}
+
+/// Blue merges `a` into `b` and `c` into `d`; the game move's outcome.
+fn merge(c: &Campaign) -> umpire::strategy::TurnOutcome {
+    use umpire::strategy::{Action, OrderRequest, check_requests};
+    let order = |force: &str, into: &str| OrderRequest {
+        force: ForceId::new(force),
+        action: Action::MergeInto(ForceId::new(into)),
+        forced: false,
+    };
+    let set = check_requests(c, &blue(), &[order("a", "b"), order("c", "d")]).unwrap();
+    umpire::strategy::resolve(c, &[set])
+}
+
+fn move_post(c: &mut Campaign, to: &str) {
+    let i = c.forces.iter().position(|f| f.id.as_str() == "post").unwrap();
+    c.forces[i].region = RegionId::new(to);
+}
+
+#[test]
+fn a_merge_the_side_saw_leaves_no_ghost_and_says_so() {
+    let c = merging_ground();
+    let blind_c = records(&c, &red(), "c")[0].marker;
+    let blind_d = records(&c, &red(), "d")[0].marker;
+    let outcome = merge(&c);
+    let after = &outcome.campaign;
+    assert!(records(after, &red(), "a").is_empty(), "no ghost of A");
+    assert!(records(after, &red(), "c").is_empty(), "no ghost of blind {blind_c}");
+    let b = after.force(&ForceId::new("b")).unwrap();
+    assert_eq!(
+        seen_now(after, &red(), "b"),
+        Some(Seen::Full {
+            name: "B".to_owned(),
+            points: b.points(),
+            stands: 5
+        })
+    );
+    assert_eq!(seen_now(after, &red(), "d"), Some(Seen::Blind));
+    let gone: Vec<&str> = kinds_of(&outcome.events, "force_gone")
+        .iter()
+        .map(|e| e.sentence.as_str())
+        .collect();
+    let merging_blinds = format!("Red Army last sees blind {blind_c} merging into blind {blind_d} at Village.");
+    assert_eq!(
+        gone,
+        [
+            "Red Army last sees A merging into B at Plain.",
+            merging_blinds.as_str()
+        ]
+    );
+    // Red hears it; blue hears its own merges, not red's view of them.
+    let red_heard = heard(after, &red(), &outcome.events);
+    assert!(red_heard.iter().any(|s| s.as_str() == gone[0]), "{red_heard:?}");
+    let blue_heard = heard(after, &blue(), &outcome.events);
+    assert!(blue_heard.iter().all(|s| !s.starts_with("Red Army")), "{blue_heard:?}");
+}
+
+#[test]
+fn a_merge_the_side_did_not_see_stays_as_last_seen_until_it_looks_again() {
+    let mut c = merging_ground();
+    // Game move 2: the post goes to the rear and loses sight of everything.
+    move_post(&mut c, "rear");
+    c = umpire::strategy::resolve(&c, &[]).campaign;
+    // Game move 3: blue merges out of red's sight. Red keeps its sightings
+    // as they were and hears nothing of it.
+    let outcome = merge(&c);
+    let mut after = outcome.campaign.clone();
+    assert!(kinds_of(&outcome.events, "force_gone").is_empty());
+    let a = records(&after, &red(), "a");
+    assert_eq!(
+        (a.len(), a[0].region.as_str(), a[0].turn, a[0].in_sight),
+        (1, "plain", 1, false)
+    );
+    assert!(matches!(&a[0].seen, Seen::Full { points: 200, .. }), "as last seen");
+    assert!(matches!(&records(&after, &red(), "b")[0].seen, Seen::Full { points: 300, .. }));
+    for s in heard(&after, &red(), &outcome.events) {
+        assert!(!s.contains("merg") && !s.contains("joins"), "red heard: {s}");
+    }
+    // Game move 4: the post is back. B on the plain is seen as it is now;
+    // A is not there, and red learns only that. The village shows a blind
+    // (D, with C in it): C's blind may be it, so it stays.
+    move_post(&mut after, "red-home");
+    let outcome = umpire::strategy::resolve(&after, &[]);
+    let after = outcome.campaign;
+    assert!(records(&after, &red(), "a").is_empty());
+    let b = after.force(&ForceId::new("b")).unwrap();
+    assert!(matches!(seen_now(&after, &red(), "b"), Some(Seen::Full { points, .. }) if points == b.points()));
+    let gone: Vec<&str> = kinds_of(&outcome.events, "force_gone")
+        .iter()
+        .map(|e| e.sentence.as_str())
+        .collect();
+    assert_eq!(
+        gone,
+        ["Red Army no longer finds A at Plain, where it was last seen in game move 1."]
+    );
+    assert_eq!(records(&after, &red(), "c").len(), 1, "the blind in the village may be it");
+    assert_eq!(records(&after, &red(), "c")[0].seen, Seen::Blind);
+}
+
+#[test]
+fn a_force_destroyed_in_sight_leaves_the_view_and_one_destroyed_unseen_stays() {
+    let mut c = merging_ground();
+    // A's last stands fall (the game move strikes a force with none off).
+    let i = c.forces.iter().position(|f| f.id.as_str() == "a").unwrap();
+    c.forces[i].stands.clear();
+    let outcome = umpire::strategy::resolve(&c, &[]);
+    assert!(records(&outcome.campaign, &red(), "a").is_empty());
+    assert_eq!(
+        kinds_of(&outcome.events, "force_gone")
+            .iter()
+            .map(|e| e.sentence.as_str())
+            .collect::<Vec<_>>(),
+        ["Red Army last sees A destroyed at Plain."]
+    );
+    // Out of sight, it stays as last seen.
+    let mut c = merging_ground();
+    move_post(&mut c, "rear");
+    c = umpire::strategy::resolve(&c, &[]).campaign;
+    let i = c.forces.iter().position(|f| f.id.as_str() == "a").unwrap();
+    c.forces[i].stands.clear();
+    let outcome = umpire::strategy::resolve(&c, &[]);
+    assert!(kinds_of(&outcome.events, "force_gone").is_empty());
+    assert_eq!(records(&outcome.campaign, &red(), "a").len(), 1);
+}
+
+// ---------------------------------------------------------------------------
 // Views and reports, at the public API
 
 #[test]

@@ -607,10 +607,23 @@ fn see(
             sightings.into_iter().partition(|s| &s.by == side);
         sightings = others;
         let mut memory = Memory::new(theirs);
+        // Merges come first in the move: what the side saw of them is judged
+        // on what it had in sight as the move began, and told first.
+        let mut leaving = memory.merging(vanished);
+        let mut merged: Vec<usize> = leaving.keys().copied().collect();
+        merged.sort_unstable();
+        for i in merged {
+            if let (Some(record), Some(l)) = (memory.get(i), leaving.get_mut(&i))
+                && l.told
+            {
+                out.gone(state, record, l, None);
+                l.told = false;
+            }
+        }
         for seeing in seeing {
             remember(state, knowledge, &mut memory, side, seeing, turn, &mut out);
         }
-        let leaving = memory.leaving(state, vanished, &blinds, &watched);
+        memory.leaving(&mut leaving, state, vanished, &blinds, &watched);
         kept.extend(memory.finish(state, &mut out, leaving));
     }
     // Sightings by sides no longer in the campaign are dropped.
@@ -878,14 +891,14 @@ impl Memory {
     /// not watch leaves its record as last seen.
     fn leaving(
         &self,
+        leaving: &mut HashMap<usize, Leaving>,
         state: &Campaign,
         vanished: &[Vanished],
         blinds: &HashSet<(&RegionId, &SideId)>,
         watched: &dyn Fn(&RegionId, Option<&EnRoute>) -> bool,
-    ) -> HashMap<usize, Leaving> {
-        let mut leaving: HashMap<usize, Leaving> = HashMap::default();
+    ) {
         let unseen = |i: &usize| !self.refreshed.contains(i);
-        for v in vanished {
+        for v in vanished.iter().filter(|v| v.into.is_none()) {
             let Some(mine) = self.by_force.get(&v.force) else {
                 continue;
             };
@@ -897,35 +910,17 @@ impl Memory {
                 continue;
             };
             let Some(record) = self.get(seen) else { continue };
-            let (why, into) = match &v.into {
-                Some(into) => {
-                    let joined = self
-                        .by_force
-                        .get(into)
-                        .into_iter()
-                        .flatten()
-                        .filter_map(|&j| self.get(j))
-                        .find(|r| r.in_sight);
-                    match joined {
-                        Some(r) => (ev::Gone::Merged, Some((into.clone(), label(r)))),
-                        None => continue,
-                    }
-                }
-                None => {
-                    let hidden = v.en_route.is_none() && state.map.region(&v.region).and_then(hides).is_some();
-                    if record.seen.is_blind() || hidden || !watched(&v.region, v.en_route.as_ref()) {
-                        continue;
-                    }
-                    (ev::Gone::Destroyed, None)
-                }
-            };
+            let hidden = v.en_route.is_none() && state.map.region(&v.region).and_then(hides).is_some();
+            if record.seen.is_blind() || hidden || !watched(&v.region, v.en_route.as_ref()) {
+                continue;
+            }
             // Only the record in sight is told of; older ones go quietly with it.
             for &i in mine.iter().filter(|i| unseen(i)) {
                 leaving.insert(
                     i,
                     Leaving {
-                        why,
-                        into: if i == seen { into.clone() } else { None },
+                        why: ev::Gone::Destroyed,
+                        into: None,
                         told: i == seen,
                     },
                 );
@@ -947,6 +942,37 @@ impl Memory {
                     told: true,
                 },
             );
+        }
+    }
+
+    /// The side's records of forces that merged in this move (`vanished`)
+    /// while it had them and the force they joined in sight, as the move
+    /// began: it saw the merge. A force seen to go takes all the side's
+    /// records of it with it; only the one in sight is told of.
+    fn merging(&self, vanished: &[Vanished]) -> HashMap<usize, Leaving> {
+        let mut leaving: HashMap<usize, Leaving> = HashMap::default();
+        for v in vanished {
+            let (Some(into), Some(mine)) = (&v.into, self.by_force.get(&v.force)) else {
+                continue;
+            };
+            let in_sight = |i: &usize| self.get(*i).is_some_and(|r| r.in_sight);
+            let Some(&seen) = mine.iter().find(|i| in_sight(i)) else {
+                continue;
+            };
+            let joined = self.by_force.get(into).into_iter().flatten().find(|i| in_sight(i));
+            let Some(joined) = joined.and_then(|&j| self.get(j)) else {
+                continue;
+            };
+            for &i in mine {
+                leaving.insert(
+                    i,
+                    Leaving {
+                        why: ev::Gone::Merged,
+                        into: (i == seen).then(|| (into.clone(), label(joined))),
+                        told: i == seen,
+                    },
+                );
+            }
         }
         leaving
     }
