@@ -761,7 +761,10 @@ fn result(winner: &str, stands: &[(u32, u32)]) -> umpire::strategy::aftermath::V
 
 /// `side`'s records of `force`, all of them.
 fn records<'a>(c: &'a Campaign, side: &SideId, force: &str) -> Vec<&'a Sighting> {
-    c.knowledge.of(side).filter(|s| s.force.as_str() == force).collect()
+    c.knowledge
+        .of(side)
+        .filter(|s| s.force.as_str() == force)
+        .collect()
 }
 
 /// What `side` heard of `events` (a change's own events), as sentences.
@@ -789,7 +792,12 @@ fn nothing_of_the_host(c: &Campaign, events: &[Event]) {
 fn after_a_battle_each_side_knows_the_enemy_at_its_strength_after_it() {
     // (east of the field, raiders' stands after, red's record of the raiders:
     // region, heading, in sight; red hears)
-    type Case = (f64, [(u32, u32); 3], Option<(&'static str, Option<&'static str>, bool)>, &'static str);
+    type Case = (
+        f64,
+        [(u32, u32); 3],
+        Option<(&'static str, Option<&'static str>, bool)>,
+        &'static str,
+    );
     let cases: [Case; 3] = [
         // Fell back 100 miles: out of sight, last seen leaving by its road.
         (
@@ -799,7 +807,12 @@ fn after_a_battle_each_side_knows_the_enemy_at_its_strength_after_it() {
             "Red Army loses sight of Raiders, last seen leaving Middle for East in game move 1.",
         ),
         // Fell back 20 miles: in sight where it stands now.
-        (30.0, [(40, 60), (41, 40), (42, 0)], Some(("east", None, true)), ""),
+        (
+            30.0,
+            [(40, 60), (41, 40), (42, 0)],
+            Some(("east", None, true)),
+            "",
+        ),
         // Destroyed on the field: it leaves red's view.
         (
             110.0,
@@ -845,10 +858,7 @@ fn after_a_battle_each_side_knows_the_enemy_at_its_strength_after_it() {
             (want, got) => panic!("east at {east_x}: expected {want:?}, the raiders are {got:?}"),
         }
         let red_heard = heard(&after, &red(), &events);
-        let fog_news: Vec<&String> = red_heard
-            .iter()
-            .filter(|s| s.starts_with("Red Army "))
-            .collect();
+        let fog_news: Vec<&String> = red_heard.iter().filter(|s| s.starts_with("Red Army ")).collect();
         if told.is_empty() {
             assert!(fog_news.is_empty(), "{fog_news:?}");
         } else {
@@ -881,8 +891,14 @@ fn after_a_battle_each_side_knows_the_enemy_at_its_strength_after_it() {
 
 /// The battle ground as the fog left it: both forces of the battle in full.
 fn fog_before_battle_is_full(c: Campaign) -> Campaign {
-    assert!(matches!(seen_now(&c, &red(), "raiders"), Some(Seen::Full { points: 300, .. })));
-    assert!(matches!(seen_now(&c, &blue(), "holders"), Some(Seen::Full { .. })));
+    assert!(matches!(
+        seen_now(&c, &red(), "raiders"),
+        Some(Seen::Full { points: 300, .. })
+    ));
+    assert!(matches!(
+        seen_now(&c, &blue(), "holders"),
+        Some(Seen::Full { .. })
+    ));
     c
 }
 
@@ -940,7 +956,10 @@ fn a_merge_the_side_saw_leaves_no_ghost_and_says_so() {
     let outcome = merge(&c);
     let after = &outcome.campaign;
     assert!(records(after, &red(), "a").is_empty(), "no ghost of A");
-    assert!(records(after, &red(), "c").is_empty(), "no ghost of blind {blind_c}");
+    assert!(
+        records(after, &red(), "c").is_empty(),
+        "no ghost of blind {blind_c}"
+    );
     let b = after.force(&ForceId::new("b")).unwrap();
     assert_eq!(
         seen_now(after, &red(), "b"),
@@ -955,7 +974,8 @@ fn a_merge_the_side_saw_leaves_no_ghost_and_says_so() {
         .iter()
         .map(|e| e.sentence.as_str())
         .collect();
-    let merging_blinds = format!("Red Army last sees blind {blind_c} merging into blind {blind_d} at Village.");
+    let merging_blinds =
+        format!("Red Army last sees blind {blind_c} merging into blind {blind_d} at Village.");
     assert_eq!(
         gone,
         [
@@ -967,7 +987,10 @@ fn a_merge_the_side_saw_leaves_no_ghost_and_says_so() {
     let red_heard = heard(after, &red(), &outcome.events);
     assert!(red_heard.iter().any(|s| s.as_str() == gone[0]), "{red_heard:?}");
     let blue_heard = heard(after, &blue(), &outcome.events);
-    assert!(blue_heard.iter().all(|s| !s.starts_with("Red Army")), "{blue_heard:?}");
+    assert!(
+        blue_heard.iter().all(|s| !s.starts_with("Red Army")),
+        "{blue_heard:?}"
+    );
 }
 
 #[test]
@@ -986,8 +1009,14 @@ fn a_merge_the_side_did_not_see_stays_as_last_seen_until_it_looks_again() {
         (a.len(), a[0].region.as_str(), a[0].turn, a[0].in_sight),
         (1, "plain", 1, false)
     );
-    assert!(matches!(&a[0].seen, Seen::Full { points: 200, .. }), "as last seen");
-    assert!(matches!(&records(&after, &red(), "b")[0].seen, Seen::Full { points: 300, .. }));
+    assert!(
+        matches!(&a[0].seen, Seen::Full { points: 200, .. }),
+        "as last seen"
+    );
+    assert!(matches!(
+        &records(&after, &red(), "b")[0].seen,
+        Seen::Full { points: 300, .. }
+    ));
     for s in heard(&after, &red(), &outcome.events) {
         assert!(!s.contains("merg") && !s.contains("joins"), "red heard: {s}");
     }
@@ -1008,7 +1037,11 @@ fn a_merge_the_side_did_not_see_stays_as_last_seen_until_it_looks_again() {
         gone,
         ["Red Army no longer finds A at Plain, where it was last seen in game move 1."]
     );
-    assert_eq!(records(&after, &red(), "c").len(), 1, "the blind in the village may be it");
+    assert_eq!(
+        records(&after, &red(), "c").len(),
+        1,
+        "the blind in the village may be it"
+    );
     assert_eq!(records(&after, &red(), "c")[0].seen, Seen::Blind);
 }
 
@@ -1882,4 +1915,270 @@ fn a_supply_loss_names_only_the_cuts_the_side_has_seen() {
             "{sentence}"
         );
     }
+}
+
+// ---------------------------------------------------------------------------
+// Memory that learns, at the command line on the bundled campaign
+
+/// The Egyptian Rebellion played as README shows, to battle 1 at Beni Suef
+/// (game move 4), with `british_extra` orders added to the British move 1.
+fn rebellion_to_battle_1(british_extra: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let campaign = common::repo().join("campaigns/egyptian_rebellion_1895.toml");
+    let out = umpire(dir.path(), &["new", campaign.to_str().unwrap(), "r.umpire"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let orders = common::repo().join("campaigns/orders");
+    let british = std::fs::read_to_string(orders.join("british_move1.toml")).unwrap() + british_extra;
+    std::fs::write(dir.path().join("british1.toml"), british).unwrap();
+    let rebels = orders.join("rebels_move1.toml");
+    for (side, file) in [("british", "british1.toml"), ("rebels", rebels.to_str().unwrap())] {
+        let out = umpire(dir.path(), &["orders", "r.umpire", side, file]);
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
+    for _ in 0..4 {
+        let out = umpire(dir.path(), &["turn", "r.umpire"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
+    dir
+}
+
+/// Fights battle 1 with the engine, seed after seed, until `winner` wins
+/// (each other result taken back); the seed.
+fn battle_1_won_by(dir: &std::path::Path, winner: &str) -> u64 {
+    for seed in 1..=40u64 {
+        let out = umpire(dir, &["resolve", "r.umpire", "1", "--seed", &seed.to_string()]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        if stdout(&out).contains(&format!("{winner} wins")) {
+            return seed;
+        }
+        assert!(umpire(dir, &["undo", "r.umpire"]).status.success());
+    }
+    panic!("{winner} never won battle 1 in 40 seeds");
+}
+
+fn json(dir: &std::path::Path, args: &[&str]) -> serde_json::Value {
+    let out = umpire(dir, args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    serde_json::from_str(&stdout(&out)).unwrap()
+}
+
+/// The umpire's view of force `id`: its status entry.
+fn umpires_force(dir: &std::path::Path, id: &str) -> Option<serde_json::Value> {
+    let status = json(dir, &["status", "r.umpire", "--json"]);
+    status["sides"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["forces"].as_array().unwrap().clone())
+        .find(|f| f["id"] == id)
+}
+
+/// `side`'s entry for force `id` in its `status --side --json`.
+fn known_to(dir: &std::path::Path, side: &str, id: &str) -> Option<serde_json::Value> {
+    let status = json(dir, &["status", "r.umpire", "--side", side, "--json"]);
+    status["known"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|k| k["id"] == id)
+        .cloned()
+}
+
+/// The enemy forces `side` does not know in full, by id and name, and their
+/// stands' names: what its views must never hold.
+fn unknown_to(dir: &std::path::Path, side: &str) -> Vec<String> {
+    let status = json(dir, &["status", "r.umpire", "--json"]);
+    let known = json(dir, &["status", "r.umpire", "--side", side, "--json"]);
+    let known: Vec<&str> = known["known"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|k| k["id"].as_str())
+        .collect();
+    let mut hidden = Vec::new();
+    for s in status["sides"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["id"] != side)
+    {
+        for f in s["forces"].as_array().unwrap() {
+            if known.contains(&f["id"].as_str().unwrap()) {
+                continue;
+            }
+            hidden.push(f["id"].as_str().unwrap().to_owned());
+            hidden.push(f["name"].as_str().unwrap().to_owned());
+            for stand in f["stands"].as_array().unwrap() {
+                hidden.push(stand["name"].as_str().unwrap().to_owned());
+            }
+        }
+    }
+    hidden
+}
+
+/// `side`'s status (text and JSON) and report (without the public map) hold
+/// none of `hidden`.
+fn holds_none_of(dir: &std::path::Path, side: &str, hidden: &[String]) {
+    let text = stdout(&umpire(dir, &["status", "r.umpire", "--side", side]));
+    let status = stdout(&umpire(dir, &["status", "r.umpire", "--side", side, "--json"]));
+    let out = umpire(dir, &["report", "r.umpire", side, "report.json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mut report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
+    report.as_object_mut().unwrap().remove("map");
+    let report = report.to_string();
+    for view in [&text, &status, &report] {
+        for h in hidden {
+            assert!(!view.contains(h.as_str()), "`{h}` is in {side}'s view:\n{view}");
+        }
+    }
+}
+
+/// What `side` heard in its report for the game move to come.
+fn report_events(dir: &std::path::Path, side: &str) -> Vec<String> {
+    let out = umpire(dir, &["report", "r.umpire", side, "report.json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let r = read_report(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
+    r.events.into_iter().map(|e| e.sentence).collect()
+}
+
+#[test]
+fn after_battle_1_each_side_knows_the_enemy_as_it_came_out_of_it_and_nothing_more() {
+    for winner in ["British Field Force", "Army of the Rebellion"] {
+        let dir = rebellion_to_battle_1("");
+        let d = dir.path();
+        let before = known_to(d, "british", "minya-vanguard").unwrap();
+        assert_eq!(
+            before["points"],
+            umpires_force(d, "minya-vanguard").unwrap()["points"],
+            "seen in full in battle"
+        );
+        let (hidden_from_british, hidden_from_rebels) = (unknown_to(d, "british"), unknown_to(d, "rebels"));
+        let seed = battle_1_won_by(d, winner);
+        for (side, enemy) in [("british", "minya-vanguard"), ("rebels", "egyptian-army-column")] {
+            let known = known_to(d, side, enemy).unwrap();
+            let truth = umpires_force(d, enemy).unwrap();
+            let stands = truth["stands"].as_array().unwrap().len();
+            assert_eq!(
+                (&known["points"], known["stands"].as_u64()),
+                (&truth["points"], Some(stands as u64)),
+                "{side} knows {enemy} at its strength after the battle (seed {seed})"
+            );
+            // Where: in sight where it stands; else as it left Beni Suef.
+            if known["in_sight"] == true {
+                assert_eq!(known["region"], truth["region"], "{side}, seed {seed}");
+            } else if truth["region"] == "beni_suef" {
+                assert_eq!(
+                    (&known["region"], &known["en_route"]),
+                    (&truth["region"], &serde_json::Value::Null)
+                );
+            } else {
+                assert_eq!(known["region"], "beni_suef", "{side}, seed {seed}");
+                assert_eq!(
+                    known["en_route"]["toward"], truth["region"],
+                    "{side}, seed {seed}"
+                );
+                assert_eq!(known["en_route"]["miles"], 0.0);
+            }
+        }
+        let text = stdout(&umpire(d, &["status", "r.umpire", "--side", "british"]));
+        let line = text
+            .lines()
+            .find(|l| l.contains("Vanguard of the Rebellion"))
+            .unwrap();
+        assert!(!line.contains("460 pts"), "{line}");
+        holds_none_of(d, "british", &hidden_from_british);
+        holds_none_of(d, "rebels", &hidden_from_rebels);
+    }
+}
+
+#[test]
+fn a_merge_seen_on_the_bundled_campaign_leaves_no_ghost() {
+    // The Faiyum Rifles join battle 1; beaten, they fall back with the
+    // column, in the rebels' sight, and merge into it there.
+    let dir = rebellion_to_battle_1("\n[[orders]]\nforce = \"faiyum-rifles\"\nto = \"beni_suef\"\n");
+    let d = dir.path();
+    assert!(known_to(d, "rebels", "faiyum-rifles").is_some());
+    battle_1_won_by(d, "Army of the Rebellion");
+    let rifles = known_to(d, "rebels", "faiyum-rifles").unwrap();
+    assert_eq!(rifles["in_sight"], true, "{rifles}");
+    let place = rifles["region_name"].as_str().unwrap().to_owned();
+    std::fs::write(
+        d.join("merge.toml"),
+        "[[orders]]\nforce = \"faiyum-rifles\"\nmerge_into = \"egyptian-army-column\"\n",
+    )
+    .unwrap();
+    let out = umpire(d, &["orders", "r.umpire", "british", "merge.toml"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(umpire(d, &["turn", "r.umpire"]).status.success());
+    assert_eq!(known_to(d, "rebels", "faiyum-rifles"), None, "no ghost");
+    let heard = report_events(d, "rebels");
+    let word = format!(
+        "Army of the Rebellion last sees Faiyum Rifles Detachment merging into Egyptian Army Column at {place}."
+    );
+    assert!(heard.contains(&word), "{heard:?}");
+    let text = stdout(&umpire(d, &["status", "r.umpire", "--side", "rebels"]));
+    assert!(!text.contains("Faiyum Rifles"), "{text}");
+}
+
+#[test]
+fn a_merge_unseen_on_the_bundled_campaign_stays_as_last_seen_until_the_rebels_look() {
+    // The Faiyum Rifles join battle 1 and win it; the beaten vanguard falls
+    // back out of sight; the rifles merge into the column, which marches
+    // off, while the vanguard comes back up the road.
+    let dir = rebellion_to_battle_1("\n[[orders]]\nforce = \"faiyum-rifles\"\nto = \"beni_suef\"\n");
+    let d = dir.path();
+    battle_1_won_by(d, "British Field Force");
+    let rifles = known_to(d, "rebels", "faiyum-rifles").unwrap();
+    assert_eq!(
+        (&rifles["region"], &rifles["in_sight"]),
+        (&"beni_suef".into(), &false.into())
+    );
+    let hidden = unknown_to(d, "rebels");
+    std::fs::write(
+        d.join("british5.toml"),
+        "[[orders]]\nforce = \"faiyum-rifles\"\nmerge_into = \"egyptian-army-column\"\n\n\
+         [[orders]]\nforce = \"egyptian-army-column\"\nto = \"wasta\"\n\n\
+         [[orders]]\nforce = \"highland-brigade\"\nhold = true\n",
+    )
+    .unwrap();
+    std::fs::write(
+        d.join("rebels5.toml"),
+        "[[orders]]\nforce = \"minya-vanguard\"\nto = \"beni_suef\"\n",
+    )
+    .unwrap();
+    for (side, file) in [("british", "british5.toml"), ("rebels", "rebels5.toml")] {
+        let out = umpire(d, &["orders", "r.umpire", side, file]);
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
+    assert!(umpire(d, &["turn", "r.umpire"]).status.success());
+    // Game move 5: the rebels saw nothing, so know nothing new.
+    assert_eq!(known_to(d, "rebels", "faiyum-rifles").as_ref(), Some(&rifles));
+    for s in report_events(d, "rebels") {
+        assert!(
+            !s.contains("merg") && !s.contains("joins"),
+            "the rebels heard: {s}"
+        );
+    }
+    holds_none_of(d, "rebels", &hidden);
+    // Game move 6: the vanguard sees Beni Suef, and nobody there.
+    assert!(umpire(d, &["turn", "r.umpire"]).status.success());
+    assert_eq!(known_to(d, "rebels", "faiyum-rifles"), None);
+    let heard = report_events(d, "rebels");
+    assert!(
+        heard.contains(
+            &"Army of the Rebellion no longer finds Faiyum Rifles Detachment at Beni Suef, where it was last seen in game move 4."
+                .to_owned()
+        ),
+        "{heard:?}"
+    );
+    for s in &heard {
+        assert!(
+            !s.contains("merg") && !s.contains("joins"),
+            "the rebels heard: {s}"
+        );
+    }
+    // Still nothing of a force the rebels never saw; the forces they knew
+    // are named only in the last word on them.
+    holds_none_of(d, "rebels", &hidden);
 }

@@ -8,8 +8,8 @@ use super::index::MapIndex;
 use super::supply::{Holding, search, sources};
 use crate::model::event as ev;
 use crate::model::{
-    Battle, BattleResult, BattleStatus, Campaign, Event, Force, ForceId, RegionId, ResultSource, RuleSetId, SideId,
-    SideLoss, Stand, StandId,
+    Battle, BattleResult, BattleStatus, Campaign, Event, Force, ForceId, RegionId, ResultSource, RuleSetId,
+    SideId, SideLoss, Stand, StandId,
 };
 use crate::model::{EventKind, EventLog};
 use crate::rules::{Fate, Outcome};

@@ -67,8 +67,8 @@
 use super::index::MapIndex;
 use crate::model::event::{self as ev, EventKind, EventLog};
 use crate::model::{
-    Battle, BattleStatus, Campaign, EnRoute, Event, Feature, Force, ForceId, How, Knowledge, Region, RegionId, Seen,
-    SideId, Sighting, StandKind, Terrain,
+    Battle, BattleStatus, Campaign, EnRoute, Event, Feature, Force, ForceId, How, Knowledge, Region,
+    RegionId, Seen, SideId, Sighting, StandKind, Terrain,
 };
 use crate::rules::scruby1961::{self, Scouting, Troop};
 use rand::RngExt;
@@ -651,16 +651,33 @@ pub fn after_battle(state: &mut Campaign, battle: &Battle, fought: &[Force], tur
     events
 }
 
-fn learn(state: &Campaign, knowledge: &mut Knowledge, battle: &Battle, fought: &[Force], turn: u32) -> Vec<Event> {
+fn learn(
+    state: &Campaign,
+    knowledge: &mut Knowledge,
+    battle: &Battle,
+    fought: &[Force],
+    turn: u32,
+) -> Vec<Event> {
     let index = MapIndex::new(&state.map);
     let spots: Vec<Option<Spot>> = state
         .forces
         .iter()
-        .map(|f| if f.stands.is_empty() { None } else { spot(&index, f) })
+        .map(|f| {
+            if f.stands.is_empty() {
+                None
+            } else {
+                spot(&index, f)
+            }
+        })
         .collect();
     let at: HashMap<&ForceId, usize> = state.forces.iter().enumerate().map(|(i, f)| (&f.id, i)).collect();
     let mut in_it: BTreeSet<&SideId> = [&battle.attacker, &battle.defender].into_iter().collect();
-    in_it.extend(fought.iter().filter(|f| battle.forces.contains(&f.id)).map(|f| &f.side));
+    in_it.extend(
+        fought
+            .iter()
+            .filter(|f| battle.forces.contains(&f.id))
+            .map(|f| &f.side),
+    );
     let mpi = state.miles_per_inch;
     let mut out = Notes {
         index: &index,
@@ -771,7 +788,9 @@ fn learn(state: &Campaign, knowledge: &mut Knowledge, battle: &Battle, fought: &
                         *r = None;
                     }
                 }
-                let slot = latest.and_then(|j| memory.records.get_mut(j)).and_then(Option::as_mut);
+                let slot = latest
+                    .and_then(|j| memory.records.get_mut(j))
+                    .and_then(Option::as_mut);
                 let (marker, was_in_sight) = match &slot {
                     Some(old) => (old.marker, old.in_sight),
                     None => (knowledge.next_marker(side), false),
@@ -959,7 +978,12 @@ impl Memory {
             let Some(&seen) = mine.iter().find(|i| in_sight(i)) else {
                 continue;
             };
-            let joined = self.by_force.get(into).into_iter().flatten().find(|i| in_sight(i));
+            let joined = self
+                .by_force
+                .get(into)
+                .into_iter()
+                .flatten()
+                .find(|i| in_sight(i));
             let Some(joined) = joined.and_then(|&j| self.get(j)) else {
                 continue;
             };
@@ -979,7 +1003,12 @@ impl Memory {
 
     /// Records in sight last move and not seen this one are lost from sight,
     /// and those `leaving` leave; the records left, by marker.
-    fn finish(self, state: &Campaign, out: &mut Notes<'_>, leaving: HashMap<usize, Leaving>) -> Vec<Sighting> {
+    fn finish(
+        self,
+        state: &Campaign,
+        out: &mut Notes<'_>,
+        leaving: HashMap<usize, Leaving>,
+    ) -> Vec<Sighting> {
         let mut kept: Vec<Sighting> = Vec::with_capacity(self.records.len());
         for (i, record) in self.records.into_iter().enumerate() {
             let Some(mut record) = record else { continue };
@@ -1217,7 +1246,9 @@ impl Notes<'_> {
         let what = label(record);
         let place = self.place(&record.region, record.en_route.as_ref());
         let sentence = match (leaving.why, &leaving.into) {
-            (ev::Gone::Merged, Some((_, into))) => format!("{by} last sees {what} merging into {into} {place}."),
+            (ev::Gone::Merged, Some((_, into))) => {
+                format!("{by} last sees {what} merging into {into} {place}.")
+            }
             (ev::Gone::Merged, None) => format!("{by} last sees {what} merging into another force {place}."),
             (ev::Gone::Destroyed, _) => match battle {
                 Some(b) => format!("{by} last sees {what} destroyed {place} in battle {b}."),
