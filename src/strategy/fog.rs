@@ -63,6 +63,21 @@
 //! looked. A force that stays in sight keeps its marker number; a force lost
 //! from sight is remembered where it was last seen; a blind found again gets
 //! a new number, as nothing tells it is the one lost.
+//!
+//! Memory learns, from what the side sees and nothing else (this program's
+//! rules; the seeds keep no memory):
+//!
+//! - a force it had in sight as the game move began, merging into another it
+//!   had in sight too, leaves its view, "last seen merging into ...";
+//! - a force it had in sight and knew by name, struck off (no stands left)
+//!   where it watches now and not in a town or forest, leaves its view,
+//!   "last seen destroyed";
+//! - a force remembered in a region it watches now, where it sees no blind
+//!   of that side that could be the force, is not there: it leaves its view,
+//!   "no longer found". A force last seen on a road was on the march, so is
+//!   not looked for where it was;
+//! - a merge or loss it did not watch leaves the force as last seen;
+//! - after a battle's result ([`after_battle`]), what it learned fighting.
 
 use super::index::MapIndex;
 use crate::model::event::{self as ev, EventKind, EventLog};
@@ -741,12 +756,13 @@ fn learn(
                         told: true,
                     };
                     for &j in &mine {
-                        if let Some(mut record) = memory.records.get_mut(j).and_then(Option::take) {
-                            if j == keep {
-                                record.region = before.region.clone();
-                                record.en_route = before.en_route.clone();
-                                out.gone(state, &record, &leaving, Some(battle.id));
-                            }
+                        let record = memory.records.get_mut(j).and_then(Option::take);
+                        if let Some(mut record) = record
+                            && j == keep
+                        {
+                            record.region = before.region.clone();
+                            record.en_route = before.en_route.clone();
+                            out.gone(state, &record, &leaving, Some(battle.id));
                         }
                     }
                 } else {
@@ -896,18 +912,17 @@ impl Memory {
     }
 
     /// The records not seen this game move that leave the side's view, and
-    /// why (the rest stay as last seen):
+    /// why, added to `leaving` (which holds the merges the side saw; the rest
+    /// stay as last seen):
     ///
-    /// - a force that merged (`vanished`) while the side had it and the force
-    ///   it joined in sight: it saw the merge;
-    /// - a force it had in sight and knew by name, struck off where the side
-    ///   watches now, in the open: it saw the force destroyed;
+    /// - a force it had in sight and knew by name, struck off (`vanished`)
+    ///   where the side watches now, in the open: it saw the force destroyed;
     /// - a record of a force in a region the side watches now, where it sees
     ///   no blind of that side that could be it: the force is not there.
     ///
-    /// A force seen to go takes all the side's records of it with it. Nothing
-    /// here looks at a force the side does not see: a merge or loss it did
-    /// not watch leaves its record as last seen.
+    /// A force seen to go takes all the side's records of it with it. Each
+    /// test is on the side's own records, its forces' sight and what it sees
+    /// now: a merge or loss it did not watch leaves its record as last seen.
     fn leaving(
         &self,
         leaving: &mut HashMap<usize, Leaving>,
