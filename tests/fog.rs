@@ -1825,6 +1825,114 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, .. ProptestConfig::default() })]
+
+    /// As above, with forces merging at random and every battle fought at
+    /// once with random losses: what a side learns from merges, losses and
+    /// battles is only ever of forces it could have seen, and its views name
+    /// no force it never saw in full, even one gone from the campaign.
+    #[test]
+    fn memory_that_learns_never_learns_of_a_force_it_could_not_see(
+        seed in any::<u64>(), regions in 2usize..10, forces in 4usize..12, moves in 1usize..6,
+    ) {
+        use umpire::strategy::aftermath::{StandAfter, Verdict, apply};
+        use umpire::strategy::{Action, OrderRequest, check_requests};
+        let mut c = fog::begin(&scattered(seed, regions, forces));
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x00C0_FFEE);
+        type Sets = std::collections::HashMap<SideId, std::collections::HashSet<ForceId>>;
+        let (mut reachable, mut identified): (Sets, Sets) = Default::default();
+        let mut every: std::collections::BTreeMap<ForceId, Force> = Default::default();
+        let mut note = |c: &Campaign| {
+            for side in [red(), blue()] {
+                reachable.entry(side.clone()).or_default().extend(within_reach(c, &side));
+                identified.entry(side.clone()).or_default().extend(
+                    c.knowledge.of(&side).filter(|s| !s.seen.is_blind()).map(|s| s.force.clone()),
+                );
+            }
+            for f in &c.forces {
+                every.entry(f.id.clone()).or_insert_with(|| f.clone());
+            }
+        };
+        note(&c);
+        let mut log: Vec<Event> = Vec::new();
+        for _ in 0..moves {
+            let mut sets = Vec::new();
+            for side in [red(), blue()] {
+                let still: Vec<&Force> = c.forces_of(&side).filter(|f| f.en_route.is_none()).collect();
+                let mut used: std::collections::HashSet<&ForceId> = Default::default();
+                let mut requests = Vec::new();
+                for a in &still {
+                    for b in &still {
+                        if a.id != b.id && a.region == b.region && !used.contains(&a.id)
+                            && !used.contains(&b.id) && rng.random_bool(0.5)
+                        {
+                            requests.push(OrderRequest {
+                                force: a.id.clone(),
+                                action: Action::MergeInto(b.id.clone()),
+                                forced: false,
+                            });
+                            used.insert(&a.id);
+                            used.insert(&b.id);
+                        }
+                    }
+                }
+                if let Ok(set) = check_requests(&c, &side, &requests) {
+                    sets.push(set);
+                }
+            }
+            let outcome = umpire::strategy::resolve(&c, &sets);
+            log.extend(outcome.events.iter().cloned());
+            c = outcome.campaign;
+            note(&c);
+            while let Some(b) = c.battles.iter().find(|b| b.status == BattleStatus::Pending).cloned() {
+                let winner = if rng.random_bool(0.5) { b.attacker.clone() } else { b.defender.clone() };
+                let stands = c
+                    .forces
+                    .iter()
+                    .filter(|f| b.forces.contains(&f.id) || b.reserves.contains(&f.id))
+                    .flat_map(|f| f.stands.iter())
+                    .map(|s| StandAfter { id: s.id, after: rng.random_range(0..=s.strength), captured: false })
+                    .collect();
+                let verdict = Verdict {
+                    rules: c.rules,
+                    source: ResultSource::Table { sheet: "prop".into() },
+                    winner: Some(winner),
+                    stands,
+                    verdict: "prop".into(),
+                };
+                let (after, events) = apply(&c, b.id, &verdict).unwrap();
+                log.extend(events);
+                c = after;
+                note(&c);
+            }
+        }
+        for side in [red(), blue()] {
+            let reach = &reachable[&side];
+            for s in c.knowledge.of(&side) {
+                prop_assert!(reach.contains(&s.force), "{side} knows {} it could not have seen", s.force);
+                prop_assert_ne!(&s.side, &side);
+            }
+            let status = serde_json::to_string(&Status::for_side(&c, &side).unwrap()).unwrap();
+            let mut report = serde_json::to_value(Report::of(&c, &side, &log).unwrap()).unwrap();
+            report.as_object_mut().unwrap().remove("map");
+            let report = report.to_string();
+            for f in every.values().filter(|f| f.side != side) {
+                if identified[&side].contains(&f.id) {
+                    continue;
+                }
+                for view in [&status, &report] {
+                    prop_assert!(!view.contains(f.id.as_str()), "{side} shows {}: {view}", f.id);
+                    prop_assert!(!view.contains(&f.name), "{side} shows {}: {view}", f.name);
+                    for stand in &f.stands {
+                        prop_assert!(!view.contains(&stand.name), "{side} shows {}", stand.name);
+                    }
+                }
+            }
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Orders are checked against what the side knows
 
