@@ -596,6 +596,8 @@ fn write_side_status_text(out: &mut impl Write, status: &Status) -> Result<()> {
             _ => format!("blind {}", k.marker),
         };
         let where_ = |k: &umpire::model::status::KnownStatus| match &k.en_route {
+            // Seen leaving a battlefield on the road it fell back on.
+            Some(e) if e.miles <= 0.0 => format!("{} -> {} (leaving)", k.region_name, e.toward_name),
             Some(e) => format!("{} -> {} ({:.1} mi)", k.region_name, e.toward_name, e.miles),
             None => k.region_name.clone(),
         };

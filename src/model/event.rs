@@ -122,6 +122,9 @@ event_kinds! {
     ForceIdentified(Sighted) = "force_identified",
     ForceConcealed(Sighted) = "force_concealed",
     ForceLostSight(Sighted) = "force_lost_sight",
+    /// A force a side knew of leaves its view: seen merging or destroyed, or
+    /// not found where it was last seen.
+    ForceGone(ForceGone) = "force_gone",
     ScoutsDroveOffScreen(Scouting) = "scouts_drove_off_screen",
     ScoutsBrokeCover(Scouting) = "scouts_broke_cover",
     ScoutsDrivenOff(Scouting) = "scouts_driven_off",
@@ -230,6 +233,7 @@ impl EventKind {
             | K::ForceIdentified(_)
             | K::ForceConcealed(_)
             | K::ForceLostSight(_)
+            | K::ForceGone(_)
             | K::ScoutsDroveOffScreen(_)
             | K::ScoutsBrokeCover(_)
             | K::ScoutsDrivenOff(_) => None,
@@ -572,6 +576,32 @@ pub struct Sighted {
     pub en_route: Option<EnRoute>,
     pub seen: Seen,
     pub how: How,
+}
+
+/// Why a side's record of a force leaves its view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Gone {
+    /// The side saw it merge into another force (`into`).
+    Merged,
+    /// The side saw it destroyed.
+    Destroyed,
+    /// The side looked where it was last seen and it is not there.
+    NotFound,
+}
+
+/// Side `by`'s record of a force, as it was last, leaving its view, and why.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ForceGone {
+    #[serde(flatten)]
+    pub sighted: Sighted,
+    pub why: Gone,
+    /// The game move in which it was last seen.
+    pub last_seen: u32,
+    /// Merged: the force it joined, when the side knows it (`None`: a force
+    /// the side had no record of).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub into: Option<ForceId>,
 }
 
 /// A sighting decided by the scouts of force `scouts`, with their morale throws.

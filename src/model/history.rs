@@ -73,6 +73,7 @@ impl EventKind {
             | K::ForceIdentified(_)
             | K::ForceConcealed(_)
             | K::ForceLostSight(_)
+            | K::ForceGone(_)
             | K::ScoutsDroveOffScreen(_)
             | K::ScoutsBrokeCover(_)
             | K::ScoutsDrivenOff(_) => Step::Told,

@@ -347,7 +347,8 @@ fn force_sides(campaign: &Campaign, log: &[Event]) -> HashMap<ForceId, SideId> {
 ///   and their results;
 /// - HQ events about its own HQs, or HQs it took or holds;
 /// - what it saw and what its scouts did (`force_sighted`, `force_identified`,
-///   `force_concealed`, `force_lost_sight`, `scouts_*` with `by` = the side).
+///   `force_concealed`, `force_lost_sight`, `force_gone`, `scouts_*` with
+///   `by` = the side).
 ///
 /// Never the log's bookkeeping (`campaign_created`, `log_started`,
 /// `checkpoint`, `turn_undone`), the move's end (it counts every battle), nor
@@ -416,6 +417,7 @@ pub fn heard_by(campaign: &Campaign, side: &SideId, log: &[Event], events: &[&Ev
             K::ForceSighted(s) | K::ForceIdentified(s) | K::ForceConcealed(s) | K::ForceLostSight(s) => {
                 &s.by == side
             }
+            K::ForceGone(g) => &g.sighted.by == side,
             K::ScoutsDroveOffScreen(s) | K::ScoutsBrokeCover(s) | K::ScoutsDrivenOff(s) => {
                 &s.sighted.by == side
             }

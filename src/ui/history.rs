@@ -100,6 +100,7 @@ fn lost(kind: &EventKind) -> Option<Lost<'_>> {
         | K::ForceIdentified(_)
         | K::ForceConcealed(_)
         | K::ForceLostSight(_)
+        | K::ForceGone(_)
         | K::ScoutsDroveOffScreen(_)
         | K::ScoutsBrokeCover(_)
         | K::ScoutsDrivenOff(_)
@@ -149,6 +150,7 @@ fn named(kind: &EventKind) -> (Vec<&SideId>, Vec<&ForceId>) {
         K::ForceSighted(s) | K::ForceIdentified(s) | K::ForceConcealed(s) | K::ForceLostSight(s) => {
             (vec![&s.side], vec![&s.force])
         }
+        K::ForceGone(g) => (vec![&g.sighted.side], vec![&g.sighted.force]),
         K::ScoutsDroveOffScreen(s) | K::ScoutsBrokeCover(s) | K::ScoutsDrivenOff(s) => {
             (vec![&s.sighted.side], vec![&s.sighted.force])
         }
