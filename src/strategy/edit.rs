@@ -179,7 +179,13 @@ pub fn apply(
         sentence,
     );
     let mut events = log.into_events();
-    let seen = super::fog::glance(&mut state, campaign.turn);
+    let gone: Vec<super::fog::Vanished> = campaign
+        .forces
+        .iter()
+        .filter(|f| state.force(&f.id).is_none())
+        .map(|f| super::fog::Vanished::of(f, None))
+        .collect();
+    let seen = super::fog::glance(&mut state, campaign.turn, &gone);
     let first = u32::try_from(events.len()).unwrap_or(u32::MAX);
     events.extend(seen.into_iter().map(|mut e| {
         e.seq = e.seq.saturating_add(first);

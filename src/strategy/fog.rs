@@ -427,9 +427,10 @@ pub fn look_with(
 }
 
 /// What each side sees after an umpire's edit: the fog's look at game move
-/// `turn` without the scouts' dice, which belong to the game move.
-pub fn glance(state: &mut Campaign, turn: u32) -> Vec<Event> {
-    update(state, None, None, turn)
+/// `turn` without the scouts' dice, which belong to the game move; `gone`
+/// are the forces the edit took off the map.
+pub fn glance(state: &mut Campaign, turn: u32, gone: &[Vanished]) -> Vec<Event> {
+    update(state, None, None, turn, gone)
 }
 
 fn update(
