@@ -212,6 +212,10 @@ fn change(state: &mut Campaign, edit: &Edit, problems: &mut Vec<String>) -> Stri
             let Some(f) = force_mut(state, force, problems) else {
                 return String::new();
             };
+            if &f.region == to && f.en_route.is_none() {
+                problems.push(format!("{} is at {region} already", f.name));
+                return String::new();
+            }
             f.region = to.clone();
             f.en_route = None;
             f.order = crate::model::StandingOrder::Hold;
@@ -323,6 +327,13 @@ fn change(state: &mut Campaign, edit: &Edit, problems: &mut Vec<String>) -> Stri
                 return String::new();
             }
             let was = s.strength;
+            if was == *strength {
+                problems.push(format!(
+                    "stand {} ({}) is at {was} points already",
+                    s.id.0, s.name
+                ));
+                return String::new();
+            }
             s.strength = *strength;
             format!(
                 "stand {} ({}) of {name} set to {strength} of {} points, from {was}",
@@ -350,8 +361,10 @@ fn change(state: &mut Campaign, edit: &Edit, problems: &mut Vec<String>) -> Stri
             }
             hq.held_by = to.clone();
             hq.captured_turn = (to != side).then_some(turn);
-            let named = hq.name.as_ref().map_or_else(String::new, |n| format!(" ({n})"));
-            format!("{of_name}'s {} HQ{named} handed to {to_name}", wing.as_str())
+            match &hq.name {
+                Some(name) => format!("{name}, {of_name}'s {} HQ, handed to {to_name}", wing.as_str()),
+                None => format!("{of_name}'s {} HQ handed to {to_name}", wing.as_str()),
+            }
         }
         Edit::SetState { force, state: set } => {
             let Some(f) = force_mut(state, force, problems) else {
