@@ -451,3 +451,65 @@ fn the_window_refuses_a_game_move_worked_out_from_an_old_state_and_reloads() {
     session.apply(&umpire::ui::session::Command::EndTurn).unwrap();
     assert_eq!(session.campaign().turn, 2);
 }
+
+/// Orders from a command and from the window in the same game move: both
+/// kept, and the game move uses both.
+#[test]
+fn orders_from_the_window_and_a_command_in_one_game_move_are_both_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let (save, file) = bundled(dir.path());
+    let mut session = umpire::ui::Session::open(&save).unwrap();
+    let given = umpire(
+        dir.path(),
+        &[
+            "orders",
+            save.to_str().unwrap(),
+            "british",
+            file.to_str().unwrap(),
+        ],
+    );
+    assert!(given.status.success(), "{}", stderr(&given));
+    // A rebel force marches one road from where it stands.
+    let c = session.campaign().clone();
+    let rebel = c.forces.iter().find(|f| f.side.as_str() == "rebels").unwrap();
+    let road = c
+        .map
+        .roads
+        .iter()
+        .find(|r| r.from == rebel.region || r.to == rebel.region)
+        .unwrap();
+    let to = if road.from == rebel.region {
+        &road.to
+    } else {
+        &road.from
+    };
+    session
+        .apply(&umpire::ui::session::Command::Order {
+            side: rebel.side.clone(),
+            request: strategy::OrderRequest {
+                force: rebel.id.clone(),
+                action: strategy::Action::To(to.clone()),
+                forced: false,
+            },
+        })
+        .unwrap();
+    let sides: Vec<&str> = session.pending().iter().map(|o| o.side.as_str()).collect();
+    assert_eq!(sides, ["british", "rebels"], "both kept");
+    session.apply(&umpire::ui::session::Command::EndTurn).unwrap();
+    let store = Store::open(&save).unwrap();
+    let after = store.load().unwrap();
+    let marched: std::collections::BTreeSet<&str> = store
+        .events()
+        .unwrap()
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Moved(m) => c.force(&m.force).map(|f| f.side.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(after.turn, 2);
+    assert!(
+        marched.contains("british") && marched.contains("rebels"),
+        "{marched:?}"
+    );
+}

@@ -363,6 +363,9 @@ impl Session {
     }
 
     fn order(&mut self, side: &SideId, request: &OrderRequest) -> Result<Applied, Refusal> {
+        // An order stands on its own: checked against the save as it is now,
+        // it keeps what another program gave meanwhile.
+        self.catch_up()?;
         let set = self.check(side, request)?;
         self.store
             .submit_orders(self.at, &set, ORDERS_SOURCE)
