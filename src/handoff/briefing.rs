@@ -16,7 +16,11 @@ pub fn write_briefing(campaign: &Campaign, battle: &Battle, handoff: &Handoff) -
     let place = campaign.map.region_name(&battle.region);
     let rules = rule_set(s.rules);
     let mut out = String::new();
-    let date = campaign.date().map(|d| format!(", {d}")).unwrap_or_default();
+    // The date of the game move the battle was made in, not of the one now.
+    let date = campaign
+        .date_of_turn(battle.turn)
+        .map(|d| format!(", {d}"))
+        .unwrap_or_default();
     let _ = writeln!(out, "# The battle at {place}\n");
     let _ = writeln!(
         out,
@@ -34,7 +38,7 @@ pub fn write_briefing(campaign: &Campaign, battle: &Battle, handoff: &Handoff) -
         "- Rule set: **{}**{}.",
         s.rules,
         rules
-            .map(|r| format!(" (`{}`)", r.seed_file()))
+            .map(|r| format!(" ({})", r.publication()))
             .unwrap_or_default()
     );
     let (w_in, d_in) = (

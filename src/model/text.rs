@@ -61,6 +61,18 @@ pub fn description_problem(text: &str, what: &str) -> Option<String> {
     None
 }
 
+/// "1 inch", "3 inches", "0.5 miles": `amount` to `decimals` places with its
+/// noun, singular only when it reads exactly one.
+pub fn quantity(amount: f64, decimals: usize, one: &str, many: &str) -> String {
+    let number = format!("{amount:.decimals$}");
+    let noun = if number == "1" || number.trim_start_matches('-') == "1" {
+        one
+    } else {
+        many
+    };
+    format!("{number} {noun}")
+}
+
 /// `text` safe to print on one line of a terminal: every control character
 /// (escape, newline, carriage return, tab, ...) written as `\u{1b}` and the
 /// like, everything else as it is. Borrowed when nothing needed escaping.

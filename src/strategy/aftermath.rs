@@ -245,7 +245,11 @@ impl Run {
                     points: *points,
                     destroyed: destroyed.clone(),
                 }),
-                format!("{name} lost {points} points in battle {}{struck}.", battle.id),
+                format!(
+                    "{name} lost {points} point{} in battle {}{struck}.",
+                    if *points == 1 { "" } else { "s" },
+                    battle.id
+                ),
             );
         }
         // Strike the destroyed and the taken from their forces.
@@ -313,12 +317,15 @@ impl Run {
             Some(w) => format!("{} wins", self.side_name(w)),
             None => "a draw".to_owned(),
         };
+        // Points are what the campaign loses: stands killed or taken. Routed
+        // stands go back to their forces, so they count here for nothing,
+        // though the verdict counts them against their army's resolve.
         let lost: Vec<String> = losses
             .iter()
-            .map(|(side, points)| format!("{} lost {points} points", self.side_name(side)))
+            .map(|(side, points)| format!("{} {points}", self.side_name(side)))
             .collect();
         let sentence = format!(
-            "Battle {} at {place} ({how}): {result}; {}.",
+            "Battle {} at {place} ({how}): {result}; points lost (stands killed or taken, not routed): {}.",
             battle.id,
             lost.join(", ")
         );

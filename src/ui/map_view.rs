@@ -1776,7 +1776,7 @@ fn paint_scale_bar(painter: &Painter, rect: Rect, zoom: f32) {
     painter.text(
         at + vec2(width / 2.0, -4.0),
         Align2::CENTER_BOTTOM,
-        format!("{miles:.0} miles"),
+        crate::model::text::quantity(f64::from(miles), 0, "mile", "miles"),
         FontId::proportional(11.0),
         theme::LABEL_STRONG,
     );

@@ -753,10 +753,10 @@ fn region_ui(ui: &mut Ui, scene: &Scene<'_>, selection: &mut Selection, id: &Reg
             None => String::new(),
         };
         ui.label(format!(
-            "{} to {}, {:.0} miles{crossing}",
+            "{} to {}, {}{crossing}",
             road.kind,
             campaign.map.region_name(other),
-            road.miles
+            crate::model::text::quantity(road.miles, 0, "mile", "miles")
         ));
     }
     let here: Vec<&Force> = campaign.forces.iter().filter(|f| &f.region == id).collect();
@@ -1020,21 +1020,21 @@ pub fn help_windows(ctx: &egui::Context, help: &mut HelpWindows) {
         .show(ctx, |ui| {
             ScrollArea::vertical().show(ui, |ui| {
                 ui.label(RichText::new("The campaign: Jack Scruby's Strategic Rules").strong());
-                ui.label("scruby-basic-war-game-rules.txt, Strategic Rules 1 (three HQs a side), 2 (supply: HQ lost, roads cut, 4 moves' grace), 3 (forced marches: three moves in one, a stand per ten marching, rest after three, never into an attack), and the Movement chart (march rates by arm, road, column and open order).");
-                ui.label("scruby-1961-strategy-tactical-wargame.txt: the Basic conception, HQs and concealed forces.");
+                ui.label(format!(
+                    "{}: Strategic Rules 1 (three HQs a side), 2 (supply: HQ lost, roads cut, 4 moves' grace), 3 (forced marches: three moves in one, a stand per ten marching, rest after three, never into an attack), and the Movement chart (march rates by arm, road, column and open order).",
+                    crate::rules::SCRUBY_BASIC
+                ));
+                ui.label(format!(
+                    "{}: the Basic Conception, HQs and Concealed Forces.",
+                    crate::rules::SCRUBY_1961
+                ));
                 ui.add_space(6.0);
                 ui.label(RichText::new("The battles: five rule sets").strong());
-                for (id, seed) in [
-                    ("scruby-1961", "scruby-1961-strategy-tactical-wargame.txt"),
-                    ("scruby-basic", "scruby-basic-war-game-rules.txt"),
-                    ("harman-2021", "harman-2021-toy-soldier-battles.txt"),
-                    ("scruby-1965", "scruby-1965-unbalanced-equality.txt"),
-                    ("cordery-2009", "cordery-2009-late-19th-century-rules.txt"),
-                ] {
-                    ui.label(format!("{id}: {seed}"));
+                for rules in crate::rules::rule_sets() {
+                    ui.label(format!("{}: {}", rules.id(), rules.publication()));
                 }
                 ui.add_space(6.0);
-                ui.weak("Every rule constant in the code cites its seed file and section.");
+                ui.weak("Every rule the program follows names the section it comes from.");
             });
         });
     egui::Window::new("Keyboard shortcuts")
