@@ -865,7 +865,7 @@ fn refuse_with_pending_battles(
     save: &Path,
     with_pending: bool,
 ) -> Result<()> {
-    let pending = strategy::pending_battles_text(campaign);
+    let pending = strategy::pending_battles_text(campaign, None);
     if pending.is_empty() {
         return Ok(());
     }

@@ -75,7 +75,7 @@ fn a_game_move_is_resolved_reported_and_logged() {
     );
     let only = stdout(&umpire(dir.path(), &["log", "war.umpire", "--turn", "2"]));
     assert!(
-        only.starts_with("Game move 2 (1895-03-02)\n  Red Column marched 4.0 miles"),
+        only.starts_with("Game move 2 (1895-03-02)\n  Red Column, 3.5 miles out of The Ford on the road to South Hills, marched 4.0 miles"),
         "{only}"
     );
     let none = stdout(&umpire(dir.path(), &["log", "war.umpire", "--turn", "9"]));

@@ -98,6 +98,23 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_quantity_is_singular_only_when_it_reads_one() {
+        for (amount, decimals, text) in [
+            (1.0, 0, "1 mile"),
+            (0.6, 0, "1 mile"),
+            (1.0, 1, "1.0 miles"),
+            (2.0, 0, "2 miles"),
+            (0.0, 0, "0 miles"),
+            (0.3, 1, "0.3 miles"),
+            (15.04, 1, "15.0 miles"),
+        ] {
+            assert_eq!(quantity(amount, decimals, "mile", "miles"), text);
+        }
+        assert_eq!(quantity(1.2, 0, "inch", "inches"), "1 inch");
+        assert_eq!(quantity(18.0, 0, "inch", "inches"), "18 inches");
+    }
+
+    #[test]
     fn printable_escapes_control_characters_only() {
         assert_eq!(printable("Zoë's 1st"), "Zoë's 1st");
         assert_eq!(

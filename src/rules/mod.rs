@@ -726,10 +726,15 @@ mod tests {
     fn failing_objectives_clearly_lighter_losses_win_else_a_draw() {
         let s = scenario();
         let ends = [end(0, 90, FAR), end(1, 70, FAR)];
+        let (winner, _, verdict) = judge(&s, &ends, &Resolve::default(), None);
+        assert_eq!(winner, Some(0), "10% against 30% lost");
+        let (won, lost) = (&s.sides[0].name, &s.sides[1].name);
         assert_eq!(
-            judge(&s, &ends, &Resolve::default(), None).0,
-            Some(0),
-            "10% against 30% lost"
+            verdict,
+            format!(
+                "{won} keeps the field with 10% of its strength killed, routed or taken, against 30% of {lost}'s"
+            ),
+            "each share names its side"
         );
         let ends = [end(0, 90, FAR), end(1, 80, FAR)];
         let (winner, field, verdict) = judge(&s, &ends, &Resolve::default(), None);

@@ -322,10 +322,16 @@ impl Run {
         // though the verdict counts them against their army's resolve.
         let lost: Vec<String> = losses
             .iter()
-            .map(|(side, points)| format!("{} {points}", self.side_name(side)))
+            .map(|(side, points)| {
+                format!(
+                    "{} lost {points} point{}",
+                    self.side_name(side),
+                    if *points == 1 { "" } else { "s" }
+                )
+            })
             .collect();
         let sentence = format!(
-            "Battle {} at {place} ({how}): {result}; points lost (stands killed or taken, not routed): {}.",
+            "Battle {} at {place} ({how}): {result}; {} (stands killed or taken; routed stands go back to their forces).",
             battle.id,
             lost.join(", ")
         );

@@ -24,8 +24,12 @@ pub use turn::{TurnOutcome, resolve};
 
 /// The battles pending in `campaign`, one sentence each: "battle 1 at Beni
 /// Suef (since game move 4): Army of the Rebellion attacking British Field
-/// Force". What `umpire turn` and the window's End turn warn of.
-pub fn pending_battles_text(campaign: &crate::model::Campaign) -> Vec<String> {
+/// Force". What `umpire turn` and the window's End turn warn of. With a
+/// `viewer`, only the battles that side is in, as its status shows them.
+pub fn pending_battles_text(
+    campaign: &crate::model::Campaign,
+    viewer: Option<&crate::model::SideId>,
+) -> Vec<String> {
     let side = |id: &crate::model::SideId| {
         campaign
             .side(id)
@@ -35,6 +39,15 @@ pub fn pending_battles_text(campaign: &crate::model::Campaign) -> Vec<String> {
         .battles
         .iter()
         .filter(|b| b.status == crate::model::BattleStatus::Pending)
+        .filter(|b| {
+            viewer.is_none_or(|v| {
+                &b.attacker == v
+                    || &b.defender == v
+                    || b.forces
+                        .iter()
+                        .any(|f| campaign.force(f).is_some_and(|f| &f.side == v))
+            })
+        })
         .map(|b| {
             format!(
                 "battle {} at {} (since game move {}): {} attacking {}",

@@ -1012,6 +1012,50 @@ pub fn file_windows(
     }
 }
 
+/// End turn pressed with battles pending: the warning shown, and whether the
+/// next End turn goes ahead anyway.
+#[derive(Debug, Default)]
+pub struct EndTurnCheck {
+    /// The pending battles warned of, one sentence each; `None`: no warning up.
+    pub warning: Option<Vec<String>>,
+    /// "End turn anyway" was pressed: the next End turn is not stopped.
+    pub anyway: bool,
+}
+
+/// The warning that battles are pending, over the window until the umpire
+/// ends the turn anyway or goes back to fight them.
+pub fn end_turn_warning(ctx: &egui::Context, check: &mut EndTurnCheck, commands: &mut Vec<Command>) {
+    let Some(pending) = &check.warning else {
+        return;
+    };
+    let mut close = false;
+    let modal = egui::Modal::new(egui::Id::unique("end_turn_pending_battles")).show(ctx, |ui| {
+        ui.set_max_width(460.0);
+        ui.heading("End turn with battles pending?");
+        ui.label(match pending.len() {
+            1 => "1 battle is still pending:".to_owned(),
+            n => format!("{n} battles are still pending:"),
+        });
+        for line in pending {
+            ui.label(format!("\u{2022} {line}"));
+        }
+        ui.label("Fight them first (View > Battles), or end the turn anyway: they stay pending, to be fought later.");
+        ui.horizontal(|ui| {
+            if ui.button("End turn anyway").clicked() {
+                check.anyway = true;
+                commands.push(Command::Session(Do::EndTurn));
+                close = true;
+            }
+            if ui.button("Cancel").clicked() {
+                close = true;
+            }
+        });
+    });
+    if close || modal.should_close() {
+        check.warning = None;
+    }
+}
+
 /// The Help menu's windows.
 pub fn help_windows(ctx: &egui::Context, help: &mut HelpWindows) {
     egui::Window::new("Rule sources")
