@@ -805,9 +805,9 @@ fn orders(save: &Path, side: &str, file: &Path) -> Result<ExitCode> {
                 name,
             } => {
                 format!(
-                    "  {}: split off {} stands as {} ({})",
+                    "  {}: split off {} as {} ({})",
                     printable(force.as_str()),
-                    stands.len(),
+                    plural(stands.len(), "stand"),
                     printable(new_force.as_str()),
                     printable(name)
                 )

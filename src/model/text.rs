@@ -61,6 +61,15 @@ pub fn description_problem(text: &str, what: &str) -> Option<String> {
     None
 }
 
+/// "1 stand", "3 stands": a count with its noun, singular for one.
+pub fn count(n: u64, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
 /// "1 inch", "3 inches", "0.5 miles": `amount` to `decimals` places with its
 /// noun, singular only when it reads exactly one.
 pub fn quantity(amount: f64, decimals: usize, one: &str, many: &str) -> String {
@@ -112,6 +121,9 @@ mod tests {
         }
         assert_eq!(quantity(1.2, 0, "inch", "inches"), "1 inch");
         assert_eq!(quantity(18.0, 0, "inch", "inches"), "18 inches");
+        assert_eq!(count(1, "stand", "stands"), "1 stand");
+        assert_eq!(count(0, "stand", "stands"), "0 stands");
+        assert_eq!(count(7, "game move", "game moves"), "7 game moves");
     }
 
     #[test]

@@ -487,7 +487,8 @@ impl Run {
                             stands,
                         }),
                         format!(
-                            "{name}, beaten at {place}, has no road open away from the enemy and is destroyed with its {stands} stands (Cordery's withdrawal rule)."
+                            "{name}, beaten at {place}, has no road open away from the enemy and is destroyed with its {} (Cordery's withdrawal rule).",
+                            crate::model::text::count(stands as u64, "stand", "stands")
                         ),
                     );
                 }

@@ -1198,8 +1198,8 @@ impl MapView {
                     return;
                 }
                 ui.label(format!(
-                    "{side}; {} stands, {} of {} points",
-                    force.stands.len(),
+                    "{side}; {}, {} of {} points",
+                    crate::model::text::count(force.stands.len() as u64, "stand", "stands"),
                     force.points(),
                     force.full_points()
                 ));
@@ -1216,7 +1216,14 @@ impl MapView {
                 {
                     ui.label(supply_text(campaign, line));
                 } else if force.supply.cut_moves > 0 {
-                    ui.label(format!("Cut off for {} game moves", force.supply.cut_moves));
+                    ui.label(format!(
+                        "Cut off for {}",
+                        crate::model::text::count(
+                            u64::from(force.supply.cut_moves),
+                            "game move",
+                            "game moves"
+                        )
+                    ));
                 }
                 if scene.may_order(&force.side) {
                     ui.weak("Click to select; drag to a region to order a march.");

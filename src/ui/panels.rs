@@ -523,8 +523,8 @@ fn force_ui(ui: &mut Ui, scene: &Scene<'_>, input: &mut Inspector<'_>, force: Fo
         .map_or(force.side.as_str(), |s| s.name.as_str());
     ui.label(RichText::new(&force.name).strong().size(16.0).color(colour));
     ui.label(format!(
-        "{side_name}; {} stands, {} of {} points",
-        force.stands.len(),
+        "{side_name}; {}, {} of {} points",
+        crate::model::text::count(force.stands.len() as u64, "stand", "stands"),
         force.points(),
         force.full_points()
     ));
@@ -579,7 +579,10 @@ fn force_ui(ui: &mut Ui, scene: &Scene<'_>, input: &mut Inspector<'_>, force: Fo
     } else if force.supply.cut_moves > 0 {
         ui.colored_label(
             theme::CUT_OFF,
-            format!("Cut off for {} game moves", force.supply.cut_moves),
+            format!(
+                "Cut off for {}",
+                crate::model::text::count(u64::from(force.supply.cut_moves), "game move", "game moves")
+            ),
         );
     }
 
@@ -660,7 +663,10 @@ fn force_ui(ui: &mut Ui, scene: &Scene<'_>, input: &mut Inspector<'_>, force: Fo
                 .labelled_by(label.id);
         });
         if ui
-            .button(format!("Split off {} stands", input.form.split.stands.len()))
+            .button(format!(
+                "Split off {}",
+                crate::model::text::count(input.form.split.stands.len() as u64, "stand", "stands")
+            ))
             .clicked()
         {
             commands.push(order(
