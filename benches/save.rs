@@ -24,15 +24,17 @@ const REGIONS: usize = 10_000;
 
 /// What `umpire turn SAVE` does, without the printing.
 fn turn(save: &Path) {
-    let (mut store, campaign) = Store::open_and_load(save).unwrap();
+    let (mut store, campaign, at) = Store::open_and_load_at(save).unwrap();
     let orders = store.pending_orders().unwrap();
     let outcome = resolve(&campaign, &orders);
-    store.commit_turn(&campaign, &outcome).unwrap();
+    store.commit_turn(at, &campaign, &outcome).unwrap();
 }
 
 /// What `umpire undo SAVE` does, without the printing.
 fn undo(save: &Path) {
-    Store::open(save).unwrap().undo().unwrap();
+    let mut store = Store::open(save).unwrap();
+    let at = store.revision().unwrap();
+    store.undo(at).unwrap();
 }
 
 /// The save's size on disk, its write-ahead log folded in.

@@ -16,6 +16,7 @@ use umpire::store::{Overwrite, Store, Undone};
 use umpire::strategy::{self, Order};
 
 mod battles;
+mod edit;
 mod players;
 mod proving;
 
@@ -140,7 +141,16 @@ enum Command {
         #[arg(long)]
         turn: Option<u32>,
     },
-    /// Take back the last change: orders not yet resolved, a battle's result, or the last game move.
+    /// The umpire's pencil: move or add a force, add or remove stands, set a stand's
+    /// strength, hand an HQ over, rest a force, or write a ruling; each with a reason,
+    /// kept in the log, and taken back by `umpire undo`.
+    Edit {
+        /// The campaign save.
+        save: PathBuf,
+        #[command(subcommand)]
+        edit: edit::EditCommand,
+    },
+    /// Take back the last change: orders not yet resolved, a battle's result, an umpire's edit, or the last game move.
     Undo {
         /// The campaign save.
         save: PathBuf,
@@ -284,6 +294,7 @@ pub fn run() -> Result<ExitCode> {
             forced,
         } => players::route(&save, &force, &to, forced),
         Command::Log { save, turn } => log(&save, turn),
+        Command::Edit { save, edit } => edit::edit(&save, &edit),
         Command::Undo { save } => undo(&save),
         Command::Battle {
             file,
@@ -656,6 +667,8 @@ fn write_side_status_text(out: &mut impl Write, status: &Status) -> Result<()> {
         };
         let id_width = column_width(known.iter().map(|k| id(k)));
         let where_ = |k: &umpire::model::status::KnownStatus| match &k.en_route {
+            // Seen leaving a battlefield on the road it fell back on.
+            Some(e) if e.miles <= 0.0 => format!("{} -> {} (leaving)", k.region_name, e.toward_name),
             Some(e) => format!("{} -> {} ({:.1} mi)", k.region_name, e.toward_name, e.miles),
             None => k.region_name.clone(),
         };
@@ -753,7 +766,7 @@ fn report(save: &Path, side: &str, out: &Path) -> Result<ExitCode> {
 }
 
 fn orders(save: &Path, side: &str, file: &Path) -> Result<ExitCode> {
-    let (mut store, campaign) = Store::open_and_load(save)?;
+    let (mut store, campaign, at) = Store::open_and_load_at(save)?;
     let text = umpire::files::read_orders_text(file).map_err(|d| anyhow::anyhow!("{d}"))?;
     let name = file.display().to_string();
     let side = SideId::new(side);
@@ -775,7 +788,7 @@ fn orders(save: &Path, side: &str, file: &Path) -> Result<ExitCode> {
     let source = file
         .file_name()
         .map_or_else(|| name.clone(), |n| n.to_string_lossy().into_owned());
-    store.submit_orders(&set, &source)?;
+    store.submit_orders(at, &set, &source)?;
     let side_name = printable(campaign.side(&side).map_or(side.as_str(), |s| s.name.as_str()));
     let mut out = std::io::stdout().lock();
     writeln!(
@@ -829,11 +842,12 @@ fn orders(save: &Path, side: &str, file: &Path) -> Result<ExitCode> {
 }
 
 fn turn(save: &Path, json: bool, with_pending: bool) -> Result<ExitCode> {
-    let (mut store, campaign) = Store::open_and_load(save)?;
+    let (mut store, campaign, at) = Store::open_and_load_at(save)?;
     refuse_with_pending_battles(&campaign, save, with_pending)?;
+    // Orders given after `at` make the game move refused when it is written.
     let orders = store.pending_orders()?;
     let outcome = strategy::resolve(&campaign, &orders);
-    store.commit_turn(&campaign, &outcome)?;
+    store.commit_turn(at, &campaign, &outcome)?;
     let mut out = std::io::stdout().lock();
     if json {
         let report = serde_json::json!({
@@ -933,7 +947,8 @@ fn log(save: &Path, only: Option<u32>) -> Result<ExitCode> {
 
 fn undo(save: &Path) -> Result<ExitCode> {
     let mut store = Store::open(save)?;
-    match store.undo()? {
+    let at = store.revision()?;
+    match store.undo(at)? {
         Undone::Orders { side, turn, source } => {
             // The sides never change: read after the undo, only to name the side.
             let campaign = store.load()?;
@@ -951,6 +966,9 @@ fn undo(save: &Path) -> Result<ExitCode> {
                 "Undid game move {turn}: the campaign is back at its start, with its orders waiting. `umpire turn {}` resolves it again.",
                 save.display()
             );
+        }
+        Undone::Edit { turn } => {
+            println!("Took back the umpire's last edit (made in game move {turn}).");
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -2,14 +2,15 @@
 //! files, shared by the CLI and the app. Each wires the pure core
 //! (`handoff`, `rules`, `strategy::aftermath`) to `store` and `files`; a
 //! change to the save is one transaction, made only after everything was
-//! checked.
+//! checked, and only if the save is still at the revision the campaign
+//! given to it was read at (`Store::read_at`, `Store::open_and_load_at`).
 
 use crate::files::{self, WriteError};
 use crate::handoff::{self, Handoff, HandoffError, sheet::SheetError};
 use crate::model::{BattleRecord, Campaign, Event, RuleSetId};
 use crate::rules::{self, FightError, Outcome};
 use crate::scenario::Scenario;
-use crate::store::{Store, StoreError};
+use crate::store::{Revision, Store, StoreError};
 use crate::strategy::aftermath::{self, AftermathError, Verdict};
 use std::path::{Path, PathBuf};
 
@@ -28,6 +29,8 @@ pub enum DeskError {
     Fight(#[from] FightError),
     #[error(transparent)]
     Write(#[from] WriteError),
+    #[error("the edit is refused: {0}")]
+    Edit(#[from] crate::strategy::edit::EditRefused),
     #[error("{0}")]
     Read(String),
     #[error("the table picture could not be drawn: {0}")]
@@ -94,20 +97,20 @@ fn record_with(campaign: &Campaign, battle: u32, scenario: &Scenario) -> Result<
 
 /// `umpire scenario`: writes battle `battle`'s pack (scenario.json,
 /// briefing.md, table.png, result.toml) into `dir`, and keeps the scenario
-/// and its odds with the battle.
+/// and its odds with the battle. `campaign` is the save's state at `at`.
 pub fn write_pack(
     store: &mut Store,
+    (campaign, at): (&Campaign, Revision),
     battle: u32,
     rules: Option<RuleSetId>,
     dir: &Path,
 ) -> Result<PackWritten, DeskError> {
-    let campaign = store.load()?;
-    let handoff = scenario_for(&campaign, battle, rules)?;
-    let b = handoff::pending_battle(&campaign, battle)?;
-    let record = record_with(&campaign, battle, &handoff.scenario)?;
+    let handoff = scenario_for(campaign, battle, rules)?;
+    let b = handoff::pending_battle(campaign, battle)?;
+    let record = record_with(campaign, battle, &handoff.scenario)?;
     let json = serde_json::to_string_pretty(&handoff.scenario).unwrap_or_default();
-    let briefing = handoff::briefing::write_briefing(&campaign, b, &handoff);
-    let sheet = handoff::sheet::write_sheet(&campaign, b, &handoff.scenario);
+    let briefing = handoff::briefing::write_briefing(campaign, b, &handoff);
+    let sheet = handoff::sheet::write_sheet(campaign, b, &handoff.scenario);
     let png =
         handoff::picture::table_png(&handoff.scenario).map_err(|e| DeskError::Picture(e.to_string()))?;
     let files = files::write_files(
@@ -119,7 +122,7 @@ pub fn write_pack(
             ("result.toml", sheet.as_bytes()),
         ],
     )?;
-    store.record_battle(battle, &record)?;
+    store.record_battle(at, battle, &record)?;
     Ok(PackWritten {
         battle,
         rules: handoff.scenario.rules,
@@ -140,7 +143,7 @@ pub struct Applied {
 
 fn apply(
     store: &mut Store,
-    before: &Campaign,
+    (before, at): (&Campaign, Revision),
     battle: u32,
     record: BattleRecord,
     verdict: Verdict,
@@ -151,7 +154,7 @@ fn apply(
         b.record = record;
     }
     let (after, events) = aftermath::apply(&with_record, battle, &verdict)?;
-    store.commit_battle(before, battle, &after, &events)?;
+    store.commit_battle(at, before, battle, &after, &events)?;
     Ok(Applied {
         battle,
         outcome,
@@ -161,42 +164,48 @@ fn apply(
     })
 }
 
-/// `umpire resolve`: fights battle `battle` with the engine and applies the outcome.
+/// `umpire resolve`: fights battle `battle` with the engine and applies the
+/// outcome to `campaign`, the save's state at `at`.
 pub fn resolve(
     store: &mut Store,
+    (campaign, at): (&Campaign, Revision),
     battle: u32,
     rules: Option<RuleSetId>,
     seed: Option<u64>,
 ) -> Result<Applied, DeskError> {
-    let campaign = store.load()?;
-    let handoff = scenario_for(&campaign, battle, rules)?;
-    let record = record_with(&campaign, battle, &handoff.scenario)?;
+    let handoff = scenario_for(campaign, battle, rules)?;
+    let record = record_with(campaign, battle, &handoff.scenario)?;
     let seed = seed.unwrap_or(handoff.scenario.seed);
     let outcome = rules::fight(&handoff.scenario, handoff.scenario.rules, seed)?;
     let verdict = Verdict::from_outcome(&outcome);
-    apply(store, &campaign, battle, record, verdict, Some(outcome))
+    apply(store, (campaign, at), battle, record, verdict, Some(outcome))
 }
 
-/// `umpire result`: applies the filled results sheet at `sheet` to battle `battle`.
-pub fn enter_result(store: &mut Store, battle: u32, sheet: &Path) -> Result<Applied, DeskError> {
+/// `umpire result`: applies the filled results sheet at `sheet` to battle
+/// `battle` of `campaign`, the save's state at `at`.
+pub fn enter_result(
+    store: &mut Store,
+    (campaign, at): (&Campaign, Revision),
+    battle: u32,
+    sheet: &Path,
+) -> Result<Applied, DeskError> {
     let text = files::read_sheet_text(sheet).map_err(|d| {
         DeskError::Read(format!(
             "{}: {}; give the path of the filled result.toml",
             d.file, d.message
         ))
     })?;
-    let campaign = store.load()?;
     let name = sheet.file_name().map_or_else(
         || sheet.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
     );
-    enter_result_text(store, &campaign, battle, &text, &name)
+    enter_result_text(store, (campaign, at), battle, &text, &name)
 }
 
 /// Applies a results sheet given as text (the app's form writes one).
 pub fn enter_result_text(
     store: &mut Store,
-    campaign: &Campaign,
+    (campaign, at): (&Campaign, Revision),
     battle: u32,
     text: &str,
     name: &str,
@@ -204,7 +213,7 @@ pub fn enter_result_text(
     let verdict = handoff::sheet::read_sheet(text, name, campaign, battle)?;
     let handoff = scenario_for(campaign, battle, Some(verdict.rules))?;
     let record = record_with(campaign, battle, &handoff.scenario)?;
-    apply(store, campaign, battle, record, verdict, None)
+    apply(store, (campaign, at), battle, record, verdict, None)
 }
 
 /// Applies the app's result form for battle `battle` fought under `rules`:
@@ -212,7 +221,7 @@ pub fn enter_result_text(
 /// what `umpire result` refuses.
 pub fn enter_form(
     store: &mut Store,
-    campaign: &Campaign,
+    (campaign, at): (&Campaign, Revision),
     battle: u32,
     rules: RuleSetId,
     filled: &handoff::sheet::Filled,
@@ -222,5 +231,29 @@ pub fn enter_form(
     let text = handoff::sheet::write_filled_sheet(campaign, b, &handoff.scenario, filled);
     let verdict = handoff::sheet::read_sheet(&text, "the result form", campaign, battle)?;
     let record = record_with(campaign, battle, &handoff.scenario)?;
-    apply(store, campaign, battle, record, verdict, None)
+    apply(store, (campaign, at), battle, record, verdict, None)
+}
+
+/// An umpire's edit applied: the events and the new state.
+#[derive(Debug, Clone)]
+pub struct EditMade {
+    pub events: Vec<Event>,
+    pub campaign: Campaign,
+}
+
+/// `umpire edit` and the window's pencil: makes the umpire's `edit` for
+/// `reason` to `campaign`, the save's state at `at`, checked whole and
+/// written as one change that `undo` takes back.
+pub fn edit(
+    store: &mut Store,
+    (campaign, at): (&Campaign, Revision),
+    edit: &crate::model::event::Edit,
+    reason: &str,
+) -> Result<EditMade, DeskError> {
+    let (after, events) = crate::strategy::edit::apply(campaign, edit, reason)?;
+    store.commit_edit(at, campaign, &after, &events)?;
+    Ok(EditMade {
+        events,
+        campaign: after,
+    })
 }

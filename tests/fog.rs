@@ -567,6 +567,7 @@ fn a_side_remembers_where_and_when_it_last_saw_a_force() {
             at(region("red-home", Terrain::Open), 0.0, 0.0),
             at(region("ridge", Terrain::Open), 0.0, 60.0),
             at(region("plain", Terrain::Open), 30.0, 30.0),
+            at(region("rear", Terrain::Open), -100.0, 0.0),
             at(region("blue-home", Terrain::Open), 900.0, 0.0),
         ],
         vec![
@@ -583,9 +584,12 @@ fn a_side_remembers_where_and_when_it_last_saw_a_force() {
     // Game move 1: a blind.
     look(&mut c);
     assert_eq!(seen_now(&c, &red(), "column"), Some(Seen::Blind));
-    // Game move 2: it is gone to blue's home; remembered at the plain, move 1.
+    // Game move 2: it is gone to blue's home and the post to the rear, out
+    // of sight of the plain: remembered at the plain, move 1.
     let i = column(&c);
     c.forces[i].region = RegionId::new("blue-home");
+    let p = post(&c);
+    c.forces[p].region = RegionId::new("rear");
     let events = look(&mut c);
     let lost = kinds_of(&events, "force_lost_sight");
     assert_eq!(
@@ -603,9 +607,11 @@ fn a_side_remembers_where_and_when_it_last_saw_a_force() {
         ),
         (1, "plain", 1, false)
     );
-    // Game move 3: a blind on the plain again. Nothing tells it is the same:
-    // a new marker, and the old memory stays.
+    // Game move 3: the post is back, and a blind on the plain again. Nothing
+    // tells it is the same: a new marker, and the old memory stays (the
+    // blind there may be it).
     c.forces[i].region = RegionId::new("plain");
+    c.forces[p].region = RegionId::new("red-home");
     look(&mut c);
     let markers: Vec<(u32, bool)> = known(&c, &red()).iter().map(|s| (s.marker, s.in_sight)).collect();
     assert_eq!(markers, [(1, false), (2, true)]);
@@ -625,8 +631,12 @@ fn a_side_remembers_where_and_when_it_last_saw_a_force() {
     let memory = known(&c, &red());
     assert_eq!(memory.len(), 1, "blind 1 was the column: {memory:?}");
     assert_eq!(memory[0].marker, 2);
-    // Game move 5: gone again; remembered by name, strength and place.
+    // Game move 5: gone again, both posts to the rear; remembered by name,
+    // strength and place.
     c.forces[i].region = RegionId::new("blue-home");
+    for f in c.forces.iter_mut().filter(|f| f.side == red()) {
+        f.region = RegionId::new("rear");
+    }
     let events = look(&mut c);
     assert_eq!(
         kinds_of(&events, "force_lost_sight")[0].sentence,
@@ -646,6 +656,19 @@ fn a_side_remembers_where_and_when_it_last_saw_a_force() {
         ),
         (Some("Column"), Some(300), Some(3), "plain", 4, false)
     );
+    // Game move 6: the post looks at the plain again and the column is not
+    // there: red learns it is gone from where it was last seen, and no more.
+    let p = post(&c);
+    c.forces[p].region = RegionId::new("red-home");
+    let events = look(&mut c);
+    assert_eq!(
+        kinds_of(&events, "force_gone")
+            .iter()
+            .map(|e| e.sentence.as_str())
+            .collect::<Vec<_>>(),
+        ["Red Army no longer finds Column at Plain, where it was last seen in game move 4."]
+    );
+    assert!(known(&c, &red()).is_empty(), "{:?}", known(&c, &red()));
 }
 
 #[test]
@@ -680,6 +703,372 @@ fn the_starting_knowledge_is_what_each_side_sees_at_the_start() {
         Some(Seen::Full { .. })
     ));
     assert_eq!(known(&started, &red())[0].turn, 1);
+}
+
+// ---------------------------------------------------------------------------
+// Memory that learns: battles, merges, forces destroyed or gone
+
+/// Red's holders at `middle` (x = 10), blue's raiders arriving from `east`
+/// (at x = `east_x`, 5 miles short on the road) to meet them in game move 1;
+/// blue's host far off, out of everyone's sight.
+fn battle_ground(east_x: f64) -> Campaign {
+    let mut raiders = marching(force("raiders", "blue", "east", line(3, 40)), &["middle"], false);
+    raiders.en_route = Some(EnRoute {
+        toward: RegionId::new("middle"),
+        miles: east_x - 10.0 - 5.0,
+    });
+    let mut c = campaign(
+        vec![
+            at(region("west", Terrain::Open), 0.0, 0.0),
+            at(region("middle", Terrain::Open), 10.0, 0.0),
+            at(region("east", Terrain::Open), east_x, 0.0),
+            at(region("far", Terrain::Open), 0.0, 400.0),
+        ],
+        vec![
+            road("west", "middle", RoadKind::Road, 10.0),
+            road("middle", "east", RoadKind::Road, east_x - 10.0),
+            road("west", "far", RoadKind::Road, 400.0),
+        ],
+        "west",
+        "east",
+        vec![
+            force("holders", "red", "middle", line(3, 20)),
+            raiders,
+            force("hidden-host", "blue", "far", line(2, 60)),
+        ],
+    );
+    play(&mut c, 1);
+    assert_eq!(c.battles.len(), 1, "the raiders met the holders");
+    c
+}
+
+fn result(winner: &str, stands: &[(u32, u32)]) -> umpire::strategy::aftermath::Verdict {
+    umpire::strategy::aftermath::Verdict {
+        rules: RuleSetId::Scruby1965,
+        source: ResultSource::Table { sheet: "test".into() },
+        winner: Some(SideId::new(winner)),
+        stands: stands
+            .iter()
+            .map(|&(id, after)| umpire::strategy::aftermath::StandAfter {
+                id: StandId(id),
+                after,
+                captured: false,
+            })
+            .collect(),
+        verdict: "test".into(),
+    }
+}
+
+/// `side`'s records of `force`, all of them.
+fn records<'a>(c: &'a Campaign, side: &SideId, force: &str) -> Vec<&'a Sighting> {
+    c.knowledge
+        .of(side)
+        .filter(|s| s.force.as_str() == force)
+        .collect()
+}
+
+/// What `side` heard of `events` (a change's own events), as sentences.
+fn heard(c: &Campaign, side: &SideId, events: &[Event]) -> Vec<String> {
+    let all: Vec<&Event> = events.iter().collect();
+    heard_by(c, side, events, &all)
+        .into_iter()
+        .map(|h| h.sentence)
+        .collect()
+}
+
+/// No trace of blue's hidden host in what red knows, sees or heard.
+fn nothing_of_the_host(c: &Campaign, events: &[Event]) {
+    assert!(records(c, &red(), "hidden-host").is_empty());
+    let status = serde_json::to_string(&Status::for_side(c, &red()).unwrap()).unwrap();
+    let told = heard(c, &red(), events).join("\n");
+    for view in [&status, &told] {
+        for hidden in ["hidden-host", "Hidden Host", "\"far\""] {
+            assert!(!view.contains(hidden), "{hidden} in red's view: {view}");
+        }
+    }
+}
+
+#[test]
+fn after_a_battle_each_side_knows_the_enemy_at_its_strength_after_it() {
+    // (east of the field, raiders' stands after, red's record of the raiders:
+    // region, heading, in sight; red hears)
+    type Case = (
+        f64,
+        [(u32, u32); 3],
+        Option<(&'static str, Option<&'static str>, bool)>,
+        &'static str,
+    );
+    let cases: [Case; 3] = [
+        // Fell back 100 miles: out of sight, last seen leaving by its road.
+        (
+            110.0,
+            [(40, 60), (41, 40), (42, 0)],
+            Some(("middle", Some("east"), false)),
+            "Red Army loses sight of Raiders, last seen leaving Middle for East in game move 1.",
+        ),
+        // Fell back 20 miles: in sight where it stands now.
+        (
+            30.0,
+            [(40, 60), (41, 40), (42, 0)],
+            Some(("east", None, true)),
+            "",
+        ),
+        // Destroyed on the field: it leaves red's view.
+        (
+            110.0,
+            [(40, 0), (41, 0), (42, 0)],
+            None,
+            "Red Army last sees Raiders destroyed at Middle in battle 1.",
+        ),
+    ];
+    for (east_x, raiders, expected, told) in cases {
+        let c = fog_before_battle_is_full(battle_ground(east_x));
+        let mut stands = vec![(20, 100), (21, 100), (22, 55)];
+        stands.extend(raiders);
+        let (after, events) = umpire::strategy::aftermath::apply(&c, 1, &result("red", &stands)).unwrap();
+        let mine = records(&after, &red(), "raiders");
+        match (expected, after.force(&ForceId::new("raiders"))) {
+            (Some((region, heading, in_sight)), Some(raiders)) => {
+                assert_eq!(mine.len(), 1, "{mine:?}");
+                let r = mine[0];
+                assert_eq!(
+                    (
+                        &r.seen,
+                        r.region.as_str(),
+                        r.en_route.as_ref().map(|e| (e.toward.as_str(), e.miles)),
+                        r.in_sight,
+                        r.how
+                    ),
+                    (
+                        &Seen::Full {
+                            name: "Raiders".to_owned(),
+                            points: raiders.points(),
+                            stands: raiders.stands.len(),
+                        },
+                        region,
+                        heading.map(|h| (h, 0.0)),
+                        in_sight,
+                        How::Battle
+                    ),
+                    "east at {east_x}"
+                );
+                assert_eq!(r.turn, 1, "dated the game move of the battle");
+            }
+            (None, None) => assert!(mine.is_empty(), "{mine:?}"),
+            (want, got) => panic!("east at {east_x}: expected {want:?}, the raiders are {got:?}"),
+        }
+        let red_heard = heard(&after, &red(), &events);
+        let fog_news: Vec<&String> = red_heard.iter().filter(|s| s.starts_with("Red Army ")).collect();
+        if told.is_empty() {
+            assert!(fog_news.is_empty(), "{fog_news:?}");
+        } else {
+            assert_eq!(fog_news, [told], "east at {east_x}");
+        }
+        // Blue, beaten and gone out of sight, knows the holders as they
+        // came out of the battle, where it left them.
+        let theirs = records(&after, &blue(), "holders");
+        let holders = after.force(&ForceId::new("holders")).unwrap();
+        assert_eq!(theirs.len(), 1);
+        assert_eq!(
+            (theirs[0].seen.clone(), theirs[0].region.as_str()),
+            (
+                Seen::Full {
+                    name: "Holders".to_owned(),
+                    points: holders.points(),
+                    stands: holders.stands.len()
+                },
+                "middle"
+            )
+        );
+        // Nothing learned of what nobody fought or saw.
+        nothing_of_the_host(&after, &events);
+        for s in after.knowledge.sightings.iter() {
+            assert_ne!(s.by, s.side);
+            assert!(["raiders", "holders"].contains(&s.force.as_str()), "{s:?}");
+        }
+    }
+}
+
+/// The battle ground as the fog left it: both forces of the battle in full.
+fn fog_before_battle_is_full(c: Campaign) -> Campaign {
+    assert!(matches!(
+        seen_now(&c, &red(), "raiders"),
+        Some(Seen::Full { points: 300, .. })
+    ));
+    assert!(matches!(
+        seen_now(&c, &blue(), "holders"),
+        Some(Seen::Full { .. })
+    ));
+    c
+}
+
+/// Red's post watching the plain (open) and the village; blue's forces `a`
+/// and `b` on the plain, `c` and `d` in the village; a rear out of sight of
+/// both.
+fn merging_ground() -> Campaign {
+    let mut c = world(
+        vec![
+            at(region("red-home", Terrain::Open), 0.0, 0.0),
+            at(region("plain", Terrain::Open), 30.0, 0.0),
+            with(
+                at(region("village", Terrain::Open), 0.0, 30.0),
+                &[Feature::Village],
+            ),
+            at(region("rear", Terrain::Open), -100.0, 0.0),
+            at(region("blue-home", Terrain::Open), 900.0, 0.0),
+        ],
+        vec![
+            force("post", "red", "red-home", line(1, 1)),
+            force("a", "blue", "plain", line(2, 10)),
+            force("b", "blue", "plain", line(3, 20)),
+            force("c", "blue", "village", line(1, 30)),
+            force("d", "blue", "village", line(1, 40)),
+        ],
+    );
+    c = umpire::strategy::resolve(&c, &[]).campaign;
+    assert!(matches!(seen_now(&c, &red(), "a"), Some(Seen::Full { .. })));
+    assert_eq!(seen_now(&c, &red(), "c"), Some(Seen::Blind));
+    c
+}
+
+/// Blue merges `a` into `b` and `c` into `d`; the game move's outcome.
+fn merge(c: &Campaign) -> umpire::strategy::TurnOutcome {
+    use umpire::strategy::{Action, OrderRequest, check_requests};
+    let order = |force: &str, into: &str| OrderRequest {
+        force: ForceId::new(force),
+        action: Action::MergeInto(ForceId::new(into)),
+        forced: false,
+    };
+    let set = check_requests(c, &blue(), &[order("a", "b"), order("c", "d")]).unwrap();
+    umpire::strategy::resolve(c, &[set])
+}
+
+fn move_post(c: &mut Campaign, to: &str) {
+    let i = c.forces.iter().position(|f| f.id.as_str() == "post").unwrap();
+    c.forces[i].region = RegionId::new(to);
+}
+
+#[test]
+fn a_merge_the_side_saw_leaves_no_ghost_and_says_so() {
+    let c = merging_ground();
+    let blind_c = records(&c, &red(), "c")[0].marker;
+    let blind_d = records(&c, &red(), "d")[0].marker;
+    let outcome = merge(&c);
+    let after = &outcome.campaign;
+    assert!(records(after, &red(), "a").is_empty(), "no ghost of A");
+    assert!(
+        records(after, &red(), "c").is_empty(),
+        "no ghost of blind {blind_c}"
+    );
+    let b = after.force(&ForceId::new("b")).unwrap();
+    assert_eq!(
+        seen_now(after, &red(), "b"),
+        Some(Seen::Full {
+            name: "B".to_owned(),
+            points: b.points(),
+            stands: 5
+        })
+    );
+    assert_eq!(seen_now(after, &red(), "d"), Some(Seen::Blind));
+    let gone: Vec<&str> = kinds_of(&outcome.events, "force_gone")
+        .iter()
+        .map(|e| e.sentence.as_str())
+        .collect();
+    let merging_blinds =
+        format!("Red Army last sees blind {blind_c} merging into blind {blind_d} at Village.");
+    assert_eq!(
+        gone,
+        [
+            "Red Army last sees A merging into B at Plain.",
+            merging_blinds.as_str()
+        ]
+    );
+    // Red hears it; blue hears its own merges, not red's view of them.
+    let red_heard = heard(after, &red(), &outcome.events);
+    assert!(red_heard.iter().any(|s| s.as_str() == gone[0]), "{red_heard:?}");
+    let blue_heard = heard(after, &blue(), &outcome.events);
+    assert!(
+        blue_heard.iter().all(|s| !s.starts_with("Red Army")),
+        "{blue_heard:?}"
+    );
+}
+
+#[test]
+fn a_merge_the_side_did_not_see_stays_as_last_seen_until_it_looks_again() {
+    let mut c = merging_ground();
+    // Game move 2: the post goes to the rear and loses sight of everything.
+    move_post(&mut c, "rear");
+    c = umpire::strategy::resolve(&c, &[]).campaign;
+    // Game move 3: blue merges out of red's sight. Red keeps its sightings
+    // as they were and hears nothing of it.
+    let outcome = merge(&c);
+    let mut after = outcome.campaign.clone();
+    assert!(kinds_of(&outcome.events, "force_gone").is_empty());
+    let a = records(&after, &red(), "a");
+    assert_eq!(
+        (a.len(), a[0].region.as_str(), a[0].turn, a[0].in_sight),
+        (1, "plain", 1, false)
+    );
+    assert!(
+        matches!(&a[0].seen, Seen::Full { points: 200, .. }),
+        "as last seen"
+    );
+    assert!(matches!(
+        &records(&after, &red(), "b")[0].seen,
+        Seen::Full { points: 300, .. }
+    ));
+    for s in heard(&after, &red(), &outcome.events) {
+        assert!(!s.contains("merg") && !s.contains("joins"), "red heard: {s}");
+    }
+    // Game move 4: the post is back. B on the plain is seen as it is now;
+    // A is not there, and red learns only that. The village shows a blind
+    // (D, with C in it): C's blind may be it, so it stays.
+    move_post(&mut after, "red-home");
+    let outcome = umpire::strategy::resolve(&after, &[]);
+    let after = outcome.campaign;
+    assert!(records(&after, &red(), "a").is_empty());
+    let b = after.force(&ForceId::new("b")).unwrap();
+    assert!(matches!(seen_now(&after, &red(), "b"), Some(Seen::Full { points, .. }) if points == b.points()));
+    let gone: Vec<&str> = kinds_of(&outcome.events, "force_gone")
+        .iter()
+        .map(|e| e.sentence.as_str())
+        .collect();
+    assert_eq!(
+        gone,
+        ["Red Army no longer finds A at Plain, where it was last seen in game move 1."]
+    );
+    assert_eq!(
+        records(&after, &red(), "c").len(),
+        1,
+        "the blind in the village may be it"
+    );
+    assert_eq!(records(&after, &red(), "c")[0].seen, Seen::Blind);
+}
+
+#[test]
+fn a_force_destroyed_in_sight_leaves_the_view_and_one_destroyed_unseen_stays() {
+    let mut c = merging_ground();
+    // A's last stands fall (the game move strikes a force with none off).
+    let i = c.forces.iter().position(|f| f.id.as_str() == "a").unwrap();
+    c.forces[i].stands.clear();
+    let outcome = umpire::strategy::resolve(&c, &[]);
+    assert!(records(&outcome.campaign, &red(), "a").is_empty());
+    assert_eq!(
+        kinds_of(&outcome.events, "force_gone")
+            .iter()
+            .map(|e| e.sentence.as_str())
+            .collect::<Vec<_>>(),
+        ["Red Army last sees A destroyed at Plain."]
+    );
+    // Out of sight, it stays as last seen.
+    let mut c = merging_ground();
+    move_post(&mut c, "rear");
+    c = umpire::strategy::resolve(&c, &[]).campaign;
+    let i = c.forces.iter().position(|f| f.id.as_str() == "a").unwrap();
+    c.forces[i].stands.clear();
+    let outcome = umpire::strategy::resolve(&c, &[]);
+    assert!(kinds_of(&outcome.events, "force_gone").is_empty());
+    assert_eq!(records(&outcome.campaign, &red(), "a").len(), 1);
 }
 
 // ---------------------------------------------------------------------------
@@ -847,6 +1236,7 @@ fn checkpoint(first_seq: u32) -> EventKind {
     EventKind::Checkpoint(ev::Checkpoint {
         first_seq,
         battle: None,
+        edit: false,
         state: serde_json::json!({}),
     })
 }
@@ -1437,6 +1827,114 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, .. ProptestConfig::default() })]
+
+    /// As above, with forces merging at random and every battle fought at
+    /// once with random losses: what a side learns from merges, losses and
+    /// battles is only ever of forces it could have seen, and its views name
+    /// no force it never saw in full, even one gone from the campaign.
+    #[test]
+    fn memory_that_learns_never_learns_of_a_force_it_could_not_see(
+        seed in any::<u64>(), regions in 2usize..10, forces in 4usize..12, moves in 1usize..6,
+    ) {
+        use umpire::strategy::aftermath::{StandAfter, Verdict, apply};
+        use umpire::strategy::{Action, OrderRequest, check_requests};
+        let mut c = fog::begin(&scattered(seed, regions, forces));
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x00C0_FFEE);
+        type Sets = std::collections::HashMap<SideId, std::collections::HashSet<ForceId>>;
+        let (mut reachable, mut identified): (Sets, Sets) = Default::default();
+        let mut every: std::collections::BTreeMap<ForceId, Force> = Default::default();
+        let mut note = |c: &Campaign| {
+            for side in [red(), blue()] {
+                reachable.entry(side.clone()).or_default().extend(within_reach(c, &side));
+                identified.entry(side.clone()).or_default().extend(
+                    c.knowledge.of(&side).filter(|s| !s.seen.is_blind()).map(|s| s.force.clone()),
+                );
+            }
+            for f in &c.forces {
+                every.entry(f.id.clone()).or_insert_with(|| f.clone());
+            }
+        };
+        note(&c);
+        let mut log: Vec<Event> = Vec::new();
+        for _ in 0..moves {
+            let mut sets = Vec::new();
+            for side in [red(), blue()] {
+                let still: Vec<&Force> = c.forces_of(&side).filter(|f| f.en_route.is_none()).collect();
+                let mut used: std::collections::HashSet<&ForceId> = Default::default();
+                let mut requests = Vec::new();
+                for a in &still {
+                    for b in &still {
+                        if a.id != b.id && a.region == b.region && !used.contains(&a.id)
+                            && !used.contains(&b.id) && rng.random_bool(0.5)
+                        {
+                            requests.push(OrderRequest {
+                                force: a.id.clone(),
+                                action: Action::MergeInto(b.id.clone()),
+                                forced: false,
+                            });
+                            used.insert(&a.id);
+                            used.insert(&b.id);
+                        }
+                    }
+                }
+                if let Ok(set) = check_requests(&c, &side, &requests) {
+                    sets.push(set);
+                }
+            }
+            let outcome = umpire::strategy::resolve(&c, &sets);
+            log.extend(outcome.events.iter().cloned());
+            c = outcome.campaign;
+            note(&c);
+            while let Some(b) = c.battles.iter().find(|b| b.status == BattleStatus::Pending).cloned() {
+                let winner = if rng.random_bool(0.5) { b.attacker.clone() } else { b.defender.clone() };
+                let stands = c
+                    .forces
+                    .iter()
+                    .filter(|f| b.forces.contains(&f.id) || b.reserves.contains(&f.id))
+                    .flat_map(|f| f.stands.iter())
+                    .map(|s| StandAfter { id: s.id, after: rng.random_range(0..=s.strength), captured: false })
+                    .collect();
+                let verdict = Verdict {
+                    rules: c.rules,
+                    source: ResultSource::Table { sheet: "prop".into() },
+                    winner: Some(winner),
+                    stands,
+                    verdict: "prop".into(),
+                };
+                let (after, events) = apply(&c, b.id, &verdict).unwrap();
+                log.extend(events);
+                c = after;
+                note(&c);
+            }
+        }
+        for side in [red(), blue()] {
+            let reach = &reachable[&side];
+            for s in c.knowledge.of(&side) {
+                prop_assert!(reach.contains(&s.force), "{side} knows {} it could not have seen", s.force);
+                prop_assert_ne!(&s.side, &side);
+            }
+            let status = serde_json::to_string(&Status::for_side(&c, &side).unwrap()).unwrap();
+            let mut report = serde_json::to_value(Report::of(&c, &side, &log).unwrap()).unwrap();
+            report.as_object_mut().unwrap().remove("map");
+            let report = report.to_string();
+            for f in every.values().filter(|f| f.side != side) {
+                if identified[&side].contains(&f.id) {
+                    continue;
+                }
+                for view in [&status, &report] {
+                    prop_assert!(!view.contains(f.id.as_str()), "{side} shows {}: {view}", f.id);
+                    prop_assert!(!view.contains(&f.name), "{side} shows {}: {view}", f.name);
+                    for stand in &f.stands {
+                        prop_assert!(!view.contains(&stand.name), "{side} shows {}", stand.name);
+                    }
+                }
+            }
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Orders are checked against what the side knows
 
@@ -1527,4 +2025,270 @@ fn a_supply_loss_names_only_the_cuts_the_side_has_seen() {
             "{sentence}"
         );
     }
+}
+
+// ---------------------------------------------------------------------------
+// Memory that learns, at the command line on the bundled campaign
+
+/// The Egyptian Rebellion played as README shows, to battle 1 at Beni Suef
+/// (game move 4), with `british_extra` orders added to the British move 1.
+fn rebellion_to_battle_1(british_extra: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let campaign = common::repo().join("campaigns/egyptian_rebellion_1895.toml");
+    let out = umpire(dir.path(), &["new", campaign.to_str().unwrap(), "r.umpire"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let orders = common::repo().join("campaigns/orders");
+    let british = std::fs::read_to_string(orders.join("british_move1.toml")).unwrap() + british_extra;
+    std::fs::write(dir.path().join("british1.toml"), british).unwrap();
+    let rebels = orders.join("rebels_move1.toml");
+    for (side, file) in [("british", "british1.toml"), ("rebels", rebels.to_str().unwrap())] {
+        let out = umpire(dir.path(), &["orders", "r.umpire", side, file]);
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
+    for _ in 0..4 {
+        let out = umpire(dir.path(), &["turn", "r.umpire"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
+    dir
+}
+
+/// Fights battle 1 with the engine, seed after seed, until `winner` wins
+/// (each other result taken back); the seed.
+fn battle_1_won_by(dir: &std::path::Path, winner: &str) -> u64 {
+    for seed in 1..=40u64 {
+        let out = umpire(dir, &["resolve", "r.umpire", "1", "--seed", &seed.to_string()]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        if stdout(&out).contains(&format!("{winner} wins")) {
+            return seed;
+        }
+        assert!(umpire(dir, &["undo", "r.umpire"]).status.success());
+    }
+    panic!("{winner} never won battle 1 in 40 seeds");
+}
+
+fn json(dir: &std::path::Path, args: &[&str]) -> serde_json::Value {
+    let out = umpire(dir, args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    serde_json::from_str(&stdout(&out)).unwrap()
+}
+
+/// The umpire's view of force `id`: its status entry.
+fn umpires_force(dir: &std::path::Path, id: &str) -> Option<serde_json::Value> {
+    let status = json(dir, &["status", "r.umpire", "--json"]);
+    status["sides"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["forces"].as_array().unwrap().clone())
+        .find(|f| f["id"] == id)
+}
+
+/// `side`'s entry for force `id` in its `status --side --json`.
+fn known_to(dir: &std::path::Path, side: &str, id: &str) -> Option<serde_json::Value> {
+    let status = json(dir, &["status", "r.umpire", "--side", side, "--json"]);
+    status["known"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|k| k["id"] == id)
+        .cloned()
+}
+
+/// The enemy forces `side` does not know in full, by id and name, and their
+/// stands' names: what its views must never hold.
+fn unknown_to(dir: &std::path::Path, side: &str) -> Vec<String> {
+    let status = json(dir, &["status", "r.umpire", "--json"]);
+    let known = json(dir, &["status", "r.umpire", "--side", side, "--json"]);
+    let known: Vec<&str> = known["known"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|k| k["id"].as_str())
+        .collect();
+    let mut hidden = Vec::new();
+    for s in status["sides"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["id"] != side)
+    {
+        for f in s["forces"].as_array().unwrap() {
+            if known.contains(&f["id"].as_str().unwrap()) {
+                continue;
+            }
+            hidden.push(f["id"].as_str().unwrap().to_owned());
+            hidden.push(f["name"].as_str().unwrap().to_owned());
+            for stand in f["stands"].as_array().unwrap() {
+                hidden.push(stand["name"].as_str().unwrap().to_owned());
+            }
+        }
+    }
+    hidden
+}
+
+/// `side`'s status (text and JSON) and report (without the public map) hold
+/// none of `hidden`.
+fn holds_none_of(dir: &std::path::Path, side: &str, hidden: &[String]) {
+    let text = stdout(&umpire(dir, &["status", "r.umpire", "--side", side]));
+    let status = stdout(&umpire(dir, &["status", "r.umpire", "--side", side, "--json"]));
+    let out = umpire(dir, &["report", "r.umpire", side, "report.json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mut report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
+    report.as_object_mut().unwrap().remove("map");
+    let report = report.to_string();
+    for view in [&text, &status, &report] {
+        for h in hidden {
+            assert!(!view.contains(h.as_str()), "`{h}` is in {side}'s view:\n{view}");
+        }
+    }
+}
+
+/// What `side` heard in its report for the game move to come.
+fn report_events(dir: &std::path::Path, side: &str) -> Vec<String> {
+    let out = umpire(dir, &["report", "r.umpire", side, "report.json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let r = read_report(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
+    r.events.into_iter().map(|e| e.sentence).collect()
+}
+
+#[test]
+fn after_battle_1_each_side_knows_the_enemy_as_it_came_out_of_it_and_nothing_more() {
+    for winner in ["British Field Force", "Army of the Rebellion"] {
+        let dir = rebellion_to_battle_1("");
+        let d = dir.path();
+        let before = known_to(d, "british", "minya-vanguard").unwrap();
+        assert_eq!(
+            before["points"],
+            umpires_force(d, "minya-vanguard").unwrap()["points"],
+            "seen in full in battle"
+        );
+        let (hidden_from_british, hidden_from_rebels) = (unknown_to(d, "british"), unknown_to(d, "rebels"));
+        let seed = battle_1_won_by(d, winner);
+        for (side, enemy) in [("british", "minya-vanguard"), ("rebels", "egyptian-army-column")] {
+            let known = known_to(d, side, enemy).unwrap();
+            let truth = umpires_force(d, enemy).unwrap();
+            let stands = truth["stands"].as_array().unwrap().len();
+            assert_eq!(
+                (&known["points"], known["stands"].as_u64()),
+                (&truth["points"], Some(stands as u64)),
+                "{side} knows {enemy} at its strength after the battle (seed {seed})"
+            );
+            // Where: in sight where it stands; else as it left Beni Suef.
+            if known["in_sight"] == true {
+                assert_eq!(known["region"], truth["region"], "{side}, seed {seed}");
+            } else if truth["region"] == "beni_suef" {
+                assert_eq!(
+                    (&known["region"], &known["en_route"]),
+                    (&truth["region"], &serde_json::Value::Null)
+                );
+            } else {
+                assert_eq!(known["region"], "beni_suef", "{side}, seed {seed}");
+                assert_eq!(
+                    known["en_route"]["toward"], truth["region"],
+                    "{side}, seed {seed}"
+                );
+                assert_eq!(known["en_route"]["miles"], 0.0);
+            }
+        }
+        let text = stdout(&umpire(d, &["status", "r.umpire", "--side", "british"]));
+        let line = text
+            .lines()
+            .find(|l| l.contains("Vanguard of the Rebellion"))
+            .unwrap();
+        assert!(!line.contains("460 pts"), "{line}");
+        holds_none_of(d, "british", &hidden_from_british);
+        holds_none_of(d, "rebels", &hidden_from_rebels);
+    }
+}
+
+#[test]
+fn a_merge_seen_on_the_bundled_campaign_leaves_no_ghost() {
+    // The Faiyum Rifles join battle 1; beaten, they fall back with the
+    // column, in the rebels' sight, and merge into it there.
+    let dir = rebellion_to_battle_1("\n[[orders]]\nforce = \"faiyum-rifles\"\nto = \"beni_suef\"\n");
+    let d = dir.path();
+    assert!(known_to(d, "rebels", "faiyum-rifles").is_some());
+    battle_1_won_by(d, "Army of the Rebellion");
+    let rifles = known_to(d, "rebels", "faiyum-rifles").unwrap();
+    assert_eq!(rifles["in_sight"], true, "{rifles}");
+    let place = rifles["region_name"].as_str().unwrap().to_owned();
+    std::fs::write(
+        d.join("merge.toml"),
+        "[[orders]]\nforce = \"faiyum-rifles\"\nmerge_into = \"egyptian-army-column\"\n",
+    )
+    .unwrap();
+    let out = umpire(d, &["orders", "r.umpire", "british", "merge.toml"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(umpire(d, &["turn", "r.umpire"]).status.success());
+    assert_eq!(known_to(d, "rebels", "faiyum-rifles"), None, "no ghost");
+    let heard = report_events(d, "rebels");
+    let word = format!(
+        "Army of the Rebellion last sees Faiyum Rifles Detachment merging into Egyptian Army Column at {place}."
+    );
+    assert!(heard.contains(&word), "{heard:?}");
+    let text = stdout(&umpire(d, &["status", "r.umpire", "--side", "rebels"]));
+    assert!(!text.contains("Faiyum Rifles"), "{text}");
+}
+
+#[test]
+fn a_merge_unseen_on_the_bundled_campaign_stays_as_last_seen_until_the_rebels_look() {
+    // The Faiyum Rifles join battle 1 and win it; the beaten vanguard falls
+    // back out of sight; the rifles merge into the column, which marches
+    // off, while the vanguard comes back up the road.
+    let dir = rebellion_to_battle_1("\n[[orders]]\nforce = \"faiyum-rifles\"\nto = \"beni_suef\"\n");
+    let d = dir.path();
+    battle_1_won_by(d, "British Field Force");
+    let rifles = known_to(d, "rebels", "faiyum-rifles").unwrap();
+    assert_eq!(
+        (&rifles["region"], &rifles["in_sight"]),
+        (&"beni_suef".into(), &false.into())
+    );
+    let hidden = unknown_to(d, "rebels");
+    std::fs::write(
+        d.join("british5.toml"),
+        "[[orders]]\nforce = \"faiyum-rifles\"\nmerge_into = \"egyptian-army-column\"\n\n\
+         [[orders]]\nforce = \"egyptian-army-column\"\nto = \"wasta\"\n\n\
+         [[orders]]\nforce = \"highland-brigade\"\nhold = true\n",
+    )
+    .unwrap();
+    std::fs::write(
+        d.join("rebels5.toml"),
+        "[[orders]]\nforce = \"minya-vanguard\"\nto = \"beni_suef\"\n",
+    )
+    .unwrap();
+    for (side, file) in [("british", "british5.toml"), ("rebels", "rebels5.toml")] {
+        let out = umpire(d, &["orders", "r.umpire", side, file]);
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
+    assert!(umpire(d, &["turn", "r.umpire"]).status.success());
+    // Game move 5: the rebels saw nothing, so know nothing new.
+    assert_eq!(known_to(d, "rebels", "faiyum-rifles").as_ref(), Some(&rifles));
+    for s in report_events(d, "rebels") {
+        assert!(
+            !s.contains("merg") && !s.contains("joins"),
+            "the rebels heard: {s}"
+        );
+    }
+    holds_none_of(d, "rebels", &hidden);
+    // Game move 6: the vanguard sees Beni Suef, and nobody there.
+    assert!(umpire(d, &["turn", "r.umpire"]).status.success());
+    assert_eq!(known_to(d, "rebels", "faiyum-rifles"), None);
+    let heard = report_events(d, "rebels");
+    assert!(
+        heard.contains(
+            &"Army of the Rebellion no longer finds Faiyum Rifles Detachment at Beni Suef, where it was last seen in game move 4."
+                .to_owned()
+        ),
+        "{heard:?}"
+    );
+    for s in &heard {
+        assert!(
+            !s.contains("merg") && !s.contains("joins"),
+            "the rebels heard: {s}"
+        );
+    }
+    // Still nothing of a force the rebels never saw; the forces they knew
+    // are named only in the last word on them.
+    holds_none_of(d, "rebels", &hidden);
 }

@@ -238,21 +238,21 @@ proptest! {
         let mut store = Store::create(&path, &start, Overwrite::Refuse).unwrap();
         let mut states = vec![store.load().unwrap()];
         for _ in 0..moves {
-            let c = store.load().unwrap();
+            let (c, at) = store.read_at(Store::load).unwrap();
             let outcome = resolve(&c, &store.pending_orders().unwrap());
-            store.commit_turn(&c, &outcome).unwrap();
+            store.commit_turn(at, &c, &outcome).unwrap();
             states.push(store.load().unwrap());
         }
         // Undo every move, checking each earlier state comes back whole.
         for expected in states.iter().rev().skip(1) {
-            store.undo().unwrap();
+            store.undo(store.revision().unwrap()).unwrap();
             prop_assert_eq!(&store.load().unwrap(), expected);
         }
         // Redo them all: the same states again.
         for expected in states.iter().skip(1) {
-            let c = store.load().unwrap();
+            let (c, at) = store.read_at(Store::load).unwrap();
             let outcome = resolve(&c, &store.pending_orders().unwrap());
-            store.commit_turn(&c, &outcome).unwrap();
+            store.commit_turn(at, &c, &outcome).unwrap();
             prop_assert_eq!(&store.load().unwrap(), expected);
         }
     }

@@ -103,7 +103,8 @@ fn a_game_move_s_events_are_kept_together_and_read_back_as_told() {
     let mut store = Store::open(&path).unwrap();
     let outcome = umpire::strategy::resolve(&campaign, &[]);
     assert!(outcome.events.len() > 1, "the move tells events");
-    store.commit_turn(&campaign, &outcome).unwrap();
+    let at = store.revision().unwrap();
+    store.commit_turn(at, &campaign, &outcome).unwrap();
     let log = store.events().unwrap();
     let told: Vec<_> = log[1..log.len() - 1].to_vec();
     assert_eq!(told.len(), outcome.events.len());
@@ -410,9 +411,9 @@ fn every_state_comes_back_on_undo_across_snapshots_and_changes() {
     let mut store = Store::open(&path).unwrap();
     let mut states = Vec::new();
     for _ in 0..40 {
-        let before = store.load().unwrap();
+        let (before, at) = store.read_at(Store::load).unwrap();
         let outcome = resolve(&before, &[]);
-        store.commit_turn(&before, &outcome).unwrap();
+        store.commit_turn(at, &before, &outcome).unwrap();
         states.push(before);
     }
     // The app's history sees each checkpoint's whole state.
@@ -427,13 +428,15 @@ fn every_state_comes_back_on_undo_across_snapshots_and_changes() {
     assert_eq!(kept, (2..=41).collect::<Vec<u64>>());
     // Undone and resolved again: the same events, the same state.
     let last = store.load().unwrap();
-    store.undo().unwrap();
+    store.undo(store.revision().unwrap()).unwrap();
     assert_eq!(store.load().unwrap(), states[39]);
     let outcome = resolve(&states[39], &[]);
-    store.commit_turn(&states[39], &outcome).unwrap();
+    store
+        .commit_turn(store.revision().unwrap(), &states[39], &outcome)
+        .unwrap();
     assert_eq!(store.load().unwrap(), last);
     for state in states.iter().rev() {
-        store.undo().unwrap();
+        store.undo(store.revision().unwrap()).unwrap();
         assert_eq!(&store.load().unwrap(), state);
     }
     drop(store);

@@ -203,7 +203,7 @@ fn a_battles_losses_show_in_the_plots_history_and_go_with_its_undo() {
     let mut store = Store::open(&save).unwrap();
     let before = Timeline::of(&store.load().unwrap(), &store.events().unwrap());
     // Blue wins by hand: two of red's companies (100 points each) destroyed.
-    let c = store.load().unwrap();
+    let (c, at) = store.read_at(Store::load).unwrap();
     let b = umpire::handoff::pending_battle(&c, 1).unwrap();
     let s = umpire::desk::scenario_for(&c, 1, None).unwrap().scenario;
     let filled = umpire::handoff::sheet::Filled {
@@ -219,7 +219,7 @@ fn a_battles_losses_show_in_the_plots_history_and_go_with_its_undo() {
             .collect(),
     };
     let text = umpire::handoff::sheet::write_filled_sheet(&c, b, &s, &filled);
-    umpire::desk::enter_result_text(&mut store, &c, 1, &text, "test").unwrap();
+    umpire::desk::enter_result_text(&mut store, (&c, at), 1, &text, "test").unwrap();
     let after = Timeline::of(&store.load().unwrap(), &store.events().unwrap());
     let battle: Vec<_> = after.losses.iter().filter(|l| l.cause == Cause::Battle).collect();
     assert_eq!(battle.len(), 1, "{:?}", after.losses);
@@ -230,7 +230,7 @@ fn a_battles_losses_show_in_the_plots_history_and_go_with_its_undo() {
         "with the game move that made the battle"
     );
     assert_eq!(after.moments.len(), before.moments.len() + 1);
-    store.undo().unwrap();
+    store.undo(store.revision().unwrap()).unwrap();
     let undone = Timeline::of(&store.load().unwrap(), &store.events().unwrap());
     assert_eq!(undone.moments, before.moments);
     assert!(undone.losses.iter().all(|l| l.cause != Cause::Battle));

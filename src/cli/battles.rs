@@ -19,8 +19,8 @@ fn rules_arg(text: Option<&str>) -> Result<Option<RuleSetId>> {
 
 pub(super) fn scenario(save: &Path, battle: u32, rules: Option<&str>, out: &Path) -> Result<ExitCode> {
     let rules = rules_arg(rules)?;
-    let mut store = Store::open(save)?;
-    let written = desk::write_pack(&mut store, battle, rules, out)?;
+    let (mut store, campaign, at) = Store::open_and_load_at(save)?;
+    let written = desk::write_pack(&mut store, (&campaign, at), battle, rules, out)?;
     let s = &written.handoff.scenario;
     let mut stdout = std::io::stdout().lock();
     writeln!(
@@ -68,8 +68,8 @@ pub(super) fn resolve(
     json: bool,
 ) -> Result<ExitCode> {
     let rules = rules_arg(rules)?;
-    let mut store = Store::open(save)?;
-    let applied = desk::resolve(&mut store, battle, rules, seed)?;
+    let (mut store, campaign, at) = Store::open_and_load_at(save)?;
+    let applied = desk::resolve(&mut store, (&campaign, at), battle, rules, seed)?;
     if !json && let Some(o) = &applied.outcome {
         writeln!(
             std::io::stdout().lock(),
@@ -85,8 +85,8 @@ pub(super) fn resolve(
 }
 
 pub(super) fn result(save: &Path, battle: u32, file: &Path) -> Result<ExitCode> {
-    let mut store = Store::open(save)?;
-    let applied = desk::enter_result(&mut store, battle, file)?;
+    let (mut store, campaign, at) = Store::open_and_load_at(save)?;
+    let applied = desk::enter_result(&mut store, (&campaign, at), battle, file)?;
     writeln!(
         std::io::stdout().lock(),
         "Battle {battle}: the result from {} is applied.",

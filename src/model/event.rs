@@ -122,9 +122,31 @@ event_kinds! {
     ForceIdentified(Sighted) = "force_identified",
     ForceConcealed(Sighted) = "force_concealed",
     ForceLostSight(Sighted) = "force_lost_sight",
+    /// A force a side knew of leaves its view: seen merging or destroyed, or
+    /// not found where it was last seen.
+    ForceGone(ForceGone) = "force_gone",
     ScoutsDroveOffScreen(Scouting) = "scouts_drove_off_screen",
     ScoutsBrokeCover(Scouting) = "scouts_broke_cover",
     ScoutsDrivenOff(Scouting) = "scouts_driven_off",
+    /// The umpire's pencil: a change outside the rules, with the reason.
+    Edited(Edited) = "edited",
+    /// An umpire's edit taken back: its events `first_seq..=last_seq` no longer stand.
+    EditUndone(EditUndone) = "edit_undone",
+}
+
+impl Edit {
+    /// The force the edit changes, if it changes one.
+    pub fn force(&self) -> Option<&ForceId> {
+        match self {
+            Edit::MoveForce { force, .. }
+            | Edit::AddForce { force, .. }
+            | Edit::AddStands { force, .. }
+            | Edit::SetState { force, .. }
+            | Edit::RemoveStand { force, .. }
+            | Edit::SetStrength { force, .. } => Some(force),
+            Edit::HandOverHq { .. } | Edit::Ruling => None,
+        }
+    }
 }
 
 impl EventKind {
@@ -133,6 +155,7 @@ impl EventKind {
     pub const CHECKPOINT: &'static str = "checkpoint";
     pub const TURN_UNDONE: &'static str = "turn_undone";
     pub const RESULT_UNDONE: &'static str = "result_undone";
+    pub const EDIT_UNDONE: &'static str = "edit_undone";
     pub const ORDERS_GIVEN: &'static str = "orders_given";
 
     /// The kind named `name` with `payload`, as read from the save.
@@ -188,6 +211,8 @@ impl EventKind {
             K::CampaignCreated(_)
             | K::LogStarted(_)
             | K::TurnUndone(_)
+            | K::Edited(_)
+            | K::EditUndone(_)
             | K::OrdersGiven(_)
             | K::OrdersWithdrawn(_)
             | K::OrderLapsed(_)
@@ -208,6 +233,7 @@ impl EventKind {
             | K::ForceIdentified(_)
             | K::ForceConcealed(_)
             | K::ForceLostSight(_)
+            | K::ForceGone(_)
             | K::ScoutsDroveOffScreen(_)
             | K::ScoutsBrokeCover(_)
             | K::ScoutsDrivenOff(_) => None,
@@ -268,6 +294,9 @@ pub struct Checkpoint {
     pub first_seq: u32,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub battle: Option<u32>,
+    /// The change is an umpire's edit (the pencil), not a game move.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub edit: bool,
     /// The whole state after the change, in checkpoints written before schema 7;
     /// since then the store keeps it apart (`store::checkpoints`) and this is null
     /// except where `Store::events_with_states` fills it in for the app's history.
@@ -289,6 +318,68 @@ pub struct ResultUndone {
     pub battle: u32,
     pub first_seq: u32,
     pub last_seq: u32,
+}
+
+/// An umpire's edit taken back: its events `first_seq..=last_seq` no longer stand.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EditUndone {
+    pub first_seq: u32,
+    pub last_seq: u32,
+}
+
+/// An umpire's edit, with the umpire's reason (for a ruling, its text).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Edited {
+    pub edit: Edit,
+    pub reason: String,
+}
+
+/// A change the umpire makes by hand, outside the rules: what paper,
+/// Vassal and every club umpire do with a pencil.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "edit", rename_all = "snake_case")]
+pub enum Edit {
+    /// Puts a force in a region, off any road, holding.
+    MoveForce { force: ForceId, to: RegionId },
+    /// A new force (a reinforcement) in a region, with its stands.
+    AddForce {
+        force: ForceId,
+        name: String,
+        side: SideId,
+        region: RegionId,
+        stands: Vec<super::Stand>,
+    },
+    /// Stands joining a force (replacements).
+    AddStands {
+        force: ForceId,
+        stands: Vec<super::Stand>,
+    },
+    /// A stand of a force taken off the map.
+    RemoveStand { force: ForceId, stand: StandId },
+    /// A stand's strength set, in roster points.
+    SetStrength {
+        force: ForceId,
+        stand: StandId,
+        strength: u32,
+    },
+    /// An HQ handed to a side (its own, to give it back).
+    HandOverHq { side: SideId, wing: Wing, to: SideId },
+    /// A force told to hold, to rest, or rested (its forced marches forgotten).
+    SetState { force: ForceId, state: ForceState },
+    /// A ruling: words for the log, no change to the map.
+    Ruling,
+}
+
+/// What [`Edit::SetState`] sets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ForceState {
+    /// Stops marching: its march order is dropped.
+    Hold,
+    /// Must rest this game move (as after forced marches).
+    Rest,
+    /// Fresh: no rest owed and no forced marches counted.
+    Fresh,
 }
 
 /// A side's orders, as checked (the orders are kept as their JSON).
@@ -487,6 +578,32 @@ pub struct Sighted {
     pub how: How,
 }
 
+/// Why a side's record of a force leaves its view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Gone {
+    /// The side saw it merge into another force (`into`).
+    Merged,
+    /// The side saw it destroyed.
+    Destroyed,
+    /// The side looked where it was last seen and it is not there.
+    NotFound,
+}
+
+/// Side `by`'s record of a force, as it was last, leaving its view, and why.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ForceGone {
+    #[serde(flatten)]
+    pub sighted: Sighted,
+    pub why: Gone,
+    /// The game move in which it was last seen.
+    pub last_seen: u32,
+    /// Merged: the force it joined, when the side knows it (`None`: a force
+    /// the side had no record of).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub into: Option<ForceId>,
+}
+
 /// A sighting decided by the scouts of force `scouts`, with their morale throws.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Scouting {
@@ -533,12 +650,14 @@ mod tests {
             EventKind::TURN_UNDONE,
             EventKind::RESULT_UNDONE,
             EventKind::ORDERS_GIVEN,
+            EventKind::EDIT_UNDONE,
         ];
         let kinds = [
             EventKind::CampaignCreated(serde_json::Value::Null),
             EventKind::Checkpoint(Checkpoint {
                 first_seq: 0,
                 battle: None,
+                edit: false,
                 state: serde_json::Value::Null,
             }),
             EventKind::TurnUndone(TurnUndone {
@@ -555,6 +674,10 @@ mod tests {
                 side: SideId::new("a"),
                 source: String::new(),
                 orders: serde_json::Value::Null,
+            }),
+            EventKind::EditUndone(EditUndone {
+                first_seq: 0,
+                last_seq: 0,
             }),
         ];
         assert_eq!(names, kinds.map(|k| k.name()));

@@ -18,7 +18,12 @@ pub enum Step {
     Start,
     /// A change (a game move or a battle's result) ends here, at its
     /// checkpoint; its events run from `first_seq`.
-    Change { first_seq: u32, battle: Option<u32> },
+    Change {
+        first_seq: u32,
+        battle: Option<u32>,
+        /// An umpire's edit, not a game move.
+        edit: bool,
+    },
     /// An undo: the last change standing is taken back.
     Undo,
     /// Anything else that happened: part of the change whose checkpoint follows.
@@ -34,9 +39,11 @@ impl EventKind {
             K::Checkpoint(c) => Step::Change {
                 first_seq: c.first_seq,
                 battle: c.battle,
+                edit: c.edit,
             },
-            K::TurnUndone(_) | K::ResultUndone(_) => Step::Undo,
+            K::TurnUndone(_) | K::ResultUndone(_) | K::EditUndone(_) => Step::Undo,
             K::LogStarted(_)
+            | K::Edited(_)
             | K::OrdersGiven(_)
             | K::OrdersWithdrawn(_)
             | K::OrderLapsed(_)
@@ -66,6 +73,7 @@ impl EventKind {
             | K::ForceIdentified(_)
             | K::ForceConcealed(_)
             | K::ForceLostSight(_)
+            | K::ForceGone(_)
             | K::ScoutsDroveOffScreen(_)
             | K::ScoutsBrokeCover(_)
             | K::ScoutsDrivenOff(_) => Step::Told,
@@ -111,6 +119,8 @@ pub struct Change {
     pub start: bool,
     /// The battle whose result it is, if it is one.
     pub battle: Option<u32>,
+    /// An umpire's edit, not a game move.
+    pub edit: bool,
     /// Indexes of the events it made (not its checkpoint), oldest first.
     pub made: Vec<usize>,
 }
@@ -147,11 +157,16 @@ impl History {
                         seq: entry.seq,
                         start: true,
                         battle: None,
+                        edit: false,
                         made: Vec::new(),
                     });
                     told.clear();
                 }
-                Step::Change { first_seq, battle } => {
+                Step::Change {
+                    first_seq,
+                    battle,
+                    edit,
+                } => {
                     let made = told
                         .drain(..)
                         .filter(|(_, e)| e.turn == entry.turn && (first_seq..entry.seq).contains(&e.seq))
@@ -164,6 +179,7 @@ impl History {
                         seq: entry.seq,
                         start: false,
                         battle,
+                        edit,
                         made,
                     });
                 }
@@ -211,7 +227,11 @@ mod tests {
         Entry {
             turn,
             seq,
-            step: Step::Change { first_seq, battle },
+            step: Step::Change {
+                first_seq,
+                battle,
+                edit: false,
+            },
         }
     }
 

@@ -16,7 +16,7 @@
 
 use super::campaign::{Approach, Campaign, EnRoute, Force, Hq, RuleSetId, Side};
 use super::date::Date;
-use super::event::{Event, EventKind};
+use super::event::{Edit, Event, EventKind};
 use super::history::History;
 use super::ids::{ForceId, RegionId, SideId};
 use super::knowledge::{How, Seen, Sighting};
@@ -326,6 +326,10 @@ fn force_sides(campaign: &Campaign, log: &[Event]) -> HashMap<ForceId, SideId> {
             && let Some(side) = sides.get(&split.force).cloned()
         {
             sides.insert(split.new_force.clone(), side);
+        } else if let EventKind::Edited(edited) = &event.kind
+            && let Edit::AddForce { force, side, .. } = &edited.edit
+        {
+            sides.insert(force.clone(), side.clone());
         }
     }
     for f in &campaign.forces {
@@ -343,7 +347,8 @@ fn force_sides(campaign: &Campaign, log: &[Event]) -> HashMap<ForceId, SideId> {
 ///   and their results;
 /// - HQ events about its own HQs, or HQs it took or holds;
 /// - what it saw and what its scouts did (`force_sighted`, `force_identified`,
-///   `force_concealed`, `force_lost_sight`, `scouts_*` with `by` = the side).
+///   `force_concealed`, `force_lost_sight`, `force_gone`, `scouts_*` with
+///   `by` = the side).
 ///
 /// Never the log's bookkeeping (`campaign_created`, `log_started`,
 /// `checkpoint`, `turn_undone`), the move's end (it counts every battle), nor
@@ -412,10 +417,15 @@ pub fn heard_by(campaign: &Campaign, side: &SideId, log: &[Event], events: &[&Ev
             K::ForceSighted(s) | K::ForceIdentified(s) | K::ForceConcealed(s) | K::ForceLostSight(s) => {
                 &s.by == side
             }
+            K::ForceGone(g) => &g.sighted.by == side,
             K::ScoutsDroveOffScreen(s) | K::ScoutsBrokeCover(s) | K::ScoutsDrivenOff(s) => {
                 &s.sighted.by == side
             }
             K::ResultUndone(r) => in_it(r.battle),
+            // The pencil: the sides it concerns hear of it; others learn of
+            // what it changed only as the fog lets them.
+            K::Edited(e) => edit_heard_by(side, &e.edit, &own),
+            K::EditUndone(_) => false,
             K::BattleLosses(b) => in_it(b.battle),
             K::GunCaptured(g) => in_it(g.battle),
             K::BattleFought(b) => in_it(b.battle),
@@ -433,6 +443,22 @@ pub fn heard_by(campaign: &Campaign, side: &SideId, log: &[Event], events: &[&Ev
         });
     }
     heard
+}
+
+/// Whether `side` hears of the umpire's edit `edit`: a ruling, every side;
+/// an HQ handed over, its own side and the side given it; a stand's
+/// strength or its removal, and anything done to a force, the force's side.
+fn edit_heard_by(side: &SideId, edit: &Edit, own: &impl Fn(&ForceId) -> bool) -> bool {
+    match edit {
+        Edit::Ruling => true,
+        Edit::HandOverHq { side: of, to, .. } => of == side || to == side,
+        Edit::AddForce { side: of, .. } => of == side,
+        Edit::MoveForce { force, .. }
+        | Edit::AddStands { force, .. }
+        | Edit::SetState { force, .. }
+        | Edit::RemoveStand { force, .. }
+        | Edit::SetStrength { force, .. } => own(force),
+    }
 }
 
 /// A supply sentence about force `force` without the places the enemy cuts

@@ -5,7 +5,8 @@
 //! takes it back.
 
 use super::error::{path_text, sqlite};
-use super::moves::write_change;
+use super::moves::{ChangeOf, write_change};
+use super::revision::{Revision, expect_at};
 use super::rows;
 use super::{Store, StoreError, begin};
 use crate::model::{BattleRecord, BattleStatus, Campaign, Event};
@@ -13,11 +14,18 @@ use rusqlite::{OptionalExtension, params};
 
 impl Store {
     /// Replaces battle `battle`'s record (the scenario handed off, the odds
-    /// computed before it is fought), if it is still pending.
-    pub fn record_battle(&mut self, battle: u32, record: &BattleRecord) -> Result<(), StoreError> {
+    /// computed before it is fought), if it is still pending and the save is
+    /// still at revision `at`, the one the record was made from.
+    pub fn record_battle(
+        &mut self,
+        at: Revision,
+        battle: u32,
+        record: &BattleRecord,
+    ) -> Result<(), StoreError> {
         let path = path_text(&self.path);
         let sqlite = |action| sqlite(&path, action);
         let tx = begin(&mut self.conn, &path, "starting to record the battle")?;
+        expect_at(&tx, &self.path, at)?;
         let status: Option<String> = tx
             .query_row("SELECT status FROM battles WHERE id = ?1", params![battle], |r| {
                 r.get(0)
@@ -58,10 +66,11 @@ impl Store {
 
     /// Writes a battle's result: the state `after` it and its `events`, with
     /// a checkpoint, in one transaction. `before` is the state the result was
-    /// applied to; if the save has moved on since, or the battle is no longer
-    /// pending, nothing is written.
+    /// applied to, read at revision `at`; if the save has moved on since, or
+    /// the battle is no longer pending, nothing is written.
     pub fn commit_battle(
         &mut self,
+        at: Revision,
         before: &Campaign,
         battle: u32,
         after: &Campaign,
@@ -70,14 +79,8 @@ impl Store {
         let path = path_text(&self.path);
         let sqlite = |action| sqlite(&path, action);
         let tx = begin(&mut self.conn, &path, "starting to apply the result")?;
+        expect_at(&tx, &self.path, at)?;
         let now = rows::read_campaign(&tx, &self.path)?;
-        if now.turn != before.turn {
-            return Err(StoreError::Changed {
-                path,
-                expected: before.turn,
-                found: now.turn,
-            });
-        }
         if !now
             .battles
             .iter()
@@ -97,7 +100,7 @@ impl Store {
             &now,
             after,
             events,
-            Some(battle),
+            ChangeOf::Result(battle),
             sentence,
         )?;
         tx.commit().map_err(sqlite("saving the result"))

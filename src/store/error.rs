@@ -44,9 +44,10 @@ pub enum StoreError {
     BattleNotPending { path: String, battle: u32, why: String },
 
     #[error(
-        "{path}: the save changed while this game move was being resolved (it is now at game move {found}, not {expected}); run the command again"
+        "{path}: the save moved on while this was being worked out ({changes}); nothing was written: \
+         run the command again on the save as it is now"
     )]
-    Changed { path: String, expected: u32, found: u32 },
+    Moved { path: String, changes: String },
 
     #[error("{path}: cannot {action}: {source}")]
     Io {

@@ -15,10 +15,12 @@ mod error;
 mod events;
 mod moves;
 mod pack;
+mod revision;
 mod rows;
 
 pub use error::StoreError;
 pub use moves::Undone;
+pub use revision::{Revision, Watch};
 
 use crate::model::{Campaign, Event, EventKind};
 use error::{path_text, sqlite};
@@ -134,10 +136,16 @@ impl Store {
     /// mode, so that opening it writes nothing. Nothing is returned before both are done, and a
     /// damaged file is refused as by `open`.
     pub fn open_and_load(path: &Path) -> Result<(Store, Campaign), StoreError> {
+        Store::open_and_load_at(path).map(|(store, campaign, _)| (store, campaign))
+    }
+
+    /// [`Store::open_and_load`], with the revision the campaign was read at,
+    /// for a command that will change the save.
+    pub fn open_and_load_at(path: &Path) -> Result<(Store, Campaign, Revision), StoreError> {
         let (store, checks) = Store::open_with(path, true)?;
         let Some(checks) = checks else {
-            let campaign = store.load()?;
-            return Ok((store, campaign));
+            let (campaign, at) = store.read_at(Store::load)?;
+            return Ok((store, campaign, at));
         };
         let (checked, loaded) = std::thread::scope(|scope| {
             let checking = scope.spawn(|| checks.run_apart(path));
@@ -150,10 +158,12 @@ impl Store {
                 })?;
                 rows::read_map_rows(&conn, path)
             });
-            let loaded = rows::read_campaign_with(&store.conn, &store.path, || {
-                mapping
-                    .join()
-                    .unwrap_or_else(|_| Err(checks.stopped("reading the map")))
+            let loaded = store.read_at(|store| {
+                rows::read_campaign_with(&store.conn, &store.path, || {
+                    mapping
+                        .join()
+                        .unwrap_or_else(|_| Err(checks.stopped("reading the map")))
+                })
             });
             let checked = checking
                 .join()
@@ -162,7 +172,8 @@ impl Store {
         });
         // The check's verdict first: a damaged file may fail to load too.
         checked?;
-        Ok((store, loaded?))
+        let (campaign, at) = loaded?;
+        Ok((store, campaign, at))
     }
 
     /// Opens the save; the checks that only read are run here, or given back

@@ -8,6 +8,7 @@
 
 use super::checkpoints;
 use super::error::{path_text, sqlite};
+use super::revision::{Revision, expect_at};
 use super::rows;
 use super::{Store, StoreError, begin};
 use crate::model::event::{self as ev, EventKind};
@@ -25,32 +26,35 @@ pub enum Undone {
     Turn { turn: u32 },
     /// The result of battle `battle`, which is pending again.
     Battle { battle: u32, turn: u32 },
+    /// The umpire's last edit, made in game move `turn`.
+    Edit { turn: u32 },
 }
 
 impl Store {
     /// Records a side's checked orders for the current game move, with an
     /// `orders_given` event. `source` names where they came from (a file name).
-    pub fn submit_orders(&mut self, orders: &OrderSet, source: &str) -> Result<(), StoreError> {
+    /// `at` is the revision the orders were checked at; if the save has moved
+    /// on since, nothing is written.
+    pub fn submit_orders(&mut self, at: Revision, orders: &OrderSet, source: &str) -> Result<(), StoreError> {
         let path = path_text(&self.path);
         let sqlite = |action| sqlite(&path, action);
         let tx = begin(&mut self.conn, &path, "starting to record the orders")?;
-        let campaign = rows::read_campaign(&tx, &self.path)?;
-        if campaign.turn != orders.turn {
-            return Err(StoreError::Changed {
-                path,
-                expected: orders.turn,
-                found: campaign.turn,
-            });
-        }
+        expect_at(&tx, &self.path, at)?;
+        let side_name: String = tx
+            .query_row(
+                "SELECT name FROM sides WHERE id = ?1",
+                params![orders.side.as_str()],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(sqlite("reading the side"))?
+            .unwrap_or_else(|| orders.side.as_str().to_owned());
         let body = serde_json::to_string(orders).unwrap_or_else(|_| "null".to_owned());
         tx.execute(
             "INSERT INTO orders (turn, side, source, body) VALUES (?1, ?2, ?3, ?4)",
             params![orders.turn, orders.side.as_str(), source, body],
         )
         .map_err(sqlite("recording the orders"))?;
-        let side_name = campaign
-            .side(&orders.side)
-            .map_or(orders.side.as_str(), |s| s.name.as_str());
         let event = Event {
             turn: orders.turn,
             seq: next_seq(&tx, orders.turn).map_err(sqlite("numbering the event"))?,
@@ -67,6 +71,34 @@ impl Store {
         };
         rows::append_event(&tx, &event).map_err(sqlite("recording the orders"))?;
         tx.commit().map_err(sqlite("saving the orders"))
+    }
+
+    /// Writes an umpire's edit: the state `after` it and its `events`, with a
+    /// checkpoint marked as an edit, in one transaction, so `undo` takes it
+    /// back. `before` is the state it was made to, read at revision `at`; if
+    /// the save has moved on since, nothing is written.
+    pub fn commit_edit(
+        &mut self,
+        at: Revision,
+        before: &Campaign,
+        after: &Campaign,
+        events: &[Event],
+    ) -> Result<(), StoreError> {
+        let path = path_text(&self.path);
+        let tx = begin(&mut self.conn, &path, "starting to write the edit")?;
+        expect_at(&tx, &self.path, at)?;
+        let sentence = "The state after the umpire's edit is kept here, for undo.".to_owned();
+        write_change(
+            &tx,
+            &path,
+            before.turn,
+            before,
+            after,
+            events,
+            ChangeOf::Edit,
+            sentence,
+        )?;
+        tx.commit().map_err(sqlite(&path, "saving the edit"))
     }
 
     /// Orders given for the current game move and not yet resolved, oldest first.
@@ -103,22 +135,19 @@ impl Store {
 
     /// Writes a resolved game move: the new state, its events and a
     /// checkpoint, and marks the orders used, in one transaction. `before` is
-    /// the state it was resolved from; if the save has moved on since, nothing
-    /// is written.
-    pub fn commit_turn(&mut self, before: &Campaign, outcome: &TurnOutcome) -> Result<(), StoreError> {
+    /// the state it was resolved from, with the orders pending, at revision
+    /// `at`; if the save has moved on since (orders given, a result, an
+    /// undo), nothing is written.
+    pub fn commit_turn(
+        &mut self,
+        at: Revision,
+        before: &Campaign,
+        outcome: &TurnOutcome,
+    ) -> Result<(), StoreError> {
         let path = path_text(&self.path);
         let sqlite = |action| sqlite(&path, action);
         let tx = begin(&mut self.conn, &path, "starting the game move")?;
-        let found: u32 = tx
-            .query_row("SELECT turn FROM campaign WHERE id = 1", [], |r| r.get(0))
-            .map_err(sqlite("reading the game move"))?;
-        if found != before.turn {
-            return Err(StoreError::Changed {
-                path,
-                expected: before.turn,
-                found,
-            });
-        }
+        expect_at(&tx, &self.path, at)?;
         let sentence = format!(
             "The state after game move {} is kept here, for undo.",
             before.turn
@@ -130,7 +159,7 @@ impl Store {
             before,
             &outcome.campaign,
             &outcome.events,
-            None,
+            ChangeOf::GameMove,
             sentence,
         )?;
         tx.execute(
@@ -143,11 +172,13 @@ impl Store {
 
     /// Takes back the last change: orders not yet resolved, a battle's
     /// result, or the last resolved game move, rebuilding the state from the
-    /// event log.
-    pub fn undo(&mut self) -> Result<Undone, StoreError> {
+    /// event log. `at` is the revision whose last change is meant; if the
+    /// save has moved on since, nothing is undone.
+    pub fn undo(&mut self, at: Revision) -> Result<Undone, StoreError> {
         let path = path_text(&self.path);
         let sqlite = |action| sqlite(&path, action);
         let tx = begin(&mut self.conn, &path, "starting to undo")?;
+        expect_at(&tx, &self.path, at)?;
         let campaign = rows::read_campaign(&tx, &self.path)?;
         let last_orders: Option<(i64, String, String)> = tx
             .query_row(
@@ -161,7 +192,7 @@ impl Store {
         // result entered after the orders goes before them.
         let top = undo_stack(&tx, &path)?.pop();
         let last_orders = match (last_orders, top) {
-            (Some(orders), Some(mark)) if mark.battle.is_some() => {
+            (Some(orders), Some(mark)) if mark.battle.is_some() || mark.edit => {
                 let given: Option<i64> = tx
                     .query_row(
                         "SELECT MAX(rowid) FROM events WHERE kind = ?2 AND turn = ?1",
@@ -205,6 +236,17 @@ impl Store {
             rows::write_changes(&tx, &campaign, &restored).map_err(sqlite("restoring the state"))?;
             tx.execute("DELETE FROM battle_records_changed", [])
                 .map_err(sqlite("restoring the state"))?;
+            if mark.edit {
+                let event = Event {
+                    turn: campaign.turn,
+                    seq: next_seq(&tx, campaign.turn).map_err(sqlite("numbering the event"))?,
+                    kind: EventKind::EditUndone(ev::EditUndone { first_seq, last_seq }),
+                    sentence: "The umpire's last edit was taken back.".to_owned(),
+                };
+                rows::append_event(&tx, &event).map_err(sqlite("recording the undo"))?;
+                tx.commit().map_err(sqlite("saving the undo"))?;
+                return Ok(Undone::Edit { turn: undone_turn });
+            }
             if let Some(battle) = mark.battle {
                 let event = Event {
                     turn: campaign.turn,
@@ -250,11 +292,19 @@ impl Store {
     }
 }
 
-/// Writes one change (a game move or a battle's result) in `tx` from
-/// `before`, the state the tables hold: the rows that differ in the new
-/// `state`, its `events` numbered on from the game move's last, and a
-/// `checkpoint` event (with the battle's id for a result), which undo pops,
-/// with its state kept by `checkpoints`.
+/// What a change is: the checkpoint closing it says, for undo.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum ChangeOf {
+    GameMove,
+    Result(u32),
+    Edit,
+}
+
+/// Writes one change (a game move, a battle's result, an umpire's edit) in
+/// `tx` from `before`, the state the tables hold: the rows that differ in
+/// the new `state`, its `events` numbered on from the game move's last, and a
+/// `checkpoint` event (with the battle's id for a result, marked for an
+/// edit), which undo pops, with its state kept by `checkpoints`.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn write_change(
     tx: &Transaction<'_>,
@@ -263,9 +313,14 @@ pub(super) fn write_change(
     before: &Campaign,
     state: &Campaign,
     events: &[Event],
-    battle: Option<u32>,
+    of: ChangeOf,
     sentence: String,
 ) -> Result<(), StoreError> {
+    let (battle, edit) = match of {
+        ChangeOf::GameMove => (None, false),
+        ChangeOf::Result(battle) => (Some(battle), false),
+        ChangeOf::Edit => (None, true),
+    };
     let sqlite = |action| sqlite(path, action);
     let base = undo_stack(tx, path)?.last().map(|m| (m.turn, m.seq));
     let recorded: Vec<u32> = tx
@@ -285,6 +340,7 @@ pub(super) fn write_change(
         kind: EventKind::Checkpoint(ev::Checkpoint {
             first_seq: first,
             battle,
+            edit,
             // Kept apart, in table `checkpoints` (below).
             state: serde_json::Value::Null,
         }),
@@ -334,6 +390,8 @@ struct Mark {
     starting: bool,
     /// The battle whose result this checkpoint follows, if it is one.
     battle: Option<u32>,
+    /// The checkpoint follows an umpire's edit.
+    edit: bool,
 }
 
 /// The undo stack: `campaign_created` and each `checkpoint` push a state;
@@ -344,11 +402,13 @@ fn undo_stack(tx: &Transaction<'_>, name: &str) -> Result<Vec<Mark>, StoreError>
         .prepare(&format!(
             "SELECT rowid, kind, turn, seq,
                     CASE kind WHEN '{checkpoint}' THEN json_extract(payload, '$.first_seq') END,
-                    CASE kind WHEN '{checkpoint}' THEN json_extract(payload, '$.battle') END
-             FROM events WHERE kind IN ('{}', '{checkpoint}', '{}', '{}') ORDER BY rowid",
+                    CASE kind WHEN '{checkpoint}' THEN json_extract(payload, '$.battle') END,
+                    CASE kind WHEN '{checkpoint}' THEN json_extract(payload, '$.edit') END
+             FROM events WHERE kind IN ('{}', '{checkpoint}', '{}', '{}', '{}') ORDER BY rowid",
             EventKind::CAMPAIGN_CREATED,
             EventKind::TURN_UNDONE,
             EventKind::RESULT_UNDONE,
+            EventKind::EDIT_UNDONE,
             checkpoint = EventKind::CHECKPOINT,
         ))
         .map_err(sqlite("reading the log"))?;
@@ -361,21 +421,23 @@ fn undo_stack(tx: &Transaction<'_>, name: &str) -> Result<Vec<Mark>, StoreError>
                 r.get::<_, u32>(3)?,
                 r.get::<_, Option<u32>>(4)?,
                 r.get::<_, Option<u32>>(5)?,
+                r.get::<_, Option<bool>>(6)?,
             ))
         })
         .map_err(sqlite("reading the log"))?;
     let mut rowids = Vec::new();
     let mut entries = Vec::new();
     for mark in marks {
-        let (rowid, kind, turn, seq, first, battle) = mark.map_err(sqlite("reading the log"))?;
+        let (rowid, kind, turn, seq, first, battle, edit) = mark.map_err(sqlite("reading the log"))?;
         let step = match kind.as_str() {
             EventKind::CAMPAIGN_CREATED => Step::Start,
             EventKind::CHECKPOINT => Step::Change {
                 first_seq: first.unwrap_or(0),
                 battle,
+                edit: edit.unwrap_or(false),
             },
-            EventKind::TURN_UNDONE | EventKind::RESULT_UNDONE => Step::Undo,
-            // The query reads only the four kinds above.
+            EventKind::TURN_UNDONE | EventKind::RESULT_UNDONE | EventKind::EDIT_UNDONE => Step::Undo,
+            // The query reads only the five kinds above.
             _ => continue,
         };
         rowids.push(rowid);
@@ -392,6 +454,7 @@ fn undo_stack(tx: &Transaction<'_>, name: &str) -> Result<Vec<Mark>, StoreError>
             seq: c.seq,
             starting: c.start,
             battle: c.battle,
+            edit: c.edit,
         })
         .collect())
 }

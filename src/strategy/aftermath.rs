@@ -8,8 +8,8 @@ use super::index::MapIndex;
 use super::supply::{Holding, search, sources};
 use crate::model::event as ev;
 use crate::model::{
-    Battle, BattleResult, BattleStatus, Campaign, Event, ForceId, RegionId, ResultSource, RuleSetId, SideId,
-    SideLoss, Stand, StandId,
+    Battle, BattleResult, BattleStatus, Campaign, Event, Force, ForceId, RegionId, ResultSource, RuleSetId,
+    SideId, SideLoss, Stand, StandId,
 };
 use crate::model::{EventKind, EventLog};
 use crate::rules::{Fate, Outcome};
@@ -128,6 +128,7 @@ pub fn apply(
     }
     run.hq_falls(&battle, verdict.winner.as_ref());
     run.strike_empty();
+    run.learn(&battle, campaign);
     Ok((run.state, run.events.into_events()))
 }
 
@@ -519,6 +520,24 @@ impl Run {
             {
                 self.events.tell(kind, sentence);
             }
+        }
+    }
+
+    /// What each side learns of the enemy forces of the battle (`before`:
+    /// the campaign as it was before the result): their strength after it,
+    /// and where they went as far as it can see (`fog::after_battle`).
+    fn learn(&mut self, battle: &Battle, before: &Campaign) {
+        let fought: Vec<Force> = before
+            .forces
+            .iter()
+            .filter(|f| battle.forces.contains(&f.id) || battle.reserves.contains(&f.id))
+            .cloned()
+            .collect();
+        // Dated the game move the battle's forces were last seen in, not
+        // the one to come.
+        let turn = self.turn.saturating_sub(1).max(battle.turn);
+        for seen in super::fog::after_battle(&mut self.state, battle, &fought, turn) {
+            self.events.tell(seen.kind, seen.sentence);
         }
     }
 

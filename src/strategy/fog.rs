@@ -63,12 +63,27 @@
 //! looked. A force that stays in sight keeps its marker number; a force lost
 //! from sight is remembered where it was last seen; a blind found again gets
 //! a new number, as nothing tells it is the one lost.
+//!
+//! Memory learns, from what the side sees and nothing else (this program's
+//! rules; the seeds keep no memory):
+//!
+//! - a force it had in sight as the game move began, merging into another it
+//!   had in sight too, leaves its view, "last seen merging into ...";
+//! - a force it had in sight and knew by name, struck off (no stands left)
+//!   where it watches now and not in a town or forest, leaves its view,
+//!   "last seen destroyed";
+//! - a force remembered in a region it watches now, where it sees no blind
+//!   of that side that could be the force, is not there: it leaves its view,
+//!   "no longer found". A force last seen on a road was on the march, so is
+//!   not looked for where it was;
+//! - a merge or loss it did not watch leaves the force as last seen;
+//! - after a battle's result ([`after_battle`]), what it learned fighting.
 
 use super::index::MapIndex;
 use crate::model::event::{self as ev, EventKind, EventLog};
 use crate::model::{
-    BattleStatus, Campaign, EnRoute, Event, Feature, Force, ForceId, How, Knowledge, Region, RegionId, Seen,
-    SideId, Sighting, StandKind, Terrain,
+    Battle, BattleStatus, Campaign, EnRoute, Event, Feature, Force, ForceId, How, Knowledge, Region,
+    RegionId, Seen, SideId, Sighting, StandKind, Terrain,
 };
 use crate::rules::scruby1961::{self, Scouting, Troop};
 use rand::RngExt;
@@ -218,17 +233,24 @@ fn conceal(region: Option<&Region>, force: &Force, directions: usize) -> Option<
         return None;
     }
     if force.en_route.is_none()
-        && let Some(region) = region
+        && let Some(cover) = region.and_then(hides)
     {
-        if region.terrain == Terrain::Urban || region.has(Feature::Town) || region.has(Feature::Village) {
-            return Some(Cover::Town);
-        }
-        if region.terrain == Terrain::Forest {
-            return Some(Cover::Forest);
-        }
+        return Some(cover);
     }
     let screens = usize::try_from(screens(force)).unwrap_or(usize::MAX);
     (directions > 0 && screens >= directions).then_some(Cover::Screen)
+}
+
+/// What hides any force standing in `region`: a town, village or urban
+/// region (1961 rule 10), or a forest (rule 11).
+fn hides(region: &Region) -> Option<Cover> {
+    if region.terrain == Terrain::Urban || region.has(Feature::Town) || region.has(Feature::Village) {
+        Some(Cover::Town)
+    } else if region.terrain == Terrain::Forest {
+        Some(Cover::Forest)
+    } else {
+        None
+    }
 }
 
 /// Where a force stands: its map position, its place (region, and the region
@@ -242,9 +264,14 @@ struct Spot {
 }
 
 fn spot(index: &MapIndex<'_>, force: &Force) -> Option<Spot> {
-    let at = index.at(&force.region)?;
+    spot_at(index, &force.region, force.en_route.as_ref())
+}
+
+/// The spot of a place: a region, or a point on the road out of it.
+fn spot_at(index: &MapIndex<'_>, region: &RegionId, en_route: Option<&EnRoute>) -> Option<Spot> {
+    let at = index.at(region)?;
     let here = index.map.regions.get(at)?;
-    match &force.en_route {
+    match en_route {
         None => Some(Spot {
             x: here.x,
             y: here.y,
@@ -351,19 +378,59 @@ pub fn begin(campaign: &Campaign) -> Campaign {
     let mut state = campaign.clone();
     state.knowledge = Default::default();
     let turn = state.turn;
-    let _ = update(&mut state, None, None, turn);
+    let _ = update(&mut state, None, None, turn, &[]);
     state
+}
+
+/// A force that ceased to be in the game move: merged into another, or
+/// struck off with no stands left; where it was last.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Vanished {
+    pub force: ForceId,
+    pub side: SideId,
+    pub region: RegionId,
+    pub en_route: Option<EnRoute>,
+    /// Merged: the force it joined. `None`: destroyed.
+    pub into: Option<ForceId>,
+}
+
+impl Vanished {
+    /// `force`, about to be merged into `into` or struck off (`None`).
+    pub fn of(force: &Force, into: Option<&ForceId>) -> Vanished {
+        Vanished {
+            force: force.id.clone(),
+            side: force.side.clone(),
+            region: force.region.clone(),
+            en_route: force.en_route.clone(),
+            into: into.cloned(),
+        }
+    }
 }
 
 /// The fog of war at the end of game move `turn`: updates `state.knowledge`
 /// and returns the events (numbered from 0), drawing scouts' dice from `rng`.
 pub fn look(state: &mut Campaign, rng: &mut ChaCha8Rng, turn: u32) -> Vec<Event> {
-    update(state, None, Some(rng), turn)
+    update(state, None, Some(rng), turn, &[])
 }
 
-/// [`look`] with `state.map`'s index, built once for the game move.
-pub fn look_with(state: &mut Campaign, index: &MapIndex, rng: &mut ChaCha8Rng, turn: u32) -> Vec<Event> {
-    update(state, Some(index), Some(rng), turn)
+/// [`look`] with `state.map`'s index, built once for the game move, and the
+/// forces that ceased to be in it (`vanished`), so a side that saw one merge
+/// or be destroyed drops it from what it knows.
+pub fn look_with(
+    state: &mut Campaign,
+    index: &MapIndex,
+    rng: &mut ChaCha8Rng,
+    turn: u32,
+    vanished: &[Vanished],
+) -> Vec<Event> {
+    update(state, Some(index), Some(rng), turn, vanished)
+}
+
+/// What each side sees after an umpire's edit: the fog's look at game move
+/// `turn` without the scouts' dice, which belong to the game move; `gone`
+/// are the forces the edit took off the map.
+pub fn glance(state: &mut Campaign, turn: u32, gone: &[Vanished]) -> Vec<Event> {
+    update(state, None, None, turn, gone)
 }
 
 fn update(
@@ -371,9 +438,10 @@ fn update(
     index: Option<&MapIndex>,
     rng: Option<&mut ChaCha8Rng>,
     turn: u32,
+    vanished: &[Vanished],
 ) -> Vec<Event> {
     let mut knowledge = std::mem::take(&mut state.knowledge);
-    let events = see(state, index, &mut knowledge, rng, turn);
+    let events = see(state, index, &mut knowledge, rng, turn, vanished);
     state.knowledge = knowledge;
     events
 }
@@ -384,6 +452,7 @@ fn see(
     knowledge: &mut Knowledge,
     mut rng: Option<&mut ChaCha8Rng>,
     turn: u32,
+    vanished: &[Vanished],
 ) -> Vec<Event> {
     let built;
     let index = match index {
@@ -537,16 +606,243 @@ fn see(
                 scouting,
             });
         }
+        // Where the side sees a blind now: a force remembered there may be it.
+        let blinds: HashSet<(&RegionId, &SideId)> = seeing
+            .iter()
+            .filter(|s| s.seen.is_blind())
+            .filter_map(|s| state.forces.get(s.force))
+            .filter(|f| f.en_route.is_none())
+            .map(|f| (&f.region, &f.side))
+            .collect();
+        // Whether one of the side's forces has a place within sight range now.
+        let watched = |region: &RegionId, en_route: Option<&EnRoute>| {
+            let Some(target) = spot_at(index, region, en_route) else {
+                return false;
+            };
+            grid.around(target.x, target.y)
+                .into_iter()
+                .filter(|j| state.forces.get(*j).is_some_and(|f| &f.side == side))
+                .filter_map(|j| spots.get(j).copied().flatten())
+                .any(|s| (s.x - target.x).hypot(s.y - target.y) <= sight_miles(mpi, s.terrain))
+        };
         let (theirs, others): (Vec<Sighting>, Vec<Sighting>) =
             sightings.into_iter().partition(|s| &s.by == side);
         sightings = others;
         let mut memory = Memory::new(theirs);
+        // Merges come first in the move: what the side saw of them is judged
+        // on what it had in sight as the move began, and told first.
+        let mut leaving = memory.merging(vanished);
+        let mut merged: Vec<usize> = leaving.keys().copied().collect();
+        merged.sort_unstable();
+        for i in merged {
+            if let (Some(record), Some(l)) = (memory.get(i), leaving.get_mut(&i))
+                && l.told
+            {
+                out.gone(state, record, l, None);
+                l.told = false;
+            }
+        }
         for seeing in seeing {
             remember(state, knowledge, &mut memory, side, seeing, turn, &mut out);
         }
-        kept.extend(memory.finish(state, &mut out));
+        memory.leaving(&mut leaving, state, vanished, &blinds, &watched);
+        kept.extend(memory.finish(state, &mut out, leaving));
     }
     // Sightings by sides no longer in the campaign are dropped.
+    knowledge.sightings = kept;
+    out.events.into_events()
+}
+
+/// What the sides learn from a battle's result, once it is applied to
+/// `state`: `fought` are the battle's forces and reserves as they stood
+/// before it, `turn` the game move the knowledge is dated.
+///
+/// A side in the battle fought its enemy's forces, so it knows them at their
+/// strength after it: still in sight of one of its forces (where they stand
+/// now: the winner on the field, the loser where it fell back), in full; out
+/// of sight, as last seen, leaving the field by the road it fell back on
+/// (the road it watched it take), or where it stood; destroyed, it leaves
+/// the side's view ("last sees ... destroyed"). A side not in the battle
+/// learns only what its own forces see of them (sight and cover, no scouts:
+/// no die is thrown outside a game move), and nothing of a force it does not
+/// have in sight.
+pub fn after_battle(state: &mut Campaign, battle: &Battle, fought: &[Force], turn: u32) -> Vec<Event> {
+    let mut knowledge = std::mem::take(&mut state.knowledge);
+    let events = learn(state, &mut knowledge, battle, fought, turn);
+    state.knowledge = knowledge;
+    events
+}
+
+fn learn(
+    state: &Campaign,
+    knowledge: &mut Knowledge,
+    battle: &Battle,
+    fought: &[Force],
+    turn: u32,
+) -> Vec<Event> {
+    let index = MapIndex::new(&state.map);
+    let spots: Vec<Option<Spot>> = state
+        .forces
+        .iter()
+        .map(|f| {
+            if f.stands.is_empty() {
+                None
+            } else {
+                spot(&index, f)
+            }
+        })
+        .collect();
+    let at: HashMap<&ForceId, usize> = state.forces.iter().enumerate().map(|(i, f)| (&f.id, i)).collect();
+    let mut in_it: BTreeSet<&SideId> = [&battle.attacker, &battle.defender].into_iter().collect();
+    in_it.extend(
+        fought
+            .iter()
+            .filter(|f| battle.forces.contains(&f.id))
+            .map(|f| &f.side),
+    );
+    let mpi = state.miles_per_inch;
+    let mut out = Notes {
+        index: &index,
+        events: EventLog::new(turn),
+    };
+    let side_ids: Vec<SideId> = state.sides.iter().map(|s| s.id.clone()).collect();
+    let mut sightings = std::mem::take(&mut knowledge.sightings);
+    let mut kept: Vec<Sighting> = Vec::new();
+    for side in &side_ids {
+        let (theirs, others): (Vec<Sighting>, Vec<Sighting>) =
+            sightings.into_iter().partition(|s| &s.by == side);
+        sightings = others;
+        let mut memory = Memory::new(theirs);
+        let fighting = in_it.contains(side);
+        // The places the side watches `target` from.
+        let watching = |target: &Spot| {
+            let mut places: Vec<(usize, Option<usize>)> = state
+                .forces
+                .iter()
+                .zip(&spots)
+                .filter(|(f, _)| &f.side == side)
+                .filter_map(|(_, s)| *s)
+                .filter(|s| (s.x - target.x).hypot(s.y - target.y) <= sight_miles(mpi, s.terrain))
+                .map(|s| s.place)
+                .collect();
+            places.sort_unstable();
+            places.dedup();
+            places.len()
+        };
+        for before in fought.iter().filter(|f| &f.side != side) {
+            let mine: Vec<usize> = memory.by_force.get(&before.id).cloned().unwrap_or_default();
+            let in_sight = mine
+                .iter()
+                .copied()
+                .find(|&i| memory.get(i).is_some_and(|r| r.in_sight));
+            if !fighting && in_sight.is_none() {
+                continue;
+            }
+            let latest = in_sight.or_else(|| {
+                mine.iter()
+                    .copied()
+                    .filter_map(|i| memory.get(i).map(|r| (i, (r.turn, r.marker))))
+                    .max_by_key(|(_, key)| *key)
+                    .map(|(i, _)| i)
+            });
+            let now = at
+                .get(&before.id)
+                .and_then(|&i| state.forces.get(i).map(|f| (i, f)));
+            let Some((i, force)) = now else {
+                // Struck off: destroyed in the battle or on its retreat.
+                let Some(keep) = latest else { continue };
+                let seen_go = fighting
+                    || (memory.get(keep).is_some_and(|r| !r.seen.is_blind())
+                        && !(before.en_route.is_none()
+                            && state.map.region(&before.region).and_then(hides).is_some())
+                        && spot(&index, before).is_some_and(|s| watching(&s) > 0));
+                if seen_go {
+                    let leaving = Leaving {
+                        why: ev::Gone::Destroyed,
+                        into: None,
+                        told: true,
+                    };
+                    for &j in &mine {
+                        let record = memory.records.get_mut(j).and_then(Option::take);
+                        if let Some(mut record) = record
+                            && j == keep
+                        {
+                            record.region = before.region.clone();
+                            record.en_route = before.en_route.clone();
+                            out.gone(state, &record, &leaving, Some(battle.id));
+                        }
+                    }
+                } else {
+                    memory.lose_sight(in_sight, state, &mut out);
+                }
+                continue;
+            };
+            let Some(target) = spot(&index, force) else {
+                continue;
+            };
+            let places = watching(&target);
+            if places > 0 {
+                let region = index.at(&force.region).and_then(|r| state.map.regions.get(r));
+                let (seen, how, cover) = match (fighting, conceal(region, force, places)) {
+                    (true, _) => (full(force), How::Battle, None),
+                    (false, None) => (full(force), How::Vision, None),
+                    (false, Some(cover)) => (Seen::Blind, How::Vision, Some(cover)),
+                };
+                let seeing = Seeing {
+                    force: i,
+                    seen,
+                    how,
+                    cover,
+                    exposed: None,
+                    scouting: Vec::new(),
+                };
+                remember(state, knowledge, &mut memory, side, seeing, turn, &mut out);
+            } else if fighting {
+                // Out of sight: as it left the field, at its strength after
+                // the battle, or where it stands if it did not move.
+                let (region, en_route) = if force.region != before.region && force.en_route.is_none() {
+                    let toward = force.region.clone();
+                    (before.region.clone(), Some(EnRoute { toward, miles: 0.0 }))
+                } else {
+                    (force.region.clone(), force.en_route.clone())
+                };
+                for &j in mine.iter().filter(|&&j| Some(j) != latest) {
+                    if let Some(r) = memory.records.get_mut(j) {
+                        *r = None;
+                    }
+                }
+                let slot = latest
+                    .and_then(|j| memory.records.get_mut(j))
+                    .and_then(Option::as_mut);
+                let (marker, was_in_sight) = match &slot {
+                    Some(old) => (old.marker, old.in_sight),
+                    None => (knowledge.next_marker(side), false),
+                };
+                let record = Sighting {
+                    by: side.clone(),
+                    force: force.id.clone(),
+                    side: force.side.clone(),
+                    marker,
+                    turn,
+                    region,
+                    en_route,
+                    in_sight: false,
+                    seen: full(force),
+                    how: How::Battle,
+                };
+                if was_in_sight {
+                    out.lost(state, &record);
+                }
+                match slot {
+                    Some(old) => *old = record,
+                    None => memory.records.push(Some(record)),
+                }
+            } else {
+                memory.lose_sight(in_sight, state, &mut out);
+            }
+        }
+        kept.extend(memory.records());
+    }
     knowledge.sightings = kept;
     out.events.into_events()
 }
@@ -607,12 +903,143 @@ impl Memory {
         self.records.get(i).and_then(Option::as_ref)
     }
 
-    /// Records in sight last move and not seen this one are lost from sight;
-    /// the records left, by marker.
-    fn finish(self, state: &Campaign, out: &mut Notes<'_>) -> Vec<Sighting> {
+    /// Record `i`, in sight until now, is lost from sight.
+    fn lose_sight(&mut self, i: Option<usize>, state: &Campaign, out: &mut Notes<'_>) {
+        if let Some(record) = i.and_then(|i| self.records.get_mut(i)).and_then(Option::as_mut) {
+            record.in_sight = false;
+            out.lost(state, record);
+        }
+    }
+
+    /// The records, by marker, as they are.
+    fn records(self) -> Vec<Sighting> {
+        let mut kept: Vec<Sighting> = self.records.into_iter().flatten().collect();
+        kept.sort_by_key(|r| r.marker);
+        kept
+    }
+
+    /// The records not seen this game move that leave the side's view, and
+    /// why, added to `leaving` (which holds the merges the side saw; the rest
+    /// stay as last seen):
+    ///
+    /// - a force it had in sight and knew by name, struck off (`vanished`)
+    ///   where the side watches now, in the open: it saw the force destroyed;
+    /// - a record of a force in a region the side watches now, where it sees
+    ///   no blind of that side that could be it: the force is not there.
+    ///
+    /// A force seen to go takes all the side's records of it with it. Each
+    /// test is on the side's own records, its forces' sight and what it sees
+    /// now: a merge or loss it did not watch leaves its record as last seen.
+    fn leaving(
+        &self,
+        leaving: &mut HashMap<usize, Leaving>,
+        state: &Campaign,
+        vanished: &[Vanished],
+        blinds: &HashSet<(&RegionId, &SideId)>,
+        watched: &dyn Fn(&RegionId, Option<&EnRoute>) -> bool,
+    ) {
+        let unseen = |i: &usize| !self.refreshed.contains(i);
+        for v in vanished.iter().filter(|v| v.into.is_none()) {
+            let Some(mine) = self.by_force.get(&v.force) else {
+                continue;
+            };
+            let Some(&seen) = mine
+                .iter()
+                .filter(|i| unseen(i))
+                .find(|&&i| self.get(i).is_some_and(|r| r.in_sight))
+            else {
+                continue;
+            };
+            let Some(record) = self.get(seen) else { continue };
+            let hidden = v.en_route.is_none() && state.map.region(&v.region).and_then(hides).is_some();
+            if record.seen.is_blind() || hidden || !watched(&v.region, v.en_route.as_ref()) {
+                continue;
+            }
+            // Only the record in sight is told of; older ones go quietly with it.
+            for &i in mine.iter().filter(|i| unseen(i)) {
+                leaving.insert(
+                    i,
+                    Leaving {
+                        why: ev::Gone::Destroyed,
+                        into: None,
+                        told: i == seen,
+                    },
+                );
+            }
+        }
+        for (i, record) in self.records.iter().enumerate() {
+            let Some(record) = record else { continue };
+            if !unseen(&i) || leaving.contains_key(&i) || record.en_route.is_some() {
+                continue;
+            }
+            if blinds.contains(&(&record.region, &record.side)) || !watched(&record.region, None) {
+                continue;
+            }
+            leaving.insert(
+                i,
+                Leaving {
+                    why: ev::Gone::NotFound,
+                    into: None,
+                    told: true,
+                },
+            );
+        }
+    }
+
+    /// The side's records of forces that merged in this move (`vanished`)
+    /// while it had them and the force they joined in sight, as the move
+    /// began: it saw the merge. A force seen to go takes all the side's
+    /// records of it with it; only the one in sight is told of.
+    fn merging(&self, vanished: &[Vanished]) -> HashMap<usize, Leaving> {
+        let mut leaving: HashMap<usize, Leaving> = HashMap::default();
+        for v in vanished {
+            let (Some(into), Some(mine)) = (&v.into, self.by_force.get(&v.force)) else {
+                continue;
+            };
+            let in_sight = |i: &usize| self.get(*i).is_some_and(|r| r.in_sight);
+            let Some(&seen) = mine.iter().find(|i| in_sight(i)) else {
+                continue;
+            };
+            let joined = self
+                .by_force
+                .get(into)
+                .into_iter()
+                .flatten()
+                .find(|i| in_sight(i));
+            let Some(joined) = joined.and_then(|&j| self.get(j)) else {
+                continue;
+            };
+            for &i in mine {
+                leaving.insert(
+                    i,
+                    Leaving {
+                        why: ev::Gone::Merged,
+                        into: (i == seen).then(|| (into.clone(), label(joined))),
+                        told: i == seen,
+                    },
+                );
+            }
+        }
+        leaving
+    }
+
+    /// Records in sight last move and not seen this one are lost from sight,
+    /// and those `leaving` leave; the records left, by marker.
+    fn finish(
+        self,
+        state: &Campaign,
+        out: &mut Notes<'_>,
+        leaving: HashMap<usize, Leaving>,
+    ) -> Vec<Sighting> {
         let mut kept: Vec<Sighting> = Vec::with_capacity(self.records.len());
         for (i, record) in self.records.into_iter().enumerate() {
             let Some(mut record) = record else { continue };
+            if let Some(l) = leaving.get(&i) {
+                if l.told {
+                    out.gone(state, &record, l, None);
+                }
+                continue;
+            }
             if record.in_sight && !self.refreshed.contains(&i) {
                 record.in_sight = false;
                 out.lost(state, &record);
@@ -621,6 +1048,24 @@ impl Memory {
         }
         kept.sort_by_key(|r| r.marker);
         kept
+    }
+}
+
+/// Why a record leaves a side's view.
+#[derive(Debug, Clone)]
+struct Leaving {
+    why: ev::Gone,
+    /// Merged: the force joined, and how the side knows it.
+    into: Option<(ForceId, String)>,
+    /// Told in an event (a force's older records go quietly with it).
+    told: bool,
+}
+
+/// "Blue Host" or "blind 3": how a side knows a force it saw.
+fn label(record: &Sighting) -> String {
+    match &record.seen {
+        Seen::Full { name, .. } => name.clone(),
+        Seen::Blind => format!("blind {}", record.marker),
     }
 }
 
@@ -728,6 +1173,7 @@ impl Notes<'_> {
         };
         match en_route {
             None => format!("at {}", name(region)),
+            Some(e) if e.miles <= 0.0 => format!("leaving {} for {}", name(region), name(&e.toward)),
             Some(e) => format!(
                 "on the road from {} to {}, {:.1} miles out",
                 name(region),
@@ -813,6 +1259,35 @@ impl Notes<'_> {
         );
         self.events
             .tell(EventKind::ForceLostSight(Self::payload(record)), sentence);
+    }
+
+    /// The last word on a record leaving the side's view; `battle`: the
+    /// battle in which the side saw it destroyed.
+    fn gone(&mut self, state: &Campaign, record: &Sighting, leaving: &Leaving, battle: Option<u32>) {
+        let by = side_name(state, &record.by);
+        let what = label(record);
+        let place = self.place(&record.region, record.en_route.as_ref());
+        let sentence = match (leaving.why, &leaving.into) {
+            (ev::Gone::Merged, Some((_, into))) => {
+                format!("{by} last sees {what} merging into {into} {place}.")
+            }
+            (ev::Gone::Merged, None) => format!("{by} last sees {what} merging into another force {place}."),
+            (ev::Gone::Destroyed, _) => match battle {
+                Some(b) => format!("{by} last sees {what} destroyed {place} in battle {b}."),
+                None => format!("{by} last sees {what} destroyed {place}."),
+            },
+            (ev::Gone::NotFound, _) => format!(
+                "{by} no longer finds {what} {place}, where it was last seen in game move {}.",
+                record.turn
+            ),
+        };
+        let payload = ev::ForceGone {
+            sighted: Self::payload(record),
+            why: leaving.why,
+            last_seen: record.turn,
+            into: leaving.into.as_ref().map(|(id, _)| id.clone()),
+        };
+        self.events.tell(EventKind::ForceGone(payload), sentence);
     }
 
     fn scouted(&mut self, state: &Campaign, record: &Sighting, throw: &Throw, cover: Option<Cover>) {

@@ -8,6 +8,7 @@
 //! an event with a sentence, and every random draw comes from the campaign's
 //! stream, so the same state and orders give the same events, byte for byte.
 
+use super::fog::Vanished;
 use super::index::MapIndex;
 use super::movement::{FORCED_MARCH_MOVES, MARCH_HOURS_PER_DAY, miles_per_move};
 use super::orders::{Order, OrderSet};
@@ -62,7 +63,8 @@ pub fn resolve(campaign: &Campaign, orders: &[OrderSet]) -> TurnOutcome {
     turn.hq_loss_attrition();
     turn.strike_empty_forces();
     // The fog of war last, once every force stands where the move leaves it.
-    for seen in super::fog::look_with(&mut turn.state, &turn.index, &mut turn.rng, turn.turn) {
+    let vanished = std::mem::take(&mut turn.vanished);
+    for seen in super::fog::look_with(&mut turn.state, &turn.index, &mut turn.rng, turn.turn, &vanished) {
         turn.events.tell(seen.kind, seen.sentence);
     }
     turn.finish()
@@ -141,6 +143,8 @@ struct Turn<'c> {
     force_at: Option<HashMap<ForceId, usize>>,
     /// Regions with a pending battle.
     battle_regions: HashSet<usize>,
+    /// Forces merged or struck off in this move, for the fog.
+    vanished: Vec<Vanished>,
 }
 
 impl<'c> Turn<'c> {
@@ -156,6 +160,7 @@ impl<'c> Turn<'c> {
             came_from: HashMap::default(),
             force_at: None,
             battle_regions: HashSet::default(),
+            vanished: Vec::new(),
         }
     }
 
@@ -291,6 +296,7 @@ impl<'c> Turn<'c> {
             return self.lapsed(force, "the two forces are not together in one region");
         }
         let merged = self.state.forces.remove(from);
+        self.vanished.push(Vanished::of(&merged, Some(into)));
         self.force_at = None;
         let to = if to > from { to - 1 } else { to };
         let Some(target) = self.state.forces.get_mut(to) else {
@@ -1271,6 +1277,8 @@ impl<'c> Turn<'c> {
     // -- The end -------------------------------------------------------------
 
     fn strike_empty_forces(&mut self) {
+        let struck = self.state.forces.iter().filter(|f| f.stands.is_empty());
+        self.vanished.extend(struck.map(|f| Vanished::of(f, None)));
         for (kind, sentence) in super::hands::strike_empty(&mut self.state) {
             self.events.tell(kind, sentence);
         }

@@ -10,7 +10,7 @@ use super::session::{self, Applied, Refusal, Session};
 use super::state::{Note, Notes, Timelines, ViewState};
 use super::view::SideView;
 use super::{plots, start};
-use crate::model::{Campaign, Event, SideId};
+use crate::model::{Event, SideId};
 use crate::strategy::TurnOutcome;
 use egui::{Key, KeyboardShortcut, Modifiers};
 use std::path::{Path, PathBuf};
@@ -44,7 +44,7 @@ pub(super) type ShotReport = Arc<Mutex<Option<Result<(), String>>>>;
 /// A game move resolving on another thread.
 #[derive(Debug)]
 struct TurnJob {
-    before: Campaign,
+    work: session::TurnWork,
     result: mpsc::Receiver<TurnOutcome>,
 }
 
@@ -67,6 +67,8 @@ pub(super) struct Windows {
     /// End turn asked while battles are pending: the warning up, or its
     /// "End turn anyway".
     pub end_turn: panels::EndTurnCheck,
+    /// The umpire's pencil window.
+    pub pencil: super::pencil::Pencil,
 }
 
 impl Windows {
@@ -100,6 +102,10 @@ pub struct UmpireApp {
     frames: u64,
     shot: Option<mpsc::Receiver<Arc<egui::ColorImage>>>,
     shot_report: Option<ShotReport>,
+    /// Wakes the window when another program changes the open save; the
+    /// watching thread stops when this is dropped.
+    watch: Option<mpsc::Sender<()>>,
+    ctx: egui::Context,
 }
 
 impl std::fmt::Debug for UmpireApp {
@@ -139,6 +145,8 @@ impl UmpireApp {
             frames: 0,
             shot: None,
             shot_report: None,
+            watch: None,
+            ctx: cc.egui_ctx.clone(),
         };
         let opened = match (&app.launch.open, &app.view.last_save) {
             (Some(path), _) => Session::open(path),
@@ -196,6 +204,11 @@ impl UmpireApp {
 
     pub fn selection(&self) -> &Selection {
         &self.selection
+    }
+
+    /// The umpire's pencil window: open or not, and its fields.
+    pub fn pencil_mut(&mut self) -> &mut super::pencil::Pencil {
+        &mut self.windows.pencil
     }
 
     /// The messages shown at the top of the window.
@@ -298,6 +311,7 @@ impl UmpireApp {
         self.windows.log_rows = LogRows::default();
         self.windows.tree = TreeState::default();
         self.windows.summary = None;
+        self.watch = watch(&path, &self.ctx);
         self.session = Some(session);
         // A save opens in the umpire's view.
         self.windows.seat = Seat::default();
@@ -353,17 +367,17 @@ impl UmpireApp {
                 }) =>
             {
                 if let Some(session) = &self.session {
-                    let (before, orders) = session.turn_work();
+                    let work = session.turn_work();
                     let (tx, rx) = mpsc::channel();
-                    let work = before.clone();
+                    let (before, orders) = (work.before.clone(), work.orders.clone());
                     let ctx = ctx.clone();
                     std::thread::spawn(move || {
-                        let outcome = crate::strategy::resolve(&work, &orders);
+                        let outcome = crate::strategy::resolve(&before, &orders);
                         // The window may have closed meanwhile; nothing to do then.
                         let _ = tx.send(outcome);
                         ctx.request_repaint();
                     });
-                    self.job = Some(TurnJob { before, result: rx });
+                    self.job = Some(TurnJob { work, result: rx });
                     self.notes
                         .note(format!("Resolving game move {}…", session.campaign().turn));
                 }
@@ -427,6 +441,17 @@ impl UmpireApp {
         match result {
             Ok(Applied::Ordered(text)) | Ok(Applied::Undone(text)) | Ok(Applied::Redone(text)) => {
                 self.notes.done(text);
+            }
+            Ok(Applied::Edited(text)) => {
+                self.notes.done(text);
+                if let Selection::Force(id) = &self.selection
+                    && self
+                        .session
+                        .as_ref()
+                        .is_some_and(|s| s.campaign().force(id).is_none())
+                {
+                    self.selection = Selection::None;
+                }
             }
             Ok(Applied::TurnResolved { turn, events }) => {
                 let events = self.windows.seat.heard_summary(self.session.as_ref(), events);
@@ -513,14 +538,40 @@ impl UmpireApp {
         }
     }
 
+    /// Reloads the save if another program changed it, keeping the view.
+    fn catch_up(&mut self) {
+        let Some(session) = self.session.as_mut() else {
+            return;
+        };
+        match session.catch_up() {
+            Ok(None) => {}
+            Ok(Some(said)) => {
+                self.notes.note(said);
+                if let Selection::Force(id) = &self.selection
+                    && session.campaign().force(id).is_none()
+                {
+                    self.selection = Selection::None;
+                }
+                if let Selection::Battle(id) = &self.selection
+                    && !session.campaign().battles.iter().any(|b| b.id == *id)
+                {
+                    self.selection = Selection::None;
+                }
+            }
+            Err(refusal) => self
+                .notes
+                .error(format!("The save could not be read again: {refusal}")),
+        }
+    }
+
     fn poll_job(&mut self) {
         let Some(job) = &self.job else { return };
         match job.result.try_recv() {
             Ok(outcome) => {
-                let before = job.before.clone();
+                let work = job.work.clone();
                 self.job = None;
                 if let Some(session) = self.session.as_mut() {
-                    let result = session.commit_turn(&before, &outcome);
+                    let result = session.commit_turn(&work, &outcome);
                     self.after(result);
                 }
             }
@@ -626,6 +677,7 @@ impl UmpireApp {
                 forced: &mut self.forced,
                 busy: self.job.is_some(),
                 data_folder: self.launch.data_folder.as_deref(),
+                pencil: &mut w.pencil.open,
                 commands: &mut self.commands,
             },
         );
@@ -689,6 +741,7 @@ impl UmpireApp {
                     selection: &mut self.selection,
                     overlays: self.view.overlays,
                     forced: self.forced,
+                    pencil_reason: &w.pencil.reason,
                     commands: &mut self.commands,
                 };
                 self.map.map_ui(ui, input);
@@ -700,6 +753,18 @@ impl UmpireApp {
         });
         panels::summary_window(ctx, &mut w.summary);
         panels::file_windows(ctx, &mut w.forms, &self.view.recent, &mut self.commands);
+        if viewing.is_umpire()
+            && let Some(session) = session
+            && w.pencil.open
+        {
+            super::pencil::pencil_window(
+                ctx,
+                session.campaign(),
+                &mut w.pencil,
+                &self.selection,
+                &mut self.commands,
+            );
+        }
         if viewing.is_umpire() {
             w.battles.window(
                 ctx,
@@ -760,9 +825,32 @@ fn save_png(image: &egui::ColorImage, path: &Path) -> Result<(), String> {
         .map_err(|e| e.to_string())
 }
 
+/// Watches the save at `path` on a thread of its own, twice a second, and
+/// asks for a frame when another program has changed it, so an idle window
+/// catches up within a second. The thread ends when the sender is dropped.
+fn watch(path: &std::path::Path, ctx: &egui::Context) -> Option<mpsc::Sender<()>> {
+    let mut watch = crate::store::Watch::open(path).ok()?;
+    let (stop, stopped) = mpsc::channel::<()>();
+    let ctx = ctx.clone();
+    std::thread::Builder::new()
+        .name("umpire-watch".to_owned())
+        .spawn(move || {
+            while let Err(mpsc::RecvTimeoutError::Timeout) =
+                stopped.recv_timeout(std::time::Duration::from_millis(500))
+            {
+                if watch.changed() {
+                    ctx.request_repaint();
+                }
+            }
+        })
+        .ok()?;
+    Some(stop)
+}
+
 impl eframe::App for UmpireApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
+        self.catch_up();
         self.poll_job();
         let seat = &self.windows.seat;
         if seat::pass_ui(

@@ -100,9 +100,12 @@ fn lost(kind: &EventKind) -> Option<Lost<'_>> {
         | K::ForceIdentified(_)
         | K::ForceConcealed(_)
         | K::ForceLostSight(_)
+        | K::ForceGone(_)
         | K::ScoutsDroveOffScreen(_)
         | K::ScoutsBrokeCover(_)
-        | K::ScoutsDrivenOff(_) => None,
+        | K::ScoutsDrivenOff(_)
+        | K::Edited(_)
+        | K::EditUndone(_) => None,
     }
 }
 
@@ -115,9 +118,15 @@ fn named(kind: &EventKind) -> (Vec<&SideId>, Vec<&ForceId>) {
         | K::Checkpoint(_)
         | K::TurnUndone(_)
         | K::ResultUndone(_)
+        | K::EditUndone(_)
         | K::TurnEnded(_)
         | K::GunCaptured(_)
         | K::BattleFought(_) => (vec![], vec![]),
+        K::Edited(e) => match &e.edit {
+            crate::model::event::Edit::AddForce { side, force, .. } => (vec![side], vec![force]),
+            crate::model::event::Edit::HandOverHq { side, to, .. } => (vec![side, to], vec![]),
+            edit => (vec![], edit.force().into_iter().collect()),
+        },
         K::OrdersGiven(o) => (vec![&o.side], vec![]),
         K::OrdersWithdrawn(o) => (vec![&o.side], vec![]),
         K::OrderLapsed(l) => (vec![], vec![&l.force]),
@@ -141,6 +150,7 @@ fn named(kind: &EventKind) -> (Vec<&SideId>, Vec<&ForceId>) {
         K::ForceSighted(s) | K::ForceIdentified(s) | K::ForceConcealed(s) | K::ForceLostSight(s) => {
             (vec![&s.side], vec![&s.force])
         }
+        K::ForceGone(g) => (vec![&g.sighted.side], vec![&g.sighted.force]),
         K::ScoutsDroveOffScreen(s) | K::ScoutsBrokeCover(s) | K::ScoutsDrivenOff(s) => {
             (vec![&s.sighted.side], vec![&s.sighted.force])
         }

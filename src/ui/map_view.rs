@@ -241,6 +241,8 @@ pub struct MapInput<'a> {
     pub selection: &'a mut Selection,
     pub overlays: Overlays,
     pub forced: bool,
+    /// The pencil's reason, for a counter Alt-dragged by the umpire.
+    pub pencil_reason: &'a str,
     pub commands: &'a mut Vec<Command>,
 }
 
@@ -569,7 +571,12 @@ impl MapView {
         {
             self.dragging = None;
             if let (Some(Hit::Region(r)), Some(force)) = (hit, campaign.forces.get(f)) {
-                self.order_march(input, force, r);
+                let alt = response.ctx.input(|i| i.modifiers.alt);
+                if alt && input.scene.viewer.is_none() {
+                    self.pencil_move(input, force, r);
+                } else {
+                    self.order_march(input, force, r);
+                }
             }
             return;
         }
@@ -636,6 +643,24 @@ impl MapView {
                 action: Action::To(target.id.clone()),
                 forced: input.forced,
             },
+        }));
+    }
+
+    /// The umpire's pencil: puts the force in the region, outside the rules.
+    fn pencil_move(&self, input: &mut MapInput<'_>, force: &crate::model::Force, region: usize) {
+        let Some(target) = input.scene.campaign.map.regions.get(region) else {
+            return;
+        };
+        let reason = match input.pencil_reason.trim() {
+            "" => super::pencil::DRAGGED.to_owned(),
+            reason => reason.to_owned(),
+        };
+        input.commands.push(Command::Session(session::Command::Edit {
+            edit: crate::model::event::Edit::MoveForce {
+                force: force.id.clone(),
+                to: target.id.clone(),
+            },
+            reason,
         }));
     }
 

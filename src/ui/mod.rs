@@ -13,6 +13,7 @@ mod command;
 pub mod history;
 mod map_view;
 mod panels;
+pub mod pencil;
 mod plots;
 pub mod seat;
 pub mod session;

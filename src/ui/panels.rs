@@ -95,6 +95,8 @@ pub struct MenuBar<'a> {
     pub busy: bool,
     /// Where a new campaign's save goes unless told otherwise.
     pub data_folder: Option<&'a Path>,
+    /// The umpire's pencil window is open.
+    pub pencil: &'a mut bool,
     pub commands: &'a mut Vec<Command>,
 }
 
@@ -110,6 +112,7 @@ pub fn menu_bar_ui(ui: &mut Ui, bar: MenuBar<'_>) -> bool {
         forced,
         busy,
         data_folder,
+        pencil,
         commands,
     } = bar;
     let mut zoom_to_fit = false;
@@ -164,6 +167,10 @@ pub fn menu_bar_ui(ui: &mut Ui, bar: MenuBar<'_>) -> bool {
                 }
                 ui.separator();
                 ui.checkbox(forced, "Forced march for new orders");
+                if viewing.is_umpire() {
+                    ui.separator();
+                    ui.checkbox(pencil, "Umpire's pencil (edits, rulings)");
+                }
             });
             ui.menu_button("View", |ui| {
                 seat::view_menu_ui(ui, viewing, session, commands);
@@ -1109,6 +1116,10 @@ pub fn help_windows(ctx: &egui::Context, help: &mut HelpWindows) {
                         "Order the selected force to march there",
                     ),
                     ("Right-click a region", "Inspect the region"),
+                    (
+                        "Alt-drag a counter",
+                        "The umpire's pencil: put the force there, outside the rules",
+                    ),
                     ("F1", "This list"),
                 ] {
                     ui.label(RichText::new(keys).strong());

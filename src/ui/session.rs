@@ -8,8 +8,9 @@
 
 use crate::desk::{self, DeskError};
 use crate::handoff::sheet::Filled;
+use crate::model::event::Edit;
 use crate::model::{Campaign, Event, ForceId, RuleSetId, SideId};
-use crate::store::{Overwrite, Store, StoreError, Undone};
+use crate::store::{Overwrite, Revision, Store, StoreError, Undone};
 use crate::strategy::{self, Order, OrderRequest, OrderSet, TurnOutcome};
 use std::path::{Path, PathBuf};
 
@@ -48,6 +49,8 @@ pub enum Command {
         rules: RuleSetId,
         filled: Filled,
     },
+    /// The umpire's pencil: an edit outside the rules, with the reason.
+    Edit { edit: Edit, reason: String },
 }
 
 /// What a command did, for the window to tell.
@@ -72,6 +75,8 @@ pub enum Applied {
         battle: u32,
         events: Vec<Event>,
     },
+    /// An umpire's edit was made: the sentence the log keeps.
+    Edited(String),
 }
 
 /// Why a command was not carried out. The campaign is as it was.
@@ -118,6 +123,11 @@ pub struct Session {
     redo: Vec<OrderSet>,
     /// Counts changes, so views can keep what they computed until it moves.
     revision: u64,
+    /// The save's revision the campaign, log and orders above were read at:
+    /// every change is written only if the save is still there.
+    at: Revision,
+    /// SQLite's count of changes other connections committed, when last read.
+    outside: i64,
 }
 
 impl Session {
@@ -174,9 +184,14 @@ impl Session {
     }
 
     fn from_store(store: Store) -> Result<Session, Refusal> {
-        let campaign = store.load()?;
-        let events = store.events_with_states()?;
-        let pending = store.pending_orders()?;
+        let outside = store.outside_changes()?;
+        let ((campaign, events, pending), at) = store.read_at(|store| {
+            Ok((
+                store.load()?,
+                store.events_with_states()?,
+                store.pending_orders()?,
+            ))
+        })?;
         Ok(Session {
             store,
             campaign,
@@ -184,7 +199,42 @@ impl Session {
             pending,
             redo: Vec::new(),
             revision: 0,
+            at,
+            outside,
         })
+    }
+
+    /// Reloads what another window, command or program changed in the save
+    /// since it was last read, if anything; says what it was. Cheap when
+    /// nothing changed: ask it every frame.
+    pub fn catch_up(&mut self) -> Result<Option<String>, Refusal> {
+        let outside = self.store.outside_changes()?;
+        if outside == self.outside {
+            return Ok(None);
+        }
+        self.outside = outside;
+        let was = self.at;
+        let moves = self.campaign.turn;
+        self.reload()?;
+        if self.at == was {
+            // A battle's record or a picture: nothing the log tells.
+            return Ok(Some(
+                "The save was changed by another program; the window has reloaded it.".to_owned(),
+            ));
+        }
+        self.redo.clear();
+        let what = self
+            .store
+            .changes_since(was)
+            .unwrap_or_else(|_| "see the log".to_owned());
+        let now = if self.campaign.turn == moves {
+            String::new()
+        } else {
+            format!(", and it is now at game move {}", self.campaign.turn)
+        };
+        Ok(Some(format!(
+            "The save was changed by another program ({what}){now}; the window has reloaded it."
+        )))
     }
 
     pub fn path(&self) -> &Path {
@@ -251,12 +301,14 @@ impl Session {
             Command::Undo => self.undo(),
             Command::Redo => self.redo(),
             Command::EndTurn => {
-                let (before, orders) = self.turn_work();
-                let outcome = strategy::resolve(&before, &orders);
-                self.commit_turn(&before, &outcome)
+                let work = self.turn_work();
+                let outcome = strategy::resolve(&work.before, &work.orders);
+                self.commit_turn(&work, &outcome)
             }
             Command::WritePack { battle, rules, dir } => {
-                let written = desk::write_pack(&mut self.store, *battle, *rules, dir)?;
+                let written =
+                    desk::write_pack(&mut self.store, (&self.campaign, self.at), *battle, *rules, dir)
+                        .map_err(|e| self.refused(e, "write the pack again"))?;
                 self.reload()?;
                 Ok(Applied::PackWritten {
                     battle: *battle,
@@ -264,7 +316,9 @@ impl Session {
                 })
             }
             Command::Resolve { battle, rules, seed } => {
-                let applied = desk::resolve(&mut self.store, *battle, *rules, *seed)?;
+                let applied =
+                    desk::resolve(&mut self.store, (&self.campaign, self.at), *battle, *rules, *seed)
+                        .map_err(|e| self.refused(e, "fight it again"))?;
                 self.after_battle(*battle, applied.events)
             }
             Command::EnterResult {
@@ -272,8 +326,26 @@ impl Session {
                 rules,
                 filled,
             } => {
-                let applied = desk::enter_form(&mut self.store, &self.campaign, *battle, *rules, filled)?;
+                let applied = desk::enter_form(
+                    &mut self.store,
+                    (&self.campaign, self.at),
+                    *battle,
+                    *rules,
+                    filled,
+                )
+                .map_err(|e| self.refused(e, "enter the result again"))?;
                 self.after_battle(*battle, applied.events)
+            }
+            Command::Edit { edit, reason } => {
+                let made = desk::edit(&mut self.store, (&self.campaign, self.at), edit, reason)
+                    .map_err(|e| self.refused(e, "make the edit again"))?;
+                self.redo.clear();
+                self.reload()?;
+                let said = made
+                    .events
+                    .first()
+                    .map_or_else(|| "The edit was made.".to_owned(), |e| e.sentence.clone());
+                Ok(Applied::Edited(said))
             }
         }
     }
@@ -292,7 +364,9 @@ impl Session {
 
     fn order(&mut self, side: &SideId, request: &OrderRequest) -> Result<Applied, Refusal> {
         let set = self.check(side, request)?;
-        self.store.submit_orders(&set, ORDERS_SOURCE)?;
+        self.store
+            .submit_orders(self.at, &set, ORDERS_SOURCE)
+            .map_err(|e| self.refused(e.into(), "give the order again"))?;
         self.redo.clear();
         self.reload()?;
         let force = self
@@ -308,7 +382,10 @@ impl Session {
 
     fn undo(&mut self) -> Result<Applied, Refusal> {
         let last = self.pending.last().cloned();
-        let undone = self.store.undo()?;
+        let undone = self
+            .store
+            .undo(self.at)
+            .map_err(|e| self.refused(e.into(), "undo again if you still mean to"))?;
         let said = match undone {
             Undone::Orders { side, turn, .. } => {
                 if let Some(set) = last {
@@ -327,6 +404,10 @@ impl Session {
             Undone::Battle { battle, .. } => {
                 self.redo.clear();
                 format!("Took back the result of battle {battle}: it is pending again.")
+            }
+            Undone::Edit { .. } => {
+                self.redo.clear();
+                "Took back the umpire's last edit.".to_owned()
             }
         };
         self.reload()?;
@@ -350,7 +431,9 @@ impl Session {
         let requests: Vec<OrderRequest> = set.orders.iter().map(request_of).collect();
         let checked = strategy::check_requests(&self.campaign, &set.side, &requests)
             .map_err(|problems| Refusal::Order(problems.into_iter().map(|p| p.message).collect()))?;
-        self.store.submit_orders(&checked, ORDERS_SOURCE)?;
+        self.store
+            .submit_orders(self.at, &checked, ORDERS_SOURCE)
+            .map_err(|e| self.refused(e.into(), "redo again"))?;
         self.redo.pop();
         self.reload()?;
         Ok(Applied::Redone(format!(
@@ -361,31 +444,74 @@ impl Session {
 
     /// The state and orders a game move is resolved from, to resolve on
     /// another thread when the map is large.
-    pub fn turn_work(&self) -> (Campaign, Vec<OrderSet>) {
-        (self.campaign.clone(), self.pending.clone())
+    pub fn turn_work(&self) -> TurnWork {
+        TurnWork {
+            before: self.campaign.clone(),
+            orders: self.pending.clone(),
+            at: self.at,
+        }
     }
 
-    /// Writes a game move resolved from `before` (see [`Session::turn_work`]).
-    pub fn commit_turn(&mut self, before: &Campaign, outcome: &TurnOutcome) -> Result<Applied, Refusal> {
-        self.store.commit_turn(before, outcome)?;
+    /// Writes a game move resolved from `work` (see [`Session::turn_work`]).
+    pub fn commit_turn(&mut self, work: &TurnWork, outcome: &TurnOutcome) -> Result<Applied, Refusal> {
+        self.store
+            .commit_turn(work.at, &work.before, outcome)
+            .map_err(|e| self.refused(e.into(), "press End turn again"))?;
         self.redo.clear();
         self.reload()?;
         Ok(Applied::TurnResolved {
-            turn: before.turn,
+            turn: work.before.turn,
             events: outcome.events.clone(),
         })
     }
 
-    /// Reads the campaign, the new part of the log and the orders back from the save.
+    /// A refusal to tell; when the save moved on under the window, the
+    /// window reloads it first and says what to do now (`again`).
+    fn refused(&mut self, error: DeskError, again: &str) -> Refusal {
+        match error {
+            DeskError::Store(StoreError::Moved { changes, .. }) => {
+                let reloaded = self.reload();
+                self.redo.clear();
+                self.outside = self.store.outside_changes().unwrap_or(self.outside);
+                match reloaded {
+                    Ok(()) => Refusal::Nothing(format!(
+                        "The save moved on: {changes}. The window has reloaded it; {again}."
+                    )),
+                    Err(refusal) => refusal,
+                }
+            }
+            other => other.into(),
+        }
+    }
+
+    /// Reads the campaign, the new part of the log and the orders back from
+    /// the save, at one revision.
     fn reload(&mut self) -> Result<(), Refusal> {
-        self.campaign = self.store.load()?;
-        // Only what was appended: the log's checkpoints hold whole states.
-        let more = self.store.events_with_states_from(self.events.len())?;
+        let known = self.events.len();
+        let ((campaign, more, pending), at) = self.store.read_at(|store| {
+            // Only what was appended: the log's checkpoints hold whole states.
+            Ok((
+                store.load()?,
+                store.events_with_states_from(known)?,
+                store.pending_orders()?,
+            ))
+        })?;
+        self.campaign = campaign;
         self.events.extend(more);
-        self.pending = self.store.pending_orders()?;
+        self.pending = pending;
+        self.at = at;
         self.revision += 1;
         Ok(())
     }
+}
+
+/// What a game move is resolved from: the state and the orders waiting, as
+/// read at one revision of the save.
+#[derive(Debug, Clone)]
+pub struct TurnWork {
+    pub before: Campaign,
+    pub orders: Vec<OrderSet>,
+    pub at: Revision,
 }
 
 /// The request that gives `order` again.
