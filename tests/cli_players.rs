@@ -315,7 +315,7 @@ fn route_shows_the_windows_forecast() {
     );
     assert!(!out.status.success());
     assert!(
-        stderr(&out).contains("unknown region `Beni Sueff` (did you mean `beni_suef`, Beni Suef?)"),
+        stderr(&out).contains("no region `Beni Sueff` on the map (did you mean `beni_suef`, Beni Suef?)"),
         "{}",
         stderr(&out)
     );

@@ -7,10 +7,9 @@ use anyhow::{Context, Result, bail};
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
-use umpire::model::check::region_suggestion;
+use umpire::model::Campaign;
 use umpire::model::status::Status;
 use umpire::model::text::printable;
-use umpire::model::{Campaign, Force, Region};
 use umpire::store::Store;
 use umpire::strategy::map_sheet::{ARMS, MapSheet};
 use umpire::strategy::{self, Action, Order, OrderRequest};
@@ -178,56 +177,17 @@ fn write_map_text(out: &mut impl Write, campaign: &Campaign, sheet: &MapSheet) -
     Ok(())
 }
 
-/// The region a person named, by id or by its name in any case; else an
-/// error with a did-you-mean.
-pub fn region_named<'c>(campaign: &'c Campaign, text: &str) -> Result<&'c Region> {
-    let wanted = text.trim();
-    let regions = &campaign.map.regions;
-    if let Some(region) = regions.iter().find(|r| r.id.as_str() == wanted).or_else(|| {
-        regions
-            .iter()
-            .find(|r| r.name.to_lowercase() == wanted.to_lowercase())
-    }) {
-        return Ok(region);
-    }
-    bail!(
-        "unknown region `{}`{}: `umpire map SAVE` lists the regions",
-        printable(text),
-        region_suggestion(wanted, regions.iter().map(|r| (r.id.as_str(), r.name.as_str())))
-    )
-}
-
-/// The force a person named, by id or by its name in any case; else an error
-/// with a did-you-mean.
-fn force_named<'c>(campaign: &'c Campaign, text: &str) -> Result<&'c Force> {
-    let wanted = text.trim();
-    if let Some(force) = campaign
-        .forces
-        .iter()
-        .find(|f| f.id.as_str() == wanted)
-        .or_else(|| {
-            campaign
-                .forces
-                .iter()
-                .find(|f| f.name.to_lowercase() == wanted.to_lowercase())
-        })
-    {
-        return Ok(force);
-    }
-    bail!(
-        "unknown force `{}`{}: `umpire status SAVE` lists the forces with their ids",
-        printable(text),
-        region_suggestion(
-            wanted,
-            campaign.forces.iter().map(|f| (f.id.as_str(), f.name.as_str()))
-        )
-    )
-}
-
 pub fn route(save: &Path, force: &str, to: &str, forced: bool) -> Result<ExitCode> {
     let (_, campaign) = Store::open_and_load(save)?;
-    let force = force_named(&campaign, force)?;
-    let target = region_named(&campaign, to)?;
+    // Named by id or name, with a did-you-mean, as the pencil names them.
+    let force_id = strategy::edit::find_force(&campaign, force).map_err(|why| anyhow::anyhow!("{why}"))?;
+    let region_id = strategy::edit::find_region(&campaign, to)
+        .map_err(|why| anyhow::anyhow!("{why}; `umpire map SAVE` lists the regions"))?;
+    let (Some(force), Some(target)) = (campaign.force(&force_id), campaign.map.region(&region_id)) else {
+        bail!(
+            "force `{force_id}` or region `{region_id}` was named but could not be read back from the save: run `umpire check` on its campaign, or the command again"
+        );
+    };
     let request = OrderRequest {
         force: force.id.clone(),
         action: Action::To(target.id.clone()),
