@@ -158,7 +158,8 @@ fn write_map_text(out: &mut impl Write, campaign: &Campaign, sheet: &MapSheet) -
     writeln!(out)?;
     writeln!(out, "HQs ({}):", sheet.hqs.len())?;
     let hq_width = column_width(sheet.hqs.iter().map(|h| h.name.as_str()));
-    let at_width = column_width(sheet.hqs.iter().map(|h| h.region_name.as_str()));
+    let at = |h: &umpire::strategy::map_sheet::HqEntry| format!("{} ({})", h.region_name, h.region);
+    let at_width = column_width(sheet.hqs.iter().map(at));
     for hq in &sheet.hqs {
         let held = if hq.held_by == hq.side {
             format!("held by {}", side_name(&hq.held_by))
@@ -167,11 +168,10 @@ fn write_map_text(out: &mut impl Write, campaign: &Campaign, sheet: &MapSheet) -
         };
         writeln!(
             out,
-            "  {:<7} {}  at {} ({})  {held}",
+            "  {:<7} {}  at {}  {held}",
             hq.wing.as_str(),
             pad(&hq.name, hq_width),
-            pad(&hq.region_name, at_width),
-            printable(&hq.region)
+            pad(&at(hq), at_width)
         )?;
     }
     Ok(())
