@@ -17,6 +17,7 @@ use umpire::strategy::{self, Order};
 
 mod battles;
 mod edit;
+mod players;
 mod proving;
 
 /// The campaign umpire for model-soldier wargames. With no command, opens the
@@ -103,6 +104,34 @@ enum Command {
         /// Print the events as JSON instead of sentences.
         #[arg(long)]
         json: bool,
+        /// Resolve the game move even with battles still pending (they stay
+        /// pending, to be fought later). Without it, `turn` lists them and refuses.
+        #[arg(long)]
+        with_pending: bool,
+    },
+    /// List the map for writing orders: regions (id, name, terrain, who holds
+    /// them), roads with miles and march hours by arm, and the HQs.
+    Map {
+        /// The campaign save.
+        save: PathBuf,
+        /// Only what this side knows (by id) of who holds what.
+        #[arg(long)]
+        side: Option<String>,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// A march's route, time, arrival and forced-march cost, as the window forecasts it.
+    Route {
+        /// The campaign save.
+        save: PathBuf,
+        /// The force, by id (as `umpire status` shows it) or name.
+        force: String,
+        /// The region to march to, by id (as `umpire map` shows it) or name.
+        to: String,
+        /// Forecast a forced march (three moves in one, a stand lost in every ten).
+        #[arg(long)]
+        forced: bool,
     },
     /// Print the turn log: every event, game move by game move.
     Log {
@@ -252,7 +281,18 @@ pub fn run() -> Result<ExitCode> {
         },
         Command::Report { save, side, out } => report(&save, &side, &out),
         Command::Orders { save, side, file } => orders(&save, &side, &file),
-        Command::Turn { save, json } => turn(&save, json),
+        Command::Turn {
+            save,
+            json,
+            with_pending,
+        } => turn(&save, json, with_pending),
+        Command::Map { save, side, json } => players::map(&save, side.as_deref(), json),
+        Command::Route {
+            save,
+            force,
+            to,
+            forced,
+        } => players::route(&save, &force, &to, forced),
         Command::Log { save, turn } => log(&save, turn),
         Command::Edit { save, edit } => edit::edit(&save, &edit),
         Command::Undo { save } => undo(&save),
@@ -423,7 +463,8 @@ fn new(campaign_path: &Path, save: &Path, force: bool) -> Result<ExitCode> {
 
 fn status(save: &Path, json: bool) -> Result<ExitCode> {
     let (_, campaign) = Store::open_and_load(save)?;
-    let status = Status::of(&campaign);
+    let mut status = Status::of(&campaign);
+    strategy::forecast::fill_arrivals(&campaign, &mut status);
     let mut out = std::io::stdout().lock();
     if json {
         serde_json::to_writer_pretty(&mut out, &status).context("writing the status as JSON")?;
@@ -470,12 +511,24 @@ fn write_status_text(out: &mut impl Write, status: &Status) -> Result<()> {
                 printable(&hq.region_name)
             )?;
         }
+        let id_width = column_width(side.forces.iter().map(|f| f.id.as_str()));
         let name_width = column_width(side.forces.iter().map(|f| f.name.as_str()));
         let region_width = column_width(side.forces.iter().map(|f| f.region_name.as_str()));
+        let stand_width = column_width(
+            side.forces
+                .iter()
+                .flat_map(|f| f.stands.iter().map(|s| s.name.as_str())),
+        );
+        let kind_width = column_width(
+            side.forces
+                .iter()
+                .flat_map(|f| f.stands.iter().map(|s| s.kind.label())),
+        );
         for force in &side.forces {
             writeln!(
                 out,
-                "  {}  {}  {:>9}  {:>4}/{} pts  {}",
+                "  {}  {}  {}  {:>9}  {:>4}/{} pts  {}",
+                pad(&force.id, id_width),
                 pad(&force.name, name_width),
                 pad(&force.region_name, region_width),
                 plural(force.stands.len(), "stand"),
@@ -483,6 +536,17 @@ fn write_status_text(out: &mut impl Write, status: &Status) -> Result<()> {
                 force.full_points,
                 force_condition(status, force)
             )?;
+            for stand in &force.stands {
+                writeln!(
+                    out,
+                    "      stand {:>4}  {}  {}  {:>4}/{} pts",
+                    stand.id,
+                    pad(&stand.name, stand_width),
+                    pad(stand.kind.label(), kind_width),
+                    stand.strength,
+                    stand.full
+                )?;
+            }
         }
     }
     if !status.battles.is_empty() {
@@ -544,7 +608,8 @@ fn known_side(campaign: &umpire::model::Campaign, id: &str) -> Result<SideId> {
 fn status_of_side(save: &Path, side: &str, json: bool) -> Result<ExitCode> {
     let (_, campaign) = Store::open_and_load(save)?;
     let side = known_side(&campaign, side)?;
-    let status = Status::for_side(&campaign, &side).context("building the side's view")?;
+    let mut status = Status::for_side(&campaign, &side).context("building the side's view")?;
+    strategy::forecast::fill_arrivals(&campaign, &mut status);
     let mut out = std::io::stdout().lock();
     if json {
         serde_json::to_writer_pretty(&mut out, &status).context("writing the status as JSON")?;
@@ -595,6 +660,12 @@ fn write_side_status_text(out: &mut impl Write, status: &Status) -> Result<()> {
             (Some(name), false) => name.clone(),
             _ => format!("blind {}", k.marker),
         };
+        // A force seen in full goes by its id in orders; a blind has none.
+        let id = |k: &umpire::model::status::KnownStatus| match (&k.id, k.blind) {
+            (Some(id), false) => id.clone(),
+            _ => String::new(),
+        };
+        let id_width = column_width(known.iter().map(|k| id(k)));
         let where_ = |k: &umpire::model::status::KnownStatus| match &k.en_route {
             // Seen leaving a battlefield on the road it fell back on.
             Some(e) if e.miles <= 0.0 => format!("{} -> {} (leaving)", k.region_name, e.toward_name),
@@ -621,7 +692,8 @@ fn write_side_status_text(out: &mut impl Write, status: &Status) -> Result<()> {
             };
             writeln!(
                 out,
-                "  {}  {}  {strength}  {when}",
+                "  {}  {}  {}  {strength}  {when}",
+                pad(&id(k), id_width),
                 pad(&label(k), name_width),
                 pad(&where_(k), place_width)
             )?;
@@ -746,9 +818,9 @@ fn orders(save: &Path, side: &str, file: &Path) -> Result<ExitCode> {
                 name,
             } => {
                 format!(
-                    "  {}: split off {} stands as {} ({})",
+                    "  {}: split off {} as {} ({})",
                     printable(force.as_str()),
-                    stands.len(),
+                    plural(stands.len(), "stand"),
                     printable(new_force.as_str()),
                     printable(name)
                 )
@@ -769,8 +841,9 @@ fn orders(save: &Path, side: &str, file: &Path) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn turn(save: &Path, json: bool) -> Result<ExitCode> {
+fn turn(save: &Path, json: bool, with_pending: bool) -> Result<ExitCode> {
     let (mut store, campaign, at) = Store::open_and_load_at(save)?;
+    refuse_with_pending_battles(&campaign, save, with_pending)?;
     // Orders given after `at` make the game move refused when it is written.
     let orders = store.pending_orders()?;
     let outcome = strategy::resolve(&campaign, &orders);
@@ -797,6 +870,46 @@ fn turn(save: &Path, json: bool) -> Result<ExitCode> {
     std::mem::forget(campaign);
     std::mem::forget(outcome);
     Ok(ExitCode::SUCCESS)
+}
+
+/// Refuses a game move while battles are pending, unless `--with-pending`
+/// says to go on: they would stay unfought behind the new game move.
+fn refuse_with_pending_battles(
+    campaign: &umpire::model::Campaign,
+    save: &Path,
+    with_pending: bool,
+) -> Result<()> {
+    let pending = strategy::pending_battles_text(campaign, None);
+    if pending.is_empty() {
+        return Ok(());
+    }
+    if with_pending {
+        eprintln!(
+            "Resolving game move {} with {} still pending:",
+            campaign.turn,
+            plural(pending.len(), "battle")
+        );
+        for line in &pending {
+            eprintln!("  {}", printable(line));
+        }
+        return Ok(());
+    }
+    let first = campaign
+        .battles
+        .iter()
+        .find(|b| b.status == umpire::model::BattleStatus::Pending)
+        .map_or(1, |b| b.id);
+    let (count, them) = match pending.len() {
+        1 => ("1 battle is".to_owned(), "it"),
+        n => (format!("{n} battles are"), "them"),
+    };
+    bail!(
+        "{count} still pending, so game move {} was not resolved: {}. Fight {them} first (`umpire resolve {} {first}`, or `umpire scenario` for the table), or resolve the game move anyway with `umpire turn {} --with-pending`",
+        campaign.turn,
+        pending.join("; "),
+        save.display(),
+        save.display()
+    )
 }
 
 fn log(save: &Path, only: Option<u32>) -> Result<ExitCode> {
@@ -889,8 +1002,12 @@ fn force_condition(status: &Status, force: &umpire::model::status::ForceStatus) 
         } else {
             "marching"
         };
+        let arrives = force
+            .arrives_turn
+            .map(|t| format!(", arrives game move {t}"))
+            .unwrap_or_default();
         parts.push(format!(
-            "{kind} to {}",
+            "{kind} to {}{arrives}",
             printable(force.destination_name.as_deref().unwrap_or("?"))
         ));
     }

@@ -185,13 +185,17 @@ Red Army (regular army): 160 of 200 points in 2 stands; holds 3 HQs
   HQ left    Red Army left HQ at North Town
   HQ centre  Red Army centre HQ at North Town
   HQ right   Red Army right HQ at The Ford
-  Red Column  North Town   2 stands   160/200 pts  supplied
+  red-column  Red Column  North Town   2 stands   160/200 pts  supplied
+      stand    1  1st Company  line infantry   100/100 pts
+      stand    2  2nd Company  line infantry    60/100 pts
 
 Blue Army (native army): 200 of 200 points in 2 stands; holds 3 HQs
   HQ left    Blue Army left HQ at South Hills
   HQ centre  Blue Army centre HQ at East Farm
   HQ right   Blue Army right HQ at East Farm
-  Blue Host  South Hills   2 stands   200/200 pts  supplied
+  blue-host  Blue Host  South Hills   2 stands   200/200 pts  supplied
+      stand   10  Spearmen of the Hills  native spearmen   150/150 pts
+      stand   11  Riflemen of the Hills  native riflemen    50/50 pts
 "
     );
 }

@@ -55,7 +55,7 @@ const CASES: &[Case] = &[
         replace: "to = \"souht\"",
         at: "\"souht\"",
         severity: "error",
-        message: "unknown region `souht`: no region has that id on this map (did you mean `south`?)",
+        message: "unknown region `souht`: no region has that id on this map (did you mean `south`, South Hills?)",
     },
     Case {
         name: "duplicate region id",
@@ -136,7 +136,7 @@ const CASES: &[Case] = &[
         replace: "side = \"blue\"\nregion = \"sooth\"",
         at: "\"sooth\"",
         severity: "error",
-        message: "unknown region `sooth`: the map has no region with that id (did you mean `south`?)",
+        message: "unknown region `sooth`: the map has no region with that id (did you mean `south`, South Hills?)",
     },
     Case {
         name: "side without a right HQ",

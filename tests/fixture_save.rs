@@ -59,7 +59,12 @@ fn the_old_save_prints_the_same_log_status_and_reports() {
         let out = umpire(dir.path(), args);
         assert!(out.status.success(), "umpire {args:?}: {}", stderr(&out));
         let want = std::fs::read_to_string(fixture(expected)).unwrap();
-        assert_eq!(stdout(&out), want, "umpire {args:?} differs from {expected}");
+        // Issue 15 added ids and arrivals; the rest is word for word.
+        assert_eq!(
+            status_text_before_ids(&stdout(&out)),
+            want,
+            "umpire {args:?} differs from {expected}"
+        );
     }
     for side in ["rebels", "british"] {
         let file = format!("report_{side}.json");
@@ -165,7 +170,8 @@ fn the_last_game_move_undone_and_resolved_again_writes_the_same_events_as_the_ol
     assert!(before.len() > 3, "game move 8 has its events");
     let out = umpire(dir.path(), &["undo", "g.umpire"]);
     assert!(out.status.success(), "umpire undo: {}", stderr(&out));
-    let out = umpire(dir.path(), &["turn", "g.umpire"]);
+    // Battle 2 is pending, as it was when the old release resolved game move 8.
+    let out = umpire(dir.path(), &["turn", "g.umpire", "--with-pending"]);
     assert!(out.status.success(), "umpire turn: {}", stderr(&out));
     let after = rows_of(&save, 8);
     // The old move, its undo, then the move again: kinds, JSON payloads and
@@ -175,14 +181,20 @@ fn the_last_game_move_undone_and_resolved_again_writes_the_same_events_as_the_ol
     assert_eq!(again.len(), before.len());
     for (old, new) in before.iter().zip(again) {
         assert_eq!(old.0, new.0);
-        assert_eq!(old.2, new.2);
+        if old.0 == "moved" && old.2 != new.2 {
+            // Since issue 15 a march that began on a road says so, where the
+            // old release named the road's end as where it marched from.
+            assert!(new.2.contains(" miles out of "), "{} -> {}", old.2, new.2);
+        } else {
+            assert_eq!(old.2, new.2);
+        }
         if old.0 != "checkpoint" {
             assert_eq!(old.1, new.1, "the payload of {}", old.0);
         }
     }
     let out = umpire(dir.path(), &["status", "g.umpire"]);
     assert_eq!(
-        stdout(&out),
+        status_text_before_ids(&stdout(&out)),
         std::fs::read_to_string(fixture("status.txt")).unwrap()
     );
 }

@@ -1499,14 +1499,15 @@ Red Army (regular army): 100 of 100 points in 1 stand; holds 3 HQs
   HQ left    Red Army left HQ at Redhome
   HQ centre  Red Army centre HQ at Redhome
   HQ right   Red Army right HQ at Redhome
-  Red Outpost  Outpost    1 stand   100/100 pts  CUT OFF 1 move (losses from game move 5)
+  red-outpost  Red Outpost  Outpost    1 stand   100/100 pts  CUT OFF 1 move (losses from game move 5)
+      stand    1  Outpost Company  line infantry   100/100 pts
 
 Blue Army (regular army), as Red Army knows it: 2 forces known, 2 in sight; holds 3 HQs
   HQ left    Blue Army left HQ at Bluehome
   HQ centre  Blue Army centre HQ at Bluehome
   HQ right   Blue Army right HQ at Bluehome
-  Seen Column  Plain     1 stand   100 pts  in sight
-  blind 2      Hamlet    strength unknown  in sight
+  seen-column  Seen Column  Plain     1 stand   100 pts  in sight
+               blind 2      Hamlet    strength unknown  in sight
 "
     );
     let json = stdout(&umpire(

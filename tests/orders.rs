@@ -271,7 +271,7 @@ const REFUSALS: &[Refusal] = &[
         name: "unknown region",
         orders: "[[orders]]\nforce = \"red-1\"\nmarch = [\"bridge-twon\"]\n",
         at: "\"bridge-twon\"",
-        message: "unknown region `bridge-twon` (did you mean `bridge-town`?)",
+        message: "unknown region `bridge-twon` (did you mean `bridge-town`, Bridge Town?)",
     },
     Refusal {
         name: "two orders for one force",

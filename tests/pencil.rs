@@ -203,7 +203,7 @@ fn edits_that_cannot_be_made_are_refused_whole_and_nothing_is_written() {
         ),
         (
             &["move", "seen-column", "Hamlett", "--reason", "x"],
-            "no region `Hamlett` on the map (did you mean `Hamlet`?)",
+            "no region `Hamlett` on the map (did you mean `hamlet`, Hamlet?)",
         ),
         (
             &["move", "seen-column", "plain", "--reason", "  "],

@@ -49,7 +49,8 @@ fn a_game_move_is_resolved_reported_and_logged() {
     );
     let text = stdout(&umpire(dir.path(), &["turn", "war.umpire"]));
     assert!(text.starts_with("Game move 2, 1895-03-02:\n"), "{text}");
-    assert!(text.contains("Red Column marched 4.0 miles from The Ford to South Hills; it halted: met the enemy at South Hills."), "{text}");
+    // It began the game move 3.5 miles down the road, not at The Ford.
+    assert!(text.contains("Red Column, 3.5 miles out of The Ford on the road to South Hills, marched 4.0 miles to South Hills; it halted: met the enemy at South Hills."), "{text}");
     assert!(
         text.contains("Battle at South Hills (battle 1, pending): Red Army moved in on Blue Army."),
         "{text}"
@@ -74,7 +75,7 @@ fn a_game_move_is_resolved_reported_and_logged() {
     );
     let only = stdout(&umpire(dir.path(), &["log", "war.umpire", "--turn", "2"]));
     assert!(
-        only.starts_with("Game move 2 (1895-03-02)\n  Red Column marched 4.0 miles"),
+        only.starts_with("Game move 2 (1895-03-02)\n  Red Column, 3.5 miles out of The Ford on the road to South Hills, marched 4.0 miles"),
         "{only}"
     );
     let none = stdout(&umpire(dir.path(), &["log", "war.umpire", "--turn", "9"]));

@@ -16,7 +16,11 @@ pub fn write_briefing(campaign: &Campaign, battle: &Battle, handoff: &Handoff) -
     let place = campaign.map.region_name(&battle.region);
     let rules = rule_set(s.rules);
     let mut out = String::new();
-    let date = campaign.date().map(|d| format!(", {d}")).unwrap_or_default();
+    // The date of the game move the battle was made in, not of the one now.
+    let date = campaign
+        .date_of_turn(battle.turn)
+        .map(|d| format!(", {d}"))
+        .unwrap_or_default();
     let _ = writeln!(out, "# The battle at {place}\n");
     let _ = writeln!(
         out,
@@ -34,7 +38,7 @@ pub fn write_briefing(campaign: &Campaign, battle: &Battle, handoff: &Handoff) -
         "- Rule set: **{}**{}.",
         s.rules,
         rules
-            .map(|r| format!(" (`{}`)", r.seed_file()))
+            .map(|r| format!(" ({})", r.publication()))
             .unwrap_or_default()
     );
     let (w_in, d_in) = (
@@ -195,16 +199,23 @@ pub fn write_briefing(campaign: &Campaign, battle: &Battle, handoff: &Handoff) -
             };
             let _ = writeln!(
                 out,
-                "- **{}** ({} stands, {} of {} points) {whence} at the {edge} {when}.",
+                "- **{}** ({}, {} of {} points) {whence} at the {edge} {when}.",
                 f.name,
-                f.stands.iter().filter(|s| s.strength > 0).count(),
+                crate::model::text::count(
+                    f.stands.iter().filter(|s| s.strength > 0).count() as u64,
+                    "stand",
+                    "stands"
+                ),
                 f.points(),
                 f.full_points()
             );
             let supply = if f.supply.cut_moves == 0 {
                 "in supply".to_owned()
             } else {
-                format!("out of supply for {} game moves", f.supply.cut_moves)
+                format!(
+                    "out of supply for {}",
+                    crate::model::text::count(u64::from(f.supply.cut_moves), "game move", "game moves")
+                )
             };
             let fatigue = if f.fatigue.must_rest {
                 "worn out by forced marching: it must rest after the battle".to_owned()
@@ -261,9 +272,9 @@ pub fn write_briefing(campaign: &Campaign, battle: &Battle, handoff: &Handoff) -
         for r in &side.reserves {
             let _ = writeln!(
                 out,
-                "- Turn {}: {} stands come on at {cells} {} to {} across, {} to {} in from the far edge.",
+                "- Turn {}: {} come on at {cells} {} to {} across, {} to {} in from the far edge.",
                 r.turn,
-                r.stands.len(),
+                crate::model::text::count(r.stands.len() as u64, "stand", "stands"),
                 r.area.x,
                 r.area.x + r.area.w.saturating_sub(1),
                 r.area.y,

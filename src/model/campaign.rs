@@ -374,7 +374,13 @@ impl Campaign {
     /// The date of the current game move: the start date plus
     /// `days_per_turn` for every move since the start. `None` past the calendar's end.
     pub fn date(&self) -> Option<Date> {
-        let moves = i64::from(self.turn) - i64::from(self.start_turn);
+        self.date_of_turn(self.turn)
+    }
+
+    /// The date of game move `turn` (an earlier one, as a battle's, or the
+    /// current one); `None` beyond the calendar.
+    pub fn date_of_turn(&self, turn: u32) -> Option<Date> {
+        let moves = i64::from(turn) - i64::from(self.start_turn);
         self.start_date
             .plus_days(moves.saturating_mul(i64::from(self.days_per_turn)))
     }

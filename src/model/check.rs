@@ -368,6 +368,32 @@ pub(crate) fn suggestion<'k>(wrong: &str, known: impl Iterator<Item = &'k str>) 
         .unwrap_or_default()
 }
 
+/// "did you mean `beni-suef` (Beni Suef)?" for a region a person named
+/// wrongly: by a misspelt id, or by its display name, exact or misspelt, in
+/// any case. `regions` are the map's (id, name) pairs.
+pub fn region_suggestion<'r>(wrong: &str, regions: impl Iterator<Item = (&'r str, &'r str)>) -> String {
+    let wrong = wrong.trim().to_lowercase();
+    regions
+        .filter_map(|(id, name)| {
+            [id, name]
+                .into_iter()
+                .map(|k| (strsim::levenshtein(&wrong, &k.to_lowercase()), k))
+                .filter(|(distance, k)| *distance <= 2.max(k.chars().count() / 4))
+                .map(|(distance, _)| distance)
+                .min()
+                .map(|distance| (distance, id, name))
+        })
+        .min()
+        .map(|(_, id, name)| {
+            if id == name {
+                format!(" (did you mean `{id}`?)")
+            } else {
+                format!(" (did you mean `{id}`, {name}?)")
+            }
+        })
+        .unwrap_or_default()
+}
+
 // ---------------------------------------------------------------------------
 // Maps.
 
@@ -505,7 +531,12 @@ pub fn check_map(source: Source<'_>) -> Checked<Map> {
                         format!(
                             "unknown region `{}`: no region has that id on this map{}",
                             end.get_ref(),
-                            suggestion(end.get_ref(), by_id.keys().copied())
+                            region_suggestion(
+                                end.get_ref(),
+                                raw.regions
+                                    .iter()
+                                    .map(|r| (r.id.get_ref().as_str(), r.name.get_ref().as_str()))
+                            )
                         ),
                     );
                 }
@@ -760,6 +791,15 @@ impl<'a> CampaignDraft<'a> {
             .as_ref()
             .map(|m| m.regions.iter().map(|r| r.id.as_str()).collect())
             .unwrap_or_default();
+        let names: Vec<(&str, &str)> = map
+            .as_ref()
+            .map(|m| {
+                m.regions
+                    .iter()
+                    .map(|r| (r.id.as_str(), r.name.as_str()))
+                    .collect()
+            })
+            .unwrap_or_default();
         let check_region = |sink: &mut Sink<'_>, region: &Spanned<String>| {
             if map.is_some() && !regions.contains(region.get_ref().as_str()) {
                 sink.error(
@@ -767,7 +807,7 @@ impl<'a> CampaignDraft<'a> {
                     format!(
                         "unknown region `{}`: the map has no region with that id{}",
                         region.get_ref(),
-                        suggestion(region.get_ref(), regions.iter().copied())
+                        region_suggestion(region.get_ref(), names.iter().copied())
                     ),
                 );
             }

@@ -113,6 +113,10 @@ pub struct ForceStatus {
     /// The name of the last region of the march, if marching.
     pub destination_name: Option<String>,
     pub forced_march: bool,
+    /// On a march: the game move it arrives at the end of `path` (no enemy in
+    /// the way), as `strategy::forecast::fill_arrivals` forecasts it; `None`
+    /// when holding or not forecast.
+    pub arrives_turn: Option<u32>,
     /// Forced marches made in a row; and whether it must rest this move.
     pub forced_in_row: u32,
     pub must_rest: bool,
@@ -183,6 +187,7 @@ impl Status {
                             }
                         },
                         forced_march: matches!(force.order, StandingOrder::March { forced: true, .. }),
+                        arrives_turn: None,
                         forced_in_row: force.fatigue.forced_in_row,
                         must_rest: force.fatigue.must_rest,
                         supply: supply_status(campaign, force),

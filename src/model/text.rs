@@ -61,6 +61,27 @@ pub fn description_problem(text: &str, what: &str) -> Option<String> {
     None
 }
 
+/// "1 stand", "3 stands": a count with its noun, singular for one.
+pub fn count(n: u64, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
+/// "1 inch", "3 inches", "0.5 miles": `amount` to `decimals` places with its
+/// noun, singular only when it reads exactly one.
+pub fn quantity(amount: f64, decimals: usize, one: &str, many: &str) -> String {
+    let number = format!("{amount:.decimals$}");
+    let noun = if number == "1" || number.trim_start_matches('-') == "1" {
+        one
+    } else {
+        many
+    };
+    format!("{number} {noun}")
+}
+
 /// `text` safe to print on one line of a terminal: every control character
 /// (escape, newline, carriage return, tab, ...) written as `\u{1b}` and the
 /// like, everything else as it is. Borrowed when nothing needed escaping.
@@ -84,6 +105,26 @@ pub fn printable(text: &str) -> Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_quantity_is_singular_only_when_it_reads_one() {
+        for (amount, decimals, text) in [
+            (1.0, 0, "1 mile"),
+            (0.6, 0, "1 mile"),
+            (1.0, 1, "1.0 miles"),
+            (2.0, 0, "2 miles"),
+            (0.0, 0, "0 miles"),
+            (0.3, 1, "0.3 miles"),
+            (15.04, 1, "15.0 miles"),
+        ] {
+            assert_eq!(quantity(amount, decimals, "mile", "miles"), text);
+        }
+        assert_eq!(quantity(1.2, 0, "inch", "inches"), "1 inch");
+        assert_eq!(quantity(18.0, 0, "inch", "inches"), "18 inches");
+        assert_eq!(count(1, "stand", "stands"), "1 stand");
+        assert_eq!(count(0, "stand", "stands"), "0 stands");
+        assert_eq!(count(7, "game move", "game moves"), "7 game moves");
+    }
 
     #[test]
     fn printable_escapes_control_characters_only() {

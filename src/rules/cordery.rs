@@ -160,6 +160,14 @@ impl RuleSet for Cordery2009 {
         "cordery-2009-late-19th-century-rules.txt"
     }
 
+    fn publication(&self) -> super::Publication {
+        super::Publication {
+            author: "Bob Cordery",
+            title: "Wargame Rules for the late 19th and early 20th centuries",
+            published: "his blog, 9 June 2009",
+        }
+    }
+
     fn fight(&self, scenario: &Scenario, seed: u64, keep_log: bool) -> Outcome {
         let mut battle = Battle::new(scenario, seed, keep_log);
         while !battle.is_over() {

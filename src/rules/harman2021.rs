@@ -152,6 +152,14 @@ impl RuleSet for Harman2021 {
         "harman-2021-toy-soldier-battles.txt"
     }
 
+    fn publication(&self) -> super::Publication {
+        super::Publication {
+            author: "Arthur Harman",
+            title: "Fighting Toy Soldier Battles: For Shame",
+            published: "Miniature Wargames issue 457 (online 10 November 2021)",
+        }
+    }
+
     fn fight(&self, scenario: &Scenario, seed: u64, keep_log: bool) -> Outcome {
         let mut battle = Battle::new(scenario, seed, keep_log);
         while !battle.is_over() {

@@ -96,11 +96,45 @@ impl Outcome {
     }
 }
 
+/// Where a set of rules was published: who wrote it, its title, and where
+/// and when it appeared (with the year, where the text gives one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Publication {
+    pub author: &'static str,
+    pub title: &'static str,
+    /// The periodical or page and the date, e.g. "Table Top Talk, November 1965".
+    pub published: &'static str,
+}
+
+impl std::fmt::Display for Publication {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}, {}, {}", self.author, self.title, self.published)
+    }
+}
+
+/// Jack Scruby's Basic War Game Rules, whose Strategic Rules and Movement
+/// chart the campaign follows, whichever rule set fights its battles.
+pub const SCRUBY_BASIC: Publication = Publication {
+    author: "Jack Scruby (with Mike Frank)",
+    title: "Basic War Game Rules",
+    published: "Soldier Factory News no. 1 (undated)",
+};
+
+/// Jack Scruby's Strategy-Tactical Wargame: the campaign's HQs and concealed forces.
+pub const SCRUBY_1961: Publication = Publication {
+    author: "Jack Scruby (with George Clark)",
+    title: "The Strategy Tactical Wargame",
+    published: "rules dated September 1961",
+};
+
 /// A rule set the engine can fight a battle under.
 pub trait RuleSet: Sync {
     fn id(&self) -> RuleSetId;
     /// The seed text it follows, in `../shared/seeds/`.
     fn seed_file(&self) -> &'static str;
+    /// Where its rules were published, as players cite them (the briefing,
+    /// Help > Rule sources): not the seed file, which is not in the program.
+    fn publication(&self) -> Publication;
     /// Fights the battle. The scenario has been checked (see [`fight`]).
     /// With `keep_log` false no log is written (odds fight thousands).
     fn fight(&self, scenario: &Scenario, seed: u64, keep_log: bool) -> Outcome;
@@ -387,7 +421,7 @@ pub fn judge(
                 Some(b),
                 Some(b),
                 format!(
-                    "{} broke after losing {:.0}% of its strength",
+                    "{} broke with {:.0}% of its strength killed, routed or taken",
                     name(a),
                     lost_a * 100.0
                 ),
@@ -398,7 +432,7 @@ pub fn judge(
                 Some(a),
                 Some(a),
                 format!(
-                    "{} broke after losing {:.0}% of its strength",
+                    "{} broke with {:.0}% of its strength killed, routed or taken",
                     name(b),
                     lost_b * 100.0
                 ),
@@ -409,8 +443,10 @@ pub fn judge(
                 None,
                 None,
                 format!(
-                    "both armies broke ({:.0}% and {:.0}% lost)",
+                    "both armies broke: {} with {:.0}% of its strength killed, routed or taken, {} with {:.0}%",
+                    name(a),
                     lost_a * 100.0,
+                    name(b),
                     lost_b * 100.0
                 ),
             );
@@ -458,15 +494,16 @@ pub fn judge(
         };
     }
     if (lost_a - lost_b).abs() >= CLEAR_MARGIN {
-        let w = if lost_a < lost_b { a } else { b };
+        let (w, l) = if lost_a < lost_b { (a, b) } else { (b, a) };
         return (
             Some(w),
             Some(w),
             format!(
-                "{} lost {:.0}% against {:.0}% and keeps the field",
+                "{} keeps the field with {:.0}% of its strength killed, routed or taken, against {:.0}% of {}'s",
                 name(w),
                 lost_a.min(lost_b) * 100.0,
-                lost_a.max(lost_b) * 100.0
+                lost_a.max(lost_b) * 100.0,
+                name(l)
             ),
         );
     }
@@ -662,7 +699,7 @@ mod tests {
         assert_eq!((winner, field), (Some(0), Some(0)));
         assert_eq!(
             verdict,
-            "Army of the Rebellion broke after losing 51% of its strength"
+            "Army of the Rebellion broke with 51% of its strength killed, routed or taken"
         );
         // Exactly half lost is not broken.
         assert!(!has_broken(200, 100));
@@ -689,10 +726,15 @@ mod tests {
     fn failing_objectives_clearly_lighter_losses_win_else_a_draw() {
         let s = scenario();
         let ends = [end(0, 90, FAR), end(1, 70, FAR)];
+        let (winner, _, verdict) = judge(&s, &ends, &Resolve::default(), None);
+        assert_eq!(winner, Some(0), "10% against 30% lost");
+        let (won, lost) = (&s.sides[0].name, &s.sides[1].name);
         assert_eq!(
-            judge(&s, &ends, &Resolve::default(), None).0,
-            Some(0),
-            "10% against 30% lost"
+            verdict,
+            format!(
+                "{won} keeps the field with 10% of its strength killed, routed or taken, against 30% of {lost}'s"
+            ),
+            "each share names its side"
         );
         let ends = [end(0, 90, FAR), end(1, 80, FAR)];
         let (winner, field, verdict) = judge(&s, &ends, &Resolve::default(), None);

@@ -222,6 +222,10 @@ impl RuleSet for Scruby1961 {
         "scruby-1961-strategy-tactical-wargame.txt"
     }
 
+    fn publication(&self) -> super::Publication {
+        super::SCRUBY_1961
+    }
+
     fn fight(&self, scenario: &Scenario, seed: u64, keep_log: bool) -> Outcome {
         let mut battle = battle::Battle::new(scenario, seed, keep_log);
         battle.run();

@@ -191,6 +191,14 @@ impl RuleSet for Scruby1965 {
         "scruby-1965-unbalanced-equality.txt"
     }
 
+    fn publication(&self) -> super::Publication {
+        super::Publication {
+            author: "Jack Scruby",
+            title: "\u{201c}Unbalanced Equality\u{201d} War Game Rules",
+            published: "Table Top Talk, November 1965",
+        }
+    }
+
     fn fight(&self, scenario: &Scenario, seed: u64, keep_log: bool) -> Outcome {
         let mut battle = battle::Battle::new(scenario, seed, keep_log);
         battle.run();

@@ -172,6 +172,10 @@ impl RuleSet for ScrubyBasic {
         "scruby-basic-war-game-rules.txt"
     }
 
+    fn publication(&self) -> super::Publication {
+        super::SCRUBY_BASIC
+    }
+
     fn fight(&self, scenario: &Scenario, seed: u64, keep_log: bool) -> Outcome {
         let mut b = battle::Battle::new(scenario, seed, keep_log);
         b.run();

@@ -246,7 +246,11 @@ impl Run {
                     points: *points,
                     destroyed: destroyed.clone(),
                 }),
-                format!("{name} lost {points} points in battle {}{struck}.", battle.id),
+                format!(
+                    "{name} lost {points} point{} in battle {}{struck}.",
+                    if *points == 1 { "" } else { "s" },
+                    battle.id
+                ),
             );
         }
         // Strike the destroyed and the taken from their forces.
@@ -314,12 +318,21 @@ impl Run {
             Some(w) => format!("{} wins", self.side_name(w)),
             None => "a draw".to_owned(),
         };
+        // Points are what the campaign loses: stands killed or taken. Routed
+        // stands go back to their forces, so they count here for nothing,
+        // though the verdict counts them against their army's resolve.
         let lost: Vec<String> = losses
             .iter()
-            .map(|(side, points)| format!("{} lost {points} points", self.side_name(side)))
+            .map(|(side, points)| {
+                format!(
+                    "{} lost {points} point{}",
+                    self.side_name(side),
+                    if *points == 1 { "" } else { "s" }
+                )
+            })
             .collect();
         let sentence = format!(
-            "Battle {} at {place} ({how}): {result}; {}.",
+            "Battle {} at {place} ({how}): {result}; {} (stands killed or taken; routed stands go back to their forces).",
             battle.id,
             lost.join(", ")
         );
@@ -475,7 +488,8 @@ impl Run {
                             stands,
                         }),
                         format!(
-                            "{name}, beaten at {place}, has no road open away from the enemy and is destroyed with its {stands} stands (Cordery's withdrawal rule)."
+                            "{name}, beaten at {place}, has no road open away from the enemy and is destroyed with its {} (Cordery's withdrawal rule).",
+                            crate::model::text::count(stands as u64, "stand", "stands")
                         ),
                     );
                 }

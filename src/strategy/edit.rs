@@ -66,10 +66,10 @@ pub fn find_region(campaign: &Campaign, text: &str) -> Result<RegionId, String> 
         .map
         .regions
         .iter()
-        .flat_map(|r| [r.id.as_str(), r.name.as_str()]);
+        .map(|r| (r.id.as_str(), r.name.as_str()));
     Err(format!(
         "no region `{text}` on the map{}",
-        suggestion(text, known)
+        crate::model::check::region_suggestion(text, known)
     ))
 }
 

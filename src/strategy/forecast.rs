@@ -5,7 +5,8 @@ use super::index::MapIndex;
 use super::movement::{FORCED_MARCH_MOVES, MARCH_HOURS_PER_DAY, miles_per_move};
 use super::supply::{self, Holding};
 use super::turn::{FORCED_MARCHES_BEFORE_REST, STANDS_PER_FORCED_MARCH_LOSS};
-use crate::model::{CUT_OFF_GRACE_MOVES, Campaign, Force, ForceId, RegionId, SideId};
+use crate::model::status::Status;
+use crate::model::{CUT_OFF_GRACE_MOVES, Campaign, Force, ForceId, RegionId, SideId, StandingOrder};
 
 /// Game moves a forecast looks ahead at most; a march longer than this is
 /// reported as taking this long.
@@ -32,6 +33,47 @@ pub struct MarchForecast {
     pub stands: usize,
 }
 
+/// "1 mile", "15 miles", "0.5 miles", "20.3 miles": a distance on the map in
+/// words, to the tenth of a mile where it is not whole.
+pub fn miles_text(miles: f64) -> String {
+    let tenths = (miles * 10.0).round() / 10.0;
+    let decimals = if tenths.fract() == 0.0 { 0 } else { 1 };
+    crate::model::text::quantity(tenths, decimals, "mile", "miles")
+}
+
+impl MarchForecast {
+    /// "2 game moves, 38 miles (24 hours); no losses", or with a forced
+    /// march what it costs: the words the window's forecast and `umpire
+    /// route` both show.
+    pub fn text(&self, forced: bool) -> String {
+        let s = |n: u32| if n == 1 { "" } else { "s" };
+        let hours = self.hours.round();
+        let mut text = format!(
+            "{} game move{}, {} ({:.0} hour{})",
+            self.game_moves,
+            s(self.game_moves),
+            miles_text(self.miles.round()),
+            hours,
+            if hours == 1.0 { "" } else { "s" }
+        );
+        if forced {
+            text.push_str(&format!(
+                "; forced march loses {} of {} stand{} ({} on the first move)",
+                self.stands_lost,
+                self.stands,
+                if self.stands == 1 { "" } else { "s" },
+                self.stands_lost_first_move
+            ));
+            if self.rests > 0 {
+                text.push_str(&format!(", with {} rest{}", self.rests, s(self.rests)));
+            }
+        } else {
+            text.push_str("; no losses");
+        }
+        text
+    }
+}
+
 /// Forecasts a march of `force` through `path` (the regions ahead, in
 /// order), forced or not, as `strategy::resolve` would carry it out with no
 /// enemy in the way. `None` when a leg of the path has no usable road.
@@ -41,7 +83,51 @@ pub fn march_forecast(
     path: &[RegionId],
     forced: bool,
 ) -> Option<MarchForecast> {
+    march_forecast_on(campaign, &MapIndex::new(&campaign.map), force, path, forced)
+}
+
+/// The game move in which a march forecast as `forecast` ends, made from
+/// `campaign`'s current game move: the march takes its game moves from this one.
+pub fn arrival_turn(campaign: &Campaign, forecast: &MarchForecast) -> u32 {
+    campaign
+        .turn
+        .saturating_add(forecast.game_moves.saturating_sub(1))
+}
+
+/// For every force on a march order, the game move it arrives at the end
+/// of its path, as `march_forecast` of its standing order forecasts it (no
+/// enemy in the way). Forces holding, or with no usable road, are left out.
+pub fn arrivals(campaign: &Campaign) -> Vec<(ForceId, u32)> {
     let index = MapIndex::new(&campaign.map);
+    campaign
+        .forces
+        .iter()
+        .filter_map(|force| {
+            let StandingOrder::March { path, forced } = &force.order else {
+                return None;
+            };
+            let forecast = march_forecast_on(campaign, &index, force, path, *forced)?;
+            Some((force.id.clone(), arrival_turn(campaign, &forecast)))
+        })
+        .collect()
+}
+
+/// Writes each marching force's arrival (`arrivals`) into a status report,
+/// the umpire's or a side's (whose own forces are the only ones it lists).
+pub fn fill_arrivals(campaign: &Campaign, status: &mut Status) {
+    let arrivals: rustc_hash::FxHashMap<ForceId, u32> = arrivals(campaign).into_iter().collect();
+    for force in status.sides.iter_mut().flat_map(|s| s.forces.iter_mut()) {
+        force.arrives_turn = arrivals.get(&ForceId::new(force.id.as_str())).copied();
+    }
+}
+
+fn march_forecast_on(
+    campaign: &Campaign,
+    index: &MapIndex<'_>,
+    force: &Force,
+    path: &[RegionId],
+    forced: bool,
+) -> Option<MarchForecast> {
     let mut at = index.at(&force.region)?;
     let mut hours = 0.0;
     let mut miles = 0.0;
@@ -51,7 +137,7 @@ pub fn march_forecast(
         if next == at && first {
             continue;
         }
-        let (leg_hours, leg_miles) = leg(campaign, &index, force, at, next)?;
+        let (leg_hours, leg_miles) = leg(campaign, index, force, at, next)?;
         // On the road already: the part of the first leg marched so far.
         let done = match (&force.en_route, first) {
             (Some(e), true) if &e.toward == region => e.miles,

@@ -7,7 +7,7 @@
 
 use super::index::MapIndex;
 use super::movement::miles_per_move;
-use crate::model::check::{Checked, Sink, Source, suggestion};
+use crate::model::check::{Checked, Sink, Source, region_suggestion, suggestion};
 use crate::model::{Campaign, Force, ForceId, RegionId, SideId, StandId};
 use petgraph::graph::NodeIndex;
 use serde::{Deserialize, Serialize};
@@ -398,8 +398,16 @@ impl<'c> Checker<'c> {
         let mut previous = here;
         for (step, region) in path.iter().enumerate().skip(skip) {
             let Some(at) = self.index.at(region) else {
-                let ids = self.index.map.regions.iter().map(|r| r.id.as_str());
-                let message = format!("unknown region `{region}`{}", suggestion(region.as_str(), ids));
+                let regions = self
+                    .index
+                    .map
+                    .regions
+                    .iter()
+                    .map(|r| (r.id.as_str(), r.name.as_str()));
+                let message = format!(
+                    "unknown region `{region}`{}",
+                    region_suggestion(region.as_str(), regions)
+                );
                 self.problem(entry, Part::Step(step), message);
                 ok = false;
                 previous = None;
@@ -460,10 +468,15 @@ impl<'c> Checker<'c> {
     /// A* with no heuristic, that is Dijkstra), on roads troops can use.
     fn route(&mut self, entry: usize, known: &Known<'c>, destination: &RegionId) -> Option<Vec<RegionId>> {
         let Some(goal) = self.index.at(destination) else {
-            let ids = self.index.map.regions.iter().map(|r| r.id.as_str());
+            let regions = self
+                .index
+                .map
+                .regions
+                .iter()
+                .map(|r| (r.id.as_str(), r.name.as_str()));
             let message = format!(
                 "unknown region `{destination}`{}",
-                suggestion(destination.as_str(), ids)
+                region_suggestion(destination.as_str(), regions)
             );
             self.problem(entry, Part::Action, message);
             return None;

@@ -80,6 +80,9 @@ struct Marcher {
     hours_left: u32,
     forced: bool,
     start: usize,
+    /// Where it began the game move when that was on a road: how far out of
+    /// `start` toward which region.
+    start_on_road: Option<(usize, f64)>,
     /// The region it is in, when not on a road.
     at: usize,
     miles: f64,
@@ -444,6 +447,10 @@ impl<'c> Turn<'c> {
                     hours_left: hours,
                     forced: *forced,
                     start: region,
+                    start_on_road: force
+                        .en_route
+                        .as_ref()
+                        .and_then(|e| Some((self.index.at(&e.toward)?, e.miles))),
                     at: region,
                     miles: 0.0,
                     halted: None,
@@ -721,17 +728,38 @@ impl<'c> Turn<'c> {
         }
 
         let start = self.index.name(m.start).to_owned();
-        let mut sentence = if m.miles > 0.0 {
-            format!("{name} marched {} from {start}", distance(m.miles))
+        let length = m.road.map_or(0.0, |r| r.length);
+        // One unit in the sentence: yards only when everything in it is under a mile.
+        let unit = if m.miles < 1.0
+            && (en_route.is_none() || length < 1.0)
+            && m.start_on_road.is_none_or(|(_, out)| out < 1.0)
+        {
+            Unit::Yards
         } else {
-            format!("{name} stood at {start}")
+            Unit::Miles
+        };
+        let mut sentence = match (m.start_on_road, m.miles > 0.0) {
+            // It began the game move on a road: from there, not from the road's end.
+            (Some((toward, out)), marched) => {
+                let began = format!(
+                    "{name}, {} out of {start} on the road to {}",
+                    distance(out, unit),
+                    self.index.name(toward)
+                );
+                if marched {
+                    format!("{began}, marched {}", distance(m.miles, unit))
+                } else {
+                    format!("{began}, stood there")
+                }
+            }
+            (None, true) => format!("{name} marched {} from {start}", distance(m.miles, unit)),
+            (None, false) => format!("{name} stood at {start}"),
         };
         if let Some(en_route) = &en_route {
-            let length = m.road.map_or(0.0, |r| r.length);
             let from = self.region_name(&end);
             sentence.push_str(&format!(
                 " and is {} along the road from {from} to {}",
-                part_of(en_route.miles, length),
+                part_of(en_route.miles, length, unit),
                 self.region_name(&en_route.toward)
             ));
         } else if self.index.at(&end) != Some(m.start) {
@@ -1297,23 +1325,32 @@ fn kept_miles(miles: f64) -> f64 {
     (miles * PLACES_PER_MILE).floor() / PLACES_PER_MILE
 }
 
-/// A distance for people: miles to a tenth, or yards under a mile (the
-/// tabletop maps of the 1961 game are a few miles across).
-fn distance(miles: f64) -> String {
-    if miles < 1.0 {
-        format!("{:.0} yards", (miles * YARDS_PER_MILE / 10.0).round() * 10.0)
-    } else {
-        format!("{miles:.1} miles")
+/// The unit of distance of one sentence about the map: miles, or yards when
+/// all it tells is under a mile (the tabletop maps of the 1961 game are a few
+/// miles across). Never both in one sentence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Unit {
+    Miles,
+    Yards,
+}
+
+/// A distance for people in `unit`: miles to a tenth, yards to ten.
+fn distance(miles: f64, unit: Unit) -> String {
+    match unit {
+        Unit::Yards => format!("{:.0} yards", yards(miles)),
+        Unit::Miles => format!("{miles:.1} miles"),
     }
 }
 
-/// "3.5 of 7.5 miles", or "1200 of 1410 yards" on a road under a mile.
-fn part_of(done: f64, length: f64) -> String {
-    if length < 1.0 {
-        let yards = |m: f64| (m * YARDS_PER_MILE / 10.0).round() * 10.0;
-        format!("{:.0} of {:.0} yards", yards(done), yards(length))
-    } else {
-        format!("{done:.1} of {length:.1} miles")
+fn yards(miles: f64) -> f64 {
+    (miles * YARDS_PER_MILE / 10.0).round() * 10.0
+}
+
+/// "3.5 of 7.5 miles", or "1200 of 1410 yards".
+fn part_of(done: f64, length: f64, unit: Unit) -> String {
+    match unit {
+        Unit::Yards => format!("{:.0} of {:.0} yards", yards(done), yards(length)),
+        Unit::Miles => format!("{done:.1} of {length:.1} miles"),
     }
 }
 
@@ -1326,6 +1363,7 @@ impl Marcher {
             hours_left: 0,
             forced: false,
             start: 0,
+            start_on_road: None,
             at: 0,
             miles: 0.0,
             halted: None,

@@ -64,6 +64,9 @@ pub(super) struct Windows {
     pub battles: BattleDesk,
     /// Whose view the window shows (the umpire's or a side's), and reports.
     pub seat: Seat,
+    /// End turn asked while battles are pending: the warning up, or its
+    /// "End turn anyway".
+    pub end_turn: panels::EndTurnCheck,
     /// The umpire's pencil window.
     pub pencil: super::pencil::Pencil,
 }
@@ -327,6 +330,9 @@ impl UmpireApp {
     }
 
     fn apply(&mut self, command: Command, ctx: &egui::Context) {
+        // "End turn anyway" from the pending battles' warning, once.
+        let anyway = matches!(command, Command::Session(session::Command::EndTurn))
+            && std::mem::take(&mut self.windows.end_turn.anyway);
         // A side's view screens what goes to the save; a report takes its own orders.
         let command = match command {
             Command::Session(c) => match self.windows.seat.route(self.session.as_ref(), &mut self.notes, c) {
@@ -335,6 +341,20 @@ impl UmpireApp {
             },
             other => other,
         };
+        // Battles still pending: warn before the game move leaves them behind
+        // (as `umpire turn` refuses without --with-pending).
+        if matches!(command, Command::Session(session::Command::EndTurn))
+            && !anyway
+            && self.job.is_none()
+            && let Some(session) = &self.session
+        {
+            let viewer = self.windows.seat.viewing.viewer();
+            let pending = crate::strategy::pending_battles_text(session.campaign(), viewer);
+            if !pending.is_empty() {
+                self.windows.end_turn.warning = Some(pending);
+                return;
+            }
+        }
         match command {
             Command::Session(session::Command::EndTurn) if self.job.is_some() => {
                 self.notes
@@ -758,6 +778,7 @@ impl UmpireApp {
             );
         }
         panels::help_windows(ctx, &mut w.help);
+        panels::end_turn_warning(ctx, &mut w.end_turn, &mut self.commands);
         seat::forms_ui(ctx, &mut w.seat.forms, &mut self.commands);
         if let Some(scene) = viewing.scene(session).filter(|_| !viewing.is_umpire()) {
             seat::battles_window(ctx, &scene, &mut self.view.show_battles, &mut self.selection);

@@ -1223,8 +1223,8 @@ impl MapView {
                     return;
                 }
                 ui.label(format!(
-                    "{side}; {} stands, {} of {} points",
-                    force.stands.len(),
+                    "{side}; {}, {} of {} points",
+                    crate::model::text::count(force.stands.len() as u64, "stand", "stands"),
                     force.points(),
                     force.full_points()
                 ));
@@ -1241,7 +1241,14 @@ impl MapView {
                 {
                     ui.label(supply_text(campaign, line));
                 } else if force.supply.cut_moves > 0 {
-                    ui.label(format!("Cut off for {} game moves", force.supply.cut_moves));
+                    ui.label(format!(
+                        "Cut off for {}",
+                        crate::model::text::count(
+                            u64::from(force.supply.cut_moves),
+                            "game move",
+                            "game moves"
+                        )
+                    ));
                 }
                 if scene.may_order(&force.side) {
                     ui.weak("Click to select; drag to a region to order a march.");
@@ -1801,7 +1808,7 @@ fn paint_scale_bar(painter: &Painter, rect: Rect, zoom: f32) {
     painter.text(
         at + vec2(width / 2.0, -4.0),
         Align2::CENTER_BOTTOM,
-        format!("{miles:.0} miles"),
+        crate::model::text::quantity(f64::from(miles), 0, "mile", "miles"),
         FontId::proportional(11.0),
         theme::LABEL_STRONG,
     );

@@ -530,8 +530,8 @@ fn force_ui(ui: &mut Ui, scene: &Scene<'_>, input: &mut Inspector<'_>, force: Fo
         .map_or(force.side.as_str(), |s| s.name.as_str());
     ui.label(RichText::new(&force.name).strong().size(16.0).color(colour));
     ui.label(format!(
-        "{side_name}; {} stands, {} of {} points",
-        force.stands.len(),
+        "{side_name}; {}, {} of {} points",
+        crate::model::text::count(force.stands.len() as u64, "stand", "stands"),
         force.points(),
         force.full_points()
     ));
@@ -586,7 +586,10 @@ fn force_ui(ui: &mut Ui, scene: &Scene<'_>, input: &mut Inspector<'_>, force: Fo
     } else if force.supply.cut_moves > 0 {
         ui.colored_label(
             theme::CUT_OFF,
-            format!("Cut off for {} game moves", force.supply.cut_moves),
+            format!(
+                "Cut off for {}",
+                crate::model::text::count(u64::from(force.supply.cut_moves), "game move", "game moves")
+            ),
         );
     }
 
@@ -667,7 +670,10 @@ fn force_ui(ui: &mut Ui, scene: &Scene<'_>, input: &mut Inspector<'_>, force: Fo
                 .labelled_by(label.id);
         });
         if ui
-            .button(format!("Split off {} stands", input.form.split.stands.len()))
+            .button(format!(
+                "Split off {}",
+                crate::model::text::count(input.form.split.stands.len() as u64, "stand", "stands")
+            ))
             .clicked()
         {
             commands.push(order(
@@ -760,10 +766,10 @@ fn region_ui(ui: &mut Ui, scene: &Scene<'_>, selection: &mut Selection, id: &Reg
             None => String::new(),
         };
         ui.label(format!(
-            "{} to {}, {:.0} miles{crossing}",
+            "{} to {}, {}{crossing}",
             road.kind,
             campaign.map.region_name(other),
-            road.miles
+            crate::model::text::quantity(road.miles, 0, "mile", "miles")
         ));
     }
     let here: Vec<&Force> = campaign.forces.iter().filter(|f| &f.region == id).collect();
@@ -1019,6 +1025,50 @@ pub fn file_windows(
     }
 }
 
+/// End turn pressed with battles pending: the warning shown, and whether the
+/// next End turn goes ahead anyway.
+#[derive(Debug, Default)]
+pub struct EndTurnCheck {
+    /// The pending battles warned of, one sentence each; `None`: no warning up.
+    pub warning: Option<Vec<String>>,
+    /// "End turn anyway" was pressed: the next End turn is not stopped.
+    pub anyway: bool,
+}
+
+/// The warning that battles are pending, over the window until the umpire
+/// ends the turn anyway or goes back to fight them.
+pub fn end_turn_warning(ctx: &egui::Context, check: &mut EndTurnCheck, commands: &mut Vec<Command>) {
+    let Some(pending) = &check.warning else {
+        return;
+    };
+    let mut close = false;
+    let modal = egui::Modal::new(egui::Id::unique("end_turn_pending_battles")).show(ctx, |ui| {
+        ui.set_max_width(460.0);
+        ui.heading("End turn with battles pending?");
+        ui.label(match pending.len() {
+            1 => "1 battle is still pending:".to_owned(),
+            n => format!("{n} battles are still pending:"),
+        });
+        for line in pending {
+            ui.label(format!("\u{2022} {line}"));
+        }
+        ui.label("Fight them first (View > Battles), or end the turn anyway: they stay pending, to be fought later.");
+        ui.horizontal(|ui| {
+            if ui.button("End turn anyway").clicked() {
+                check.anyway = true;
+                commands.push(Command::Session(Do::EndTurn));
+                close = true;
+            }
+            if ui.button("Cancel").clicked() {
+                close = true;
+            }
+        });
+    });
+    if close || modal.should_close() {
+        check.warning = None;
+    }
+}
+
 /// The Help menu's windows.
 pub fn help_windows(ctx: &egui::Context, help: &mut HelpWindows) {
     egui::Window::new("Rule sources")
@@ -1027,21 +1077,21 @@ pub fn help_windows(ctx: &egui::Context, help: &mut HelpWindows) {
         .show(ctx, |ui| {
             ScrollArea::vertical().show(ui, |ui| {
                 ui.label(RichText::new("The campaign: Jack Scruby's Strategic Rules").strong());
-                ui.label("scruby-basic-war-game-rules.txt, Strategic Rules 1 (three HQs a side), 2 (supply: HQ lost, roads cut, 4 moves' grace), 3 (forced marches: three moves in one, a stand per ten marching, rest after three, never into an attack), and the Movement chart (march rates by arm, road, column and open order).");
-                ui.label("scruby-1961-strategy-tactical-wargame.txt: the Basic conception, HQs and concealed forces.");
+                ui.label(format!(
+                    "{}: Strategic Rules 1 (three HQs a side), 2 (supply: HQ lost, roads cut, 4 moves' grace), 3 (forced marches: three moves in one, a stand per ten marching, rest after three, never into an attack), and the Movement chart (march rates by arm, road, column and open order).",
+                    crate::rules::SCRUBY_BASIC
+                ));
+                ui.label(format!(
+                    "{}: the Basic Conception, HQs and Concealed Forces.",
+                    crate::rules::SCRUBY_1961
+                ));
                 ui.add_space(6.0);
                 ui.label(RichText::new("The battles: five rule sets").strong());
-                for (id, seed) in [
-                    ("scruby-1961", "scruby-1961-strategy-tactical-wargame.txt"),
-                    ("scruby-basic", "scruby-basic-war-game-rules.txt"),
-                    ("harman-2021", "harman-2021-toy-soldier-battles.txt"),
-                    ("scruby-1965", "scruby-1965-unbalanced-equality.txt"),
-                    ("cordery-2009", "cordery-2009-late-19th-century-rules.txt"),
-                ] {
-                    ui.label(format!("{id}: {seed}"));
+                for rules in crate::rules::rule_sets() {
+                    ui.label(format!("{}: {}", rules.id(), rules.publication()));
                 }
                 ui.add_space(6.0);
-                ui.weak("Every rule constant in the code cites its seed file and section.");
+                ui.weak("Every rule the program follows names the section it comes from.");
             });
         });
     egui::Window::new("Keyboard shortcuts")

@@ -813,10 +813,10 @@ pub fn battles_window(ctx: &egui::Context, scene: &Scene<'_>, show: &mut bool, s
                                 ""
                             };
                             ui.label(format!(
-                                "{} ({}): {} stands, {} points{reserve}",
+                                "{} ({}): {}, {} points{reserve}",
                                 f.name,
                                 side(&f.side),
-                                f.stands.len(),
+                                crate::model::text::count(f.stands.len() as u64, "stand", "stands"),
                                 f.points()
                             ));
                         }

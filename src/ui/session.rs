@@ -567,7 +567,10 @@ pub fn describe(campaign: &Campaign, set: &OrderSet) -> String {
                 if path.len() == 1 { "" } else { "s" }
             ),
             Order::Hold { .. } => "hold".to_owned(),
-            Order::Split { stands, name, .. } => format!("split off {} stands as {name}", stands.len()),
+            Order::Split { stands, name, .. } => format!(
+                "split off {} as {name}",
+                crate::model::text::count(stands.len() as u64, "stand", "stands")
+            ),
             Order::Merge { into, .. } => format!(
                 "merge into {}",
                 campaign.force(into).map_or(into.as_str(), |f| f.name.as_str())

@@ -23,27 +23,10 @@ pub fn plural(n: u32) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 
-/// "2 game moves, 38 miles; forced: loses 2 of 12 stands".
+/// "2 game moves, 38 miles (24 hours); no losses": the forecast's own words
+/// (`MarchForecast::text`), which `umpire route` prints too.
 pub fn forecast_text(f: &MarchForecast, forced: bool) -> String {
-    let mut text = format!(
-        "{} game move{}, {:.0} miles ({:.0} hours)",
-        f.game_moves,
-        plural(f.game_moves),
-        f.miles,
-        f.hours
-    );
-    if forced {
-        text.push_str(&format!(
-            "; forced march loses {} of {} stands ({} on the first move)",
-            f.stands_lost, f.stands, f.stands_lost_first_move
-        ));
-        if f.rests > 0 {
-            text.push_str(&format!(", with {} rest{}", f.rests, plural(f.rests)));
-        }
-    } else {
-        text.push_str("; no losses");
-    }
-    text
+    f.text(forced)
 }
 
 /// A force's supply line in words: where it is supplied from, or where it is cut.

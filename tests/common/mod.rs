@@ -189,3 +189,63 @@ pub fn campaign_dir(map: &str, campaign: &str) -> tempfile::TempDir {
 pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
+
+/// `umpire status` text as it printed before issue 15 added what players
+/// need to write orders: the force and stand ids (a column before each force's
+/// name and a line for each stand) and a march's arrival. For the tests
+/// that check a save still prints what an older release printed.
+pub fn status_text_before_ids(text: &str) -> String {
+    let mut out = String::new();
+    let mut in_forces = false;
+    for line in text.lines() {
+        if line.is_empty() || !line.starts_with("  ") {
+            in_forces = !line.is_empty() && line.contains(" army)");
+        }
+        let force_line = in_forces && line.starts_with("  ") && !line.starts_with("  HQ ");
+        if force_line && line.starts_with("      stand ") {
+            continue;
+        }
+        let line = if force_line {
+            // Past the indent, the id (none for a blind) and the spaces after it.
+            let rest = &line[2..];
+            let after_id = rest.trim_start_matches(|c: char| c != ' ');
+            let name_column = line.len() - after_id.trim_start().len();
+            format!("  {}", &line[name_column..])
+        } else {
+            line.to_owned()
+        };
+        out.push_str(&remove_arrival(&line));
+        out.push('\n');
+    }
+    out
+}
+
+/// The line without ", arrives game move N".
+fn remove_arrival(line: &str) -> String {
+    match line.find(", arrives game move ") {
+        Some(at) => {
+            let rest = &line[at + ", arrives game move ".len()..];
+            let digits = rest.chars().take_while(char::is_ascii_digit).count();
+            format!("{}{}", &line[..at], &rest[digits..])
+        }
+        None => line.to_owned(),
+    }
+}
+
+/// `umpire status --json` without the fields added since an older release
+/// (issue 15: `arrives_turn`), to compare with what that release wrote.
+pub fn status_json_before_arrivals(json: &str) -> serde_json::Value {
+    fn strip(value: &mut serde_json::Value) {
+        match value {
+            serde_json::Value::Object(map) => {
+                map.remove("arrives_turn");
+                map.values_mut().for_each(strip);
+            }
+            serde_json::Value::Array(list) => list.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    let mut value: serde_json::Value = serde_json::from_str(json).expect("status JSON");
+    strip(&mut value);
+    value
+}

@@ -7,6 +7,7 @@ use super::tables::{
     CONTACT_INCHES, CombatLine, OPEN_GAP_INCHES, STAND_FRONT_INCHES, Troop, half_strength, morale_value,
     troop_for,
 };
+use crate::model::text::quantity;
 use crate::model::{ArmyKind, RuleSetId};
 use crate::rules::board::{Board, Point};
 use crate::rules::dice::Dice;
@@ -556,9 +557,16 @@ impl<'a> Battle<'a> {
                 Why::Pursued => "are beaten and fall back, pursued".to_owned(),
             };
             if off {
-                format!("{name} {why}: {moves} moves back takes them off the table")
+                format!(
+                    "{name} {why}: {} back takes them off the table",
+                    quantity(f64::from(moves), 0, "move", "moves")
+                )
             } else {
-                format!("{name} {why}, retiring {moves} moves ({inches:.0} inches)")
+                format!(
+                    "{name} {why}, retiring {} ({})",
+                    quantity(f64::from(moves), 0, "move", "moves"),
+                    quantity(inches, 0, "inch", "inches")
+                )
             }
         });
         let Some(u) = self.stands.get_mut(i) else {

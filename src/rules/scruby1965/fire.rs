@@ -8,6 +8,7 @@ use super::tables::{
     RIFLE_RANGE_INCHES, SPEAR_THROW_INCHES, STAND_FRONT_INCHES, Troop, artillery_kills, fire_kills,
     gun_knocked_out, halve, is_gun_hit, native_morale_holds, spear_kills, spearmen_leave,
 };
+use crate::model::text::quantity;
 use crate::rules::Fate;
 use crate::rules::board::Point;
 use crate::rules::doctrine;
@@ -247,7 +248,10 @@ impl Battle<'_> {
                 Some(false) => "misses the gun".to_owned(),
                 None => format!("{} kills", shot.kills),
             };
-            format!("{name} {verb} {target_name} at {distance:.0} inches{die}: {result}")
+            format!(
+                "{name} {verb} {target_name} at {}{die}: {result}",
+                quantity(distance, 0, "inch", "inches")
+            )
         });
     }
 

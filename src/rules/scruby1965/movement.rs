@@ -8,6 +8,7 @@ use super::tables::{
     RECREW_POINTS, RIFLE_RANGE_INCHES, SPEAR_THROW_INCHES, STAND_DEPTH_INCHES, STAND_FRONT_INCHES, Troop,
     morale_value,
 };
+use crate::model::text::quantity;
 use crate::rules::board::Point;
 use crate::rules::doctrine;
 use crate::scenario::Role;
@@ -339,9 +340,15 @@ impl Battle<'_> {
         let throw = u.is_troop(Troop::NativeSpearmen);
         self.log.say(turn, || {
             if throw {
-                format!("{name} rush {inches:.0} inches, throw spears and charge {target_name}")
+                format!(
+                    "{name} rush {}, throw spears and charge {target_name}",
+                    quantity(inches, 0, "inch", "inches")
+                )
             } else {
-                format!("{name} charge {target_name} ({inches:.0} inches)")
+                format!(
+                    "{name} charge {target_name} ({})",
+                    quantity(inches, 0, "inch", "inches")
+                )
             }
         });
         if let Some(u) = self.stands.get_mut(i) {
@@ -660,8 +667,9 @@ impl Battle<'_> {
         let moved = self.advance(i, dest, inches, keep_off);
         if moved >= 0.5 {
             let name = self.stands.get(i).map_or("", |u| u.name());
-            self.log
-                .say(self.turn, || format!("{name} {verb} {moved:.0} inches"));
+            self.log.say(self.turn, || {
+                format!("{name} {verb} {}", quantity(moved, 0, "inch", "inches"))
+            });
         }
     }
 

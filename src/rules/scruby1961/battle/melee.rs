@@ -1,6 +1,7 @@
 //! scruby-1961 melee: melee points and killing power, the morale throw, light cavalry meleed, retiring, guns held and captured.
 
 use super::*;
+use crate::model::text::quantity;
 
 impl Battle<'_> {
     /// THE MELEE, for every stand charged: the original melee, the
@@ -228,7 +229,11 @@ impl Battle<'_> {
             end = p;
         }
         self.log.say(turn, || {
-            format!("{name} retire {moves} moves ({inches:.0} inches)")
+            format!(
+                "{name} retire {} ({})",
+                quantity(f64::from(moves), 0, "move", "moves"),
+                quantity(inches, 0, "inch", "inches")
+            )
         });
         if let Some(u) = self.stands.get_mut(i) {
             u.at = end;

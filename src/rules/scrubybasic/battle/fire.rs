@@ -2,6 +2,7 @@
 //! taken from the stands fired at, morale judged for each fight, retiring.
 
 use super::*;
+use crate::model::text::quantity;
 
 impl Battle<'_> {
     /// Command and transport an enemy reaches with no friend beside them.
@@ -476,7 +477,10 @@ impl Battle<'_> {
             if off {
                 format!("{name} retire off the table")
             } else {
-                format!("{name} retire two moves ({inches:.1} inches)")
+                format!(
+                    "{name} retire two moves ({})",
+                    quantity(inches, 1, "inch", "inches")
+                )
             }
         });
         let Some(u) = self.units.get_mut(i) else { return };

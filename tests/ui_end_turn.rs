@@ -1,0 +1,133 @@
+//! The window's End turn with battles pending, and Help > Rule sources,
+//! run headless with egui_kittest.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
+mod common;
+
+use common::*;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use std::path::{Path, PathBuf};
+use umpire::ui::{Launch, UmpireApp};
+
+fn opened(save: &Path) -> Harness<'static, UmpireApp> {
+    let launch = Launch {
+        open: Some(save.to_owned()),
+        ..Launch::default()
+    };
+    let mut harness = Harness::builder()
+        .with_size([1280.0, 800.0])
+        .build_eframe(move |cc| UmpireApp::new(cc, launch));
+    harness.run();
+    harness
+}
+
+/// The Egyptian Rebellion after four game moves: battle 1 pending at Beni Suef.
+fn with_a_battle_pending(dir: &Path) -> PathBuf {
+    let repo = repo();
+    let campaign = repo.join("campaigns/egyptian_rebellion_1895.toml");
+    let run = |args: &[&str]| {
+        let out = umpire(dir, args);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    };
+    run(&["new", campaign.to_str().unwrap(), "war.umpire"]);
+    for (side, file) in [("british", "british_move1.toml"), ("rebels", "rebels_move1.toml")] {
+        let orders = repo.join("campaigns/orders").join(file);
+        run(&["orders", "war.umpire", side, orders.to_str().unwrap()]);
+    }
+    for _ in 0..4 {
+        run(&["turn", "war.umpire"]);
+    }
+    dir.join("war.umpire")
+}
+
+fn turn(h: &Harness<'_, UmpireApp>) -> u32 {
+    h.state().session().unwrap().campaign().turn
+}
+
+#[test]
+fn end_turn_with_battles_pending_warns_and_goes_on_only_when_told() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = with_a_battle_pending(dir.path());
+    let mut h = opened(&save);
+    assert_eq!(turn(&h), 5);
+
+    h.get_by_label("End turn").click();
+    h.run();
+    h.get_by_label("End turn with battles pending?");
+    h.get_by_label_contains(
+        "battle 1 at Beni Suef (since game move 4): Army of the Rebellion attacking British Field Force",
+    );
+    assert_eq!(turn(&h), 5, "nothing resolved while the warning is up");
+
+    // Cancel: the warning goes, the game move waits.
+    h.get_by_label("Cancel").click();
+    h.run();
+    assert!(h.query_by_label("End turn with battles pending?").is_none());
+    assert_eq!(turn(&h), 5);
+
+    // Again, and end the turn anyway: the battle stays pending.
+    h.get_by_label("End turn").click();
+    h.run();
+    h.get_by_label("End turn anyway").click();
+    h.run();
+    h.run();
+    assert_eq!(turn(&h), 6);
+    assert!(h.query_by_label("End turn with battles pending?").is_none());
+    let c = h.state().session().unwrap().campaign().clone();
+    assert_eq!(c.battles[0].status, umpire::model::BattleStatus::Pending);
+
+    // The next End turn warns again: "anyway" was for one game move.
+    h.get_by_label("End turn").click();
+    h.run();
+    h.get_by_label("End turn with battles pending?");
+    assert_eq!(turn(&h), 6);
+}
+
+#[test]
+fn end_turn_with_no_battle_pending_asks_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let campaign = repo().join("campaigns/egyptian_rebellion_1895.toml");
+    let out = umpire(dir.path(), &["new", campaign.to_str().unwrap(), "war.umpire"]);
+    assert!(out.status.success());
+    let mut h = opened(&dir.path().join("war.umpire"));
+    h.get_by_label("End turn").click();
+    h.run();
+    h.run();
+    assert!(h.query_by_label("End turn with battles pending?").is_none());
+    assert_eq!(turn(&h), 2);
+}
+
+#[test]
+fn rule_sources_cite_publications_not_seed_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let campaign = repo().join("campaigns/egyptian_rebellion_1895.toml");
+    let out = umpire(dir.path(), &["new", campaign.to_str().unwrap(), "war.umpire"]);
+    assert!(out.status.success());
+    let mut h = opened(&dir.path().join("war.umpire"));
+    h.get_by_label("Help").click();
+    h.run();
+    h.query_all_by_label("Rule sources")
+        .next()
+        .expect("Help > Rule sources")
+        .click();
+    h.run();
+    h.get_by_label_contains("scruby-1965: Jack Scruby, \u{201c}Unbalanced Equality\u{201d} War Game Rules, Table Top Talk, November 1965");
+    h.get_by_label_contains("harman-2021: Arthur Harman, Fighting Toy Soldier Battles");
+    h.get_by_label_contains("cordery-2009: Bob Cordery");
+    // The campaign's Strategic Rules and the scruby-basic battles: one publication.
+    assert_eq!(
+        h.query_all_by_label_contains("Basic War Game Rules, Soldier Factory News no. 1")
+            .count(),
+        2
+    );
+    assert!(
+        h.query_all_by_label_contains(".txt").next().is_none(),
+        "no seed file is named"
+    );
+}
