@@ -345,11 +345,11 @@ fn the_window_s_pencil_makes_an_edit_shown_in_the_log_and_undone_by_ctrl_z() {
     h.run();
     h.get_by_label_contains("Red Outpost: ").click();
     h.run();
-    {
-        let pencil = h.state_mut().pencil_mut();
-        pencil.open = true;
-        pencil.reason = "sunstroke".to_owned();
-    }
+    // The inspector opens the pencil on the selected force.
+    h.get_by_label("Pencil…").click();
+    h.run();
+    assert!(h.state_mut().pencil_mut().open);
+    h.state_mut().pencil_mut().reason = "sunstroke".to_owned();
     h.run();
     h.get_by_label("Must rest").click();
     h.run();

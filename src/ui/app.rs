@@ -730,6 +730,7 @@ impl UmpireApp {
                         forced: &mut self.forced,
                         overlays: self.view.overlays,
                         map: &mut self.map,
+                        pencil: &mut w.pencil.open,
                         commands: &mut self.commands,
                     },
                 );

@@ -462,6 +462,8 @@ pub struct Inspector<'a> {
     pub overlays: Overlays,
     /// The map, for the forecast and supply line it keeps.
     pub map: &'a mut MapView,
+    /// The umpire's pencil window is open.
+    pub pencil: &'a mut bool,
     pub commands: &'a mut Vec<Command>,
 }
 
@@ -528,7 +530,17 @@ fn force_ui(ui: &mut Ui, scene: &Scene<'_>, input: &mut Inspector<'_>, force: Fo
     let side_name = campaign
         .side(&force.side)
         .map_or(force.side.as_str(), |s| s.name.as_str());
-    ui.label(RichText::new(&force.name).strong().size(16.0).color(colour));
+    ui.horizontal(|ui| {
+        ui.label(RichText::new(&force.name).strong().size(16.0).color(colour));
+        if scene.viewer.is_none()
+            && ui
+                .small_button("Pencil…")
+                .on_hover_text("The umpire's pencil: move this force, rest it, change its stands")
+                .clicked()
+        {
+            *input.pencil = true;
+        }
+    });
     ui.label(format!(
         "{side_name}; {}, {} of {} points",
         crate::model::text::count(force.stands.len() as u64, "stand", "stands"),
