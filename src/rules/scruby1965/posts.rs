@@ -23,13 +23,14 @@ pub(super) const LINE_FORWARD_CELLS: f64 = 4.0;
 /// program's own: out of the enemy's fire at the line, within a charge of it).
 pub(super) const RESERVE_BACK_CELLS: f64 = 3.0;
 
-/// Where an arm stands in the order of battle, front first: foot, horse,
-/// guns, then command and transport (this program's doctrine: the guns
-/// come into action behind a line of foot, not ahead of it).
+/// Where an arm stands in the order of battle, front first: foot, guns,
+/// horse, then command and transport (this program's doctrine: the guns
+/// come into action close behind a line of foot, not ahead of it, and the
+/// horse wait behind them as the reserve).
 fn arm_rank(troop: Option<Troop>) -> u8 {
     match troop {
-        Some(t) if t.is_gun() => 2,
-        Some(t) if t.is_cavalry() || t == Troop::BritishMountedInfantry => 1,
+        Some(t) if t.is_gun() => 1,
+        Some(t) if t.is_cavalry() || t == Troop::BritishMountedInfantry => 2,
         Some(_) => 0,
         None => 3,
     }
