@@ -340,14 +340,15 @@ impl Battle<'_> {
         if plan.waits(u.across, self.turn) {
             return;
         }
-        let Some(order) = self.order(i) else { return };
+        // The nearest enemy combatant, found once: the order and the
+        // deployment below both ask (nothing moves between).
+        let near = self.nearest(i, |e| e.combatant());
+        let Some(order) = self.order(i, near) else { return };
         // Deploying from column into Line: "no forward movement is allowed";
         // concealed troops deployed into Line "must expose" (Concealed
         // Forces). Infantry deploy where they are to stand and fire, with
         // an enemy within VISION RANGE.
-        let seen = self
-            .nearest(i, |e| e.combatant())
-            .is_some_and(|(_, d)| d <= VISION_INCHES + EPSILON);
+        let seen = near.is_some_and(|(_, d)| d <= VISION_INCHES + EPSILON);
         let Some(u) = self.stands.get(i) else { return };
         let here = u.at;
         let d = doctrine::dist(here, order.to);
