@@ -164,6 +164,10 @@ pub(super) struct Battle<'a> {
     kills: Vec<u32>,
     crew_killed: Vec<bool>,
     charge_at: Vec<Option<usize>>,
+    /// Scratch: where the enemy combatants of the side moving stand,
+    /// found once a side's move ([`Battle::move_side`]): while a side
+    /// moves no enemy stand moves, falls or changes hands.
+    foes: Vec<Point>,
     /// Routes round ground a stand may not cross.
     routes: route::Routes,
     /// Where each side's attack aims this game move, inches.
@@ -242,6 +246,7 @@ impl<'a> Battle<'a> {
             kills: vec![0; n],
             crew_killed: vec![false; n],
             charge_at: vec![None; n],
+            foes: Vec::with_capacity(n),
             routes,
             goals,
             assault: [false; 2],

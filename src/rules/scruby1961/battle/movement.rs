@@ -4,6 +4,15 @@ use super::*;
 
 impl Battle<'_> {
     pub(super) fn move_side(&mut self, side: usize) {
+        let mut foes = std::mem::take(&mut self.foes);
+        foes.clear();
+        foes.extend(
+            self.stands
+                .iter()
+                .filter(|e| e.owner != side && e.combatant())
+                .map(|e| e.at),
+        );
+        self.foes = foes;
         for i in 0..self.stands.len() {
             let Some(u) = self.stands.get(i) else { continue };
             if u.owner != side || !u.combatant() || u.engaged {
@@ -403,11 +412,10 @@ impl Battle<'_> {
             end = safe;
         }
         // Keep off: a stand not charging does not end in contact.
-        let clash = self.stands.iter().any(|e| {
-            e.owner != side
-                && e.combatant()
-                && doctrine::dist(e.at, end) <= CONTACT_INCHES + STEP_INCHES / 2.0
-        });
+        let clash = self
+            .foes
+            .iter()
+            .any(|&at| doctrine::dist(at, end) <= CONTACT_INCHES + STEP_INCHES / 2.0);
         if clash {
             return;
         }
