@@ -9,8 +9,9 @@ impl Battle<'_> {
         foes.extend(
             self.stands
                 .iter()
-                .filter(|e| e.owner != side && e.combatant())
-                .map(|e| e.at),
+                .enumerate()
+                .filter(|(_, e)| e.owner != side && e.combatant())
+                .map(|(j, e)| (j, e.at)),
         );
         self.foes = foes;
         for i in 0..self.stands.len() {
@@ -351,7 +352,7 @@ impl Battle<'_> {
         }
         // The nearest enemy combatant, found once: the order and the
         // deployment below both ask (nothing moves between).
-        let near = self.nearest(i, |e| e.combatant());
+        let near = self.nearest_foe(i);
         let Some(order) = self.order(i, near) else { return };
         // Deploying from column into Line: "no forward movement is allowed";
         // concealed troops deployed into Line "must expose" (Concealed
@@ -415,7 +416,7 @@ impl Battle<'_> {
         let clash = self
             .foes
             .iter()
-            .any(|&at| doctrine::dist(at, end) <= CONTACT_INCHES + STEP_INCHES / 2.0);
+            .any(|&(_, at)| doctrine::dist(at, end) <= CONTACT_INCHES + STEP_INCHES / 2.0);
         if clash {
             return;
         }
@@ -461,7 +462,7 @@ impl Battle<'_> {
         let role = self.side(side).role;
         let (to, stop) = match (role, self.held_post(i)) {
             (Role::Defender, Some(post)) => (post, 0.0),
-            _ => match self.nearest(i, |e| e.combatant()) {
+            _ => match self.nearest_foe(i) {
                 Some((j, d)) if d <= ENGAGE_INCHES => {
                     let at = self.stands.get(j).map_or(u.at, |e| e.at);
                     (at, artillery_range_inches(false) - 1.0)
