@@ -21,7 +21,7 @@
 //! ground to cover or a charge within reach; the General last. Stands with nothing to do are not
 //! activated.
 
-use super::battle::{Battle, centre, neighbours};
+use super::battle::{Battle, Piece, centre, neighbours};
 use super::movement::Reach;
 use super::tables::{ROAD_BONUS, Square, in_front_arc, squares_apart};
 use crate::rules::doctrine;
@@ -540,11 +540,12 @@ impl Battle<'_> {
             return;
         }
         let reach = self.reach(i);
-        let here = self.general_score(i, at);
+        let strikers = self.strikers(side);
+        let here = self.general_score(i, at, &strikers);
         let best = reach
             .squares()
             .filter(|&(sq, _)| sq != at && self.can_stop(i, sq))
-            .map(|(sq, cost)| (sq, self.general_score(i, sq), cost))
+            .map(|(sq, cost)| (sq, self.general_score(i, sq, &strikers), cost))
             .max_by(|a, b| a.1.cmp(&b.1).then(b.2.cmp(&a.2)));
         if let Some((sq, score, _)) = best
             && score > here
@@ -559,23 +560,21 @@ impl Battle<'_> {
     /// front stand of a square can be fired on or charged; the General is
     /// alone or in front when he is struck.)
     pub(super) fn threats_to(&self, side: usize, sq: Square) -> i32 {
-        let n = self
-            .pieces
-            .iter()
-            .filter(|q| q.side != side && q.on_table() && !q.general && !q.transport)
-            .filter(|q| {
-                let apart = squares_apart(q.at, sq);
-                (q.fighter() && apart <= q.moves + ROAD_BONUS + 1) || (q.range > 0 && apart <= q.range)
-            })
-            .count();
-        i32::try_from(n).unwrap_or(i32::MAX)
+        count_threats(self.pieces.iter().filter_map(|q| strike_reach(q, side)), sq)
+    }
+
+    /// The enemy stands of side `side` that could strike anywhere, each
+    /// with its square and how far it strikes ([`Battle::threats_to`]),
+    /// found once for the many squares a General weighs.
+    fn strikers(&self, side: usize) -> Vec<(Square, i32)> {
+        self.pieces.iter().filter_map(|q| strike_reach(q, side)).collect()
     }
 
     /// How good `sq` is for General `i`: two for each fighting stand of his
     /// next to it, less ten next to an enemy, less [`GENERAL_THREAT`] for
     /// each enemy stand that could strike him there, less one sharing a
     /// square.
-    fn general_score(&self, i: usize, sq: Square) -> i32 {
+    fn general_score(&self, i: usize, sq: Square, strikers: &[(Square, i32)]) -> i32 {
         let Some(side) = self.pieces.get(i).map(|p| p.side) else {
             return i32::MIN;
         };
@@ -587,7 +586,28 @@ impl Battle<'_> {
         let shared = self.occupants(sq).into_iter().flatten().any(|o| o != i);
         2 * i32::try_from(friends).unwrap_or(0)
             - if self.enemy_adjacent(sq, side) { 10 } else { 0 }
-            - GENERAL_THREAT.saturating_mul(self.threats_to(side, sq))
+            - GENERAL_THREAT.saturating_mul(count_threats(strikers.iter().copied(), sq))
             - i32::from(shared)
     }
+}
+
+/// Enemy stand `q` of side `side`'s enemy as a threat: its square and how
+/// many squares off it strikes, the farther of its move and a charge (a
+/// fighting stand) and its range (one that fires); `None` for a stand of
+/// `side`, off the table, a General, transport, or one that strikes nothing.
+fn strike_reach(q: &Piece<'_>, side: usize) -> Option<(Square, i32)> {
+    if q.side == side || !q.on_table() || q.general || q.transport {
+        return None;
+    }
+    let charge = q.fighter().then_some(q.moves + ROAD_BONUS + 1);
+    let fire = (q.range > 0).then_some(q.range);
+    charge.max(fire).map(|reach| (q.at, reach))
+}
+
+/// How many of `strikers` ([`strike_reach`]) could strike `sq`.
+fn count_threats(strikers: impl Iterator<Item = (Square, i32)>, sq: Square) -> i32 {
+    let n = strikers
+        .filter(|&(at, reach)| squares_apart(at, sq) <= reach)
+        .count();
+    i32::try_from(n).unwrap_or(i32::MAX)
 }

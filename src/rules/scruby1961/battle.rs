@@ -164,6 +164,10 @@ pub(super) struct Battle<'a> {
     kills: Vec<u32>,
     crew_killed: Vec<bool>,
     charge_at: Vec<Option<usize>>,
+    /// Scratch: the enemy combatants of the side moving and where they
+    /// stand, found once a side's move ([`Battle::move_side`]): while a
+    /// side moves no enemy stand moves, falls or changes hands.
+    foes: Vec<(usize, Point)>,
     /// Routes round ground a stand may not cross.
     routes: route::Routes,
     /// Where each side's attack aims this game move, inches.
@@ -242,6 +246,7 @@ impl<'a> Battle<'a> {
             kills: vec![0; n],
             crew_killed: vec![false; n],
             charge_at: vec![None; n],
+            foes: Vec::with_capacity(n),
             routes,
             goals,
             assault: [false; 2],
@@ -356,6 +361,20 @@ impl<'a> Battle<'a> {
                 continue;
             }
             let d = doctrine::dist(me.at, e.at);
+            if best.is_none_or(|(_, b)| nearer(d, b)) {
+                best = Some((j, d));
+            }
+        }
+        best
+    }
+
+    /// [`Battle::nearest`] enemy combatant of stand `i` of the side moving,
+    /// from the side's list of foes ([`Battle::move_side`]).
+    fn nearest_foe(&self, i: usize) -> Option<(usize, f64)> {
+        let me = self.stands.get(i)?;
+        let mut best: Option<(usize, f64)> = None;
+        for &(j, at) in &self.foes {
+            let d = doctrine::dist(me.at, at);
             if best.is_none_or(|(_, b)| nearer(d, b)) {
                 best = Some((j, d));
             }

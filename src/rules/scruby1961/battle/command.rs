@@ -508,9 +508,16 @@ impl Battle<'_> {
     }
 
     /// Stand `i` makes for its place in the line of attack, no nearer the
-    /// nearest enemy than `want` inches: `None` once it is in its place (or
-    /// has none), when it closes on the enemy as before.
-    pub(super) fn to_place(&self, i: usize, want: f64, keep_out: bool) -> Option<Order> {
+    /// nearest enemy (`near`, its nearest enemy combatant) than `want`
+    /// inches: `None` once it is in its place (or has none), when it closes
+    /// on the enemy as before.
+    pub(super) fn to_place(
+        &self,
+        i: usize,
+        near: Option<(usize, f64)>,
+        want: f64,
+        keep_out: bool,
+    ) -> Option<Order> {
         let u = self.stands.get(i)?;
         let to = self.place_in_line(i, self.goal_of(u.owner))?;
         let d = doctrine::dist(u.at, to);
@@ -518,9 +525,7 @@ impl Battle<'_> {
             return None;
         }
         let back = u.slot.map_or(0.0, |(_, b)| b);
-        let near = self
-            .nearest(i, |e| e.combatant())
-            .map_or(f64::INFINITY, |(_, n)| n);
+        let near = near.map_or(f64::INFINITY, |(_, n)| n);
         let advance = (near - want - back).max(0.0);
         Some(Order {
             to,
@@ -560,14 +565,20 @@ impl Battle<'_> {
         self.goals.get(side).copied().unwrap_or(self.side(side).goal)
     }
 
-    /// What stand `i` does this game move, other than charge.
-    pub(super) fn order(&self, i: usize) -> Option<Order> {
+    /// What stand `i` does this game move, other than charge; `near` is
+    /// its nearest enemy combatant (`self.nearest(i, |e| e.combatant())`).
+    pub(super) fn order(&self, i: usize, near: Option<(usize, f64)>) -> Option<Order> {
         let u = self.stands.get(i)?;
         let troop = u.troop?;
         let side = *self.side(u.owner);
         let c = self.board.cell_inches;
         let reach = charge_inches(troop).unwrap_or(0.0);
-        let enemy = self.nearest(i, |e| e.combatant() && !(troop.is_cavalry() && e.is_gun()));
+        // Horse do not go for guns; for the rest the nearest combatant will do.
+        let enemy = if troop.is_cavalry() {
+            self.nearest(i, |e| e.combatant() && !e.is_gun())
+        } else {
+            near
+        };
         // An attacker's line goes in together ([`DRESS_INCHES`]).
         let dress = match side.role {
             Role::Attacker => self.front.get(u.owner).map_or(0.0, |f| f - DRESS_INCHES),
@@ -691,7 +702,8 @@ impl Battle<'_> {
                 }
                 // The line of attack comes up each in its place, then
                 // closes on the nearest enemy.
-                self.to_place(i, order.stop, order.keep_out).unwrap_or(order)
+                self.to_place(i, near, order.stop, order.keep_out)
+                    .unwrap_or(order)
             };
             return Some(order);
         }

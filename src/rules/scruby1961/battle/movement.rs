@@ -4,6 +4,16 @@ use super::*;
 
 impl Battle<'_> {
     pub(super) fn move_side(&mut self, side: usize) {
+        let mut foes = std::mem::take(&mut self.foes);
+        foes.clear();
+        foes.extend(
+            self.stands
+                .iter()
+                .enumerate()
+                .filter(|(_, e)| e.owner != side && e.combatant())
+                .map(|(j, e)| (j, e.at)),
+        );
+        self.foes = foes;
         for i in 0..self.stands.len() {
             let Some(u) = self.stands.get(i) else { continue };
             if u.owner != side || !u.combatant() || u.engaged {
@@ -340,14 +350,15 @@ impl Battle<'_> {
         if plan.waits(u.across, self.turn) {
             return;
         }
-        let Some(order) = self.order(i) else { return };
+        // The nearest enemy combatant, found once: the order and the
+        // deployment below both ask (nothing moves between).
+        let near = self.nearest_foe(i);
+        let Some(order) = self.order(i, near) else { return };
         // Deploying from column into Line: "no forward movement is allowed";
         // concealed troops deployed into Line "must expose" (Concealed
         // Forces). Infantry deploy where they are to stand and fire, with
         // an enemy within VISION RANGE.
-        let seen = self
-            .nearest(i, |e| e.combatant())
-            .is_some_and(|(_, d)| d <= VISION_INCHES + EPSILON);
+        let seen = near.is_some_and(|(_, d)| d <= VISION_INCHES + EPSILON);
         let Some(u) = self.stands.get(i) else { return };
         let here = u.at;
         let d = doctrine::dist(here, order.to);
@@ -402,11 +413,10 @@ impl Battle<'_> {
             end = safe;
         }
         // Keep off: a stand not charging does not end in contact.
-        let clash = self.stands.iter().any(|e| {
-            e.owner != side
-                && e.combatant()
-                && doctrine::dist(e.at, end) <= CONTACT_INCHES + STEP_INCHES / 2.0
-        });
+        let clash = self
+            .foes
+            .iter()
+            .any(|&(_, at)| doctrine::dist(at, end) <= CONTACT_INCHES + STEP_INCHES / 2.0);
         if clash {
             return;
         }
@@ -452,7 +462,7 @@ impl Battle<'_> {
         let role = self.side(side).role;
         let (to, stop) = match (role, self.held_post(i)) {
             (Role::Defender, Some(post)) => (post, 0.0),
-            _ => match self.nearest(i, |e| e.combatant()) {
+            _ => match self.nearest_foe(i) {
                 Some((j, d)) if d <= ENGAGE_INCHES => {
                     let at = self.stands.get(j).map_or(u.at, |e| e.at);
                     (at, artillery_range_inches(false) - 1.0)

@@ -153,10 +153,7 @@ impl Battle<'_> {
                 let standoff = 6.0 * self.scale + CAVALRY_STANDOFF_INCHES;
                 if hold(near((standoff + reach) * ENGAGE_FACTOR)) {
                     self.advance(i, goal, going, 0.0);
-                } else if let Some(front) = (!self.foot_engaged(side))
-                    .then(|| self.foot_front(side))
-                    .flatten()
-                {
+                } else if let Some(front) = self.foot_front_unengaged(side) {
                     // The horse follows its foot's advance a little behind it
                     // until the foot is within musket range (this program's
                     // doctrine: horse ahead of its infantry is shot to pieces
@@ -213,10 +210,13 @@ impl Battle<'_> {
     }
 
     /// How near the foremost foot of side `side` stands to its nearest
-    /// enemy; `None` when it has no foot.
-    fn foot_front(&self, side: usize) -> Option<f64> {
-        // The least squared distance, its root taken once: the same as the
-        // least distance (the root is monotonic), at one root a call.
+    /// enemy, while none of its foot is within musket range of an enemy;
+    /// `None` once one is, or when it has no foot or the enemy no
+    /// combatant. One pass over the pairs, stopping at the first in range.
+    fn foot_front_unengaged(&self, side: usize) -> Option<f64> {
+        let range = musket_range(Troop::Fusilier, 0).unwrap_or(0.0) * self.scale;
+        // The least squared distance, its root taken at the end: the same
+        // as the least distance (the root is monotonic).
         let mut front: Option<f64> = None;
         for f in &self.units {
             if f.side != side || !f.combatant() || !f.is(Troop::is_infantry) {
@@ -225,6 +225,10 @@ impl Battle<'_> {
             for e in &self.units {
                 if e.side != side && e.combatant() {
                     let d2 = (f.at.0 - e.at.0).powi(2) + (f.at.1 - e.at.1).powi(2);
+                    // `doctrine::dist(f.at, e.at)`, the same sum's root.
+                    if d2.sqrt() <= range + EPSILON {
+                        return None;
+                    }
                     if front.is_none_or(|x| d2 < x) {
                         front = Some(d2);
                     }
@@ -232,27 +236,6 @@ impl Battle<'_> {
             }
         }
         front.map(f64::sqrt)
-    }
-
-    /// Whether the foot of side `side` has come within musket range of the
-    /// enemy (or it has no foot).
-    fn foot_engaged(&self, side: usize) -> bool {
-        let range = musket_range(Troop::Fusilier, 0).unwrap_or(0.0) * self.scale;
-        let mut any_foot = false;
-        for f in &self.units {
-            if f.side != side || !f.combatant() || !f.is(Troop::is_infantry) {
-                continue;
-            }
-            any_foot = true;
-            if self
-                .units
-                .iter()
-                .any(|e| e.side != side && e.combatant() && doctrine::dist(f.at, e.at) <= range + EPSILON)
-            {
-                return true;
-            }
-        }
-        !any_foot
     }
 
     /// Marks the enemies of side `side` within musket range of one of its
