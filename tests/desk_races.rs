@@ -99,6 +99,21 @@ fn bundled(dir: &Path) -> (PathBuf, PathBuf) {
     (save, repo().join("campaigns/orders/british_move1.toml"))
 }
 
+/// `umpire orders SAVE british FILE`, from another program; they are taken.
+fn give_british_orders(dir: &Path, save: &Path, file: &Path) {
+    let given = umpire(
+        dir,
+        &[
+            "orders",
+            save.to_str().unwrap(),
+            "british",
+            file.to_str().unwrap(),
+        ],
+    );
+    assert!(given.status.success(), "{}", stderr(&given));
+    assert!(stdout(&given).contains("taken"), "{}", stdout(&given));
+}
+
 fn british_orders(campaign: &Campaign, file: &Path) -> OrderSet {
     let text = std::fs::read_to_string(file).unwrap();
     strategy::read_orders_file(
@@ -312,16 +327,7 @@ fn an_undo_meant_for_one_change_refuses_when_another_came_first() {
     let mut store = Store::open(&save).unwrap();
     let at = store.revision().unwrap();
     // Another program gives orders; this hand meant to undo what it saw.
-    let given = umpire(
-        dir.path(),
-        &[
-            "orders",
-            save.to_str().unwrap(),
-            "british",
-            file.to_str().unwrap(),
-        ],
-    );
-    assert!(given.status.success(), "{}", stderr(&given));
+    give_british_orders(dir.path(), &save, &file);
     let changes = moved(store.undo(at).unwrap_err());
     assert!(changes.contains("gave orders"), "{changes}");
     assert_eq!(store.pending_orders().unwrap().len(), 1, "the orders stand");
@@ -393,17 +399,7 @@ fn the_window_catches_up_with_orders_given_by_a_command_and_resolves_them() {
     h.run();
     h.get_by_label_contains("0 orders given");
 
-    let given = umpire(
-        dir.path(),
-        &[
-            "orders",
-            save.to_str().unwrap(),
-            "british",
-            file.to_str().unwrap(),
-        ],
-    );
-    assert!(given.status.success(), "{}", stderr(&given));
-    assert!(stdout(&given).contains("taken"));
+    give_british_orders(dir.path(), &save, &file);
     h.run();
     assert_eq!(h.state().session().unwrap().pending().len(), 1, "reloaded");
     h.get_by_label_contains("The save was changed by another program (British Field Force gave orders");
@@ -430,16 +426,7 @@ fn the_window_refuses_a_game_move_worked_out_from_an_old_state_and_reloads() {
     let dir = tempfile::tempdir().unwrap();
     let (save, file) = bundled(dir.path());
     let mut session = umpire::ui::Session::open(&save).unwrap();
-    let given = umpire(
-        dir.path(),
-        &[
-            "orders",
-            save.to_str().unwrap(),
-            "british",
-            file.to_str().unwrap(),
-        ],
-    );
-    assert!(given.status.success(), "{}", stderr(&given));
+    give_british_orders(dir.path(), &save, &file);
     let refusal = session.apply(&umpire::ui::session::Command::EndTurn).unwrap_err();
     assert_eq!(
         refusal.to_string(),
@@ -459,16 +446,7 @@ fn orders_from_the_window_and_a_command_in_one_game_move_are_both_kept() {
     let dir = tempfile::tempdir().unwrap();
     let (save, file) = bundled(dir.path());
     let mut session = umpire::ui::Session::open(&save).unwrap();
-    let given = umpire(
-        dir.path(),
-        &[
-            "orders",
-            save.to_str().unwrap(),
-            "british",
-            file.to_str().unwrap(),
-        ],
-    );
-    assert!(given.status.success(), "{}", stderr(&given));
+    give_british_orders(dir.path(), &save, &file);
     // A rebel force marches one road from where it stands.
     let c = session.campaign().clone();
     let rebel = c.forces.iter().find(|f| f.side.as_str() == "rebels").unwrap();

@@ -40,15 +40,8 @@ pub(super) enum EditCommand {
         /// The region it arrives in (id or name).
         #[arg(long)]
         region: String,
-        /// The kind of its stands, e.g. line_infantry.
-        #[arg(long)]
-        kind: String,
-        /// How many stands.
-        #[arg(long, default_value_t = 1)]
-        count: u32,
-        /// Their quality: elite, trained or raw.
-        #[arg(long, default_value = "trained")]
-        quality: String,
+        #[command(flatten)]
+        stands: NewStands,
         #[arg(long)]
         reason: String,
     },
@@ -56,14 +49,8 @@ pub(super) enum EditCommand {
     AddStands {
         /// The force (its id or name).
         force: String,
-        /// The kind of the stands, e.g. heavy_cavalry.
-        #[arg(long)]
-        kind: String,
-        #[arg(long, default_value_t = 1)]
-        count: u32,
-        /// Their quality: elite, trained or raw.
-        #[arg(long, default_value = "trained")]
-        quality: String,
+        #[command(flatten)]
+        stands: NewStands,
         /// The stands' name (numbered when there are several); their kind when left out.
         #[arg(long)]
         name: Option<String>,
@@ -109,6 +96,41 @@ pub(super) enum EditCommand {
     },
 }
 
+/// New stands of one kind, as `add-force` and `add-stands` take them.
+#[derive(Debug, clap::Args)]
+pub(super) struct NewStands {
+    /// The kind of the stands, e.g. line_infantry.
+    #[arg(long)]
+    kind: String,
+    /// How many stands.
+    #[arg(long, default_value_t = 1)]
+    count: u32,
+    /// Their quality: elite, trained or raw.
+    #[arg(long, default_value = "trained")]
+    quality: String,
+}
+
+impl NewStands {
+    /// The stands asked for, numbered on from the campaign's highest stand id.
+    fn make(&self, campaign: &Campaign, name: Option<&str>) -> Result<Vec<umpire::model::Stand>, String> {
+        let kind = StandKind::parse(&self.kind).ok_or_else(|| {
+            format!(
+                "unknown stand kind `{}`: use one of {}",
+                self.kind,
+                StandKind::choices()
+            )
+        })?;
+        let quality = Quality::parse(&self.quality).ok_or_else(|| {
+            format!(
+                "unknown quality `{}`: use one of {}",
+                self.quality,
+                Quality::choices()
+            )
+        })?;
+        Ok(new_stands(campaign, kind, quality, self.count, name))
+    }
+}
+
 pub(super) fn edit(save: &Path, command: &EditCommand) -> Result<ExitCode> {
     let (mut store, campaign, at) = Store::open_and_load_at(save)?;
     let (edit, reason) =
@@ -125,14 +147,6 @@ pub(super) fn edit(save: &Path, command: &EditCommand) -> Result<ExitCode> {
 /// The edit a command asks for, with its reason, or what is wrong.
 fn requested(campaign: &Campaign, command: &EditCommand) -> Result<(Edit, String), String> {
     use EditCommand as C;
-    let kind = |text: &str| {
-        StandKind::parse(text)
-            .ok_or_else(|| format!("unknown stand kind `{text}`: use one of {}", StandKind::choices()))
-    };
-    let quality = |text: &str| {
-        Quality::parse(text)
-            .ok_or_else(|| format!("unknown quality `{text}`: use one of {}", Quality::choices()))
-    };
     Ok(match command {
         C::Move {
             force,
@@ -150,34 +164,27 @@ fn requested(campaign: &Campaign, command: &EditCommand) -> Result<(Edit, String
             name,
             side,
             region,
-            kind: k,
-            count,
-            quality: q,
+            stands,
             reason,
-        } => {
-            let stands = new_stands(campaign, kind(k)?, quality(q)?, *count, None);
-            (
-                Edit::AddForce {
-                    force: ForceId::new(id),
-                    name: name.clone(),
-                    side: find_side(campaign, side)?,
-                    region: find_region(campaign, region)?,
-                    stands,
-                },
-                reason.clone(),
-            )
-        }
+        } => (
+            Edit::AddForce {
+                force: ForceId::new(id),
+                name: name.clone(),
+                side: find_side(campaign, side)?,
+                region: find_region(campaign, region)?,
+                stands: stands.make(campaign, None)?,
+            },
+            reason.clone(),
+        ),
         C::AddStands {
             force,
-            kind: k,
-            count,
-            quality: q,
+            stands,
             name,
             reason,
         } => (
             Edit::AddStands {
                 force: find_force(campaign, force)?,
-                stands: new_stands(campaign, kind(k)?, quality(q)?, *count, name.as_deref()),
+                stands: stands.make(campaign, name.as_deref())?,
             },
             reason.clone(),
         ),

@@ -398,16 +398,7 @@ impl<'c> Checker<'c> {
         let mut previous = here;
         for (step, region) in path.iter().enumerate().skip(skip) {
             let Some(at) = self.index.at(region) else {
-                let regions = self
-                    .index
-                    .map
-                    .regions
-                    .iter()
-                    .map(|r| (r.id.as_str(), r.name.as_str()));
-                let message = format!(
-                    "unknown region `{region}`{}",
-                    region_suggestion(region.as_str(), regions)
-                );
+                let message = unknown_region(self.index.map, region);
                 self.problem(entry, Part::Step(step), message);
                 ok = false;
                 previous = None;
@@ -468,16 +459,7 @@ impl<'c> Checker<'c> {
     /// A* with no heuristic, that is Dijkstra), on roads troops can use.
     fn route(&mut self, entry: usize, known: &Known<'c>, destination: &RegionId) -> Option<Vec<RegionId>> {
         let Some(goal) = self.index.at(destination) else {
-            let regions = self
-                .index
-                .map
-                .regions
-                .iter()
-                .map(|r| (r.id.as_str(), r.name.as_str()));
-            let message = format!(
-                "unknown region `{destination}`{}",
-                region_suggestion(destination.as_str(), regions)
-            );
+            let message = unknown_region(self.index.map, destination);
             self.problem(entry, Part::Action, message);
             return None;
         };
@@ -982,5 +964,14 @@ pub fn write_orders_file(campaign: &str, orders: &OrderSet) -> String {
     format!(
         "# Orders for side `{}`, game move {}, written by umpire. Give them with `umpire orders SAVE {} FILE`.\n{body}",
         orders.side, orders.turn, orders.side
+    )
+}
+
+/// "unknown region `beni_sueff` (did you mean `beni_suef`, Beni Suef?)".
+fn unknown_region(map: &crate::model::Map, region: &RegionId) -> String {
+    let regions = map.regions.iter().map(|r| (r.id.as_str(), r.name.as_str()));
+    format!(
+        "unknown region `{region}`{}",
+        region_suggestion(region.as_str(), regions)
     )
 }

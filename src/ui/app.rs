@@ -444,14 +444,7 @@ impl UmpireApp {
             }
             Ok(Applied::Edited(text)) => {
                 self.notes.done(text);
-                if let Selection::Force(id) = &self.selection
-                    && self
-                        .session
-                        .as_ref()
-                        .is_some_and(|s| s.campaign().force(id).is_none())
-                {
-                    self.selection = Selection::None;
-                }
+                self.forget_vanished_selection();
             }
             Ok(Applied::TurnResolved { turn, events }) => {
                 let events = self.windows.seat.heard_summary(self.session.as_ref(), events);
@@ -459,14 +452,7 @@ impl UmpireApp {
                     .done(format!("Game move {turn} resolved: {} events.", events.len()));
                 self.windows.summary = Some((turn, events));
                 self.windows.order.split = Default::default();
-                if let Selection::Force(id) = &self.selection
-                    && self
-                        .session
-                        .as_ref()
-                        .is_some_and(|s| s.campaign().force(id).is_none())
-                {
-                    self.selection = Selection::None;
-                }
+                self.forget_vanished_selection();
             }
             Ok(Applied::PackWritten { battle, files }) => {
                 let folder = files
@@ -496,14 +482,7 @@ impl UmpireApp {
                 if self.selection == Selection::Battle(battle) {
                     self.selection = Selection::None;
                 }
-                if let Selection::Force(id) = &self.selection
-                    && self
-                        .session
-                        .as_ref()
-                        .is_some_and(|s| s.campaign().force(id).is_none())
-                {
-                    self.selection = Selection::None;
-                }
+                self.forget_vanished_selection();
             }
             Err(refusal) => self.notes.error(refusal.to_string()),
         }
@@ -547,20 +526,26 @@ impl UmpireApp {
             Ok(None) => {}
             Ok(Some(said)) => {
                 self.notes.note(said);
-                if let Selection::Force(id) = &self.selection
-                    && session.campaign().force(id).is_none()
-                {
-                    self.selection = Selection::None;
-                }
-                if let Selection::Battle(id) = &self.selection
-                    && !session.campaign().battles.iter().any(|b| b.id == *id)
-                {
-                    self.selection = Selection::None;
-                }
+                self.forget_vanished_selection();
             }
             Err(refusal) => self
                 .notes
                 .error(format!("The save could not be read again: {refusal}")),
+        }
+    }
+
+    /// Drops the selection of a force or battle the campaign no longer has.
+    fn forget_vanished_selection(&mut self) {
+        let Some(campaign) = self.session.as_ref().map(Session::campaign) else {
+            return;
+        };
+        let gone = match &self.selection {
+            Selection::Force(id) => campaign.force(id).is_none(),
+            Selection::Battle(id) => !campaign.battles.iter().any(|b| b.id == *id),
+            _ => false,
+        };
+        if gone {
+            self.selection = Selection::None;
         }
     }
 
