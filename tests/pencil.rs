@@ -161,6 +161,10 @@ fn each_edit_changes_the_campaign_is_told_in_the_log_and_undo_takes_it_back() {
         assert!(out.status.success(), "{args:?}: {}", stderr(&out));
         let told = stdout(&out);
         assert!(told.starts_with(said), "{args:?}: {told}");
+        if args[0] == "ruling" {
+            // A ruling changes nothing on the map: the fog does not look again.
+            assert_eq!(told.lines().count(), 2, "{told}");
+        }
         assert!(told.contains("`umpire undo fog.umpire` takes it back."), "{told}");
         let after = load(dir.path());
         check(&after);
@@ -378,4 +382,27 @@ fn the_window_s_pencil_makes_an_edit_shown_in_the_log_and_undone_by_ctrl_z() {
             .must_rest
     );
     h.get_by_label_contains("Took back the umpire's last edit.");
+}
+
+/// A ruling on a save whose sides' scouts made out forces in towns this game
+/// move (the move-9 fixture): the fog does not look again without the
+/// scouts' dice, so nothing they made out is taken back.
+#[test]
+fn a_ruling_leaves_what_the_scouts_made_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("old.umpire");
+    std::fs::copy(
+        common::repo().join("tests/fixtures/egypt_1895_move9.umpire"),
+        &save,
+    )
+    .unwrap();
+    let out = umpire(
+        dir.path(),
+        &["edit", "old.umpire", "ruling", "The wells are dry."],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "The umpire rules: The wells are dry.\n`umpire undo old.umpire` takes it back.\n"
+    );
 }

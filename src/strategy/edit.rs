@@ -179,6 +179,15 @@ pub fn apply(
         sentence,
     );
     let mut events = log.into_events();
+    // Only an edit that moves, adds or takes away troops or strength changes
+    // what can be seen; the fog's look without the scouts' dice would
+    // otherwise take back what the scouts made out this game move.
+    if matches!(
+        edit,
+        Edit::Ruling | Edit::HandOverHq { .. } | Edit::SetState { .. }
+    ) {
+        return Ok((state, events));
+    }
     let gone: Vec<super::fog::Vanished> = campaign
         .forces
         .iter()
