@@ -114,6 +114,7 @@ fn generated(n: usize) -> Campaign {
                 StandingOrder::March {
                     path: (1..=3).map(|d| RegionId::new(format!("r{}", i + d))).collect(),
                     forced: false,
+                    by: Conveyance::Foot,
                 }
             } else {
                 StandingOrder::Hold

@@ -132,6 +132,9 @@ enum Command {
         /// Forecast a forced march (three moves in one, a stand lost in every ten).
         #[arg(long)]
         forced: bool,
+        /// Go by train (`rail`) or steamer (`river`) from a station or landing place.
+        #[arg(long, value_name = "rail|river")]
+        by: Option<String>,
     },
     /// Print the turn log: every event, game move by game move.
     Log {
@@ -292,7 +295,8 @@ pub fn run() -> Result<ExitCode> {
             force,
             to,
             forced,
-        } => players::route(&save, &force, &to, forced),
+            by,
+        } => players::route(&save, &force, &to, forced, by.as_deref()),
         Command::Log { save, turn } => log(&save, turn),
         Command::Edit { save, edit } => edit::edit(&save, &edit),
         Command::Undo { save } => undo(&save),
@@ -800,13 +804,19 @@ fn orders(save: &Path, side: &str, file: &Path) -> Result<ExitCode> {
     for order in &set.orders {
         let region = |id: &umpire::model::RegionId| printable(campaign.map.region_name(id)).into_owned();
         let line = match order {
-            Order::March { force, path, forced } => format!(
+            Order::March {
+                force,
+                path,
+                forced,
+                by,
+            } => format!(
                 "  {}: {} {}",
                 printable(force.as_str()),
-                if *forced {
-                    "forced march through"
-                } else {
-                    "march through"
+                match (by, forced) {
+                    (umpire::model::Conveyance::Rail, _) => "by train through",
+                    (umpire::model::Conveyance::River, _) => "by steamer through",
+                    (_, true) => "forced march through",
+                    (_, false) => "march through",
                 },
                 path.iter().map(region).collect::<Vec<_>>().join(" -> ")
             ),

@@ -268,6 +268,7 @@ fn routed(c: &Campaign, force: &str, to: &str, forced: bool) -> Vec<RegionId> {
         force: force.id.clone(),
         action: Action::To(RegionId::new(to)),
         forced,
+        by: Default::default(),
     };
     let set = strategy::check_requests(c, &force.side, &[request]).unwrap();
     match &set.orders[0] {

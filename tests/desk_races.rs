@@ -468,6 +468,7 @@ fn orders_from_the_window_and_a_command_in_one_game_move_are_both_kept() {
                 force: rebel.id.clone(),
                 action: strategy::Action::To(to.clone()),
                 forced: false,
+                by: Default::default(),
             },
         })
         .unwrap();

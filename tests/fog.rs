@@ -938,6 +938,7 @@ fn merge(c: &Campaign) -> umpire::strategy::TurnOutcome {
         force: ForceId::new(force),
         action: Action::MergeInto(ForceId::new(into)),
         forced: false,
+        by: Default::default(),
     };
     let set = check_requests(c, &blue(), &[order("a", "b"), order("c", "d")]).unwrap();
     umpire::strategy::resolve(c, &[set])
@@ -1186,6 +1187,7 @@ fn moved(force: &str) -> EventKind {
         miles: 1.0,
         forced: false,
         halted: None,
+        by: Conveyance::Foot,
     })
 }
 
@@ -1873,6 +1875,7 @@ proptest! {
                                 force: a.id.clone(),
                                 action: Action::MergeInto(b.id.clone()),
                                 forced: false,
+                                by: Default::default(),
                             });
                             used.insert(&a.id);
                             used.insert(&b.id);
@@ -1963,6 +1966,7 @@ fn orders_are_checked_against_what_the_side_knows_not_the_umpires_view() {
         force: ForceId::new(force),
         action,
         forced: false,
+        by: Default::default(),
     };
     let refusal = |r: OrderRequest| check_requests(&c, &red(), &[r]).unwrap_err()[0].message.clone();
     // An enemy force seen in full: red knows whose it is.
@@ -1982,6 +1986,7 @@ fn orders_are_checked_against_what_the_side_knows_not_the_umpires_view() {
         force: ForceId::new("reds"),
         action: march(to),
         forced: false,
+        by: Default::default(),
     };
     let mut attack = forced("town");
     attack.forced = true;

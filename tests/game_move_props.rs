@@ -212,6 +212,7 @@ proptest! {
                     _ => Action::MergeInto(ForceId::new(format!("f{a}"))),
                 },
                 forced: *forced,
+                by: Default::default(),
             })
             .collect();
         for side in ["red", "blue", "green"] {

@@ -110,6 +110,7 @@ fn three_forced_marches_in_a_row_then_a_move_of_rest() {
         force: ForceId::new("column"),
         action: Action::March(vec![RegionId::new("far")]),
         forced: false,
+        by: Default::default(),
     };
     let refused = check_requests(&c, &SideId::new("red"), &[resting]).unwrap_err();
     assert!(
@@ -231,6 +232,7 @@ fn supply_is_restored_when_the_road_reopens() {
     blockers.order = StandingOrder::March {
         path: vec![RegionId::new("blue-home")],
         forced: false,
+        by: Conveyance::Foot,
     };
     let moves = play(&mut c, 1);
     assert_eq!(kinds(&moves[0], "supply_restored").len(), 1);
@@ -312,6 +314,7 @@ fn an_hq_is_retaken_by_its_own_side_and_the_losses_stop() {
         .order = StandingOrder::March {
         path: vec![RegionId::new("blue-home")],
         forced: false,
+        by: Conveyance::Foot,
     };
     c.forces
         .iter_mut()
@@ -320,6 +323,7 @@ fn an_hq_is_retaken_by_its_own_side_and_the_losses_stop() {
         .order = StandingOrder::March {
         path: vec![RegionId::new("red-town")],
         forced: false,
+        by: Conveyance::Foot,
     };
     let moves = play(&mut c, 6);
     let retaken: usize = moves.iter().map(|m| kinds(m, "hq_retaken").len()).sum();
@@ -460,6 +464,7 @@ fn a_force_marching_into_a_pending_battle_stops_and_joins_it() {
         .order = StandingOrder::March {
         path: vec![RegionId::new("ford-town"), RegionId::new("beyond")],
         forced: false,
+        by: Conveyance::Foot,
     };
     let moves = play(&mut c, 1);
     assert_eq!(kinds(&moves[0], "battle_joined").len(), 1);
@@ -553,7 +558,8 @@ fn a_force_on_the_road_marches_on_through_every_region_of_its_new_orders() {
         f.order,
         StandingOrder::March {
             path: vec![RegionId::new("b")],
-            forced: false
+            forced: false,
+            by: Conveyance::Foot,
         }
     );
     // New orders while on the road: on through b to c.
@@ -564,6 +570,7 @@ fn a_force_on_the_road_marches_on_through_every_region_of_its_new_orders() {
             force: ForceId::new("column"),
             action: Action::March(vec![RegionId::new("b"), RegionId::new("c")]),
             forced: false,
+            by: Default::default(),
         }],
     )
     .unwrap();
@@ -589,6 +596,7 @@ fn a_force_on_the_road_may_turn_back() {
             force: ForceId::new("column"),
             action: Action::March(vec![RegionId::new("home")]),
             forced: false,
+            by: Default::default(),
         }],
     )
     .unwrap();
@@ -616,16 +624,19 @@ fn a_force_splits_and_merges_in_its_region() {
             name: "The Detachment".to_owned(),
         },
         forced: false,
+        by: Default::default(),
     };
     let merge = OrderRequest {
         force: ForceId::new("guns"),
         action: Action::MergeInto(ForceId::new("detachment")),
         forced: false,
+        by: Default::default(),
     };
     let march = OrderRequest {
         force: ForceId::new("detachment"),
         action: Action::March(vec![RegionId::new("far")]),
         forced: false,
+        by: Default::default(),
     };
     let orders = check_requests(&c, &red, &[split, merge, march]).unwrap();
     let outcome = umpire::strategy::resolve(&c, &[orders]);
@@ -652,6 +663,7 @@ fn a_force_splits_and_merges_in_its_region() {
         force: ForceId::new("brigade"),
         action: Action::MergeInto(ForceId::new("detachment")),
         forced: false,
+        by: Default::default(),
     };
     let refused = check_requests(&c, &red, &[apart]).unwrap_err();
     assert!(

@@ -133,7 +133,7 @@ fn selecting_a_force_ordering_a_march_and_ending_the_turn_moves_it() {
     );
     click_region(&mut h, target.as_str());
     let session = h.state().session().unwrap();
-    let (path, forced) = session.ordered_march(&force.id).expect("the march was ordered");
+    let (path, forced, _) = session.ordered_march(&force.id).expect("the march was ordered");
     assert_eq!((path.last(), forced), (Some(&target), false));
     h.get_by_label_contains("1 order given");
 
@@ -180,7 +180,7 @@ fn undo_and_redo_take_back_and_give_again_an_order() {
 
     h.key_press_modifiers(Modifiers::COMMAND, egui::Key::Y);
     h.run();
-    let (path, _) = h
+    let (path, _, _) = h
         .state()
         .session()
         .unwrap()
@@ -437,7 +437,7 @@ fn dragging_a_counter_onto_a_region_orders_the_march_and_dragging_the_map_pans_i
     let d = h.state().region_on_screen("d").unwrap();
     drag(&mut h, counter, d);
     let session = h.state().session().unwrap();
-    let (path, forced) = session
+    let (path, forced, _) = session
         .ordered_march(&umpire::model::ForceId::new("red-column"))
         .expect("the drag ordered a march");
     assert_eq!((path, forced), ([RegionId::new("d")].as_slice(), false));

@@ -191,6 +191,7 @@ fn a_side_view_holds_its_own_forces_what_it_saw_and_nothing_more() {
             force: ForceId::new("seen-column"),
             action: Action::Hold,
             forced: false,
+            by: Default::default(),
         }],
     )
     .unwrap_err();
@@ -302,6 +303,7 @@ fn orders_written_to_a_file_read_back_as_the_same_orders() {
         force: ForceId::new(force),
         action,
         forced,
+        by: Default::default(),
     };
     let requests = [
         request("red-one", Action::To(RegionId::new("c")), true),
@@ -466,6 +468,7 @@ fn in_a_sides_view_orders_go_only_to_its_own_forces() {
                 force: ForceId::new(force),
                 action: Action::Hold,
                 forced: false,
+                by: Default::default(),
             },
         })
     };
@@ -561,6 +564,7 @@ fn a_report_opened_in_the_window_gives_orders_that_umpire_orders_takes_for_its_s
             force: ForceId::new("seen-column"),
             action: Action::Hold,
             forced: false,
+            by: Default::default(),
         },
     }));
     h.run();

@@ -236,6 +236,7 @@ pub fn generate_campaign(n: usize) -> Campaign {
                 order: StandingOrder::March {
                     path: march_path(&grid, region, red, &mut rng),
                     forced: false,
+                    by: Conveyance::Foot,
                 },
                 fatigue: Fatigue::default(),
                 supply: Supply::default(),

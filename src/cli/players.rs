@@ -7,9 +7,9 @@ use anyhow::{Context, Result, bail};
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
-use umpire::model::Campaign;
 use umpire::model::status::Status;
 use umpire::model::text::printable;
+use umpire::model::{Campaign, Conveyance};
 use umpire::store::Store;
 use umpire::strategy::map_sheet::{ARMS, MapSheet};
 use umpire::strategy::{self, Action, Order, OrderRequest};
@@ -177,7 +177,13 @@ fn write_map_text(out: &mut impl Write, campaign: &Campaign, sheet: &MapSheet) -
     Ok(())
 }
 
-pub fn route(save: &Path, force: &str, to: &str, forced: bool) -> Result<ExitCode> {
+pub fn route(save: &Path, force: &str, to: &str, forced: bool, by: Option<&str>) -> Result<ExitCode> {
+    let by = match by {
+        None => Conveyance::Foot,
+        Some(word) => Conveyance::parse(word).ok_or_else(|| {
+            anyhow::anyhow!("unknown way to travel `{word}`: write `--by rail` or `--by river`, or leave it out to march on foot")
+        })?,
+    };
     let (_, campaign) = Store::open_and_load(save)?;
     // Named by id or name, with a did-you-mean, as the pencil names them.
     let force_id = strategy::edit::find_force(&campaign, force).map_err(|why| anyhow::anyhow!("{why}"))?;
@@ -192,6 +198,7 @@ pub fn route(save: &Path, force: &str, to: &str, forced: bool) -> Result<ExitCod
         force: force.id.clone(),
         action: Action::To(target.id.clone()),
         forced,
+        by,
     };
     let set = strategy::check_requests(&campaign, &force.side, std::slice::from_ref(&request)).map_err(
         |problems| {
@@ -232,7 +239,12 @@ pub fn route(save: &Path, force: &str, to: &str, forced: bool) -> Result<ExitCod
         printable(force.id.as_str()),
         printable(&target.name),
         printable(target.id.as_str()),
-        if forced { " by forced march" } else { "" }
+        match by {
+            Conveyance::Rail => " by train",
+            Conveyance::River => " by steamer",
+            Conveyance::Foot if forced => " by forced march",
+            Conveyance::Foot => "",
+        }
     )?;
     if path.is_empty() {
         writeln!(out, "  already there: no march.")?;
@@ -249,7 +261,7 @@ pub fn route(save: &Path, force: &str, to: &str, forced: bool) -> Result<ExitCod
         .collect::<Vec<_>>()
         .join(" -> ")
     )?;
-    let Some(forecast) = strategy::march_forecast(&campaign, force, &path, forced) else {
+    let Some(forecast) = strategy::journey_forecast(&campaign, force, &path, forced, by) else {
         bail!(
             "no forecast for the march of {} to {}: a leg of its route has no road it can use",
             printable(&force.name),
@@ -270,6 +282,9 @@ pub fn route(save: &Path, force: &str, to: &str, forced: bool) -> Result<ExitCod
     writeln!(out, "    to = \"{}\"", printable(target.id.as_str()))?;
     if forced {
         writeln!(out, "    forced = true")?;
+    }
+    if !by.is_foot() {
+        writeln!(out, "    by = \"{by}\"")?;
     }
     Ok(ExitCode::SUCCESS)
 }

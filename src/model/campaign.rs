@@ -6,6 +6,7 @@ use super::knowledge::Knowledge;
 use super::map::Map;
 use super::rng::RngState;
 use super::stand::Stand;
+use super::transport::{Conveyance, Transport};
 use super::vocabulary;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
@@ -149,7 +150,13 @@ pub enum StandingOrder {
     #[default]
     Hold,
     /// March through `path` (the regions still ahead, in order).
-    March { path: Vec<RegionId>, forced: bool },
+    March {
+        path: Vec<RegionId>,
+        forced: bool,
+        /// On foot, by train or by steamer.
+        #[serde(default, skip_serializing_if = "Conveyance::is_foot")]
+        by: Conveyance,
+    },
 }
 
 /// Forced-march fatigue: Strategic Rules 3 of `scruby-basic-war-game-rules.txt`.
@@ -318,6 +325,9 @@ pub struct Campaign {
     /// game move: the scale between the tabletop and the campaign map.
     #[serde(default = "default_miles_per_inch")]
     pub miles_per_inch: f64,
+    /// Railway and river steamer rates and capacities.
+    #[serde(default, skip_serializing_if = "Transport::is_default")]
+    pub transport: Transport,
     pub sides: Vec<Side>,
     pub hqs: Vec<Hq>,
     pub forces: Vec<Force>,

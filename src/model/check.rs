@@ -17,6 +17,7 @@ use super::plain_toml;
 use super::rng::RngState;
 use super::stand::{Quality, Stand, StandKind};
 use super::text;
+use super::transport::Transport;
 use rustc_hash::{FxHashMap as FastMap, FxHashSet as FastSet};
 use serde::Deserialize;
 use std::collections::hash_map::Entry;
@@ -156,12 +157,31 @@ struct RawCampaign {
     seed: Spanned<i64>,
     rules: Spanned<String>,
     miles_per_inch: Option<Spanned<f64>>,
+    railways: Option<RawRailways>,
+    rivers: Option<RawRivers>,
     #[serde(default)]
     sides: Vec<RawSide>,
     #[serde(default)]
     hqs: Vec<RawHq>,
     #[serde(default)]
     forces: Vec<RawForce>,
+}
+
+/// `[railways]`: a train's miles and a line's stands per game move.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRailways {
+    miles_per_move: Option<Spanned<f64>>,
+    stands_per_move: Option<Spanned<i64>>,
+}
+
+/// `[rivers]`: a steamer's miles up and down stream and a river's stands per game move.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRivers {
+    upstream_miles_per_move: Option<Spanned<f64>>,
+    downstream_miles_per_move: Option<Spanned<f64>>,
+    stands_per_move: Option<Spanned<i64>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -993,6 +1013,7 @@ impl<'a> CampaignDraft<'a> {
             }
         }
 
+        let transport = check_transport(&mut sink, raw.railways.as_ref(), raw.rivers.as_ref());
         let title = raw.title.get_ref().clone();
         sink.finish(|| {
             Some(Campaign {
@@ -1006,6 +1027,7 @@ impl<'a> CampaignDraft<'a> {
                 rules: rules?,
                 rng: RngState::new(seed),
                 miles_per_inch,
+                transport,
                 sides,
                 hqs,
                 forces,
@@ -1014,6 +1036,83 @@ impl<'a> CampaignDraft<'a> {
             })
         })
     }
+}
+
+/// Most miles a train or steamer may be given in one game move.
+const MAX_TRANSPORT_MILES: f64 = 10_000.0;
+/// Most stands a line may be given in one game move.
+const MAX_TRANSPORT_STANDS: i64 = 100_000;
+
+/// The `[railways]` and `[rivers]` tables, each figure defaulting to this
+/// program's choice (`model::Transport`).
+fn check_transport(
+    sink: &mut Sink<'_>,
+    railways: Option<&RawRailways>,
+    rivers: Option<&RawRivers>,
+) -> Transport {
+    let mut transport = Transport::default();
+    let miles = |sink: &mut Sink<'_>, value: Option<&Spanned<f64>>, key: &str, into: &mut f64| {
+        if let Some(m) = value {
+            let v = *m.get_ref();
+            if v.is_finite() && v > 0.0 && v <= MAX_TRANSPORT_MILES {
+                *into = v;
+            } else {
+                sink.error(
+                    &m.span(),
+                    format!("{key} {v} must be more than 0 and at most {MAX_TRANSPORT_MILES}"),
+                );
+            }
+        }
+    };
+    let stands = |sink: &mut Sink<'_>, value: Option<&Spanned<i64>>, key: &str, into: &mut u32| {
+        if let Some(n) = value {
+            match u32::try_from(*n.get_ref()) {
+                Ok(v) if v >= 1 && i64::from(v) <= MAX_TRANSPORT_STANDS => *into = v,
+                _ => sink.error(
+                    &n.span(),
+                    format!(
+                        "{key} {} must be a whole number of stands from 1 to {MAX_TRANSPORT_STANDS}",
+                        n.get_ref()
+                    ),
+                ),
+            }
+        }
+    };
+    if let Some(rail) = railways {
+        miles(
+            sink,
+            rail.miles_per_move.as_ref(),
+            "railways.miles_per_move",
+            &mut transport.rail_miles_per_move,
+        );
+        stands(
+            sink,
+            rail.stands_per_move.as_ref(),
+            "railways.stands_per_move",
+            &mut transport.rail_stands_per_move,
+        );
+    }
+    if let Some(river) = rivers {
+        miles(
+            sink,
+            river.upstream_miles_per_move.as_ref(),
+            "rivers.upstream_miles_per_move",
+            &mut transport.river_upstream_miles_per_move,
+        );
+        miles(
+            sink,
+            river.downstream_miles_per_move.as_ref(),
+            "rivers.downstream_miles_per_move",
+            &mut transport.river_downstream_miles_per_move,
+        );
+        stands(
+            sink,
+            river.stands_per_move.as_ref(),
+            "rivers.stands_per_move",
+            &mut transport.river_stands_per_move,
+        );
+    }
+    transport
 }
 
 fn date_of(sink: &mut Sink<'_>, value: &Spanned<toml::value::Datetime>) -> Option<Date> {

@@ -6,7 +6,8 @@
 //! saves written before the kinds were typed still load.
 
 use super::{
-    Arm, EnRoute, ForceId, How, RegionId, ResultSource, RuleSetId, Seen, SideId, SideLoss, StandId, Wing,
+    Arm, Conveyance, EnRoute, ForceId, How, RegionId, ResultSource, RuleSetId, Seen, SideId, SideLoss,
+    StandId, Wing,
 };
 use serde::{Deserialize, Serialize};
 
@@ -435,6 +436,9 @@ pub struct Moved {
     pub miles: f64,
     pub forced: bool,
     pub halted: Option<String>,
+    /// By train or steamer; left out for a march on foot.
+    #[serde(default, skip_serializing_if = "Conveyance::is_foot")]
+    pub by: Conveyance,
 }
 
 /// A stand lost by a force under a rule (forced march).

@@ -40,6 +40,10 @@ vocabulary! {
         Road = "road",
         Track = "track",
         Railway = "railway",
+        /// A navigable river between two landing places, used only by
+        /// steamers (`by = "river"`); written from its upstream end to its
+        /// downstream end, so the map says which way the current runs.
+        River = "river",
     }
 }
 

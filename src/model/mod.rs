@@ -19,6 +19,7 @@ mod rng;
 mod stand;
 pub mod status;
 pub mod text;
+mod transport;
 
 pub use campaign::{
     Approach, ArmyKind, Battle, BattleRecord, BattleResult, BattleStatus, CUT_OFF_GRACE_MOVES, Campaign,
@@ -35,6 +36,11 @@ pub use knowledge::{How, Knowledge, MarkerCount, Seen, Sighting};
 pub use map::{Background, Feature, Map, Region, RiverCrossing, Road, RoadKind, Terrain};
 pub use rng::RngState;
 pub use stand::{Arm, Quality, Stand, StandKind};
+pub use transport::{
+    Conveyance, DEFAULT_RAIL_MILES_PER_MOVE, DEFAULT_RAIL_STANDS_PER_MOVE,
+    DEFAULT_RIVER_DOWNSTREAM_MILES_PER_MOVE, DEFAULT_RIVER_STANDS_PER_MOVE,
+    DEFAULT_RIVER_UPSTREAM_MILES_PER_MOVE, Transport,
+};
 
 /// Declares a closed vocabulary of domain words: an enum whose variants are
 /// written in files, the database and JSON as fixed lowercase names.

@@ -49,6 +49,9 @@ pub struct Report {
     pub date: Option<Date>,
     pub days_per_turn: u32,
     pub miles_per_inch: f64,
+    /// Railway and river steamer rates and capacities, when not this program's defaults.
+    #[serde(default, skip_serializing_if = "super::Transport::is_default")]
+    pub transport: super::Transport,
     /// The campaign's default battle rule set.
     pub rules: RuleSetId,
     /// The map, public: regions and roads.
@@ -272,6 +275,7 @@ impl Report {
             date: campaign.date(),
             days_per_turn: campaign.days_per_turn,
             miles_per_inch: campaign.miles_per_inch,
+            transport: campaign.transport.clone(),
             rules: campaign.rules,
             map: campaign.map.clone(),
             sides: campaign.sides.clone(),

@@ -15,8 +15,9 @@ pub(super) fn write_campaign(tx: &Transaction<'_>, campaign: &Campaign) -> rusql
     let map = &campaign.map;
     tx.execute(
         "INSERT INTO campaign (id, title, description, turn, start_turn, start_date, days_per_turn, rules,
-                               rng_seed, rng_word_pos, map_name, map_description, miles_per_inch, map_background)
-         VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+                               rng_seed, rng_word_pos, map_name, map_description, miles_per_inch, map_background,
+                               transport)
+         VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
         params![
             campaign.title,
             campaign.description,
@@ -31,6 +32,7 @@ pub(super) fn write_campaign(tx: &Transaction<'_>, campaign: &Campaign) -> rusql
             map.description,
             campaign.miles_per_inch,
             map.background.as_ref().and_then(|b| serde_json::to_string(b).ok()),
+            (!campaign.transport.is_default()).then(|| json(&campaign.transport)),
         ],
     )?;
     let mut insert = tx.prepare(
@@ -468,6 +470,7 @@ pub(super) fn created_state(campaign: &Campaign) -> serde_json::Value {
         rules,
         rng,
         miles_per_inch,
+        transport,
         sides,
         hqs,
         forces,
@@ -498,6 +501,7 @@ pub(super) fn created_state(campaign: &Campaign) -> serde_json::Value {
         rules: *rules,
         rng: *rng,
         miles_per_inch: *miles_per_inch,
+        transport: transport.clone(),
         sides: sides.clone(),
         hqs: hqs.clone(),
         forces: forces.clone(),
@@ -824,7 +828,7 @@ pub(super) fn read_campaign_with(
     let mut campaign = reader.rows(
         "campaign",
         "SELECT title, description, turn, start_turn, start_date, days_per_turn, rules, rng_seed, rng_word_pos,
-                map_name, map_description, miles_per_inch, map_background FROM campaign WHERE id = 1",
+                map_name, map_description, miles_per_inch, map_background, transport FROM campaign WHERE id = 1",
         |_| "1".to_owned(),
         |row| {
             Ok(Campaign {
@@ -849,6 +853,10 @@ pub(super) fn read_campaign_with(
                         .transpose()?,
                 },
                 miles_per_inch: number(row, 11)?,
+                transport: opt_text(row, 13)?
+                    .map(|json| serde_json::from_str(&json).map_err(|e| format!("transport: {e}")))
+                    .transpose()?
+                    .unwrap_or_default(),
                 sides: Vec::new(),
                 hqs: Vec::new(),
                 forces: Vec::new(),

@@ -6,7 +6,9 @@ use super::movement::{FORCED_MARCH_MOVES, MARCH_HOURS_PER_DAY, miles_per_move};
 use super::supply::{self, Holding};
 use super::turn::{FORCED_MARCHES_BEFORE_REST, STANDS_PER_FORCED_MARCH_LOSS};
 use crate::model::status::Status;
-use crate::model::{CUT_OFF_GRACE_MOVES, Campaign, Force, ForceId, RegionId, SideId, StandingOrder};
+use crate::model::{
+    CUT_OFF_GRACE_MOVES, Campaign, Conveyance, Force, ForceId, RegionId, SideId, StandingOrder,
+};
 
 /// Game moves a forecast looks ahead at most; a march longer than this is
 /// reported as taking this long.
@@ -31,6 +33,8 @@ pub struct MarchForecast {
     pub stands_lost_first_move: usize,
     /// Stands in the force now.
     pub stands: usize,
+    /// On foot, by train or by steamer.
+    pub by: Conveyance,
 }
 
 /// "1 mile", "15 miles", "0.5 miles", "20.3 miles": a distance on the map in
@@ -47,6 +51,15 @@ impl MarchForecast {
     /// route` both show.
     pub fn text(&self, forced: bool) -> String {
         let s = |n: u32| if n == 1 { "" } else { "s" };
+        if !self.by.is_foot() {
+            let (what, _, _) = super::orders::transport_words(self.by);
+            return format!(
+                "{} game move{}, {} by {what}; no losses",
+                self.game_moves,
+                s(self.game_moves),
+                miles_text(self.miles.round()),
+            );
+        }
         let hours = self.hours.round();
         let mut text = format!(
             "{} game move{}, {} ({:.0} hour{})",
@@ -103,10 +116,14 @@ pub fn arrivals(campaign: &Campaign) -> Vec<(ForceId, u32)> {
         .forces
         .iter()
         .filter_map(|force| {
-            let StandingOrder::March { path, forced } = &force.order else {
+            let StandingOrder::March { path, forced, by } = &force.order else {
                 return None;
             };
-            let forecast = march_forecast_on(campaign, &index, force, path, *forced)?;
+            let forecast = if by.is_foot() {
+                march_forecast_on(campaign, &index, force, path, *forced)?
+            } else {
+                carried_forecast_on(campaign, &index, force, path, *by)?
+            };
             Some((force.id.clone(), arrival_turn(campaign, &forecast)))
         })
         .collect()
@@ -195,6 +212,60 @@ fn march_forecast_on(
         stands_lost: lost,
         stands_lost_first_move: lost_first.unwrap_or(0),
         stands: force.stands.len(),
+        by: Conveyance::Foot,
+    })
+}
+
+/// Forecasts a journey of `force` through `path` by train or steamer
+/// (`strategy::transport`), with no enemy in the way and room on the line;
+/// by foot, `march_forecast`. `None` when a leg has no railway (river), or
+/// the force could never go on from a station (landing place) in one move.
+pub fn journey_forecast(
+    campaign: &Campaign,
+    force: &Force,
+    path: &[RegionId],
+    forced: bool,
+    by: Conveyance,
+) -> Option<MarchForecast> {
+    let index = MapIndex::new(&campaign.map);
+    if by.is_foot() {
+        march_forecast_on(campaign, &index, force, path, forced)
+    } else {
+        carried_forecast_on(campaign, &index, force, path, by)
+    }
+}
+
+fn carried_forecast_on(
+    campaign: &Campaign,
+    index: &MapIndex<'_>,
+    force: &Force,
+    path: &[RegionId],
+    by: Conveyance,
+) -> Option<MarchForecast> {
+    let mut at = index.at(&force.region)?;
+    let skip = usize::from(path.first() == Some(&force.region));
+    let mut rest = path
+        .iter()
+        .skip(skip)
+        .map(|r| index.at(r))
+        .collect::<Option<Vec<usize>>>()?;
+    let (mut miles, mut game_moves) = (0.0, 0u32);
+    while !rest.is_empty() && game_moves < HORIZON_MOVES {
+        let journey = super::transport::journey(campaign, index, at, &rest, by, |_| None);
+        at = *journey.reached.last()?;
+        miles += journey.miles;
+        rest = journey.ahead;
+        game_moves += 1;
+    }
+    Some(MarchForecast {
+        hours: f64::from(game_moves) * f64::from(MARCH_HOURS_PER_DAY),
+        miles,
+        game_moves,
+        rests: 0,
+        stands_lost: 0,
+        stands_lost_first_move: 0,
+        stands: force.stands.len(),
+        by,
     })
 }
 
@@ -389,6 +460,7 @@ mod tests {
             rules: RuleSetId::Scruby1965,
             rng: RngState::new(1),
             miles_per_inch: DEFAULT_MILES_PER_INCH,
+            transport: Default::default(),
             sides: vec![side("red"), side("blue")],
             hqs: Wing::ALL
                 .iter()

@@ -3,7 +3,7 @@
 //! Built once per game move (or per order check) in time linear in the map,
 //! so nothing in a game move searches the map's lists.
 
-use crate::model::{Map, RegionId, RiverCrossing, Road};
+use crate::model::{Conveyance, Map, RegionId, RiverCrossing, Road, RoadKind};
 use rustc_hash::FxHashMap;
 
 /// The map with its regions numbered and its roads listed per region.
@@ -73,8 +73,9 @@ impl<'m> MapIndex<'m> {
             .map(|(_, r)| *r)
     }
 
-    /// Roads out of `region` that troops can use: every road except one that
-    /// meets a river with no bridge or ford.
+    /// Roads out of `region` that troops can march and supply can follow:
+    /// every road except one that meets a river with no bridge or ford, and
+    /// a river itself, which only steamers use.
     pub fn passable_from(&self, region: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
         self.adjacent
             .get(region)
@@ -86,6 +87,17 @@ impl<'m> MapIndex<'m> {
 
     pub fn is_passable(&self, road: usize) -> bool {
         self.road(road)
-            .is_some_and(|r| r.river != Some(RiverCrossing::None))
+            .is_some_and(|r| r.river != Some(RiverCrossing::None) && r.kind != RoadKind::River)
+    }
+
+    /// Whether a force travelling `by` train or steamer can use `road`: a
+    /// railway (where a bridge or ford carries it over any river) by train, a
+    /// river by steamer. Nothing travels on foot this way.
+    pub fn carries(&self, road: usize, by: Conveyance) -> bool {
+        self.road(road).is_some_and(|r| match by {
+            Conveyance::Foot => false,
+            Conveyance::Rail => r.kind == RoadKind::Railway && r.river != Some(RiverCrossing::None),
+            Conveyance::River => r.kind == RoadKind::River,
+        })
     }
 }

@@ -13,9 +13,10 @@ pub mod map_sheet;
 pub mod movement;
 pub mod orders;
 pub mod supply;
+pub mod transport;
 pub mod turn;
 
-pub use forecast::{MarchForecast, SupplyLine, march_forecast, supply_lines};
+pub use forecast::{MarchForecast, SupplyLine, journey_forecast, march_forecast, supply_lines};
 pub use index::MapIndex;
 pub use orders::{
     Action, Order, OrderProblem, OrderRequest, OrderSet, Part, check_requests, read_orders_file,

@@ -121,6 +121,8 @@ pub fn inches(class: MoveClass, road: RoadKind, from: Terrain, to: Terrain) -> f
     } else {
         match road {
             RoadKind::Road | RoadKind::Railway => row.road,
+            // Nobody marches on water (`MapIndex::is_passable`); open order if asked.
+            RoadKind::River => row.open,
             RoadKind::Track if rough(from) || rough(to) => row.open,
             RoadKind::Track => row.column,
         }

@@ -8,7 +8,7 @@
 use super::index::MapIndex;
 use super::movement::miles_per_move;
 use crate::model::check::{Checked, Sink, Source, region_suggestion, suggestion};
-use crate::model::{Campaign, Force, ForceId, RegionId, SideId, StandId};
+use crate::model::{Campaign, Conveyance, Force, ForceId, RegionId, SideId, StandId};
 use petgraph::graph::NodeIndex;
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
@@ -24,6 +24,9 @@ pub enum Order {
         force: ForceId,
         path: Vec<RegionId>,
         forced: bool,
+        /// On foot, by train or by steamer.
+        #[serde(default, skip_serializing_if = "Conveyance::is_foot")]
+        by: Conveyance,
     },
     Hold {
         force: ForceId,
@@ -99,6 +102,8 @@ pub struct OrderRequest {
     pub action: Action,
     /// Forced march (with `March` and `To` only).
     pub forced: bool,
+    /// By train or steamer (with `March` and `To` only); on foot by default.
+    pub by: Conveyance,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -128,6 +133,8 @@ pub enum Part {
     Stand(usize),
     NewForce,
     NewName,
+    /// `by`: train or steamer.
+    By,
 }
 
 /// Why one request was refused.
@@ -329,16 +336,19 @@ impl<'c> Checker<'c> {
                 return None;
             }
         }
+        if !request.by.is_foot() {
+            return self.check_carried(entry, &known, request);
+        }
         match &request.action {
             Action::Hold => Some(Order::Hold { force: id.clone() }),
             Action::March(path) => {
                 let path = self.check_path(entry, &known, path, request.forced)?;
-                Some(self.march(id, path, request.forced))
+                Some(self.march(id, path, request.forced, Conveyance::Foot))
             }
             Action::To(destination) => {
                 let path = self.route(entry, &known, destination)?;
                 let path = self.check_path(entry, &known, &path, request.forced)?;
-                Some(self.march(id, path, request.forced))
+                Some(self.march(id, path, request.forced, Conveyance::Foot))
             }
             Action::Split {
                 stands,
@@ -349,7 +359,7 @@ impl<'c> Checker<'c> {
         }
     }
 
-    fn march(&self, force: &ForceId, path: Vec<RegionId>, forced: bool) -> Order {
+    fn march(&self, force: &ForceId, path: Vec<RegionId>, forced: bool, by: Conveyance) -> Order {
         if path.is_empty() {
             Order::Hold { force: force.clone() }
         } else {
@@ -357,6 +367,7 @@ impl<'c> Checker<'c> {
                 force: force.clone(),
                 path,
                 forced,
+                by,
             }
         }
     }
@@ -523,6 +534,160 @@ impl<'c> Checker<'c> {
         }
     }
 
+    /// Checks a journey by train or steamer: from a station (a landing
+    /// place) the force is in, along railways (a river) all the way, to a
+    /// station (a landing place), through no region the side knows the enemy
+    /// holds, in one go: no forced march, and no bigger than a line carries
+    /// in a game move.
+    fn check_carried(&mut self, entry: usize, known: &Known<'c>, request: &OrderRequest) -> Option<Order> {
+        let by = request.by;
+        let id = &request.force;
+        let (what, stop, way) = transport_words(by);
+        if request.forced {
+            self.problem(
+                entry,
+                Part::Forced,
+                format!("a force going by {what} is carried, not force-marched: leave out `forced`"),
+            );
+            return None;
+        }
+        if !matches!(request.action, Action::March(_) | Action::To(_)) {
+            self.problem(
+                entry,
+                Part::By,
+                format!("`by = \"{by}\"` goes with a journey: `march = [..]` or `to = \"..\"`"),
+            );
+            return None;
+        }
+        let Some(force) = known.force else {
+            self.problem(
+                entry,
+                Part::Force,
+                format!("force `{id}` is made by this file's orders: it can board next game move"),
+            );
+            return None;
+        };
+        let Some(here) = self.index.at(&force.region).filter(|_| force.en_route.is_none()) else {
+            self.problem(
+                entry,
+                Part::By,
+                format!("force `{id}` is on the march between two regions: it can board only at a {stop}"),
+            );
+            return None;
+        };
+        if !is_stop(&self.index, here, by) {
+            let message = format!(
+                "{} is not a {stop} on a {way}: force `{id}` must march to one first{}",
+                self.index.name(here),
+                nearest_stops(&self.index, here, by)
+            );
+            self.problem(entry, Part::By, message);
+            return None;
+        }
+        let capacity = self.campaign.transport.capacity(by);
+        let stands = u32::try_from(force.stands.len()).unwrap_or(u32::MAX);
+        if stands > capacity {
+            let message = format!(
+                "force `{id}` has {stands} stands, but a {way}'s {} carry {capacity} a game move: split it and send it in parts",
+                if by == Conveyance::Rail {
+                    "trains"
+                } else {
+                    "steamers"
+                }
+            );
+            self.problem(entry, Part::By, message);
+            return None;
+        }
+        let path: Vec<usize> = match &request.action {
+            Action::To(destination) => {
+                let Some(goal) = self.index.at(destination) else {
+                    let message = unknown_region(self.index.map, destination);
+                    self.problem(entry, Part::Action, message);
+                    return None;
+                };
+                match carried_route(self.campaign, &self.index, here, goal, by) {
+                    Some(path) => path,
+                    None => {
+                        let message = format!(
+                            "no {way} joins {} to {}: travel by {what} goes only along {way}s",
+                            self.index.name(here),
+                            self.index.name(goal)
+                        );
+                        self.problem(entry, Part::Action, message);
+                        return None;
+                    }
+                }
+            }
+            Action::March(regions) => {
+                let skip = usize::from(regions.first() == Some(&force.region));
+                let mut path = Vec::new();
+                let mut ok = true;
+                let mut previous = Some(here);
+                for (step, region) in regions.iter().enumerate().skip(skip) {
+                    let Some(at) = self.index.at(region) else {
+                        let message = unknown_region(self.index.map, region);
+                        self.problem(entry, Part::Step(step), message);
+                        ok = false;
+                        previous = None;
+                        continue;
+                    };
+                    if let Some(from) = previous
+                        && !self
+                            .index
+                            .roads_between(from, at)
+                            .any(|r| self.index.carries(r, by))
+                    {
+                        let message = format!(
+                            "no {way} joins {} to {}: a journey by {what} goes from {stop} to {stop} along the {way}",
+                            self.index.name(from),
+                            self.index.name(at)
+                        );
+                        self.problem(entry, Part::Step(step), message);
+                        ok = false;
+                    }
+                    path.push(at);
+                    previous = Some(at);
+                }
+                if !ok {
+                    return None;
+                }
+                path
+            }
+            _ => return None,
+        };
+        let mut ok = true;
+        for (step, &at) in path.iter().enumerate() {
+            if self.enemy_held.contains(&at) {
+                let message = format!(
+                    "the enemy holds {} on the {way}: a {} cannot pass it (march there to attack)",
+                    self.index.name(at),
+                    if by == Conveyance::Rail {
+                        "train"
+                    } else {
+                        "steamer"
+                    }
+                );
+                self.problem(entry, Part::Step(step), message);
+                ok = false;
+            }
+        }
+        if let Some(&last) = path.last()
+            && !is_stop(&self.index, last, by)
+        {
+            let message = format!(
+                "{} is not a {stop}: a journey by {what} must end at one",
+                self.index.name(last)
+            );
+            self.problem(entry, Part::Action, message);
+            ok = false;
+        }
+        if !ok {
+            return None;
+        }
+        let path = path.iter().filter_map(|r| self.index.id(*r).cloned()).collect();
+        Some(self.march(id, path, false, by))
+    }
+
     fn check_split(
         &mut self,
         entry: usize,
@@ -674,6 +839,7 @@ struct RawOrder {
     to: Option<Spanned<String>>,
     hold: Option<Spanned<bool>>,
     forced: Option<Spanned<bool>>,
+    by: Option<Spanned<String>>,
     split: Option<Spanned<RawSplit>>,
     merge_into: Option<Spanned<String>>,
 }
@@ -822,10 +988,27 @@ pub fn read_orders_file(campaign: &Campaign, side: &SideId, source: Source<'_>) 
                 }
             }
         };
+        let by = match &order.by {
+            None => Conveyance::Foot,
+            Some(by) => match Conveyance::parse(by.get_ref()) {
+                Some(by) => by,
+                None => {
+                    sink.error(
+                        &by.span(),
+                        format!(
+                            "unknown way to travel `{}`: write `by = \"rail\"` or `by = \"river\"`, or leave it out to march on foot",
+                            by.get_ref()
+                        ),
+                    );
+                    continue;
+                }
+            },
+        };
         requests.push(OrderRequest {
             force: ForceId::new(order.force.get_ref()),
             action,
             forced: order.forced.as_ref().is_some_and(|f| *f.get_ref()),
+            by,
         });
         spans.push(order);
     }
@@ -859,6 +1042,7 @@ pub fn read_orders_file(campaign: &Campaign, side: &SideId, source: Source<'_>) 
                 .and_then(|m| m.get_ref().get(i).map(|r| r.span()))
                 .unwrap_or(action_span),
             Part::Forced => order.forced.as_ref().map_or(action_span, |f| f.span()),
+            Part::By => order.by.as_ref().map_or(action_span, |b| b.span()),
             Part::Stand(i) => order
                 .split
                 .as_ref()
@@ -894,6 +1078,8 @@ struct OrderOut {
     #[serde(skip_serializing_if = "Option::is_none")]
     forced: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    by: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     hold: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     split: Option<SplitOut>,
@@ -924,15 +1110,22 @@ pub fn write_orders_file(campaign: &str, orders: &OrderSet) -> String {
                     force: String::new(),
                     march: None,
                     forced: None,
+                    by: None,
                     hold: None,
                     split: None,
                     merge_into: None,
                 };
                 match order {
-                    Order::March { force, path, forced } => {
+                    Order::March {
+                        force,
+                        path,
+                        forced,
+                        by,
+                    } => {
                         out.force = force.to_string();
                         out.march = Some(path.iter().map(ToString::to_string).collect());
                         out.forced = forced.then_some(true);
+                        out.by = (!by.is_foot()).then(|| by.as_str());
                     }
                     Order::Hold { force } => {
                         out.force = force.to_string();
@@ -974,4 +1167,119 @@ fn unknown_region(map: &crate::model::Map, region: &RegionId) -> String {
         "unknown region `{region}`{}",
         region_suggestion(region.as_str(), regions)
     )
+}
+
+/// "train", "station", "railway" and their river words, for messages.
+pub fn transport_words(by: Conveyance) -> (&'static str, &'static str, &'static str) {
+    match by {
+        Conveyance::Rail => ("train", "station", "railway"),
+        Conveyance::River => ("steamer", "landing place", "river"),
+        Conveyance::Foot => ("road", "region", "road"),
+    }
+}
+
+/// Whether a force may board or leave a train (a steamer) in `region`: a
+/// station on a railway (a landing place on a river), that is a region with
+/// the map's `station` (`port`) feature that a railway (river) reaches.
+pub fn is_stop(index: &MapIndex<'_>, region: usize, by: Conveyance) -> bool {
+    let feature = match by {
+        Conveyance::Rail => crate::model::Feature::Station,
+        Conveyance::River => crate::model::Feature::Port,
+        Conveyance::Foot => return false,
+    };
+    index.map.regions.get(region).is_some_and(|r| r.has(feature))
+        && index
+            .adjacent
+            .get(region)
+            .is_some_and(|roads| roads.iter().any(|(_, road)| index.carries(*road, by)))
+}
+
+/// ": the nearest are Cairo and Giza" when a railway (river) is near.
+fn nearest_stops(index: &MapIndex<'_>, region: usize, by: Conveyance) -> String {
+    let mut near: Vec<&str> = index
+        .adjacent
+        .get(region)
+        .into_iter()
+        .flatten()
+        .filter(|(next, _)| is_stop(index, *next, by))
+        .map(|(next, _)| index.name(*next))
+        .collect();
+    near.sort_unstable();
+    near.dedup();
+    match near.as_slice() {
+        [] => String::new(),
+        [one] => format!(" (the nearest is {one})"),
+        many => format!(" (the nearest are {})", many.join(", ")),
+    }
+}
+
+/// Whether going from `from` to `to` along `road` is against a river's
+/// current: rivers are written from their upstream end.
+pub fn upstream(index: &MapIndex<'_>, road: usize, from: usize) -> bool {
+    index
+        .road(road)
+        .is_some_and(|r| r.kind == crate::model::RoadKind::River && index.at(&r.to) == Some(from))
+}
+
+/// Share of a game move one leg by train or steamer takes.
+pub fn leg_share(campaign: &Campaign, index: &MapIndex<'_>, road: usize, from: usize, by: Conveyance) -> f64 {
+    let Some(r) = index.road(road) else {
+        return f64::INFINITY;
+    };
+    let rate = campaign.transport.miles_per_move(by, upstream(index, road, from));
+    if rate > 0.0 { r.miles / rate } else { f64::INFINITY }
+}
+
+/// The quickest journey by train or steamer from `from` to `to` (regions
+/// after `from`), along roads that carry it; Dijkstra over game-move shares.
+pub fn carried_route(
+    campaign: &Campaign,
+    index: &MapIndex<'_>,
+    from: usize,
+    to: usize,
+    by: Conveyance,
+) -> Option<Vec<usize>> {
+    use std::cmp::Reverse;
+    use std::collections::BinaryHeap;
+    #[derive(PartialEq, PartialOrd)]
+    struct Cost(f64);
+    impl Eq for Cost {}
+    impl Ord for Cost {
+        fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+            self.0.total_cmp(&other.0)
+        }
+    }
+    let mut best: HashMap<usize, (f64, usize)> = HashMap::new();
+    let mut heap = BinaryHeap::new();
+    best.insert(from, (0.0, from));
+    heap.push(Reverse((Cost(0.0), from)));
+    while let Some(Reverse((Cost(cost), here))) = heap.pop() {
+        if here == to {
+            break;
+        }
+        if best.get(&here).is_some_and(|(c, _)| *c < cost) {
+            continue;
+        }
+        for &(next, road) in index.adjacent.get(here).into_iter().flatten() {
+            if !index.carries(road, by) {
+                continue;
+            }
+            let total = cost + leg_share(campaign, index, road, here, by);
+            if total.is_finite() && best.get(&next).is_none_or(|(c, _)| total < *c) {
+                best.insert(next, (total, here));
+                heap.push(Reverse((Cost(total), next)));
+            }
+        }
+    }
+    best.get(&to)?;
+    let mut path = vec![to];
+    let mut at = to;
+    while at != from {
+        at = best.get(&at)?.1;
+        if at != from {
+            path.push(at);
+        }
+    }
+    path.reverse();
+    (from != to).then_some(path)
 }

@@ -11,12 +11,12 @@
 use super::fog::Vanished;
 use super::index::MapIndex;
 use super::movement::{FORCED_MARCH_MOVES, MARCH_HOURS_PER_DAY, miles_per_move};
-use super::orders::{Order, OrderSet};
+use super::orders::{Order, OrderSet, is_stop, transport_words};
 use super::supply::{self, Holding};
 use crate::model::event as ev;
 use crate::model::{
-    Approach, Arm, Battle, BattleRecord, BattleStatus, Campaign, EnRoute, Event, EventKind, EventLog, Force,
-    ForceId, RegionId, SideId, Stand, StandingOrder,
+    Approach, Arm, Battle, BattleRecord, BattleStatus, Campaign, Conveyance, EnRoute, Event, EventKind,
+    EventLog, Force, ForceId, RegionId, SideId, Stand, StandingOrder,
 };
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
@@ -127,6 +127,16 @@ impl OnRoad {
     }
 }
 
+/// What the game move's journeys by train and steamer share: who holds
+/// what at its start, each side's supply, the lines, and the stands each
+/// side's trains (steamers) have carried on each line.
+struct Carriage {
+    holding: Holding,
+    nets: HashMap<usize, Vec<bool>>,
+    lines: HashMap<Conveyance, Vec<Option<usize>>>,
+    used: HashMap<(usize, Conveyance, Option<usize>), u32>,
+}
+
 struct Turn<'c> {
     state: Campaign,
     index: MapIndex<'c>,
@@ -195,12 +205,18 @@ impl<'c> Turn<'c> {
     fn apply_orders(&mut self, set: &OrderSet) {
         for order in &set.orders {
             match order {
-                Order::March { force, path, forced } => {
+                Order::March {
+                    force,
+                    path,
+                    forced,
+                    by,
+                } => {
                     if let Some(i) = self.find(force) {
                         if let Some(f) = self.state.forces.get_mut(i) {
                             f.order = StandingOrder::March {
                                 path: path.clone(),
                                 forced: *forced,
+                                by: *by,
                             };
                         }
                     } else {
@@ -390,6 +406,7 @@ impl<'c> Turn<'c> {
             .filter_map(|b| self.index.at(&b.region))
             .collect();
         let mut marchers = Vec::new();
+        let mut carried = Vec::new();
         let mut sitting_on_roads = Vec::new();
         let day_hours = MARCH_HOURS_PER_DAY.saturating_mul(self.state.days_per_turn.max(1));
         for i in 0..self.state.forces.len() {
@@ -415,7 +432,15 @@ impl<'c> Turn<'c> {
                     f.fatigue.forced_in_row = 0;
                 }
                 self.events.tell(payload, sentence);
-            } else if let (StandingOrder::March { path, forced }, false) = (&force.order, in_battle) {
+            } else if let (StandingOrder::March { by, .. }, false) = (&force.order, in_battle)
+                && !by.is_foot()
+            {
+                // By train or steamer: carried before anyone marches.
+                carried.push(i);
+                if let Some(f) = self.state.forces.get_mut(i) {
+                    f.fatigue.forced_in_row = 0;
+                }
+            } else if let (StandingOrder::March { path, forced, .. }, false) = (&force.order, in_battle) {
                 let mut path: VecDeque<usize> = path.iter().filter_map(|r| self.index.at(r)).collect();
                 let mut road = None;
                 if let Some(en_route) = &force.en_route {
@@ -485,8 +510,9 @@ impl<'c> Turn<'c> {
             }
         }
 
-        let steps = marchers.iter().map(|m| m.hours_left).max().unwrap_or(0);
         let mut arrival_order = 0;
+        self.carry_all(&carried, &mut arrival_order);
+        let steps = marchers.iter().map(|m| m.hours_left).max().unwrap_or(0);
         for hour in 0..usize::try_from(steps).unwrap_or(usize::MAX) {
             for m in marchers.iter_mut() {
                 m.last = m.road.map(|r| (r.road, r.position()));
@@ -508,6 +534,177 @@ impl<'c> Turn<'c> {
         for m in marchers {
             self.finish_march(m);
         }
+    }
+
+    /// Every journey by train or steamer of the game move, in the forces'
+    /// order, each line's capacity shared first come, first served.
+    fn carry_all(&mut self, carried: &[usize], arrival_order: &mut usize) {
+        if carried.is_empty() {
+            return;
+        }
+        let holding = Holding::of(&self.state, &self.index);
+        let mut carriage = Carriage {
+            holding,
+            nets: HashMap::default(),
+            lines: HashMap::default(),
+            used: HashMap::default(),
+        };
+        for &i in carried {
+            self.carry(i, &mut carriage, arrival_order);
+        }
+    }
+
+    /// One force's journey by train or steamer (`strategy::transport`).
+    fn carry(&mut self, i: usize, carriage: &mut Carriage, arrival_order: &mut usize) {
+        let Some(force) = self.state.forces.get(i) else {
+            return;
+        };
+        let StandingOrder::March { path, by, .. } = &force.order else {
+            return;
+        };
+        let by = *by;
+        let (what, stop, way) = transport_words(by);
+        let (id, name) = (force.id.clone(), force.name.clone());
+        let side_name = self.side_name(&force.side);
+        let side = self.state.sides.iter().position(|s| s.id == force.side);
+        let start = self.index.at(&force.region);
+        let stands = u32::try_from(force.stands.len()).unwrap_or(u32::MAX);
+        let mut path: Vec<usize> = path.iter().filter_map(|r| self.index.at(r)).collect();
+        let (Some(side), Some(start)) = (side, start) else {
+            return;
+        };
+        let wait = if force.en_route.is_some() || !is_stop(&self.index, start, by) {
+            Some(format!("{} is not a {stop}", self.index.name(start)))
+        } else {
+            None
+        };
+        let net = carriage
+            .nets
+            .entry(side)
+            .or_insert_with(|| supply::trace(&self.state, &self.index, &carriage.holding, side).reached);
+        let wait = wait.or_else(|| {
+            (!net.get(start).copied().unwrap_or(false)).then(|| {
+                format!(
+                    "the {way} at {} is cut off from every HQ of {side_name}",
+                    self.index.name(start)
+                )
+            })
+        });
+        let line = carriage
+            .lines
+            .entry(by)
+            .or_insert_with(|| super::transport::lines(&self.index, by))
+            .get(start)
+            .copied()
+            .flatten();
+        let capacity = self.state.transport.capacity(by);
+        let used = carriage.used.get(&(side, by, line)).copied().unwrap_or(0);
+        let wait = wait.or_else(|| {
+            (used.saturating_add(stands) > capacity).then(|| {
+                format!(
+                    "the {way}'s {}s carry {capacity} stands of {side_name} a game move and {used} are taken already",
+                    what
+                )
+            })
+        });
+        // A battle on the way is as far as the journey goes.
+        if let Some(k) = path.iter().position(|r| self.battle_regions.contains(r)) {
+            path.truncate(k + 1);
+        }
+        let journey = match wait {
+            Some(why) => super::transport::Journey {
+                reached: Vec::new(),
+                ahead: path.clone(),
+                miles: 0.0,
+                halted: Some(why),
+            },
+            None => {
+                let holding = &carriage.holding;
+                let index = &self.index;
+                super::transport::journey(&self.state, index, start, &path, by, |r| {
+                    if holding.enemy_holds(r, side) {
+                        Some(format!("the enemy holds {}: the {way} is cut", index.name(r)))
+                    } else if !net.get(r).copied().unwrap_or(false) {
+                        Some(format!(
+                            "{} is cut off from every HQ of {side_name}",
+                            index.name(r)
+                        ))
+                    } else {
+                        None
+                    }
+                })
+            }
+        };
+        let end = journey.reached.last().copied().unwrap_or(start);
+        let mut halted = journey.halted.clone();
+        if end != start {
+            *carriage.used.entry((side, by, line)).or_insert(0) += stands;
+            if let Some(list) = self.present.get_mut(start) {
+                list.retain(|&f| f != i);
+            }
+            if let Some(list) = self.present.get_mut(end) {
+                list.push(i);
+            }
+            let from = journey.reached.iter().rev().nth(1).copied().unwrap_or(start);
+            self.arrivals.insert(i, (0, *arrival_order));
+            self.came_from.insert(i, from);
+            *arrival_order += 1;
+            if self.battle_regions.contains(&end) {
+                halted = Some(format!("reached the battle at {}", self.index.name(end)));
+            }
+        }
+        let end_id = self.index.id(end).cloned();
+        let ahead: Vec<RegionId> = journey
+            .ahead
+            .iter()
+            .filter_map(|r| self.index.id(*r).cloned())
+            .collect();
+        if let Some(f) = self.state.forces.get_mut(i) {
+            if let Some(end_id) = &end_id {
+                f.region = end_id.clone();
+            }
+            f.order = if ahead.is_empty() || self.battle_regions.contains(&end) {
+                StandingOrder::Hold
+            } else {
+                StandingOrder::March {
+                    path: ahead,
+                    forced: false,
+                    by,
+                }
+            };
+        }
+        let (from_name, end_name) = (self.index.name(start), self.index.name(end));
+        let mut sentence = if end == start {
+            format!("{name} waited at {from_name} for a {what}")
+        } else {
+            format!(
+                "{name} went {} by {what} from {from_name} to {end_name}",
+                distance(journey.miles, Unit::Miles)
+            )
+        };
+        if let Some(why) = &halted {
+            sentence.push_str(&format!(
+                "{}{why}",
+                if end == start { ": " } else { "; it halted: " }
+            ));
+        }
+        sentence.push('.');
+        let Some(to) = end_id else {
+            return;
+        };
+        self.events.tell(
+            EventKind::Moved(ev::Moved {
+                force: id,
+                from: self.index.id(start).cloned(),
+                to,
+                en_route: None,
+                miles: (journey.miles * 10.0).round() / 10.0,
+                forced: false,
+                halted,
+                by,
+            }),
+            sentence,
+        );
     }
 
     /// One hour of marching for one force.
@@ -710,6 +907,7 @@ impl<'c> Turn<'c> {
             StandingOrder::March {
                 path: ahead,
                 forced: m.forced,
+                by: Conveyance::Foot,
             }
         };
         let name = force.name.clone();
@@ -780,6 +978,7 @@ impl<'c> Turn<'c> {
             miles: (m.miles * 10.0).round() / 10.0,
             forced: m.forced,
             halted: m.halted.clone(),
+            by: Conveyance::Foot,
         });
         self.events.tell(payload, sentence);
 

@@ -92,6 +92,8 @@ pub struct UmpireApp {
     selection: Selection,
     /// Orders given on the map are forced marches.
     forced: bool,
+    /// Orders given go on foot, by train or by steamer.
+    by: crate::model::Conveyance,
     commands: Vec<Command>,
     job: Option<TurnJob>,
     /// Regions and forces above which a game move resolves on another thread.
@@ -137,6 +139,7 @@ impl UmpireApp {
             map: MapView::default(),
             selection: Selection::None,
             forced: false,
+            by: crate::model::Conveyance::Foot,
             commands: Vec::new(),
             job: None,
             threaded_turn: THREADED_TURN,
@@ -713,6 +716,7 @@ impl UmpireApp {
                         selection: &mut self.selection,
                         form: &mut w.order,
                         forced: &mut self.forced,
+                        by: &mut self.by,
                         overlays: self.view.overlays,
                         map: &mut self.map,
                         pencil: &mut w.pencil.open,
@@ -727,6 +731,7 @@ impl UmpireApp {
                     selection: &mut self.selection,
                     overlays: self.view.overlays,
                     forced: self.forced,
+                    by: self.by,
                     pencil_reason: &w.pencil.reason,
                     commands: &mut self.commands,
                 };

@@ -11,10 +11,10 @@
 //! in proportion to the map.
 
 use super::command::{Command, Selection};
-use super::text::{forecast_text, plural, side_colour, supply_text, where_is};
+use super::text::{forecast_text, march_words, plural, side_colour, supply_text, where_is};
 use super::view::Scene;
 use super::{session, theme};
-use crate::model::{Campaign, ForceId, RegionId, RiverCrossing, RoadKind, StandingOrder};
+use crate::model::{Campaign, Conveyance, ForceId, RegionId, RiverCrossing, RoadKind, StandingOrder};
 use crate::strategy::{self, Action, MarchForecast, Order, OrderRequest, SupplyLine};
 use egui::epaint::{Mesh, Vertex, WHITE_UV};
 use egui::{
@@ -125,7 +125,8 @@ struct Layout {
     flags: Vec<Flag>,
     battles: Vec<(Pos2, u32, Vec<Pos2>)>,
     /// Routes of marching forces: force index, region path (first is where it is), forced, given this move.
-    routes: Vec<(usize, Vec<usize>, bool, bool)>,
+    /// Each marching force's route: force, regions, forced, how it goes, given this move.
+    routes: Vec<(usize, Vec<usize>, bool, Conveyance, bool)>,
 }
 
 #[derive(Debug)]
@@ -166,7 +167,7 @@ struct SupplyView {
 /// A march the user is pointing at, before it is ordered.
 #[derive(Debug, Clone)]
 struct Preview {
-    key: (u64, ForceId, usize, bool),
+    key: (u64, ForceId, usize, bool, Conveyance),
     path: Vec<usize>,
     forecast: Option<MarchForecast>,
     problem: Option<String>,
@@ -241,6 +242,8 @@ pub struct MapInput<'a> {
     pub selection: &'a mut Selection,
     pub overlays: Overlays,
     pub forced: bool,
+    /// Orders given on the map go on foot, by train or by steamer.
+    pub by: Conveyance,
     /// The pencil's reason, for a counter Alt-dragged by the umpire.
     pub pencil_reason: &'a str,
     pub commands: &'a mut Vec<Command>,
@@ -329,14 +332,14 @@ impl MapView {
         }
         let campaign = scene.campaign;
         let forecast = campaign.force(force).and_then(|f| {
-            let (path, forced) = match scene.ordered_march(force) {
-                Some((path, forced)) => (path.to_vec(), forced),
+            let (path, forced, by) = match scene.ordered_march(force) {
+                Some((path, forced, by)) => (path.to_vec(), forced, by),
                 None => match &f.order {
-                    StandingOrder::March { path, forced } => (path.clone(), *forced),
+                    StandingOrder::March { path, forced, by } => (path.clone(), *forced, *by),
                     StandingOrder::Hold => return None,
                 },
             };
-            strategy::march_forecast(campaign, f, &path, forced)
+            strategy::journey_forecast(campaign, f, &path, forced, by)
         });
         self.route_forecast = Some((key, forecast.clone()));
         forecast
@@ -642,6 +645,7 @@ impl MapView {
                 force: force.id.clone(),
                 action: Action::To(target.id.clone()),
                 forced: input.forced,
+                by: input.by,
             },
         }));
     }
@@ -720,6 +724,7 @@ impl MapView {
                 RoadKind::Road => (2.2, theme::ROAD),
                 RoadKind::Track => (1.3, theme::TRACK),
                 RoadKind::Railway => (1.8, theme::RAILWAY),
+                RoadKind::River => (3.2, theme::RIVER),
             };
             let width = if thin { width * 0.6 } else { width };
             let colour = if closed {
@@ -1026,7 +1031,7 @@ impl MapView {
             Selection::Force(id) => campaign.forces.iter().position(|f| &f.id == id),
             _ => None,
         };
-        for (force, path, forced, given) in &self.layout.routes {
+        for (force, path, forced, by, given) in &self.layout.routes {
             let mine = Some(*force) == selected;
             let points: Vec<Pos2> = path
                 .iter()
@@ -1035,14 +1040,24 @@ impl MapView {
             if points.len() < 2 || !rect.intersects(Rect::from_points(&points)) {
                 continue;
             }
-            let colour = if *forced { theme::FORCED } else { theme::ROUTE };
+            let colour = match by {
+                Conveyance::Rail => theme::RAIL_ROUTE,
+                Conveyance::River => theme::RIVER_ROUTE,
+                Conveyance::Foot if *forced => theme::FORCED,
+                Conveyance::Foot => theme::ROUTE,
+            };
             let colour = if mine || *given {
                 colour
             } else {
                 colour.gamma_multiply(0.5)
             };
             let width = if mine { 3.0 } else { 2.0 };
-            painter.add(Shape::dashed_line(&points, Stroke::new(width, colour), 8.0, 4.0));
+            if by.is_foot() {
+                painter.add(Shape::dashed_line(&points, Stroke::new(width, colour), 8.0, 4.0));
+            } else {
+                // Carried: a solid line, the way trains and steamers go.
+                painter.add(Shape::line(points.clone(), Stroke::new(width + 1.0, colour)));
+            }
             if let [.., before, last] = points.as_slice() {
                 arrow_head(painter, *before, *last, colour);
             }
@@ -1107,7 +1122,13 @@ impl MapView {
         if !input.scene.may_order(&force.side) {
             return;
         }
-        let key = (input.scene.revision, force.id.clone(), region, input.forced);
+        let key = (
+            input.scene.revision,
+            force.id.clone(),
+            region,
+            input.forced,
+            input.by,
+        );
         if self.preview.as_ref().is_none_or(|p| p.key != key) {
             self.preview = Some(self.make_preview(input, force, region, key));
         }
@@ -1154,7 +1175,7 @@ impl MapView {
         input: &MapInput<'_>,
         force: &crate::model::Force,
         region: usize,
-        key: (u64, ForceId, usize, bool),
+        key: (u64, ForceId, usize, bool, Conveyance),
     ) -> Preview {
         let campaign = input.scene.campaign;
         let Some(target) = campaign.map.regions.get(region) else {
@@ -1169,6 +1190,7 @@ impl MapView {
             force: force.id.clone(),
             action: Action::To(target.id.clone()),
             forced: input.forced,
+            by: input.by,
         };
         match input.scene.check(&force.side, &request) {
             Ok(set) => {
@@ -1180,7 +1202,7 @@ impl MapView {
                         _ => None,
                     })
                     .unwrap_or_default();
-                let forecast = strategy::march_forecast(campaign, force, &path, input.forced);
+                let forecast = strategy::journey_forecast(campaign, force, &path, input.forced, input.by);
                 let start = self.region_index(&force.region);
                 let path = start
                     .into_iter()
@@ -1229,10 +1251,10 @@ impl MapView {
                     force.full_points()
                 ));
                 ui.label(format!("At {}", where_is(campaign, force)));
-                if let StandingOrder::March { path, forced } = &force.order {
+                if let StandingOrder::March { path, forced, by } = &force.order {
                     ui.label(format!(
                         "{} to {}",
-                        if *forced { "Forced march" } else { "Marching" },
+                        march_words(*forced, *by, true),
                         path.last().map_or("?", |r| campaign.map.region_name(r))
                     ));
                 }
@@ -1562,18 +1584,18 @@ fn build_layout(scene: &Scene<'_>, g: &Geometry) -> Layout {
             blind: mark.is_some_and(|m| m.blind),
         });
         *stack += 1;
-        let (path, forced, given) = match scene.ordered_march(&force.id) {
-            Some((path, forced)) => (Some(path), forced, true),
+        let (path, forced, by, given) = match scene.ordered_march(&force.id) {
+            Some((path, forced, by)) => (Some(path), forced, by, true),
             None => match &force.order {
-                StandingOrder::March { path, forced } => (Some(path.as_slice()), *forced, false),
-                StandingOrder::Hold => (None, false, false),
+                StandingOrder::March { path, forced, by } => (Some(path.as_slice()), *forced, *by, false),
+                StandingOrder::Hold => (None, false, Conveyance::Foot, false),
             },
         };
         if let Some(path) = path {
             let regions: Vec<usize> = std::iter::once(from)
                 .chain(path.iter().filter_map(|r| g.by_id.get(r).copied()))
                 .collect();
-            routes.push((i, regions, forced, given));
+            routes.push((i, regions, forced, by, given));
         }
     }
     let flags = campaign

@@ -11,10 +11,10 @@ use super::map_view::{MapView, Overlays};
 use super::seat::{self, SeatForms, Viewing};
 use super::session::{self, Command as Do, Session};
 use super::state::{Notes, Timelines, ViewState};
-use super::text::{forecast_text, side_colour as colour_of, stand_line, supply_text, where_is};
+use super::text::{forecast_text, march_words, side_colour as colour_of, stand_line, supply_text, where_is};
 use super::theme;
 use super::view::Scene;
-use crate::model::{Campaign, Event, Force, ForceId, RegionId, StandId, StandingOrder};
+use crate::model::{Campaign, Conveyance, Event, Force, ForceId, RegionId, StandId, StandingOrder};
 use crate::strategy::{Action, OrderRequest};
 use egui::{Color32, RichText, ScrollArea, Ui};
 use std::collections::{BTreeSet, HashSet};
@@ -459,6 +459,8 @@ pub struct Inspector<'a> {
     pub form: &'a mut OrderForm,
     /// Orders given are forced marches.
     pub forced: &'a mut bool,
+    /// Orders given go on foot, by train or by steamer.
+    pub by: &'a mut Conveyance,
     pub overlays: Overlays,
     /// The map, for the forecast and supply line it keeps.
     pub map: &'a mut MapView,
@@ -549,13 +551,19 @@ fn force_ui(ui: &mut Ui, scene: &Scene<'_>, input: &mut Inspector<'_>, force: Fo
     ));
     ui.label(format!("At {}", where_is(campaign, &force)));
     match scene.ordered_march(&force.id) {
-        Some((path, forced)) => {
+        Some((path, forced, by)) => {
             let text = format!(
                 "Ordered this move: {} to {}",
-                if forced { "forced march" } else { "march" },
+                march_words(forced, by, false),
                 path.last().map_or("?", |r| campaign.map.region_name(r))
             );
-            ui.label(RichText::new(text).color(if forced { theme::FORCED } else { theme::ROUTE }));
+            let colour = match by {
+                Conveyance::Rail => theme::RAIL_ROUTE,
+                Conveyance::River => theme::RIVER_ROUTE,
+                Conveyance::Foot if forced => theme::FORCED,
+                Conveyance::Foot => theme::ROUTE,
+            };
+            ui.label(RichText::new(text).color(colour));
             if input.overlays.forecast
                 && let Some(f) = input.map.route_forecast(scene, &force.id)
             {
@@ -563,10 +571,10 @@ fn force_ui(ui: &mut Ui, scene: &Scene<'_>, input: &mut Inspector<'_>, force: Fo
             }
         }
         None => match &force.order {
-            StandingOrder::March { path, forced } => {
+            StandingOrder::March { path, forced, by } => {
                 ui.label(format!(
                     "Standing order: {} to {}",
-                    if *forced { "forced march" } else { "march" },
+                    march_words(*forced, *by, false),
                     path.last().map_or("?", |r| campaign.map.region_name(r))
                 ));
             }
@@ -615,9 +623,10 @@ fn force_ui(ui: &mut Ui, scene: &Scene<'_>, input: &mut Inspector<'_>, force: Fo
     ui.horizontal(|ui| {
         ui.checkbox(&mut *input.forced, "Forced march (three moves in one)");
         if ui.button("Hold").clicked() {
-            commands.push(order(&force, Action::Hold, false));
+            commands.push(order(&force, Action::Hold, false, Conveyance::Foot));
         }
     });
+    travel_ui(ui, campaign, &force, input.by);
     ui.horizontal(|ui| {
         let label = ui.label("March to");
         let current = campaign
@@ -643,6 +652,7 @@ fn force_ui(ui: &mut Ui, scene: &Scene<'_>, input: &mut Inspector<'_>, force: Fo
                 &force,
                 Action::To(RegionId::new(&input.form.march_to)),
                 *input.forced,
+                *input.by,
             ));
         }
     });
@@ -696,6 +706,7 @@ fn force_ui(ui: &mut Ui, scene: &Scene<'_>, input: &mut Inspector<'_>, force: Fo
                     name: input.form.split.name.trim().to_owned(),
                 },
                 false,
+                Conveyance::Foot,
             ));
         }
     }
@@ -731,6 +742,7 @@ fn force_ui(ui: &mut Ui, scene: &Scene<'_>, input: &mut Inspector<'_>, force: Fo
                     &force,
                     Action::MergeInto(ForceId::new(&input.form.merge_into)),
                     false,
+                    Conveyance::Foot,
                 ));
             }
         });
@@ -738,15 +750,41 @@ fn force_ui(ui: &mut Ui, scene: &Scene<'_>, input: &mut Inspector<'_>, force: Fo
     input.commands.extend(commands);
 }
 
-fn order(force: &Force, action: Action, forced: bool) -> Command {
+fn order(force: &Force, action: Action, forced: bool, by: Conveyance) -> Command {
     Command::Session(Do::Order {
         side: force.side.clone(),
         request: OrderRequest {
             force: force.id.clone(),
             action,
             forced,
+            by,
         },
     })
+}
+
+/// "Go: on foot | by train | by steamer": how the force's next march goes,
+/// offering trains at a station and steamers at a landing place.
+fn travel_ui(ui: &mut Ui, campaign: &Campaign, force: &Force, by: &mut Conveyance) {
+    let index = crate::strategy::MapIndex::new(&campaign.map);
+    let here = index.at(&force.region).filter(|_| force.en_route.is_none());
+    let can = |way: Conveyance| here.is_some_and(|r| crate::strategy::orders::is_stop(&index, r, way));
+    if !by.is_foot() && !can(*by) {
+        *by = Conveyance::Foot;
+    }
+    if !can(Conveyance::Rail) && !can(Conveyance::River) {
+        return;
+    }
+    ui.horizontal(|ui| {
+        let label = ui.label("Go");
+        ui.selectable_value(by, Conveyance::Foot, "on foot")
+            .labelled_by(label.id);
+        if can(Conveyance::Rail) {
+            ui.selectable_value(by, Conveyance::Rail, "by train");
+        }
+        if can(Conveyance::River) {
+            ui.selectable_value(by, Conveyance::River, "by steamer");
+        }
+    });
 }
 
 fn region_ui(ui: &mut Ui, scene: &Scene<'_>, selection: &mut Selection, id: &RegionId) {

@@ -942,6 +942,7 @@ mod tests {
                 force: ForceId::new("f"),
                 action: Action::Hold,
                 forced: false,
+                by: Default::default(),
             },
         }
     }

@@ -270,7 +270,10 @@ impl Session {
 
     /// The march the orders given this game move send `force` on, if any:
     /// the last order for it wins, as in the game move.
-    pub fn ordered_march(&self, force: &ForceId) -> Option<(&[crate::model::RegionId], bool)> {
+    pub fn ordered_march(
+        &self,
+        force: &ForceId,
+    ) -> Option<(&[crate::model::RegionId], bool, crate::model::Conveyance)> {
         let mut found = None;
         for order in self.pending.iter().flat_map(|set| &set.orders) {
             match order {
@@ -278,7 +281,8 @@ impl Session {
                     force: f,
                     path,
                     forced,
-                } if f == force => found = Some((path.as_slice(), *forced)),
+                    by,
+                } if f == force => found = Some((path.as_slice(), *forced, *by)),
                 Order::Hold { force: f } if f == force => found = None,
                 _ => {}
             }
@@ -521,15 +525,22 @@ pub struct TurnWork {
 fn request_of(order: &Order) -> OrderRequest {
     use strategy::Action;
     match order {
-        Order::March { force, path, forced } => OrderRequest {
+        Order::March {
+            force,
+            path,
+            forced,
+            by,
+        } => OrderRequest {
             force: force.clone(),
             action: Action::March(path.clone()),
             forced: *forced,
+            by: *by,
         },
         Order::Hold { force } => OrderRequest {
             force: force.clone(),
             action: Action::Hold,
             forced: false,
+            by: Default::default(),
         },
         Order::Split {
             force,
@@ -544,11 +555,13 @@ fn request_of(order: &Order) -> OrderRequest {
                 name: name.clone(),
             },
             forced: false,
+            by: Default::default(),
         },
         Order::Merge { force, into } => OrderRequest {
             force: force.clone(),
             action: Action::MergeInto(into.clone()),
             forced: false,
+            by: Default::default(),
         },
     }
 }

@@ -29,6 +29,23 @@ pub fn forecast_text(f: &MarchForecast, forced: bool) -> String {
     f.text(forced)
 }
 
+/// How a force goes, for a march's line: "Forced march", "Marching", "By
+/// train", "By steamer" (with `capital`), else "forced march", "march", "by
+/// train", "by steamer".
+pub fn march_words(forced: bool, by: crate::model::Conveyance, capital: bool) -> &'static str {
+    use crate::model::Conveyance;
+    match (by, forced, capital) {
+        (Conveyance::Rail, _, true) => "By train",
+        (Conveyance::Rail, _, false) => "by train",
+        (Conveyance::River, _, true) => "By steamer",
+        (Conveyance::River, _, false) => "by steamer",
+        (Conveyance::Foot, true, true) => "Forced march",
+        (Conveyance::Foot, true, false) => "forced march",
+        (Conveyance::Foot, false, true) => "Marching",
+        (Conveyance::Foot, false, false) => "march",
+    }
+}
+
 /// A force's supply line in words: where it is supplied from, or where it is cut.
 pub fn supply_text(campaign: &Campaign, line: &SupplyLine) -> String {
     let names = |list: &[RegionId]| -> String {

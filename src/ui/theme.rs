@@ -20,6 +20,10 @@ pub const SELECTED: Color32 = Color32::from_rgb(255, 200, 0);
 pub const CUT_OFF: Color32 = Color32::from_rgb(220, 30, 30);
 pub const ROUTE: Color32 = Color32::from_rgb(30, 60, 160);
 pub const FORCED: Color32 = Color32::from_rgb(200, 90, 0);
+/// A journey by train, on the map.
+pub const RAIL_ROUTE: Color32 = Color32::from_rgb(120, 30, 130);
+/// A journey by steamer, on the map.
+pub const RIVER_ROUTE: Color32 = Color32::from_rgb(0, 105, 150);
 pub const BATTLE: Color32 = Color32::from_rgb(180, 0, 60);
 pub const ERROR: Color32 = Color32::from_rgb(200, 30, 30);
 pub const GOOD: Color32 = Color32::from_rgb(30, 130, 50);

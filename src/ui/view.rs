@@ -280,6 +280,7 @@ impl SideView {
             rules: report.rules,
             rng: RngState::new(0),
             miles_per_inch: report.miles_per_inch,
+            transport: report.transport.clone(),
             sides: report.sides.clone(),
             hqs: report.hqs.clone(),
             forces,
@@ -365,7 +366,7 @@ impl<'a> Scene<'a> {
 
     /// The march the orders given this game move send `force` on, if any:
     /// the last order for it wins, as in the game move.
-    pub fn ordered_march(&self, force: &ForceId) -> Option<(&'a [RegionId], bool)> {
+    pub fn ordered_march(&self, force: &ForceId) -> Option<(&'a [RegionId], bool, crate::model::Conveyance)> {
         let mut found = None;
         for order in self.orders.iter().flat_map(|set| &set.orders) {
             match order {
@@ -373,7 +374,8 @@ impl<'a> Scene<'a> {
                     force: f,
                     path,
                     forced,
-                } if f == force => found = Some((path.as_slice(), *forced)),
+                    by,
+                } if f == force => found = Some((path.as_slice(), *forced, *by)),
                 Order::Hold { force: f } if f == force => found = None,
                 _ => {}
             }

@@ -77,6 +77,7 @@ pub fn marching(mut force: Force, path: &[&str], forced: bool) -> Force {
     force.order = StandingOrder::March {
         path: path.iter().map(|r| RegionId::new(*r)).collect(),
         forced,
+        by: Conveyance::Foot,
     };
     force
 }
@@ -125,6 +126,7 @@ pub fn campaign(
         rules: RuleSetId::Scruby1965,
         rng: RngState::new(1895),
         miles_per_inch: DEFAULT_MILES_PER_INCH,
+        transport: Transport::default(),
         sides: vec![side("red", "Red Army"), side("blue", "Blue Army")],
         hqs,
         forces,
