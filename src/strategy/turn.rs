@@ -582,8 +582,10 @@ impl<'c> Turn<'c> {
             .nets
             .entry(side)
             .or_insert_with(|| supply::trace(&self.state, &self.index, &carriage.holding, side).reached);
+        // Trains run only on a railway the side holds: joined to one of its
+        // HQs. Steamers carry their own coal.
         let wait = wait.or_else(|| {
-            (!net.get(start).copied().unwrap_or(false)).then(|| {
+            (by == Conveyance::Rail && !net.get(start).copied().unwrap_or(false)).then(|| {
                 format!(
                     "the {way} at {} is cut off from every HQ of {side_name}",
                     self.index.name(start)
@@ -622,16 +624,9 @@ impl<'c> Turn<'c> {
                 let holding = &carriage.holding;
                 let index = &self.index;
                 super::transport::journey(&self.state, index, start, &path, by, |r| {
-                    if holding.enemy_holds(r, side) {
-                        Some(format!("the enemy holds {}: the {way} is cut", index.name(r)))
-                    } else if !net.get(r).copied().unwrap_or(false) {
-                        Some(format!(
-                            "{} is cut off from every HQ of {side_name}",
-                            index.name(r)
-                        ))
-                    } else {
-                        None
-                    }
+                    holding
+                        .enemy_holds(r, side)
+                        .then(|| format!("the enemy holds {}: the {way} is cut", index.name(r)))
                 })
             }
         };
