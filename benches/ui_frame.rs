@@ -114,7 +114,7 @@ fn generated(n: usize) -> Campaign {
                 StandingOrder::March {
                     path: (1..=3).map(|d| RegionId::new(format!("r{}", i + d))).collect(),
                     forced: false,
-                    by: Conveyance::Foot,
+                    by: umpire::model::Conveyance::Foot,
                 }
             } else {
                 StandingOrder::Hold
@@ -149,6 +149,7 @@ fn generated(n: usize) -> Campaign {
         rules: RuleSetId::Scruby1965,
         rng: RngState::new(1),
         miles_per_inch: DEFAULT_MILES_PER_INCH,
+        transport: Default::default(),
         sides: vec![
             side("red", "Red", [200, 40, 40]),
             side("blue", "Blue", [40, 60, 200]),

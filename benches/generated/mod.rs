@@ -7,6 +7,11 @@
 //! Red holds the west half and blue the east half; each side's forces march
 //! three to six regions toward the other, half of them from a band along the
 //! middle, so some meet the enemy and fight.
+//!
+//! About one road in seven is a railway, and every region a railway reaches
+//! is a station; a navigable river runs north down every tenth column, every
+//! region on it a landing. One force in four that stands at a station (a
+//! landing) goes by train (by steamer) along its line instead of marching.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, dead_code)]
 
@@ -14,7 +19,8 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::cmp::Ordering;
 use umpire::model::{
-    ArmyKind, Campaign, Colour, DEFAULT_MILES_PER_INCH, Date, Fatigue, Force, ForceId, Hq, Map, Quality,
+    ArmyKind, Campaign, Colour, Conveyance, DEFAULT_MILES_PER_INCH, Date, Fatigue, Feature, Force, ForceId,
+    Hq, Map, Quality,
     Region, RegionId, RngState, Road, RoadKind, RuleSetId, Side, SideId, Stand, StandId, StandKind,
     StandingOrder, Supply, Terrain, Wing,
 };
@@ -100,6 +106,41 @@ fn generate_map(n: usize, rng: &mut ChaCha8Rng) -> Grid {
         };
         if let Some(j) = diagonal.filter(|&j| j < n) {
             join(i, j, rng);
+        }
+    }
+
+    // Rivers down every tenth column, written from upstream (south) to
+    // downstream (north), beside the roads; their regions are landings.
+    let mut regions = regions;
+    for col in (5..cols).step_by(10) {
+        let mut row = 0;
+        while (row + 1) * cols + col < n {
+            let (a, b) = ((row + 1) * cols + col, row * cols + col);
+            let miles = (regions[a].x - regions[b].x).hypot(regions[a].y - regions[b].y) * 1.2;
+            roads.push(Road {
+                from: regions[a].id.clone(),
+                to: regions[b].id.clone(),
+                kind: RoadKind::River,
+                miles,
+                river: None,
+                name: None,
+            });
+            for r in [a, b] {
+                if !regions[r].features.contains(&Feature::Port) {
+                    regions[r].features.push(Feature::Port);
+                }
+            }
+            row += 1;
+        }
+    }
+    for road in &roads {
+        if road.kind == RoadKind::Railway {
+            for id in [&road.from, &road.to] {
+                let r = id.as_str()[1..].parse::<usize>().unwrap();
+                if !regions[r].features.contains(&Feature::Station) {
+                    regions[r].features.push(Feature::Station);
+                }
+            }
         }
     }
 
@@ -242,7 +283,9 @@ pub fn generate_campaign(n: usize) -> Campaign {
                 supply: Supply::default(),
             }
         })
-        .collect();
+        .collect::<Vec<Force>>();
+    let mut forces = forces;
+    carried_orders(&grid, &mut forces);
 
     Campaign {
         title: format!("Benchmark campaign of {n} regions"),
@@ -255,10 +298,56 @@ pub fn generate_campaign(n: usize) -> Campaign {
         rules: RuleSetId::Scruby1965,
         rng: RngState::new(1895),
         miles_per_inch: DEFAULT_MILES_PER_INCH,
+        transport: Default::default(),
         sides,
         hqs,
         forces,
         battles: vec![],
         knowledge: Default::default(),
+    }
+}
+
+/// One force in four at a station (a landing) goes by train (by steamer)
+/// instead: up to four stops along its railway (its river), never back.
+fn carried_orders(grid: &Grid, forces: &mut [Force]) {
+    let index = |id: &RegionId| id.as_str()[1..].parse::<usize>().unwrap();
+    let mut lines: Vec<Vec<(usize, RoadKind)>> = vec![Vec::new(); grid.map.regions.len()];
+    for road in &grid.map.roads {
+        if matches!(road.kind, RoadKind::Railway | RoadKind::River) {
+            let (a, b) = (index(&road.from), index(&road.to));
+            lines[a].push((b, road.kind));
+            lines[b].push((a, road.kind));
+        }
+    }
+    for (k, force) in forces.iter_mut().enumerate() {
+        if k % 4 != 3 {
+            continue;
+        }
+        let start = index(&force.region);
+        for (kind, by) in [(RoadKind::Railway, Conveyance::Rail), (RoadKind::River, Conveyance::River)] {
+            let mut path = Vec::new();
+            let mut here = start;
+            let mut seen = vec![start];
+            while path.len() < 4 {
+                let Some(next) = lines[here]
+                    .iter()
+                    .find(|(n, k)| *k == kind && !seen.contains(n))
+                    .map(|(n, _)| *n)
+                else {
+                    break;
+                };
+                seen.push(next);
+                path.push(region_id(next));
+                here = next;
+            }
+            if !path.is_empty() {
+                force.order = StandingOrder::March {
+                    path,
+                    forced: false,
+                    by,
+                };
+                break;
+            }
+        }
     }
 }

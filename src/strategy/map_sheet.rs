@@ -149,7 +149,10 @@ impl MapSheet {
         let miles_an_inch = campaign.miles_per_inch;
         let hours = |class, kind, from, to, miles: f64| {
             let per_move = inches(class, kind, from, to) * miles_an_inch;
-            if per_move > 0.0 {
+            if kind == RoadKind::River {
+                // Only steamers use a river (`by = "river"`): nobody marches there.
+                f64::INFINITY
+            } else if per_move > 0.0 {
                 miles / per_move * f64::from(MARCH_HOURS_PER_DAY)
             } else {
                 f64::INFINITY
