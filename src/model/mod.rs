@@ -4,6 +4,7 @@
 //! Pure: no file, network or database I/O, no egui. Every function here takes
 //! values and returns values, and none panics on any input.
 
+pub mod arrival;
 mod campaign;
 pub mod check;
 mod date;
@@ -25,6 +26,7 @@ pub use campaign::{
     Colour, DEFAULT_MILES_PER_INCH, EnRoute, Fatigue, Force, Hq, Prediction, ResultSource, RuleSetId, Side,
     SideLoss, SidePrediction, StandingOrder, Supply, Wing,
 };
+pub use arrival::{Arrival, NewStands, Reinforcement, Replacements};
 pub use date::Date;
 pub use diag::{Diagnostic, Location, Severity};
 pub use event::{Event, EventKind, EventLog};

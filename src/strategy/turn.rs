@@ -57,6 +57,9 @@ pub fn resolve(campaign: &Campaign, orders: &[OrderSet]) -> TurnOutcome {
         turn.apply_orders(set);
     }
     turn.march();
+    // Troops arriving, once the marching is done: where the enemy stands
+    // they make a battle as any force that marched in (`arrivals`).
+    turn.bring_on_arrivals();
     turn.make_battles();
     turn.change_hq_hands();
     turn.trace_supply();
@@ -839,6 +842,30 @@ impl<'c> Turn<'c> {
         }
         let pick = *candidates.get(self.rng.random_range(0..candidates.len()))?;
         Some((f.stands.remove(pick), f.name.clone()))
+    }
+
+    // -- Arrivals ------------------------------------------------------------
+
+    /// Reinforcements and replacements due this move (`super::arrivals`). A
+    /// force that came onto the map stands in its region as one that moved
+    /// in after every marcher.
+    fn bring_on_arrivals(&mut self) {
+        let new_forces = super::arrivals::bring_on(&mut self.state, self.turn, &mut self.events);
+        if new_forces.is_empty() {
+            return;
+        }
+        self.force_at = None;
+        let mut order = self.arrivals.len();
+        for i in new_forces {
+            let Some(region) = self.state.forces.get(i).and_then(|f| self.index.at(&f.region)) else {
+                continue;
+            };
+            if let Some(list) = self.present.get_mut(region) {
+                list.push(i);
+            }
+            self.arrivals.insert(i, (usize::MAX, order));
+            order += 1;
+        }
     }
 
     // -- Battles -------------------------------------------------------------
