@@ -156,6 +156,8 @@ fn generated(n: usize) -> Campaign {
         forces,
         battles: vec![],
         knowledge: Default::default(),
+        reinforcements: Vec::new(),
+        replacements: Vec::new(),
     }
 }
 

@@ -1112,10 +1112,11 @@ impl<'a> CampaignDraft<'a> {
                         None
                     }
                 };
-                wing.filter(|_| side_known && hq_side_known).map(|wing| Arrival::HqLost {
-                    side: SideId::new(hq_side.get_ref()),
-                    wing,
-                })
+                wing.filter(|_| side_known && hq_side_known)
+                    .map(|wing| Arrival::HqLost {
+                        side: SideId::new(hq_side.get_ref()),
+                        wing,
+                    })
             } else {
                 None
             };

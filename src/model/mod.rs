@@ -21,12 +21,12 @@ mod stand;
 pub mod status;
 pub mod text;
 
+pub use arrival::{Arrival, NewStands, Reinforcement, Replacements};
 pub use campaign::{
     Approach, ArmyKind, Battle, BattleRecord, BattleResult, BattleStatus, CUT_OFF_GRACE_MOVES, Campaign,
     Colour, DEFAULT_MILES_PER_INCH, EnRoute, Fatigue, Force, Hq, Prediction, ResultSource, RuleSetId, Side,
     SideLoss, SidePrediction, StandingOrder, Supply, Wing,
 };
-pub use arrival::{Arrival, NewStands, Reinforcement, Replacements};
 pub use date::Date;
 pub use diag::{Diagnostic, Location, Severity};
 pub use event::{Event, EventKind, EventLog};

@@ -443,7 +443,15 @@ fn keep_state(value: Value) -> Value {
     match value {
         Value::Object(mut all) => {
             let mut kept = JsonMap::new();
-            for key in ["turn", "rng", "hqs", "forces", "battles", "knowledge"] {
+            for key in [
+                "turn",
+                "rng",
+                "hqs",
+                "forces",
+                "battles",
+                "knowledge",
+                "reinforcements",
+            ] {
                 if let Some(v) = all.remove(key) {
                     kept.insert(key.to_owned(), v);
                 }

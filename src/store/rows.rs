@@ -4,8 +4,9 @@ use super::StoreError;
 use super::error::path_text;
 use crate::model::{
     Arm, ArmyKind, Battle, Campaign, Colour, Date, EnRoute, Event, EventKind, Fatigue, Feature, Force,
-    ForceId, How, Hq, Knowledge, Map, MarkerCount, Quality, Region, RegionId, RiverCrossing, RngState, Road,
-    Reinforcement, Replacements, RoadKind, RuleSetId, Seen, Side, SideId, Sighting, Stand, StandId, StandKind, Supply, Terrain, Wing,
+    ForceId, How, Hq, Knowledge, Map, MarkerCount, Quality, Region, RegionId, Reinforcement, Replacements,
+    RiverCrossing, RngState, Road, RoadKind, RuleSetId, Seen, Side, SideId, Sighting, Stand, StandId,
+    StandKind, Supply, Terrain, Wing,
 };
 use rusqlite::{Connection, Row, Transaction, params};
 use std::path::Path;
@@ -94,7 +95,11 @@ pub(super) fn write_state(tx: &Transaction<'_>, campaign: &Campaign) -> rusqlite
     }
     tx.execute(
         "UPDATE campaign SET turn = ?1, rng_word_pos = ?2, arrivals = ?3 WHERE id = 1",
-        params![campaign.turn, campaign.rng.word_pos.to_string(), arrivals_json(campaign)],
+        params![
+            campaign.turn,
+            campaign.rng.word_pos.to_string(),
+            arrivals_json(campaign)
+        ],
     )?;
     write_hqs(tx, &campaign.hqs)?;
     write_forces(tx, &campaign.forces, 0)?;

@@ -25,7 +25,7 @@
 use super::edit::{new_stands, next_stand_id};
 use crate::model::event::{ReinforcementArrived, ReplacementsArrived, ReplacementsWithheld};
 use crate::model::{
-    Arrival, Campaign, EventKind, EventLog, Fatigue, Force, ForceId, Reinforcement, RegionId, SideId, Stand,
+    Arrival, Campaign, EventKind, EventLog, Fatigue, Force, ForceId, RegionId, Reinforcement, SideId, Stand,
     StandId, StandingOrder, Supply,
 };
 use std::collections::HashSet;
@@ -67,6 +67,35 @@ fn free_force_id(state: &Campaign, wanted: &str) -> ForceId {
         .map(|n| format!("{wanted}-{n}"))
         .find(|id| !taken(id))
         .map_or_else(|| ForceId::new(wanted), ForceId::new)
+}
+
+/// Every stand's name, on the map or still to come: a save keeps each name once.
+fn stand_names(state: &Campaign) -> HashSet<String> {
+    state
+        .forces
+        .iter()
+        .flat_map(|f| &f.stands)
+        .chain(state.reinforcements.iter().flat_map(|r| &r.stands))
+        .map(|s| s.name.clone())
+        .collect()
+}
+
+fn force_names(state: &Campaign) -> HashSet<String> {
+    state.forces.iter().map(|f| f.name.clone()).collect()
+}
+
+/// `wanted`, or the first of "`wanted` 2", "`wanted` 3"... not in `taken`, taken now.
+fn unique(taken: &mut HashSet<String>, wanted: &str) -> String {
+    let name = if taken.contains(wanted) {
+        (2u32..)
+            .map(|n| format!("{wanted} {n}"))
+            .find(|n| !taken.contains(n))
+            .unwrap_or_else(|| wanted.to_owned())
+    } else {
+        wanted.to_owned()
+    };
+    taken.insert(name.clone());
+    name
 }
 
 fn stands_and_points(stands: &[Stand]) -> (String, u64) {
@@ -119,12 +148,16 @@ fn reinforcements(state: &mut Campaign, turn: u32, events: &mut EventLog) -> Vec
                 used.insert(stand.id);
             }
         }
+        let mut names = stand_names(state);
+        for stand in &mut stands {
+            stand.name = unique(&mut names, &stand.name);
+        }
+        let force_name = unique(&mut force_names(state), &r.name);
         let id = free_force_id(state, r.id.as_str());
         let (words, points) = stands_and_points(&stands);
         let why = r.arrives.reason(|s| side_name(state, s));
         let sentence = format!(
-            "{} of the {} arrives at {}: {words} (reinforcement, {why}).",
-            r.name,
+            "{force_name} of the {} arrives at {}: {words} (reinforcement, {why}).",
             side_name(state, &r.side),
             state.map.region_name(&r.region),
         );
@@ -137,7 +170,7 @@ fn reinforcements(state: &mut Campaign, turn: u32, events: &mut EventLog) -> Vec
         });
         state
             .forces
-            .push(new_force(id, r.name, r.side, r.region, stands));
+            .push(new_force(id, force_name, r.side, r.region, stands));
         new_forces.push(state.forces.len() - 1);
         events.tell(kind, sentence);
     }
@@ -177,11 +210,32 @@ fn replacements(state: &mut Campaign, turn: u32, events: &mut EventLog) -> Vec<u
             continue;
         }
         let mut next = next_stand_id(state);
+        let mut names = stand_names(state);
         let mut stands = Vec::new();
         for group in &draught.stands {
-            for mut stand in new_stands(state, group.kind, group.quality, group.count, group.name.as_deref()) {
+            let made = new_stands(
+                state,
+                group.kind,
+                group.quality,
+                group.count,
+                group.name.as_deref(),
+            );
+            // "Draft Company 1", "Draft Company 2"; the next draught "Draft Company 3"...
+            let base = group
+                .name
+                .clone()
+                .unwrap_or_else(|| group.kind.as_str().replace('_', " "));
+            let mut number = 1u32;
+            for mut stand in made {
                 stand.id = StandId(next);
                 next = next.saturating_add(1);
+                if group.count > 1 || names.contains(&base) {
+                    while names.contains(&format!("{base} {number}")) {
+                        number = number.saturating_add(1);
+                    }
+                    stand.name = format!("{base} {number}");
+                }
+                stand.name = unique(&mut names, &stand.name);
                 stands.push(stand);
             }
         }
@@ -208,6 +262,7 @@ fn replacements(state: &mut Campaign, turn: u32, events: &mut EventLog) -> Vec<u
                     .name
                     .clone()
                     .unwrap_or_else(|| format!("{side} replacements of game move {turn}"));
+                let name = unique(&mut force_names(state), &name);
                 let sentence = format!(
                     "Replacements for the {side} reach {place} at the {label}: {words} form {name} there."
                 );

@@ -436,7 +436,10 @@ fn pending_battle_of(state: &Campaign, force: &ForceId) -> Option<u32> {
 fn check_new_stands(state: &Campaign, stands: &[Stand], problems: &mut Vec<String>) {
     let mut ids = std::collections::BTreeSet::new();
     for s in stands {
-        let coming = state.reinforcements.iter().any(|r| r.stands.iter().any(|c| c.id == s.id));
+        let coming = state
+            .reinforcements
+            .iter()
+            .any(|r| r.stands.iter().any(|c| c.id == s.id));
         if state.stand(s.id).is_some() || coming || !ids.insert(s.id) {
             problems.push(format!(
                 "stand id {} is already in use: give each stand a new id",
