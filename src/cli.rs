@@ -390,14 +390,26 @@ fn check(paths: &[PathBuf]) -> Result<ExitCode> {
                     map.roads.len()
                 )
             }
-            Some(Checkable::Campaign(c)) => format!(
-                "campaign \"{}\": {} sides, {} forces, {} stands on {} regions",
-                printable(&c.title),
-                c.sides.len(),
-                c.forces.len(),
-                c.forces.iter().map(|f| f.stands.len()).sum::<usize>(),
-                c.map.regions.len()
-            ),
+            Some(Checkable::Campaign(c)) => {
+                let mut what = format!(
+                    "campaign \"{}\": {} sides, {} forces, {} stands on {} regions",
+                    printable(&c.title),
+                    c.sides.len(),
+                    c.forces.len(),
+                    c.forces.iter().map(|f| f.stands.len()).sum::<usize>(),
+                    c.map.regions.len()
+                );
+                // Troops to come, when the file has any (issue 16).
+                let (coming, drafts) = (c.reinforcements.len(), c.replacements.len());
+                if coming + drafts > 0 {
+                    what.push_str(&format!(
+                        "; {coming} reinforcement{} to come, {drafts} line{} of replacements",
+                        if coming == 1 { "" } else { "s" },
+                        if drafts == 1 { "" } else { "s" }
+                    ));
+                }
+                what
+            }
             None => "not usable until the errors are fixed".to_owned(),
         };
         writeln!(

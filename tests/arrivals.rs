@@ -447,3 +447,32 @@ fn check_reports_each_problem_of_the_new_sections_at_its_line() {
         );
     }
 }
+
+#[test]
+fn the_indian_contingent_lands_at_suez_on_game_move_6_of_the_egyptian_rebellion() {
+    let dir = tempfile::tempdir().unwrap();
+    let campaign = common::repo().join("campaigns/egyptian_rebellion_1895.toml");
+    run(dir.path(), &["new", campaign.to_str().unwrap(), "s.umpire"]);
+    let contingent = ForceId::new("indian-contingent");
+    for _ in 1..=5 {
+        turn(dir.path());
+        assert!(
+            load(dir.path()).force(&contingent).is_none(),
+            "landed before game move 6"
+        );
+    }
+    let out = turn(dir.path());
+    let c = load(dir.path());
+    let landed = c.force(&contingent).expect("landed on game move 6");
+    assert_eq!(landed.region.as_str(), "suez");
+    assert_eq!(landed.points(), 290);
+    assert!(
+        out.contains("Indian Contingent of the British Field Force arrives at Suez: 4 stands, 290 points (reinforcement, due on game move 6)."),
+        "{out}"
+    );
+    // The depots' first draft reaches Alexandria the same move.
+    assert!(
+        out.contains("Replacements for the British Field Force reach Alexandria"),
+        "{out}"
+    );
+}

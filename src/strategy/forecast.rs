@@ -398,6 +398,8 @@ mod tests {
             forces,
             battles: vec![],
             knowledge: Default::default(),
+            reinforcements: Vec::new(),
+            replacements: Vec::new(),
         }
     }
 
