@@ -70,7 +70,7 @@ impl Replacements {
     /// Whether a draught is due in game move `turn` of a campaign that began on `start_turn`.
     pub fn due(&self, turn: u32, start_turn: u32) -> bool {
         let since = turn.saturating_sub(start_turn);
-        self.every > 0 && since > 0 && since % self.every == 0
+        self.every > 0 && since > 0 && since.is_multiple_of(self.every)
     }
 }
 
