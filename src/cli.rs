@@ -582,6 +582,13 @@ fn write_status_text(out: &mut impl Write, status: &Status) -> Result<()> {
             )?;
         }
     }
+    if !status.coming.is_empty() {
+        writeln!(out)?;
+        writeln!(out, "To come:")?;
+        for line in &status.coming {
+            writeln!(out, "  {}", printable(line))?;
+        }
+    }
     Ok(())
 }
 

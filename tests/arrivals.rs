@@ -476,3 +476,30 @@ fn the_indian_contingent_lands_at_suez_on_game_move_6_of_the_egyptian_rebellion(
         "{out}"
     );
 }
+
+#[test]
+fn the_umpire_s_status_lists_the_troops_to_come_and_a_side_s_does_not() {
+    let dir = started(&format!("{}{RED_REPLACEMENTS}", guards("turn = 3")));
+    let status = run(dir.path(), &["status", "s.umpire"]);
+    assert!(
+        status.contains("To come:\n  Red Guards (Red Army) at The Ford: 2 stands, 200 points, due on game move 3\n  replacements for the Red Army: 2 × trained line infantry every 2 game moves at its centre HQ, while it holds it\n"),
+        "{status}"
+    );
+    for side in ["red", "blue"] {
+        let view = run(dir.path(), &["status", "s.umpire", "--side", side]);
+        assert!(
+            !view.contains("To come") && !view.contains("Red Guards"),
+            "{view}"
+        );
+        let json = run(dir.path(), &["status", "s.umpire", "--side", side, "--json"]);
+        assert!(!json.contains("\"coming\""), "{json}");
+    }
+    for _ in 1..=3 {
+        turn(dir.path());
+    }
+    let status = run(dir.path(), &["status", "s.umpire"]);
+    assert!(
+        !status.contains("Red Guards (Red Army) at"),
+        "arrived, yet still to come:\n{status}"
+    );
+}

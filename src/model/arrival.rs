@@ -88,6 +88,6 @@ pub struct NewStands {
 
 impl fmt::Display for NewStands {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} × {} {}", self.count, self.quality, self.kind)
+        write!(f, "{} × {} {}", self.count, self.quality, self.kind.label())
     }
 }
