@@ -171,7 +171,7 @@ fn coming(campaign: &Campaign) -> Vec<String> {
             campaign.map.region_name(&r.region),
             r.stands.len(),
             if r.stands.len() == 1 { "" } else { "s" },
-            r.arrives.reason(&side_name)
+            r.arrives.reason(side_name)
         )
     });
     let replacements = campaign.replacements.iter().map(|r| {
