@@ -31,12 +31,19 @@ use crate::model::{
 use std::collections::HashSet;
 
 /// Brings on the troops due in game move `turn`, telling each arrival (and
-/// each draught withheld) into `events`. Returns the forces that came onto
-/// the map, by index into `state.forces` (replacements joining a force
-/// already there are not among them).
-pub(super) fn bring_on(state: &mut Campaign, turn: u32, events: &mut EventLog) -> Vec<usize> {
-    let mut new_forces = reinforcements(state, turn, events);
-    new_forces.extend(replacements(state, turn, events));
+/// each draught withheld) into `events`. New stand ids start at `first_free`
+/// or above: the id after the highest as the game move began, so a stand lost
+/// earlier in the move (on a forced march) does not lend its id to a new one.
+/// Returns the forces that came onto the map, by index into `state.forces`
+/// (replacements joining a force already there are not among them).
+pub(super) fn bring_on(
+    state: &mut Campaign,
+    turn: u32,
+    first_free: u32,
+    events: &mut EventLog,
+) -> Vec<usize> {
+    let mut new_forces = reinforcements(state, turn, first_free, events);
+    new_forces.extend(replacements(state, turn, first_free, events));
     new_forces
 }
 
@@ -122,7 +129,7 @@ fn new_force(id: ForceId, name: String, side: SideId, region: RegionId, stands: 
     }
 }
 
-fn reinforcements(state: &mut Campaign, turn: u32, events: &mut EventLog) -> Vec<usize> {
+fn reinforcements(state: &mut Campaign, turn: u32, first_free: u32, events: &mut EventLog) -> Vec<usize> {
     let (arriving, waiting): (Vec<Reinforcement>, Vec<Reinforcement>) =
         std::mem::take(&mut state.reinforcements)
             .into_iter()
@@ -139,7 +146,7 @@ fn reinforcements(state: &mut Campaign, turn: u32, events: &mut EventLog) -> Vec
             .chain(state.reinforcements.iter().flat_map(|w| &w.stands))
             .map(|s| s.id)
             .collect();
-        let mut next = next_stand_id(state);
+        let mut next = next_stand_id(state).max(first_free);
         let mut stands = r.stands;
         for stand in &mut stands {
             if !used.insert(stand.id) {
@@ -177,7 +184,7 @@ fn reinforcements(state: &mut Campaign, turn: u32, events: &mut EventLog) -> Vec
     new_forces
 }
 
-fn replacements(state: &mut Campaign, turn: u32, events: &mut EventLog) -> Vec<usize> {
+fn replacements(state: &mut Campaign, turn: u32, first_free: u32, events: &mut EventLog) -> Vec<usize> {
     let mut new_forces = Vec::new();
     for draught in state.replacements.clone() {
         if !draught.due(turn, state.start_turn) {
@@ -209,7 +216,7 @@ fn replacements(state: &mut Campaign, turn: u32, events: &mut EventLog) -> Vec<u
             );
             continue;
         }
-        let mut next = next_stand_id(state);
+        let mut next = next_stand_id(state).max(first_free);
         let mut names = stand_names(state);
         let mut stands = Vec::new();
         for group in &draught.stands {

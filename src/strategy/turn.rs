@@ -52,6 +52,7 @@ pub struct TurnOutcome {
 /// Orders are applied in the order given; a later order for a force replaces
 /// an earlier one.
 pub fn resolve(campaign: &Campaign, orders: &[OrderSet]) -> TurnOutcome {
+    let first_free_stand = super::edit::next_stand_id(campaign);
     let mut turn = Turn::new(campaign);
     for set in orders {
         turn.apply_orders(set);
@@ -59,7 +60,7 @@ pub fn resolve(campaign: &Campaign, orders: &[OrderSet]) -> TurnOutcome {
     turn.march();
     // Troops arriving, once the marching is done: where the enemy stands
     // they make a battle as any force that marched in (`arrivals`).
-    turn.bring_on_arrivals();
+    turn.bring_on_arrivals(first_free_stand);
     turn.make_battles();
     turn.change_hq_hands();
     turn.trace_supply();
@@ -849,8 +850,9 @@ impl<'c> Turn<'c> {
     /// Reinforcements and replacements due this move (`super::arrivals`). A
     /// force that came onto the map stands in its region as one that moved
     /// in after every marcher.
-    fn bring_on_arrivals(&mut self) {
-        let new_forces = super::arrivals::bring_on(&mut self.state, self.turn, &mut self.events);
+    fn bring_on_arrivals(&mut self, first_free_stand: u32) {
+        let new_forces =
+            super::arrivals::bring_on(&mut self.state, self.turn, first_free_stand, &mut self.events);
         if new_forces.is_empty() {
             return;
         }
