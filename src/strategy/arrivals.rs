@@ -42,6 +42,9 @@ pub(super) fn bring_on(
     first_free: u32,
     events: &mut EventLog,
 ) -> Vec<usize> {
+    if state.reinforcements.is_empty() && state.replacements.is_empty() {
+        return Vec::new();
+    }
     let mut new_forces = reinforcements(state, turn, first_free, events);
     new_forces.extend(replacements(state, turn, first_free, events));
     new_forces

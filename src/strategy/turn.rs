@@ -52,7 +52,12 @@ pub struct TurnOutcome {
 /// Orders are applied in the order given; a later order for a force replaces
 /// an earlier one.
 pub fn resolve(campaign: &Campaign, orders: &[OrderSet]) -> TurnOutcome {
-    let first_free_stand = super::edit::next_stand_id(campaign);
+    // Looked for only when troops may arrive: it walks every stand.
+    let first_free_stand = if campaign.reinforcements.is_empty() && campaign.replacements.is_empty() {
+        1
+    } else {
+        super::edit::next_stand_id(campaign)
+    };
     let mut turn = Turn::new(campaign);
     for set in orders {
         turn.apply_orders(set);
