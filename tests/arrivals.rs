@@ -334,6 +334,15 @@ turn = 2
         !text.contains("Home Relief"),
         "Red hears of the relief it cannot see: {text}"
     );
+    // Blue's own report tells of both arrivals.
+    run(dir.path(), &["report", "s.umpire", "blue", "blue.toml"]);
+    let text = std::fs::read_to_string(dir.path().join("blue.toml")).unwrap();
+    for name in ["Plain Relief", "Home Relief"] {
+        assert!(
+            text.contains(&format!("{name} of the Blue Army arrives at")),
+            "Blue does not hear of its {name}: {text}"
+        );
+    }
 }
 
 #[test]
@@ -501,5 +510,41 @@ fn the_umpire_s_status_lists_the_troops_to_come_and_a_side_s_does_not() {
     assert!(
         !status.contains("Red Guards (Red Army) at"),
         "arrived, yet still to come:\n{status}"
+    );
+}
+
+#[test]
+fn a_reinforcement_whose_id_and_name_were_taken_meanwhile_arrives_under_new_ones() {
+    let dir = started(&guards("turn = 2"));
+    run(
+        dir.path(),
+        &[
+            "edit",
+            "s.umpire",
+            "add-force",
+            "red-guards",
+            "--name",
+            "Red Guards",
+            "--side",
+            "red",
+            "--region",
+            "north",
+            "--kind",
+            "line_infantry",
+            "--reason",
+            "the umpire lands a guard of his own",
+        ],
+    );
+    turn(dir.path());
+    turn(dir.path());
+    let c = load(dir.path());
+    let landed = c
+        .force(&ForceId::new("red-guards-2"))
+        .expect("arrived as red-guards-2");
+    assert_eq!(landed.name, "Red Guards 2");
+    assert_eq!(landed.region.as_str(), "ford");
+    assert_eq!(
+        c.force(&ForceId::new("red-guards")).unwrap().region.as_str(),
+        "north"
     );
 }
