@@ -158,6 +158,8 @@ fn generated(n: usize) -> Campaign {
         forces,
         battles: vec![],
         knowledge: Default::default(),
+        reinforcements: Vec::new(),
+        replacements: Vec::new(),
     }
 }
 

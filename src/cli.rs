@@ -394,14 +394,26 @@ fn check(paths: &[PathBuf]) -> Result<ExitCode> {
                     map.roads.len()
                 )
             }
-            Some(Checkable::Campaign(c)) => format!(
-                "campaign \"{}\": {} sides, {} forces, {} stands on {} regions",
-                printable(&c.title),
-                c.sides.len(),
-                c.forces.len(),
-                c.forces.iter().map(|f| f.stands.len()).sum::<usize>(),
-                c.map.regions.len()
-            ),
+            Some(Checkable::Campaign(c)) => {
+                let mut what = format!(
+                    "campaign \"{}\": {} sides, {} forces, {} stands on {} regions",
+                    printable(&c.title),
+                    c.sides.len(),
+                    c.forces.len(),
+                    c.forces.iter().map(|f| f.stands.len()).sum::<usize>(),
+                    c.map.regions.len()
+                );
+                // Troops to come, when the file has any (issue 16).
+                let (coming, drafts) = (c.reinforcements.len(), c.replacements.len());
+                if coming + drafts > 0 {
+                    what.push_str(&format!(
+                        "; {coming} reinforcement{} to come, {drafts} line{} of replacements",
+                        if coming == 1 { "" } else { "s" },
+                        if drafts == 1 { "" } else { "s" }
+                    ));
+                }
+                what
+            }
             None => "not usable until the errors are fixed".to_owned(),
         };
         writeln!(
@@ -572,6 +584,13 @@ fn write_status_text(out: &mut impl Write, status: &Status) -> Result<()> {
                     printable(&b.reserve_names.join(", ")).into_owned()
                 }
             )?;
+        }
+    }
+    if !status.coming.is_empty() {
+        writeln!(out)?;
+        writeln!(out, "To come:")?;
+        for line in &status.coming {
+            writeln!(out, "  {}", printable(line))?;
         }
     }
     Ok(())

@@ -106,6 +106,71 @@ fn random_world(seed: u64, regions: usize, forces: usize) -> Campaign {
     campaign(regs, roads, &red_hq, &blue_hq, fs)
 }
 
+/// `c` with up to three reinforcements (arriving on a game move, a date or
+/// an HQ's loss) and up to two sides' replacements, drawn from `seed`.
+fn with_arrivals(mut c: Campaign, seed: u64) -> Campaign {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
+    let regions = c.map.regions.len();
+    let sides = ["red", "blue"];
+    let wings = [Wing::Left, Wing::Centre, Wing::Right];
+    for n in 0..rng.random_range(0..4u32) {
+        let side = sides[rng.random_range(0..2)];
+        let arrives = match rng.random_range(0..3) {
+            0 => Arrival::Turn {
+                turn: rng.random_range(1..6),
+            },
+            1 => Arrival::Date {
+                date: c.start_date.plus_days(rng.random_range(0..6)).unwrap(),
+            },
+            _ => Arrival::HqLost {
+                side: SideId::new(sides[rng.random_range(0..2)]),
+                wing: wings[rng.random_range(0..3)],
+            },
+        };
+        let count = rng.random_range(1..4);
+        c.reinforcements.push(Reinforcement {
+            id: ForceId::new(format!("reinforcement{n}")),
+            name: format!("Reinforcement {n}"),
+            side: SideId::new(side),
+            region: RegionId::new(format!("r{}", rng.random_range(0..regions))),
+            arrives,
+            stands: stands(KINDS[rng.random_range(0..KINDS.len())], count, 10_000 + 10 * n),
+        });
+    }
+    for side in sides {
+        if rng.random_range(0..2) == 0 {
+            c.replacements.push(Replacements {
+                side: SideId::new(side),
+                every: rng.random_range(1..4),
+                at: wings[rng.random_range(0..3)],
+                name: None,
+                stands: vec![NewStands {
+                    kind: KINDS[rng.random_range(0..KINDS.len())],
+                    quality: Quality::Trained,
+                    count: rng.random_range(1..3),
+                    name: None,
+                }],
+            });
+        }
+    }
+    c
+}
+
+/// Stands that came onto the map by an event that names them: a
+/// reinforcement's or replacements' arrival (the only ways a game move adds stands).
+fn added_by_event(events: &[Event]) -> Vec<StandId> {
+    events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::ReinforcementArrived(r) => Some(&r.stands),
+            EventKind::ReplacementsArrived(r) => Some(&r.stands),
+            _ => None,
+        })
+        .flatten()
+        .copied()
+        .collect()
+}
+
 fn all_stands(c: &Campaign) -> BTreeMap<StandId, ForceId> {
     c.forces
         .iter()
@@ -180,6 +245,40 @@ proptest! {
     }
 
     #[test]
+    fn stands_appear_only_through_a_named_event(
+        seed in any::<u64>(), regions in 2usize..10, forces in 1usize..8, moves in 1usize..7,
+    ) {
+        let mut c = with_arrivals(random_world(seed, regions, forces), seed);
+        for _ in 0..moves {
+            let before = all_stands(&c);
+            let outcome = resolve(&c, &[]);
+            let after = all_stands(&outcome.campaign);
+            let added = added_by_event(&outcome.events);
+            let named: BTreeSet<StandId> = added.iter().copied().collect();
+            prop_assert_eq!(added.len(), named.len(), "a stand added twice");
+            prop_assert!(named.iter().all(|s| !before.contains_key(s)), "an arrival reused a stand id");
+            // The stands after the move are those before it and those an
+            // arrival named, less those an event naming its rule removed (an
+            // arrival may lose a stand to the HQ-loss rule in its own move).
+            let removed: BTreeSet<StandId> = removed_by_rule(&outcome.events).into_iter().collect();
+            let expected: BTreeSet<StandId> =
+                before.keys().chain(&named).filter(|s| !removed.contains(s)).copied().collect();
+            let kept: BTreeSet<StandId> = after.keys().copied().collect();
+            prop_assert_eq!(&kept, &expected, "a stand appeared or left without an event naming it");
+            // One place per stand, force id and stand name; a reinforcement arrives once.
+            let total: usize = outcome.campaign.forces.iter().map(|f| f.stands.len()).sum();
+            prop_assert_eq!(total, after.len(), "a stand is in two forces");
+            let ids: HashSet<&ForceId> = outcome.campaign.forces.iter().map(|f| &f.id).collect();
+            prop_assert_eq!(ids.len(), outcome.campaign.forces.len());
+            let names: HashSet<&str> = outcome.campaign.forces.iter().flat_map(|f| &f.stands).map(|s| s.name.as_str()).collect();
+            prop_assert_eq!(names.len(), total, "two stands of one name");
+            let arrived = outcome.events.iter().filter(|e| e.kind.name() == "reinforcement_arrived").count();
+            prop_assert_eq!(arrived + outcome.campaign.reinforcements.len(), c.reinforcements.len());
+            c = outcome.campaign;
+        }
+    }
+
+    #[test]
     fn resolving_the_same_state_twice_gives_identical_events(
         seed in any::<u64>(), regions in 2usize..12, forces in 1usize..8,
     ) {
@@ -235,7 +334,7 @@ proptest! {
         use umpire::store::{Overwrite, Store};
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("p.umpire");
-        let start = random_world(seed, regions, forces);
+        let start = with_arrivals(random_world(seed, regions, forces), seed);
         let mut store = Store::create(&path, &start, Overwrite::Refuse).unwrap();
         let mut states = vec![store.load().unwrap()];
         for _ in 0..moves {

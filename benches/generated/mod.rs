@@ -304,6 +304,8 @@ pub fn generate_campaign(n: usize) -> Campaign {
         forces,
         battles: vec![],
         knowledge: Default::default(),
+        reinforcements: Vec::new(),
+        replacements: Vec::new(),
     }
 }
 

@@ -336,6 +336,12 @@ pub struct Campaign {
     /// What each side knows of the others' forces (`strategy::fog`).
     #[serde(default)]
     pub knowledge: Knowledge,
+    /// Forces still to arrive (`strategy::arrivals`); each leaves the list when it does.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reinforcements: Vec<super::arrival::Reinforcement>,
+    /// Stands the sides receive every few game moves at an HQ they hold.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub replacements: Vec<super::arrival::Replacements>,
 }
 
 /// Map miles per inch of the movement tables, unless the campaign file says.

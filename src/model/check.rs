@@ -5,6 +5,7 @@
 //! be trusted), but every other check runs to the end. Nothing here panics,
 //! whatever the text.
 
+use super::arrival::{Arrival, NewStands, Reinforcement, Replacements};
 use super::campaign::{
     ArmyKind, Campaign, Colour, DEFAULT_MILES_PER_INCH, Fatigue, Force, Hq, RuleSetId, Side, StandingOrder,
     Supply, Wing,
@@ -65,6 +66,12 @@ const MAX_MILES_PER_INCH: f64 = 1000.0;
 const MAX_SIDES: usize = 64;
 /// Longest game move, in days.
 const MAX_DAYS_PER_TURN: i64 = 366;
+/// Most game moves between replacements: this program's bound, a campaign's
+/// length in daily moves for a few years; the seeds have no replacements.
+const MAX_REPLACEMENT_EVERY: u32 = 1000;
+/// Most stands of one line of replacements at a time: this program's bound,
+/// a whole army's worth; the seeds have no replacements.
+const MAX_REPLACEMENT_STANDS: u32 = 100;
 
 /// Tells maps from campaigns: a campaign names its `map`, a map has `regions`.
 /// `None` when the text is not TOML or is neither.
@@ -165,6 +172,10 @@ struct RawCampaign {
     hqs: Vec<RawHq>,
     #[serde(default)]
     forces: Vec<RawForce>,
+    #[serde(default)]
+    reinforcements: Vec<RawReinforcement>,
+    #[serde(default)]
+    replacements: Vec<RawReplacements>,
 }
 
 /// `[railways]`: a train's miles and a line's stands per game move.
@@ -211,6 +222,45 @@ struct RawForce {
     region: Spanned<String>,
     #[serde(default)]
     stands: Vec<RawStand>,
+}
+
+/// `[[reinforcements]]`: a force that arrives later, on `turn`, on `date`,
+/// or `when = "hq_lost"` (the HQ of `hq_side`, its own side by default, on `hq_wing`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawReinforcement {
+    id: Spanned<String>,
+    name: Spanned<String>,
+    side: Spanned<String>,
+    region: Spanned<String>,
+    turn: Option<Spanned<i64>>,
+    date: Option<Spanned<toml::value::Datetime>>,
+    when: Option<Spanned<String>>,
+    hq_side: Option<Spanned<String>>,
+    hq_wing: Option<Spanned<String>>,
+    #[serde(default)]
+    stands: Vec<RawStand>,
+}
+
+/// `[[replacements]]`: stands a side receives `every` game moves at its `at` HQ.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawReplacements {
+    side: Spanned<String>,
+    every: Spanned<i64>,
+    at: Spanned<String>,
+    name: Option<Spanned<String>>,
+    #[serde(default)]
+    stands: Vec<RawNewStands>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawNewStands {
+    kind: Spanned<String>,
+    quality: Option<Spanned<String>>,
+    count: Option<Spanned<i64>>,
+    name: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -779,7 +829,7 @@ impl<'a> CampaignDraft<'a> {
                 }
             },
         };
-        let start_date = date_of(&mut sink, &raw.start_date);
+        let start_date = date_of(&mut sink, &raw.start_date, "start_date");
         let seed = u64::try_from(*raw.seed.get_ref()).unwrap_or_else(|_| {
             sink.error(
                 &raw.seed.span(),
@@ -982,6 +1032,195 @@ impl<'a> CampaignDraft<'a> {
             });
         }
 
+        // Reinforcements: forces like the others (one list of force and stand
+        // ids and names), with the game move, date or HQ's fall that brings them.
+        let mut reinforcements = Vec::new();
+        for r in &raw.reinforcements {
+            sink.key(&r.id, "force");
+            force_ids.add(&mut sink, r.id.get_ref().as_str(), &r.id.span());
+            sink.name(&r.name, "force");
+            force_names.add(&mut sink, r.name.get_ref().as_str(), &r.name.span());
+            let side_known = check_side(&mut sink, &r.side);
+            check_region(&mut sink, &r.region);
+            if r.stands.is_empty() {
+                sink.error(
+                    &r.id.span(),
+                    format!(
+                        "reinforcement `{}` has no stands: add [[reinforcements.stands]] tables under it",
+                        r.id.get_ref()
+                    ),
+                );
+            }
+            let stands: Vec<Stand> = r
+                .stands
+                .iter()
+                .filter_map(|stand| check_stand(&mut sink, &mut stand_ids, &mut stand_names, stand))
+                .collect();
+            let given = [r.turn.is_some(), r.date.is_some(), r.when.is_some()]
+                .iter()
+                .filter(|g| **g)
+                .count();
+            if given != 1 {
+                sink.error(
+                    &r.id.span(),
+                    format!(
+                        "reinforcement `{}` must say when it arrives by exactly one of `turn = N` (a game move), `date = 1895-03-12` or `when = \"hq_lost\"` with `hq_wing`; it gives {given}",
+                        r.id.get_ref()
+                    ),
+                );
+            }
+            if r.when.is_none() {
+                for key in [&r.hq_side, &r.hq_wing].into_iter().flatten() {
+                    sink.error(
+                        &key.span(),
+                        "`hq_side` and `hq_wing` name the HQ of `when = \"hq_lost\"`: add that line, or take this one out",
+                    );
+                }
+            }
+            let arrives = if let Some(turn) = &r.turn {
+                match u32::try_from(*turn.get_ref()) {
+                    Ok(t) if t >= start_turn => Some(Arrival::Turn { turn: t }),
+                    _ => {
+                        sink.error(
+                            &turn.span(),
+                            format!(
+                                "reinforcement `{}` arrives on game move {}, before the campaign's first game move {start_turn}: put it on the map as a [[forces]] table, or give a later move",
+                                r.id.get_ref(),
+                                turn.get_ref()
+                            ),
+                        );
+                        None
+                    }
+                }
+            } else if let Some(date) = &r.date {
+                let day = date_of(&mut sink, date, "date");
+                match (day, start_date) {
+                    (Some(day), Some(start)) if day < start => {
+                        sink.error(
+                            &date.span(),
+                            format!(
+                                "reinforcement `{}` arrives on {day}, before the campaign's start date {start}: put it on the map as a [[forces]] table, or give a later date",
+                                r.id.get_ref()
+                            ),
+                        );
+                        None
+                    }
+                    (day, _) => day.map(|date| Arrival::Date { date }),
+                }
+            } else if let Some(when) = &r.when {
+                if when.get_ref() != "hq_lost" {
+                    sink.error(
+                        &when.span(),
+                        format!(
+                            "unknown condition `{}`: `when` takes \"hq_lost\" (with `hq_wing`, and `hq_side` when it is not the reinforcement's own side)",
+                            when.get_ref()
+                        ),
+                    );
+                }
+                let hq_side = r.hq_side.as_ref().unwrap_or(&r.side);
+                let hq_side_known = r.hq_side.as_ref().is_none_or(|s| check_side(&mut sink, s));
+                let wing = match &r.hq_wing {
+                    Some(w) => sink.word(w, "wing", Wing::parse, Wing::choices),
+                    None => {
+                        sink.error(
+                            &when.span(),
+                            format!(
+                                "reinforcement `{}` arrives when an HQ is lost: name it with `hq_wing = \"left\"`, \"centre\" or \"right\" (and `hq_side`, its own side by default)",
+                                r.id.get_ref()
+                            ),
+                        );
+                        None
+                    }
+                };
+                wing.filter(|_| side_known && hq_side_known)
+                    .map(|wing| Arrival::HqLost {
+                        side: SideId::new(hq_side.get_ref()),
+                        wing,
+                    })
+            } else {
+                None
+            };
+            if let Some(arrives) = arrives {
+                reinforcements.push(Reinforcement {
+                    id: ForceId::new(r.id.get_ref()),
+                    name: r.name.get_ref().clone(),
+                    side: SideId::new(r.side.get_ref()),
+                    region: RegionId::new(r.region.get_ref()),
+                    arrives,
+                    stands,
+                });
+            }
+        }
+
+        // Replacements: a side's draughts at one of its HQs.
+        let mut replacements = Vec::new();
+        for r in &raw.replacements {
+            check_side(&mut sink, &r.side);
+            let every = match u32::try_from(*r.every.get_ref()) {
+                Ok(every) if (1..=MAX_REPLACEMENT_EVERY).contains(&every) => Some(every),
+                _ => {
+                    sink.error(
+                        &r.every.span(),
+                        format!(
+                            "every = {} must be a number of game moves from 1 to {MAX_REPLACEMENT_EVERY}",
+                            r.every.get_ref()
+                        ),
+                    );
+                    None
+                }
+            };
+            let at = sink.word(&r.at, "HQ wing", Wing::parse, Wing::choices);
+            sink.optional_name(r.name.as_ref(), "force");
+            if r.stands.is_empty() {
+                sink.error(
+                    &r.side.span(),
+                    "these replacements have no stands: add [[replacements.stands]] tables under them, each with a `kind` and a `count`",
+                );
+            }
+            let mut stands = Vec::new();
+            for new in &r.stands {
+                let kind = sink.word(&new.kind, "stand kind", StandKind::parse, StandKind::choices);
+                let quality = match &new.quality {
+                    None => Some(Quality::Trained),
+                    Some(q) => sink.word(q, "quality", Quality::parse, Quality::choices),
+                };
+                sink.optional_name(new.name.as_ref(), "stand");
+                let count = match &new.count {
+                    None => Some(1),
+                    Some(c) => match u32::try_from(*c.get_ref()) {
+                        Ok(n) if (1..=MAX_REPLACEMENT_STANDS).contains(&n) => Some(n),
+                        _ => {
+                            sink.error(
+                                &c.span(),
+                                format!(
+                                    "count = {} must be a number of stands from 1 to {MAX_REPLACEMENT_STANDS}",
+                                    c.get_ref()
+                                ),
+                            );
+                            None
+                        }
+                    },
+                };
+                if let (Some(kind), Some(quality), Some(count)) = (kind, quality, count) {
+                    stands.push(NewStands {
+                        kind,
+                        quality,
+                        count,
+                        name: new.name.as_ref().map(|n| n.get_ref().clone()),
+                    });
+                }
+            }
+            if let (Some(every), Some(at)) = (every, at) {
+                replacements.push(Replacements {
+                    side: SideId::new(r.side.get_ref()),
+                    every,
+                    at,
+                    name: r.name.as_ref().map(|n| n.get_ref().clone()),
+                    stands,
+                });
+            }
+        }
+
         // Enemies that start in one region will fight at once: say so, once per region.
         // Per region, the first force there and the first of another side than
         // it: the earliest enemy of any later force is one of those two.
@@ -1033,6 +1272,8 @@ impl<'a> CampaignDraft<'a> {
                 forces,
                 battles: Vec::new(),
                 knowledge: Default::default(),
+                reinforcements,
+                replacements,
             })
         })
     }
@@ -1115,7 +1356,7 @@ fn check_transport(
     transport
 }
 
-fn date_of(sink: &mut Sink<'_>, value: &Spanned<toml::value::Datetime>) -> Option<Date> {
+fn date_of(sink: &mut Sink<'_>, value: &Spanned<toml::value::Datetime>, key: &str) -> Option<Date> {
     let datetime = value.get_ref();
     let date = match (datetime.date, datetime.time) {
         (Some(date), None) => Date::from_ymd(i32::from(date.year), date.month, date.day),
@@ -1124,7 +1365,7 @@ fn date_of(sink: &mut Sink<'_>, value: &Spanned<toml::value::Datetime>) -> Optio
     if date.is_none() {
         sink.error(
             &value.span(),
-            format!("start_date `{datetime}` must be a plain date such as 1895-03-01 (no quotes, no time)"),
+            format!("{key} `{datetime}` must be a plain date such as 1895-03-01 (no quotes, no time)"),
         );
     }
     date

@@ -133,6 +133,12 @@ event_kinds! {
     Edited(Edited) = "edited",
     /// An umpire's edit taken back: its events `first_seq..=last_seq` no longer stand.
     EditUndone(EditUndone) = "edit_undone",
+    /// A reinforcement of the campaign file comes onto the map (`strategy::arrivals`).
+    ReinforcementArrived(ReinforcementArrived) = "reinforcement_arrived",
+    /// A side's replacements arrive at one of its HQs.
+    ReplacementsArrived(ReplacementsArrived) = "replacements_arrived",
+    /// A side's replacements are due but do not come: the enemy holds the HQ.
+    ReplacementsWithheld(ReplacementsWithheld) = "replacements_withheld",
 }
 
 impl Edit {
@@ -237,7 +243,10 @@ impl EventKind {
             | K::ForceGone(_)
             | K::ScoutsDroveOffScreen(_)
             | K::ScoutsBrokeCover(_)
-            | K::ScoutsDrivenOff(_) => None,
+            | K::ScoutsDrivenOff(_)
+            | K::ReinforcementArrived(_)
+            | K::ReplacementsArrived(_)
+            | K::ReplacementsWithheld(_) => None,
         }
     }
 }
@@ -279,6 +288,38 @@ impl EventLog {
     pub fn into_events(self) -> Vec<Event> {
         self.events
     }
+}
+
+/// A reinforcement arrived: the new force `force` of `side` in `region`, with its stands.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReinforcementArrived {
+    pub force: ForceId,
+    pub side: SideId,
+    pub region: RegionId,
+    pub stands: Vec<StandId>,
+    pub points: u64,
+}
+
+/// Replacements arrived at `side`'s `wing` HQ in `region`: `stands` joined
+/// `force`, which they formed when `formed`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReplacementsArrived {
+    pub side: SideId,
+    pub wing: Wing,
+    pub region: RegionId,
+    pub force: ForceId,
+    pub formed: bool,
+    pub stands: Vec<StandId>,
+    pub points: u64,
+}
+
+/// Replacements due at `side`'s `wing` HQ did not come: `held_by` holds it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReplacementsWithheld {
+    pub side: SideId,
+    pub wing: Wing,
+    pub region: RegionId,
+    pub held_by: SideId,
 }
 
 /// Why the log starts late.

@@ -76,7 +76,10 @@ impl EventKind {
             | K::ForceGone(_)
             | K::ScoutsDroveOffScreen(_)
             | K::ScoutsBrokeCover(_)
-            | K::ScoutsDrivenOff(_) => Step::Told,
+            | K::ScoutsDrivenOff(_)
+            | K::ReinforcementArrived(_)
+            | K::ReplacementsArrived(_)
+            | K::ReplacementsWithheld(_) => Step::Told,
         }
     }
 

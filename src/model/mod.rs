@@ -4,6 +4,7 @@
 //! Pure: no file, network or database I/O, no egui. Every function here takes
 //! values and returns values, and none panics on any input.
 
+pub mod arrival;
 mod campaign;
 pub mod check;
 mod date;
@@ -21,6 +22,7 @@ pub mod status;
 pub mod text;
 mod transport;
 
+pub use arrival::{Arrival, NewStands, Reinforcement, Replacements};
 pub use campaign::{
     Approach, ArmyKind, Battle, BattleRecord, BattleResult, BattleStatus, CUT_OFF_GRACE_MOVES, Campaign,
     Colour, DEFAULT_MILES_PER_INCH, EnRoute, Fatigue, Force, Hq, Prediction, ResultSource, RuleSetId, Side,

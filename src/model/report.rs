@@ -334,6 +334,10 @@ fn force_sides(campaign: &Campaign, log: &[Event]) -> HashMap<ForceId, SideId> {
             && let Edit::AddForce { force, side, .. } = &edited.edit
         {
             sides.insert(force.clone(), side.clone());
+        } else if let EventKind::ReinforcementArrived(r) = &event.kind {
+            sides.insert(r.force.clone(), r.side.clone());
+        } else if let EventKind::ReplacementsArrived(r) = &event.kind {
+            sides.insert(r.force.clone(), r.side.clone());
         }
     }
     for f in &campaign.forces {
@@ -435,6 +439,11 @@ pub fn heard_by(campaign: &Campaign, side: &SideId, log: &[Event], events: &[&Ev
             K::BattleFought(b) => in_it(b.battle),
             K::Retreated(r) => in_it(r.battle),
             K::DestroyedInRetreat(d) => in_it(d.battle),
+            // Troops arriving: their own side hears; the others see them only
+            // as the fog lets them, as any force that marched in.
+            K::ReinforcementArrived(r) => &r.side == side,
+            K::ReplacementsArrived(r) => &r.side == side,
+            K::ReplacementsWithheld(r) => &r.side == side,
         };
         if !hears {
             continue;

@@ -25,6 +25,9 @@ pub struct Status {
     pub view: Option<String>,
     /// In a side's view: the other sides' forces as it last saw them. Empty in the umpire's.
     pub known: Vec<KnownStatus>,
+    /// In the umpire's view: the troops still to come, one sentence each (none in a side's view).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub coming: Vec<String>,
 }
 
 /// An enemy force as the viewing side knows it: a blind has no id, name or strength.
@@ -150,6 +153,40 @@ pub struct StandStatus {
     pub full: u32,
 }
 
+/// The reinforcements still to come and the replacements, one sentence
+/// each: "Indian Contingent (British Field Force) at Suez: 4 stands, 290
+/// points, due on game move 6".
+fn coming(campaign: &Campaign) -> Vec<String> {
+    let side_name = |id: &crate::model::SideId| {
+        campaign
+            .side(id)
+            .map_or_else(|| id.to_string(), |s| s.name.clone())
+    };
+    let reinforcements = campaign.reinforcements.iter().map(|r| {
+        let points: u64 = r.stands.iter().map(|s| u64::from(s.strength)).sum();
+        format!(
+            "{} ({}) at {}: {} stand{}, {points} points, {}",
+            r.name,
+            side_name(&r.side),
+            campaign.map.region_name(&r.region),
+            r.stands.len(),
+            if r.stands.len() == 1 { "" } else { "s" },
+            r.arrives.reason(side_name)
+        )
+    });
+    let replacements = campaign.replacements.iter().map(|r| {
+        let stands: Vec<String> = r.stands.iter().map(ToString::to_string).collect();
+        format!(
+            "replacements for the {}: {} every {} game moves at its {} HQ, while it holds it",
+            side_name(&r.side),
+            stands.join(", "),
+            r.every,
+            r.at
+        )
+    });
+    reinforcements.chain(replacements).collect()
+}
+
 impl Status {
     pub fn of(campaign: &Campaign) -> Status {
         let map = &campaign.map;
@@ -271,6 +308,7 @@ impl Status {
                 .collect(),
             view: None,
             known: Vec::new(),
+            coming: coming(campaign),
         }
     }
 
@@ -282,6 +320,7 @@ impl Status {
     pub fn for_side(campaign: &Campaign, side: &SideId) -> Option<Status> {
         campaign.side(side)?;
         let mut status = Status::of(campaign);
+        status.coming = Vec::new();
         let known: Vec<KnownForce> = campaign.knowledge.of(side).map(KnownForce::of).collect();
         for other in status.sides.iter_mut().filter(|s| s.id != side.as_str()) {
             let seen = || known.iter().filter(|k| k.side.as_str() == other.id && !k.blind);

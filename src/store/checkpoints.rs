@@ -19,7 +19,7 @@
 use super::StoreError;
 use super::error::sqlite;
 use super::pack;
-use crate::model::{Battle, Campaign, Event, EventKind, Force, Hq, Knowledge, RngState};
+use crate::model::{Battle, Campaign, Event, EventKind, Force, Hq, Knowledge, Reinforcement, RngState};
 use flate2::Compression;
 use flate2::read::DeflateDecoder;
 use flate2::write::DeflateEncoder;
@@ -46,6 +46,9 @@ struct StateRef<'a> {
     forces: &'a [Force],
     battles: &'a [Battle],
     knowledge: &'a Knowledge,
+    /// Reinforcements still to arrive: an arrival leaves the list (schema 11).
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    reinforcements: &'a [Reinforcement],
 }
 
 /// The state a checkpoint keeps, read back.
@@ -59,6 +62,8 @@ struct State {
     battles: Vec<Battle>,
     #[serde(default)]
     knowledge: Knowledge,
+    #[serde(default)]
+    reinforcements: Vec<Reinforcement>,
 }
 
 /// The changing state of `campaign` as JSON.
@@ -70,6 +75,7 @@ pub(super) fn state_json(campaign: &Campaign) -> Value {
         forces: &campaign.forces,
         battles: &campaign.battles,
         knowledge: &campaign.knowledge,
+        reinforcements: &campaign.reinforcements,
     })
     .unwrap_or(Value::Null)
 }
@@ -84,6 +90,7 @@ pub(super) fn with_state(mut campaign: Campaign, state: Value) -> Result<Campaig
     campaign.forces = state.forces;
     campaign.battles = state.battles;
     campaign.knowledge = state.knowledge;
+    campaign.reinforcements = state.reinforcements;
     Ok(campaign)
 }
 
@@ -169,6 +176,7 @@ fn diff_states(before: &Campaign, after: &Campaign, recorded: &[u32]) -> Value {
             forces: &[],
             battles: &campaign.battles,
             knowledge: &campaign.knowledge,
+            reinforcements: &campaign.reinforcements,
         })
         .unwrap_or(Value::Null)
     };
@@ -435,7 +443,15 @@ fn keep_state(value: Value) -> Value {
     match value {
         Value::Object(mut all) => {
             let mut kept = JsonMap::new();
-            for key in ["turn", "rng", "hqs", "forces", "battles", "knowledge"] {
+            for key in [
+                "turn",
+                "rng",
+                "hqs",
+                "forces",
+                "battles",
+                "knowledge",
+                "reinforcements",
+            ] {
                 if let Some(v) = all.remove(key) {
                     kept.insert(key.to_owned(), v);
                 }

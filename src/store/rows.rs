@@ -4,8 +4,9 @@ use super::StoreError;
 use super::error::path_text;
 use crate::model::{
     Arm, ArmyKind, Battle, Campaign, Colour, Date, EnRoute, Event, EventKind, Fatigue, Feature, Force,
-    ForceId, How, Hq, Knowledge, Map, MarkerCount, Quality, Region, RegionId, RiverCrossing, RngState, Road,
-    RoadKind, RuleSetId, Seen, Side, SideId, Sighting, Stand, StandId, StandKind, Supply, Terrain, Wing,
+    ForceId, How, Hq, Knowledge, Map, MarkerCount, Quality, Region, RegionId, Reinforcement, Replacements,
+    RiverCrossing, RngState, Road, RoadKind, RuleSetId, Seen, Side, SideId, Sighting, Stand, StandId,
+    StandKind, Supply, Terrain, Wing,
 };
 use rusqlite::{Connection, Row, Transaction, params};
 use std::path::Path;
@@ -16,8 +17,8 @@ pub(super) fn write_campaign(tx: &Transaction<'_>, campaign: &Campaign) -> rusql
     tx.execute(
         "INSERT INTO campaign (id, title, description, turn, start_turn, start_date, days_per_turn, rules,
                                rng_seed, rng_word_pos, map_name, map_description, miles_per_inch, map_background,
-                               transport)
-         VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+                               transport, arrivals)
+         VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
         params![
             campaign.title,
             campaign.description,
@@ -33,6 +34,7 @@ pub(super) fn write_campaign(tx: &Transaction<'_>, campaign: &Campaign) -> rusql
             campaign.miles_per_inch,
             map.background.as_ref().and_then(|b| serde_json::to_string(b).ok()),
             (!campaign.transport.is_default()).then(|| json(&campaign.transport)),
+            arrivals_json(campaign),
         ],
     )?;
     let mut insert = tx.prepare(
@@ -93,8 +95,12 @@ pub(super) fn write_state(tx: &Transaction<'_>, campaign: &Campaign) -> rusqlite
         tx.execute(&format!("DELETE FROM {table}"), [])?;
     }
     tx.execute(
-        "UPDATE campaign SET turn = ?1, rng_word_pos = ?2 WHERE id = 1",
-        params![campaign.turn, campaign.rng.word_pos.to_string()],
+        "UPDATE campaign SET turn = ?1, rng_word_pos = ?2, arrivals = ?3 WHERE id = 1",
+        params![
+            campaign.turn,
+            campaign.rng.word_pos.to_string(),
+            arrivals_json(campaign)
+        ],
     )?;
     write_hqs(tx, &campaign.hqs)?;
     write_forces(tx, &campaign.forces, 0)?;
@@ -112,6 +118,10 @@ pub(super) fn write_changes(
 ) -> rusqlite::Result<()> {
     tx.prepare_cached("UPDATE campaign SET turn = ?1, rng_word_pos = ?2 WHERE id = 1")?
         .execute(params![after.turn, after.rng.word_pos.to_string()])?;
+    if before.reinforcements != after.reinforcements || before.replacements != after.replacements {
+        tx.prepare_cached("UPDATE campaign SET arrivals = ?1 WHERE id = 1")?
+            .execute(params![arrivals_json(after)])?;
+    }
     let hq_key = |h: &Hq| (h.side.clone(), h.wing);
     if before.hqs.iter().map(hq_key).eq(after.hqs.iter().map(hq_key)) {
         let mut update = tx.prepare_cached(
@@ -440,6 +450,27 @@ fn write_markers(tx: &Transaction<'_>, markers: &[MarkerCount]) -> rusqlite::Res
     Ok(())
 }
 
+/// The troops still to come, as the `arrivals` column keeps them (schema 11).
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Arrivals {
+    #[serde(default)]
+    reinforcements: Vec<Reinforcement>,
+    #[serde(default)]
+    replacements: Vec<Replacements>,
+}
+
+/// The `arrivals` column of `campaign`: NULL when nothing is to come.
+fn arrivals_json(campaign: &Campaign) -> Option<String> {
+    if campaign.reinforcements.is_empty() && campaign.replacements.is_empty() {
+        return None;
+    }
+    serde_json::to_string(&Arrivals {
+        reinforcements: campaign.reinforcements.clone(),
+        replacements: campaign.replacements.clone(),
+    })
+    .ok()
+}
+
 /// A value as JSON text; the model's types always serialize.
 fn json<T: serde::Serialize>(value: &T) -> String {
     serde_json::to_string(value).unwrap_or_else(|_| "null".to_owned())
@@ -476,6 +507,8 @@ pub(super) fn created_state(campaign: &Campaign) -> serde_json::Value {
         forces,
         battles,
         knowledge,
+        reinforcements,
+        replacements,
     } = campaign;
     let Map {
         name,
@@ -507,6 +540,8 @@ pub(super) fn created_state(campaign: &Campaign) -> serde_json::Value {
         forces: forces.clone(),
         battles: battles.clone(),
         knowledge: knowledge.clone(),
+        reinforcements: reinforcements.clone(),
+        replacements: replacements.clone(),
     };
     serde_json::to_value(start).unwrap_or(serde_json::Value::Null)
 }
@@ -828,7 +863,7 @@ pub(super) fn read_campaign_with(
     let mut campaign = reader.rows(
         "campaign",
         "SELECT title, description, turn, start_turn, start_date, days_per_turn, rules, rng_seed, rng_word_pos,
-                map_name, map_description, miles_per_inch, map_background, transport FROM campaign WHERE id = 1",
+                map_name, map_description, miles_per_inch, map_background, transport, arrivals FROM campaign WHERE id = 1",
         |_| "1".to_owned(),
         |row| {
             Ok(Campaign {
@@ -862,6 +897,17 @@ pub(super) fn read_campaign_with(
                 forces: Vec::new(),
                 battles: Vec::new(),
                 knowledge: Default::default(),
+                reinforcements: Vec::new(),
+                replacements: Vec::new(),
+            })
+            .and_then(|mut campaign| {
+                if let Some(json) = opt_text(row, 14)? {
+                    let arrivals: Arrivals =
+                        serde_json::from_str(&json).map_err(|e| format!("arrivals: {e}"))?;
+                    campaign.reinforcements = arrivals.reinforcements;
+                    campaign.replacements = arrivals.replacements;
+                }
+                Ok(campaign)
             })
         },
     )?;

@@ -109,8 +109,8 @@ pub fn find_stand(campaign: &Campaign, stand: u32) -> Result<(ForceId, StandId),
 }
 
 /// `count` new stands of `kind` and `quality` at full strength, numbered on
-/// from the highest stand id in the campaign, named `name` (numbered when
-/// there are several) or after their kind.
+/// from the highest stand id in the campaign (its reinforcements still to
+/// come included), named `name` (numbered when there are several) or after their kind.
 pub fn new_stands(
     campaign: &Campaign,
     kind: StandKind,
@@ -118,13 +118,7 @@ pub fn new_stands(
     count: u32,
     name: Option<&str>,
 ) -> Vec<Stand> {
-    let first = campaign
-        .forces
-        .iter()
-        .flat_map(|f| &f.stands)
-        .map(|s| s.id.0)
-        .max()
-        .map_or(1, |m| m.saturating_add(1));
+    let first = next_stand_id(campaign);
     let base = name.map_or_else(|| kind.as_str().replace('_', " "), str::to_owned);
     (0..count)
         .map(|i| Stand {
@@ -140,6 +134,19 @@ pub fn new_stands(
             full: kind.roster_points(),
         })
         .collect()
+}
+
+/// The id after the highest stand id in the campaign, on the map or in a
+/// reinforcement still to come; 1 when there is none.
+pub fn next_stand_id(campaign: &Campaign) -> u32 {
+    campaign
+        .forces
+        .iter()
+        .flat_map(|f| &f.stands)
+        .chain(campaign.reinforcements.iter().flat_map(|r| &r.stands))
+        .map(|s| s.id.0)
+        .max()
+        .map_or(1, |m| m.saturating_add(1))
 }
 
 /// The campaign after the umpire's `edit` made for `reason`, with its events
@@ -429,7 +436,11 @@ fn pending_battle_of(state: &Campaign, force: &ForceId) -> Option<u32> {
 fn check_new_stands(state: &Campaign, stands: &[Stand], problems: &mut Vec<String>) {
     let mut ids = std::collections::BTreeSet::new();
     for s in stands {
-        if state.stand(s.id).is_some() || !ids.insert(s.id) {
+        let coming = state
+            .reinforcements
+            .iter()
+            .any(|r| r.stands.iter().any(|c| c.id == s.id));
+        if state.stand(s.id).is_some() || coming || !ids.insert(s.id) {
             problems.push(format!(
                 "stand id {} is already in use: give each stand a new id",
                 s.id.0

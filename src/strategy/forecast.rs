@@ -470,6 +470,8 @@ mod tests {
             forces,
             battles: vec![],
             knowledge: Default::default(),
+            reinforcements: Vec::new(),
+            replacements: Vec::new(),
         }
     }
 

@@ -4,6 +4,7 @@
 //! events; the store persists them. No SQL, no egui, no file I/O, no panics.
 
 pub mod aftermath;
+mod arrivals;
 pub mod edit;
 pub mod fog;
 pub mod forecast;

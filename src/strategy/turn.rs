@@ -52,11 +52,20 @@ pub struct TurnOutcome {
 /// Orders are applied in the order given; a later order for a force replaces
 /// an earlier one.
 pub fn resolve(campaign: &Campaign, orders: &[OrderSet]) -> TurnOutcome {
+    // Looked for only when troops may arrive: it walks every stand.
+    let first_free_stand = if campaign.reinforcements.is_empty() && campaign.replacements.is_empty() {
+        1
+    } else {
+        super::edit::next_stand_id(campaign)
+    };
     let mut turn = Turn::new(campaign);
     for set in orders {
         turn.apply_orders(set);
     }
     turn.march();
+    // Troops arriving, once the marching is done: where the enemy stands
+    // they make a battle as any force that marched in (`arrivals`).
+    turn.bring_on_arrivals(first_free_stand);
     turn.make_battles();
     turn.change_hq_hands();
     turn.trace_supply();
@@ -1033,6 +1042,31 @@ impl<'c> Turn<'c> {
         }
         let pick = *candidates.get(self.rng.random_range(0..candidates.len()))?;
         Some((f.stands.remove(pick), f.name.clone()))
+    }
+
+    // -- Arrivals ------------------------------------------------------------
+
+    /// Reinforcements and replacements due this move (`super::arrivals`). A
+    /// force that came onto the map stands in its region as one that moved
+    /// in after every marcher.
+    fn bring_on_arrivals(&mut self, first_free_stand: u32) {
+        let new_forces =
+            super::arrivals::bring_on(&mut self.state, self.turn, first_free_stand, &mut self.events);
+        if new_forces.is_empty() {
+            return;
+        }
+        self.force_at = None;
+        let mut order = self.arrivals.len();
+        for i in new_forces {
+            let Some(region) = self.state.forces.get(i).and_then(|f| self.index.at(&f.region)) else {
+                continue;
+            };
+            if let Some(list) = self.present.get_mut(region) {
+                list.push(i);
+            }
+            self.arrivals.insert(i, (usize::MAX, order));
+            order += 1;
+        }
     }
 
     // -- Battles -------------------------------------------------------------

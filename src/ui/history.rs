@@ -105,7 +105,10 @@ fn lost(kind: &EventKind) -> Option<Lost<'_>> {
         | K::ScoutsBrokeCover(_)
         | K::ScoutsDrivenOff(_)
         | K::Edited(_)
-        | K::EditUndone(_) => None,
+        | K::EditUndone(_)
+        | K::ReinforcementArrived(_)
+        | K::ReplacementsArrived(_)
+        | K::ReplacementsWithheld(_) => None,
     }
 }
 
@@ -151,6 +154,9 @@ fn named(kind: &EventKind) -> (Vec<&SideId>, Vec<&ForceId>) {
             (vec![&s.side], vec![&s.force])
         }
         K::ForceGone(g) => (vec![&g.sighted.side], vec![&g.sighted.force]),
+        K::ReinforcementArrived(r) => (vec![&r.side], vec![&r.force]),
+        K::ReplacementsArrived(r) => (vec![&r.side], vec![&r.force]),
+        K::ReplacementsWithheld(r) => (vec![&r.side, &r.held_by], vec![]),
         K::ScoutsDroveOffScreen(s) | K::ScoutsBrokeCover(s) | K::ScoutsDrivenOff(s) => {
             (vec![&s.sighted.side], vec![&s.sighted.force])
         }

@@ -286,6 +286,8 @@ impl SideView {
             forces,
             battles,
             knowledge: Knowledge { sightings, markers },
+            reinforcements: Vec::new(),
+            replacements: Vec::new(),
         };
         Some(SideView {
             side,

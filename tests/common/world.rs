@@ -132,6 +132,8 @@ pub fn campaign(
         forces,
         battles: vec![],
         knowledge: Default::default(),
+        reinforcements: Vec::new(),
+        replacements: Vec::new(),
     }
 }
 
