@@ -128,6 +128,7 @@ fn generated(n: usize) -> Campaign {
                 order,
                 fatigue: Fatigue::default(),
                 supply: Supply::default(),
+                fallen_out: Vec::new(),
             }
         })
         .collect();
@@ -156,6 +157,7 @@ fn generated(n: usize) -> Campaign {
         forces,
         battles: vec![],
         knowledge: Default::default(),
+        house_rules: Default::default(),
     }
 }
 

@@ -239,6 +239,7 @@ pub fn generate_campaign(n: usize) -> Campaign {
                 },
                 fatigue: Fatigue::default(),
                 supply: Supply::default(),
+                fallen_out: Vec::new(),
             }
         })
         .collect();
@@ -259,5 +260,6 @@ pub fn generate_campaign(n: usize) -> Campaign {
         forces,
         battles: vec![],
         knowledge: Default::default(),
+        house_rules: Default::default(),
     }
 }

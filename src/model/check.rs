@@ -11,6 +11,7 @@ use super::campaign::{
 };
 use super::date::Date;
 use super::diag::{Diagnostic, Lines, Location, Severity};
+use super::house_rules::read::{self as house_rules, RawHouseRules};
 use super::ids::{ForceId, RegionId, SideId, StandId, is_valid_key};
 use super::map::{Background, Feature, Map, Region, RiverCrossing, Road, RoadKind, Terrain};
 use super::plain_toml;
@@ -156,6 +157,7 @@ struct RawCampaign {
     seed: Spanned<i64>,
     rules: Spanned<String>,
     miles_per_inch: Option<Spanned<f64>>,
+    house_rules: Option<RawHouseRules>,
     #[serde(default)]
     sides: Vec<RawSide>,
     #[serde(default)]
@@ -768,7 +770,24 @@ impl<'a> CampaignDraft<'a> {
             0
         });
         let rules = sink.word(&raw.rules, "rule set", RuleSetId::parse, RuleSetId::choices);
-        let miles_per_inch = match &raw.miles_per_inch {
+        // Miles per inch is a house rule, written in `[house_rules]` or, as
+        // before there was one, at the top of the file: once.
+        let in_table = raw.house_rules.as_ref().and_then(|h| h.miles_per_inch.as_ref());
+        if let (Some(top), Some(again)) = (&raw.miles_per_inch, in_table) {
+            sink.error(
+                &again.span(),
+                format!(
+                    "miles_per_inch is given twice: at line {} and here in [house_rules]; keep one",
+                    sink.at(&top.span()).line
+                ),
+            );
+        }
+        let house_rules = raw
+            .house_rules
+            .as_ref()
+            .map(|h| house_rules::check(&mut sink, h))
+            .unwrap_or_default();
+        let miles_per_inch = match raw.miles_per_inch.as_ref().or(in_table) {
             None => DEFAULT_MILES_PER_INCH,
             Some(m)
                 if m.get_ref().is_finite() && *m.get_ref() > 0.0 && *m.get_ref() <= MAX_MILES_PER_INCH =>
@@ -959,6 +978,7 @@ impl<'a> CampaignDraft<'a> {
                 order: StandingOrder::Hold,
                 fatigue: Fatigue::default(),
                 supply: Supply::default(),
+                fallen_out: Vec::new(),
             });
         }
 
@@ -1011,6 +1031,7 @@ impl<'a> CampaignDraft<'a> {
                 forces,
                 battles: Vec::new(),
                 knowledge: Default::default(),
+                house_rules,
             })
         })
     }

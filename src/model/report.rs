@@ -18,6 +18,7 @@ use super::campaign::{Approach, Campaign, EnRoute, Force, Hq, RuleSetId, Side};
 use super::date::Date;
 use super::event::{Edit, Event, EventKind};
 use super::history::History;
+use super::house_rules::HouseRules;
 use super::ids::{ForceId, RegionId, SideId};
 use super::knowledge::{How, Seen, Sighting};
 use super::map::Map;
@@ -49,6 +50,10 @@ pub struct Report {
     pub date: Option<Date>,
     pub days_per_turn: u32,
     pub miles_per_inch: f64,
+    /// The campaign's house rules, public: every side plays by them.
+    /// Left out when they are the seeds'.
+    #[serde(default, skip_serializing_if = "HouseRules::is_seed")]
+    pub house_rules: HouseRules,
     /// The campaign's default battle rule set.
     pub rules: RuleSetId,
     /// The map, public: regions and roads.
@@ -272,6 +277,7 @@ impl Report {
             date: campaign.date(),
             days_per_turn: campaign.days_per_turn,
             miles_per_inch: campaign.miles_per_inch,
+            house_rules: campaign.house_rules.clone(),
             rules: campaign.rules,
             map: campaign.map.clone(),
             sides: campaign.sides.clone(),
@@ -388,6 +394,8 @@ pub fn heard_by(campaign: &Campaign, side: &SideId, log: &[Event], events: &[&Ev
             K::Moved(m) => own(&m.force),
             K::Rested(r) | K::MustRest(r) => own(&r.force),
             K::ForcedMarchLoss(l) => own(&l.force),
+            // Others learn of the new strength only as the fog lets them.
+            K::StandsRejoined(r) => own(&r.force),
             K::OrderLapsed(l) => own(&l.force),
             K::ForceSplit(s) => own(&s.force),
             K::ForcesMerged(m) => own(&m.force),

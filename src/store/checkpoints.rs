@@ -250,6 +250,7 @@ fn changed_fields(before: &Force, after: &Force) -> JsonMap<String, Value> {
         order,
         fatigue,
         supply,
+        fallen_out,
     } = after;
     let mut set = JsonMap::new();
     // Only a field that differs is turned into JSON (a marching force's
@@ -277,6 +278,9 @@ fn changed_fields(before: &Force, after: &Force) -> JsonMap<String, Value> {
     });
     field("supply", before.supply != *supply, &|| {
         serde_json::to_value(supply)
+    });
+    field("fallen_out", before.fallen_out != *fallen_out, &|| {
+        serde_json::to_value(fallen_out)
     });
     set
 }

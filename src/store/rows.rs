@@ -15,8 +15,9 @@ pub(super) fn write_campaign(tx: &Transaction<'_>, campaign: &Campaign) -> rusql
     let map = &campaign.map;
     tx.execute(
         "INSERT INTO campaign (id, title, description, turn, start_turn, start_date, days_per_turn, rules,
-                               rng_seed, rng_word_pos, map_name, map_description, miles_per_inch, map_background)
-         VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+                               rng_seed, rng_word_pos, map_name, map_description, miles_per_inch, map_background,
+                               house_rules)
+         VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
         params![
             campaign.title,
             campaign.description,
@@ -31,6 +32,7 @@ pub(super) fn write_campaign(tx: &Transaction<'_>, campaign: &Campaign) -> rusql
             map.description,
             campaign.miles_per_inch,
             map.background.as_ref().and_then(|b| serde_json::to_string(b).ok()),
+            (!campaign.house_rules.is_seed()).then(|| json(&campaign.house_rules)),
         ],
     )?;
     let mut insert = tx.prepare(
@@ -175,7 +177,8 @@ fn write_force_changes(tx: &Transaction<'_>, before: &[Force], after: &[Force]) 
     }
     let mut update_force = tx.prepare_cached(
         "UPDATE forces SET region = ?2, en_route_to = ?3, en_route_miles = ?4, standing_order = ?5,
-                           forced_in_row = ?6, must_rest = ?7, supply_cut_moves = ?8, supply_next_loss = ?9
+                           forced_in_row = ?6, must_rest = ?7, supply_cut_moves = ?8, supply_next_loss = ?9,
+                           fallen_out = ?10
          WHERE id = ?1",
     )?;
     let mut update_stand = tx.prepare_cached(
@@ -214,9 +217,21 @@ fn write_force_changes(tx: &Transaction<'_>, before: &[Force], after: &[Force]) 
                 }
             }
         }
-        if (&o.region, &o.en_route, &o.order, &o.fatigue, &o.supply)
-            != (&f.region, &f.en_route, &f.order, &f.fatigue, &f.supply)
-        {
+        if (
+            &o.region,
+            &o.en_route,
+            &o.order,
+            &o.fatigue,
+            &o.supply,
+            &o.fallen_out,
+        ) != (
+            &f.region,
+            &f.en_route,
+            &f.order,
+            &f.fatigue,
+            &f.supply,
+            &f.fallen_out,
+        ) {
             update_force.execute(params![
                 f.id.as_str(),
                 f.region.as_str(),
@@ -227,6 +242,7 @@ fn write_force_changes(tx: &Transaction<'_>, before: &[Force], after: &[Force]) 
                 f.fatigue.must_rest,
                 f.supply.cut_moves,
                 f.supply.next_loss.map(|a| a.as_str()),
+                fallen_out_json(f),
             ])?;
         }
     }
@@ -326,8 +342,8 @@ fn write_hqs(tx: &Transaction<'_>, hqs: &[Hq]) -> rusqlite::Result<()> {
 fn write_forces(tx: &Transaction<'_>, forces: &[Force], first_ord: i64) -> rusqlite::Result<()> {
     let mut insert_force = tx.prepare_cached(
         "INSERT INTO forces (id, ord, name, side, region, en_route_to, en_route_miles, standing_order,
-                             forced_in_row, must_rest, supply_cut_moves, supply_next_loss)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                             forced_in_row, must_rest, supply_cut_moves, supply_next_loss, fallen_out)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
     )?;
     for (ord, f) in forces.iter().enumerate() {
         insert_force.execute(params![
@@ -343,10 +359,16 @@ fn write_forces(tx: &Transaction<'_>, forces: &[Force], first_ord: i64) -> rusql
             f.fatigue.must_rest,
             f.supply.cut_moves,
             f.supply.next_loss.map(|a| a.as_str()),
+            fallen_out_json(f),
         ])?;
         write_stands(tx, f)?;
     }
     Ok(())
+}
+
+/// A force's stands fallen out, as its `fallen_out` column keeps them: NULL when none.
+fn fallen_out_json(f: &Force) -> Option<String> {
+    (!f.fallen_out.is_empty()).then(|| json(&f.fallen_out))
 }
 
 fn write_stands(tx: &Transaction<'_>, f: &Force) -> rusqlite::Result<()> {
@@ -473,6 +495,7 @@ pub(super) fn created_state(campaign: &Campaign) -> serde_json::Value {
         forces,
         battles,
         knowledge,
+        house_rules,
     } = campaign;
     let Map {
         name,
@@ -503,6 +526,7 @@ pub(super) fn created_state(campaign: &Campaign) -> serde_json::Value {
         forces: forces.clone(),
         battles: battles.clone(),
         knowledge: knowledge.clone(),
+        house_rules: house_rules.clone(),
     };
     serde_json::to_value(start).unwrap_or(serde_json::Value::Null)
 }
@@ -692,7 +716,7 @@ pub(super) fn read_campaign_with(
     let mut forces = reader.rows(
         "forces",
         "SELECT id, name, side, region, en_route_to, en_route_miles, standing_order, forced_in_row, must_rest,
-                supply_cut_moves, supply_next_loss FROM forces ORDER BY ord",
+                supply_cut_moves, supply_next_loss, fallen_out FROM forces ORDER BY ord",
         first_text,
         |row| {
             Ok(Force {
@@ -712,6 +736,10 @@ pub(super) fn read_campaign_with(
                         .map(|a| Arm::parse(&a).ok_or_else(|| format!("unknown arm `{a}`")))
                         .transpose()?,
                 },
+                fallen_out: opt_text(row, 11)?
+                    .map(|json| serde_json::from_str(&json).map_err(|e| format!("fallen_out: {e}")))
+                    .transpose()?
+                    .unwrap_or_default(),
             })
         },
     )?;
@@ -824,7 +852,7 @@ pub(super) fn read_campaign_with(
     let mut campaign = reader.rows(
         "campaign",
         "SELECT title, description, turn, start_turn, start_date, days_per_turn, rules, rng_seed, rng_word_pos,
-                map_name, map_description, miles_per_inch, map_background FROM campaign WHERE id = 1",
+                map_name, map_description, miles_per_inch, map_background, house_rules FROM campaign WHERE id = 1",
         |_| "1".to_owned(),
         |row| {
             Ok(Campaign {
@@ -854,6 +882,10 @@ pub(super) fn read_campaign_with(
                 forces: Vec::new(),
                 battles: Vec::new(),
                 knowledge: Default::default(),
+                house_rules: opt_text(row, 13)?
+                    .map(|json| serde_json::from_str(&json).map_err(|e| format!("house_rules: {e}")))
+                    .transpose()?
+                    .unwrap_or_default(),
             })
         },
     )?;

@@ -183,6 +183,7 @@ impl SideView {
                     order: StandingOrder::Hold,
                     fatigue: Fatigue::default(),
                     supply: Supply::default(),
+                    fallen_out: Vec::new(),
                 });
                 marks.insert(
                     shown.id.clone(),
@@ -238,6 +239,7 @@ impl SideView {
                 order: StandingOrder::Hold,
                 fatigue: Fatigue::default(),
                 supply: Supply::default(),
+                fallen_out: Vec::new(),
             });
             marks.insert(id, Mark::of(known));
         }
@@ -285,6 +287,7 @@ impl SideView {
             forces,
             battles,
             knowledge: Knowledge { sightings, markers },
+            house_rules: report.house_rules.clone(),
         };
         Some(SideView {
             side,

@@ -70,6 +70,7 @@ pub fn force(id: &str, side: &str, region: &str, stands: Vec<Stand>) -> Force {
         order: StandingOrder::Hold,
         fatigue: Fatigue::default(),
         supply: Supply::default(),
+        fallen_out: Vec::new(),
     }
 }
 
@@ -130,6 +131,7 @@ pub fn campaign(
         forces,
         battles: vec![],
         knowledge: Default::default(),
+        house_rules: Default::default(),
     }
 }
 
