@@ -27,7 +27,8 @@ pub struct Status {
     /// In a side's view: the other sides' forces as it last saw them. Empty in the umpire's.
     pub known: Vec<KnownStatus>,
     /// Every house rule in which the campaign differs from the seeds, public
-    /// (every side plays by them). Empty when it plays the seeds' rules.
+    /// (every side plays by them). Left out when it plays the seeds' rules.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub house_rules: Vec<Difference>,
 }
 
@@ -126,7 +127,8 @@ pub struct ForceStatus {
     pub must_rest: bool,
     pub supply: SupplyStatus,
     /// Stands fallen out on a forced march waiting to rejoin (the house rule
-    /// `rejoin_after_moves`), with the game move each may rejoin from.
+    /// `rejoin_after_moves`), with the game move each may rejoin from. Left out when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub fallen_out: Vec<FallenOutStatus>,
 }
 
