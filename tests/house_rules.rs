@@ -414,7 +414,7 @@ fn a_stand_fallen_out_rejoins_after_n_game_moves_when_in_supply() {
     assert_eq!(rejoined.kind.payload()["force"], "column");
     assert!(
         rejoined.sentence.ends_with(
-            "rejoins Column at Home, in supply (fallen out on a forced march; rejoining after 2 game moves is a house rule)."
+            "rejoins Column on the road from Home to Far, in supply (fallen out on a forced march; rejoining after 2 game moves is a house rule)."
         ),
         "{}",
         rejoined.sentence
@@ -693,4 +693,24 @@ fn the_briefing_states_the_campaigns_house_rules() {
     c.house_rules = HouseRules::default();
     let plain = umpire::handoff::briefing::write_briefing(&c, &battle, &handoff);
     assert!(!plain.contains("House rules"), "{plain}");
+}
+
+#[test]
+fn the_defaults_are_the_seeds_numbers() {
+    let seed = HouseRules::default();
+    assert_eq!(seed.forced_march_loss_per, 10, "Strategic Rules 3.1");
+    assert_eq!(seed.forced_marches_before_rest, 3, "Strategic Rules 3.2");
+    assert_eq!(seed.supply_grace_moves, 4, "Strategic Rules 2.2");
+    assert_eq!(seed.supply_grace_counts, GraceCount::FromTheCut);
+    assert_eq!(seed.hq_loss_delay_moves, 2, "Strategic Rules 2.1");
+    assert_eq!(seed.sight_inches, 18.0, "Strategic Rules 4.2");
+    assert_eq!(seed.sight_inches, fog::SIGHT_INCHES);
+    assert_eq!(seed.scouting_inches, 9.0, "1961 rule 17A");
+    assert_eq!(seed.scouting_inches, fog::SCOUTING_INCHES);
+    assert_eq!(seed.march_percent, MarchPercent::default());
+    assert_eq!(seed.rejoin_after_moves, None);
+    assert!(seed.is_seed());
+    // An old save's JSON, with no house rules, reads as the seeds'.
+    let json = serde_json::json!({});
+    assert_eq!(serde_json::from_value::<HouseRules>(json).unwrap(), seed);
 }

@@ -8,6 +8,8 @@
 //! (vision range, screening, light cavalry scouts and their morale combat,
 //! rules 1-22). Table inches become map miles at the campaign's
 //! `miles_per_inch` (2.5 unless the campaign file says): 18 inches is 45 miles.
+//! The sight and scouting ranges below are the seeds'; a campaign's house
+//! rules may set others (`HouseRules::sight_inches`, `scouting_inches`).
 //!
 //! For each side and each enemy force, at the end of the game move:
 //!

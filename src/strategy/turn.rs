@@ -1328,11 +1328,21 @@ impl<'c> Turn<'c> {
             let names: Vec<String> = due.iter().map(|o| o.stand.name.clone()).collect();
             let stands: Vec<StandId> = due.iter().map(|o| o.stand.id).collect();
             f.stands.extend(due.into_iter().map(|o| o.stand));
-            let place = index
-                .at(&f.region)
-                .map_or_else(|| f.region.to_string(), |r| index.name(r).to_owned());
+            let name_of = |id: &RegionId| {
+                index
+                    .at(id)
+                    .map_or_else(|| id.to_string(), |r| index.name(r).to_owned())
+            };
+            let place = match &f.en_route {
+                None => format!("at {}", name_of(&f.region)),
+                Some(e) => format!(
+                    "on the road from {} to {}",
+                    name_of(&f.region),
+                    name_of(&e.toward)
+                ),
+            };
             let sentence = format!(
-                "{} {} {} at {place}, in supply (fallen out on a forced march; rejoining after {} is a house rule).",
+                "{} {} {} {place}, in supply (fallen out on a forced march; rejoining after {} is a house rule).",
                 names.join(", "),
                 if names.len() == 1 { "rejoins" } else { "rejoin" },
                 f.name,

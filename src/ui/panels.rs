@@ -579,7 +579,11 @@ fn force_ui(ui: &mut Ui, scene: &Scene<'_>, input: &mut Inspector<'_>, force: Fo
     if force.fatigue.must_rest {
         ui.colored_label(
             theme::FORCED,
-            "Must rest this game move (three forced marches in a row).",
+            match campaign.house_rules.forced_marches_before_rest {
+                1 => "Must rest this game move (a forced march).".to_owned(),
+                3 => "Must rest this game move (three forced marches in a row).".to_owned(),
+                n => format!("Must rest this game move ({n} forced marches in a row)."),
+            },
         );
     } else if force.fatigue.forced_in_row > 0 {
         ui.label(format!(
