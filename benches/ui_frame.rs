@@ -129,6 +129,7 @@ fn generated(n: usize) -> Campaign {
                 order,
                 fatigue: Fatigue::default(),
                 supply: Supply::default(),
+                fallen_out: Vec::new(),
             }
         })
         .collect();
@@ -160,6 +161,7 @@ fn generated(n: usize) -> Campaign {
         knowledge: Default::default(),
         reinforcements: Vec::new(),
         replacements: Vec::new(),
+        house_rules: Default::default(),
     }
 }
 

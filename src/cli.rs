@@ -501,6 +501,12 @@ fn write_status_text(out: &mut impl Write, status: &Status) -> Result<()> {
         printable(&status.map),
         status.rules
     )?;
+    if !status.house_rules.is_empty() {
+        writeln!(out, "House rules (where this campaign differs from the seeds):")?;
+        for rule in &status.house_rules {
+            writeln!(out, "  {}", rule.sentence())?;
+        }
+    }
     for side in &status.sides {
         writeln!(out)?;
         writeln!(
@@ -561,6 +567,15 @@ fn write_status_text(out: &mut impl Write, status: &Status) -> Result<()> {
                     pad(stand.kind.label(), kind_width),
                     stand.strength,
                     stand.full
+                )?;
+            }
+            for stand in &force.fallen_out {
+                writeln!(
+                    out,
+                    "      stand {:>4}  {}  fallen out on a forced march; rejoins from game move {} if in supply",
+                    stand.id,
+                    pad(&stand.name, stand_width),
+                    stand.rejoins_turn
                 )?;
             }
         }

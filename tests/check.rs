@@ -291,6 +291,114 @@ const CASES: &[Case] = &[
         severity: "warning",
         message: "force `blue-host` starts in `north` with enemy force `red-column`: they will fight in the first game move",
     },
+    Case {
+        name: "house rule: forced-march loss rate below 1",
+        file: In::Campaign,
+        find: "rules = \"scruby-1965\"\n",
+        replace: "rules = \"scruby-1965\"\n\n[house_rules]\nforced_march_loss_per = 0\n",
+        at: "0\n\n[[sides]]",
+        severity: "error",
+        message: "house rule forced_march_loss_per = 0 is out of range: it must be between 1 and 100 (the seed's is 10, scruby-basic Strategic Rules 3.1; leave it out to play the seed's)",
+    },
+    Case {
+        name: "house rule: too many forced marches before rest",
+        file: In::Campaign,
+        find: "rules = \"scruby-1965\"\n",
+        replace: "rules = \"scruby-1965\"\n\n[house_rules]\nforced_marches_before_rest = 21\n",
+        at: "21\n\n[[sides]]",
+        severity: "error",
+        message: "house rule forced_marches_before_rest = 21 is out of range: it must be between 1 and 20 (the seed's is 3, scruby-basic Strategic Rules 3.2; leave it out to play the seed's)",
+    },
+    Case {
+        name: "house rule: negative supply grace",
+        file: In::Campaign,
+        find: "rules = \"scruby-1965\"\n",
+        replace: "rules = \"scruby-1965\"\n\n[house_rules]\nsupply_grace_moves = -1\n",
+        at: "-1\n\n[[sides]]",
+        severity: "error",
+        message: "house rule supply_grace_moves = -1 is out of range: it must be between 0 and 50 (the seed's is 4, scruby-basic Strategic Rules 2.2; leave it out to play the seed's)",
+    },
+    Case {
+        name: "house rule: unknown way of counting the grace",
+        file: In::Campaign,
+        find: "rules = \"scruby-1965\"\n",
+        replace: "rules = \"scruby-1965\"\n\n[house_rules]\nsupply_grace_counts = \"later\"\n",
+        at: "\"later\"\n\n[[sides]]",
+        severity: "error",
+        message: "unknown supply_grace_counts `later`: use one of from_the_cut | after_the_cut",
+    },
+    Case {
+        name: "house rule: HQ-loss delay too long",
+        file: In::Campaign,
+        find: "rules = \"scruby-1965\"\n",
+        replace: "rules = \"scruby-1965\"\n\n[house_rules]\nhq_loss_delay_moves = 51\n",
+        at: "51\n\n[[sides]]",
+        severity: "error",
+        message: "house rule hq_loss_delay_moves = 51 is out of range: it must be between 0 and 50 (the seed's is 2, scruby-basic Strategic Rules 2.1; leave it out to play the seed's)",
+    },
+    Case {
+        name: "house rule: sight range under an inch",
+        file: In::Campaign,
+        find: "rules = \"scruby-1965\"\n",
+        replace: "rules = \"scruby-1965\"\n\n[house_rules]\nsight_inches = 0.5\n",
+        at: "0.5\n\n[[sides]]",
+        severity: "error",
+        message: "house rule sight_inches = 0.5 is out of range: it must be between 1 and 200 inches (the seed's is 18, scruby-basic Strategic Rules 4.2; leave it out to play the seed's)",
+    },
+    Case {
+        name: "house rule: scouting range too far",
+        file: In::Campaign,
+        find: "rules = \"scruby-1965\"\n",
+        replace: "rules = \"scruby-1965\"\n\n[house_rules]\nscouting_inches = 250\n",
+        at: "250\n\n[[sides]]",
+        severity: "error",
+        message: "house rule scouting_inches = 250 is out of range: it must be between 1 and 200 inches (the seed's is 9, scruby-1961 rule 17A; leave it out to play the seed's)",
+    },
+    Case {
+        name: "house rule: march rate too slow",
+        file: In::Campaign,
+        find: "rules = \"scruby-1965\"\n",
+        replace: "rules = \"scruby-1965\"\n\n[house_rules]\n[house_rules.march_percent]\ninfantry = 5\n",
+        at: "5\n\n[[sides]]",
+        severity: "error",
+        message: "house rule march_percent.infantry = 5 is out of range: it must be between 10 and 1000 (the seed's is 100, the movement chart, scruby-basic Movement; leave it out to play the seed's)",
+    },
+    Case {
+        name: "house rule: rejoin after no game moves",
+        file: In::Campaign,
+        find: "rules = \"scruby-1965\"\n",
+        replace: "rules = \"scruby-1965\"\n\n[house_rules]\nrejoin_after_moves = 0\n",
+        at: "0\n\n[[sides]]",
+        severity: "error",
+        message: "house rule rejoin_after_moves = 0 is out of range: it must be between 1 and 50 game moves (leave it out to play the seed's rule, scruby-basic Strategic Rules 3.1: stands fallen out on a forced march are removed)",
+    },
+    Case {
+        name: "house rule: miles per inch out of range",
+        file: In::Campaign,
+        find: "rules = \"scruby-1965\"\n",
+        replace: "rules = \"scruby-1965\"\n\n[house_rules]\nmiles_per_inch = 0.0\n",
+        at: "0.0\n\n[[sides]]",
+        severity: "error",
+        message: "miles_per_inch 0 must be more than 0 and at most 1000",
+    },
+    Case {
+        name: "house rule: unknown setting",
+        file: In::Campaign,
+        find: "rules = \"scruby-1965\"\n",
+        replace: "rules = \"scruby-1965\"\n\n[house_rules]\nforced_march_loss = 5\n",
+        at: "forced_march_loss = 5\n\n[[sides]]",
+        severity: "error",
+        message: "unknown field `forced_march_loss`",
+    },
+    Case {
+        name: "house rule: unknown arm of the march rates",
+        file: In::Campaign,
+        find: "rules = \"scruby-1965\"\n",
+        replace: "rules = \"scruby-1965\"\n\n[house_rules]\n[house_rules.march_percent]\ncamels = 50\n",
+        at: "camels = 50\n\n[[sides]]",
+        severity: "error",
+        message: "unknown field `camels`",
+    },
 ];
 
 /// 1-based line and column of the first `needle` in `text`.
@@ -432,4 +540,27 @@ fn new_refuses_a_campaign_with_errors_and_creates_nothing() {
         2,
         "only the two input files remain: {leftovers:?}"
     );
+}
+
+#[test]
+fn miles_per_inch_given_twice_is_named_at_the_second() {
+    // The old top-level key still works; given in [house_rules] too, it is refused there.
+    let campaign = CAMPAIGN
+        .replacen("seed = 7\n", "seed = 7\nmiles_per_inch = 2.5\n", 1)
+        .replacen(
+            "rules = \"scruby-1965\"\n",
+            "rules = \"scruby-1965\"\n\n[house_rules]\nmiles_per_inch = 3.0\n",
+            1,
+        );
+    let (line, column) = line_col(&campaign, "3.0\n");
+    let dir = campaign_dir(MAP, &campaign);
+    let out = umpire(dir.path(), &["check", "campaign.toml"]);
+    let report = stdout(&out);
+    assert!(
+        report.contains(&format!(
+            "campaign.toml:{line}:{column}: error: miles_per_inch is given twice: at line 5 and here in [house_rules]; keep one"
+        )),
+        "{report}"
+    );
+    assert_eq!(out.status.code(), Some(1));
 }

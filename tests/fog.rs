@@ -97,11 +97,16 @@ fn light_cavalry(id: u32, strength: u32) -> Stand {
 // ---------------------------------------------------------------------------
 // Sight range and hills
 
+/// A campaign at the seeds' ranges and this program's scale, 2.5 miles an inch.
+fn seed_scale() -> Campaign {
+    world(vec![at(region("here", Terrain::Open), 0.0, 0.0)], vec![])
+}
+
 #[test]
 fn sight_range_is_18_inches_at_the_campaigns_miles_per_inch() {
     // Strategic Rules 4.2: "“Sight range” is 18 inches"; at 2.5 miles an
     // inch, 45 miles. Enemy columns at 45 and at 46 miles, in the open.
-    assert_eq!(fog::sight_miles(2.5, Some(Terrain::Open)), 45.0);
+    assert_eq!(fog::sight_miles(&seed_scale(), Some(Terrain::Open)), 45.0);
     let mut c = world(
         vec![
             at(region("red-home", Terrain::Open), 0.0, 0.0),
@@ -141,9 +146,9 @@ fn hills_add_2_inches_of_sight_a_level() {
     // ‘artillery’)", Artillery 2: "add 2″ to this range for each level of
     // hill": from hills 20 inches (50 miles), from mountains (two levels) 22
     // inches (55 miles). The enemy stands 52 miles away.
-    assert_eq!(fog::sight_miles(2.5, Some(Terrain::Hills)), 50.0);
-    assert_eq!(fog::sight_miles(2.5, Some(Terrain::Mountains)), 55.0);
-    assert_eq!(fog::sight_miles(2.5, None), 45.0, "on a road, no hill");
+    assert_eq!(fog::sight_miles(&seed_scale(), Some(Terrain::Hills)), 50.0);
+    assert_eq!(fog::sight_miles(&seed_scale(), Some(Terrain::Mountains)), 55.0);
+    assert_eq!(fog::sight_miles(&seed_scale(), None), 45.0, "on a road, no hill");
     for (ground, sees) in [
         (Terrain::Open, false),
         (Terrain::Hills, false),
@@ -447,7 +452,7 @@ fn scouts_drive_off_a_screen_by_the_morale_throw_of_rule_17() {
     // drive off screening troops and expose the Concealed column".
     // Two squadrons of three: 6 x 5 = 30 points; the screen, one light
     // infantry tray of four at 4 points (THE MELEE, COMBAT VALUE): 16.
-    assert_eq!(fog::scouting_miles(2.5), 22.5);
+    assert_eq!(fog::scouting_miles(&seed_scale()), 22.5);
     let (mut drove_off, mut driven_off) = (0, 0);
     for seed in 0..40 {
         let mut c = scouting(20.0, seed);
@@ -1751,7 +1756,7 @@ fn within_reach(c: &Campaign, side: &SideId) -> Vec<ForceId> {
             }
         }
     };
-    let reach = fog::sight_miles(c.miles_per_inch, Some(Terrain::Mountains)) + 1e-6;
+    let reach = fog::sight_miles(c, Some(Terrain::Mountains)) + 1e-6;
     c.forces
         .iter()
         .filter(|f| &f.side != side)

@@ -357,3 +357,107 @@ proptest! {
         }
     }
 }
+
+/// `random_world` under random house rules, the rejoin rule on.
+fn house_ruled_world(
+    seed: u64,
+    regions: usize,
+    forces: usize,
+    rejoin: u32,
+    loss_per: u32,
+    grace: u32,
+) -> Campaign {
+    let mut c = random_world(seed, regions, forces);
+    c.house_rules.rejoin_after_moves = Some(rejoin);
+    c.house_rules.forced_march_loss_per = loss_per;
+    c.house_rules.supply_grace_moves = grace;
+    c
+}
+
+/// Stands that came back on the roll by a named event.
+fn rejoined_by_rule(events: &[Event]) -> Vec<StandId> {
+    events
+        .iter()
+        .filter(|e| e.kind.name() == "stands_rejoined")
+        .flat_map(|e| {
+            let ids = e.kind.payload()["stands"].as_array().unwrap().clone();
+            ids.into_iter()
+                .map(|id| StandId(u32::try_from(id.as_u64().unwrap()).unwrap()))
+        })
+        .collect()
+}
+
+/// Every stand a force holds or waits for, on the roll or fallen out.
+fn every_stand(c: &Campaign) -> BTreeSet<StandId> {
+    c.forces
+        .iter()
+        .flat_map(|f| {
+            f.stands
+                .iter()
+                .map(|s| s.id)
+                .chain(f.fallen_out.iter().map(|o| o.stand.id))
+        })
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, .. ProptestConfig::default() })]
+
+    /// Stands appear only through a named event (here, rejoining), and leave
+    /// only through one, whatever the house rules.
+    #[test]
+    fn stands_appear_only_through_a_named_event_under_house_rules(
+        seed in any::<u64>(), regions in 2usize..14, forces in 1usize..10, moves in 1usize..8,
+        rejoin in 1u32..4, loss_per in 1u32..12, grace in 0u32..5,
+    ) {
+        let mut c = house_ruled_world(seed, regions, forces, rejoin, loss_per, grace);
+        for _ in 0..moves {
+            let before = all_stands(&c);
+            let held = every_stand(&c);
+            let outcome = resolve(&c, &[]);
+            let after = all_stands(&outcome.campaign);
+            let appeared: BTreeSet<StandId> = after.keys().filter(|s| !before.contains_key(s)).copied().collect();
+            let rejoined = rejoined_by_rule(&outcome.events);
+            let named: BTreeSet<StandId> = rejoined.iter().copied().collect();
+            prop_assert_eq!(rejoined.len(), named.len(), "a stand rejoined twice");
+            prop_assert_eq!(&appeared, &named, "a stand appeared without a named event");
+            // Only a stand that was waiting rejoins; none is held twice.
+            prop_assert!(named.iter().all(|s| held.contains(s)));
+            let gone: BTreeSet<StandId> = before.keys().filter(|s| !after.contains_key(s)).copied().collect();
+            prop_assert_eq!(&gone, &removed_by_rule(&outcome.events).into_iter().collect::<BTreeSet<_>>());
+            let on_roll: usize = outcome.campaign.forces.iter().map(|f| f.stands.len()).sum();
+            let waiting: usize = outcome.campaign.forces.iter().map(|f| f.fallen_out.len()).sum();
+            prop_assert_eq!(on_roll + waiting, every_stand(&outcome.campaign).len(), "a stand held twice");
+            prop_assert!(every_stand(&outcome.campaign).is_subset(&held), "the roll grew");
+            c = outcome.campaign;
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 8, .. ProptestConfig::default() })]
+
+    /// The save keeps house rules and stands fallen out through game moves and undo.
+    #[test]
+    fn undo_gives_back_stands_fallen_out_under_house_rules(seed in any::<u64>(), regions in 2usize..10, forces in 1usize..8, moves in 1usize..5) {
+        use umpire::store::{Overwrite, Store};
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p.umpire");
+        let start = house_ruled_world(seed, regions, forces, 3, 2, 4);
+        let mut store = Store::create(&path, &start, Overwrite::Refuse).unwrap();
+        let mut states = vec![store.load().unwrap()];
+        prop_assert_eq!(&states[0].house_rules, &start.house_rules);
+        for _ in 0..moves {
+            let (c, at) = store.read_at(Store::load).unwrap();
+            let outcome = resolve(&c, &store.pending_orders().unwrap());
+            store.commit_turn(at, &c, &outcome).unwrap();
+            let loaded = store.load().unwrap();
+            prop_assert_eq!(&loaded, &outcome.campaign);
+            states.push(loaded);
+        }
+        for expected in states.iter().rev().skip(1) {
+            store.undo(store.revision().unwrap()).unwrap();
+            prop_assert_eq!(&store.load().unwrap(), expected);
+        }
+    }
+}

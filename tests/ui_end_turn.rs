@@ -131,3 +131,38 @@ fn rule_sources_cite_publications_not_seed_files() {
         "no seed file is named"
     );
 }
+
+#[test]
+fn rule_sources_list_the_campaigns_house_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let campaign = repo().join("campaigns/egyptian_rebellion_1895.toml");
+    let text = std::fs::read_to_string(&campaign).unwrap();
+    let at = text.find("[[sides]]").unwrap();
+    let ruled = format!(
+        "{}[house_rules]\nforced_march_loss_per = 5\n\n{}",
+        &text[..at],
+        &text[at..]
+    );
+    // The campaign and its map (with its picture) copied as they lie in the repository.
+    for folder in ["campaigns", "maps"] {
+        std::fs::create_dir(dir.path().join(folder)).unwrap();
+    }
+    for map in ["egypt_1895.toml", "egypt_1895.png"] {
+        std::fs::copy(repo().join("maps").join(map), dir.path().join("maps").join(map)).unwrap();
+    }
+    let file = dir.path().join("campaigns/ruled.toml");
+    std::fs::write(&file, ruled).unwrap();
+    let out = umpire(dir.path(), &["new", file.to_str().unwrap(), "war.umpire"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mut h = opened(&dir.path().join("war.umpire"));
+    h.get_by_label("Help").click();
+    h.run();
+    h.query_all_by_label("Rule sources")
+        .next()
+        .expect("Help > Rule sources")
+        .click();
+    h.run();
+    h.get_by_label_contains(
+        "House rule: forced march loses 1 stand in 5 (the seed: 1 in 10, scruby-basic Strategic Rules 3.1).",
+    );
+}

@@ -281,6 +281,7 @@ pub fn generate_campaign(n: usize) -> Campaign {
                 },
                 fatigue: Fatigue::default(),
                 supply: Supply::default(),
+                fallen_out: Vec::new(),
             }
         })
         .collect::<Vec<Force>>();
@@ -306,6 +307,7 @@ pub fn generate_campaign(n: usize) -> Campaign {
         knowledge: Default::default(),
         reinforcements: Vec::new(),
         replacements: Vec::new(),
+        house_rules: Default::default(),
     }
 }
 

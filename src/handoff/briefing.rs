@@ -63,6 +63,18 @@ pub fn write_briefing(campaign: &Campaign, battle: &Battle, handoff: &Handoff) -
         s.turn_limit,
         plan.hours_a_turn * 60.0
     );
+    // The campaign's house rules: the table does not play them, but the
+    // players should know what brought their troops here.
+    let house_rules = crate::model::house_rules::differences(campaign);
+    if !house_rules.is_empty() {
+        let _ = writeln!(
+            out,
+            "- House rules of the campaign (where it differs from the seeds):"
+        );
+        for rule in &house_rules {
+            let _ = writeln!(out, "  - {}.", rule.sentence());
+        }
+    }
     let _ = writeln!(
         out,
         "- Seed for the engine: {} (`umpire resolve` replays the battle from it).\n",

@@ -1,6 +1,7 @@
 //! The campaign: its map, sides, HQs and forces.
 
 use super::date::Date;
+use super::house_rules::HouseRules;
 use super::ids::{ForceId, RegionId, SideId, StandId};
 use super::knowledge::Knowledge;
 use super::map::Map;
@@ -132,6 +133,19 @@ pub struct Force {
     pub fatigue: Fatigue,
     #[serde(default)]
     pub supply: Supply,
+    /// Stands fallen out on a forced march that may rejoin, under the house
+    /// rule `rejoin_after_moves`; empty under the seed's rules.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fallen_out: Vec<FallenOut>,
+}
+
+/// A stand fallen out on a forced march, waiting to rejoin its force
+/// (the house rule `rejoin_after_moves`; the seed removes it, Strategic Rules 3.1).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FallenOut {
+    pub stand: Stand,
+    /// The game move in which it fell out.
+    pub turn: u32,
 }
 
 /// Where a force is on a road between two regions.
@@ -168,11 +182,9 @@ pub struct Fatigue {
     pub must_rest: bool,
 }
 
-/// Game moves a force may be cut off before it loses stands.
-/// Source: `scruby-basic-war-game-rules.txt`, Strategic Rules 2.2: "after 4
-/// game moves you must remove one stand of troops from the field until the
-/// road is reopened".
-pub const CUT_OFF_GRACE_MOVES: u32 = 4;
+/// Game moves a force may be cut off before it loses stands, unless the
+/// campaign's house rules say otherwise (`HouseRules::supply_grace_moves`).
+pub use super::house_rules::CUT_OFF_GRACE_MOVES;
 
 /// A force's supply counters: Strategic Rules 2 of `scruby-basic-war-game-rules.txt`.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -342,6 +354,9 @@ pub struct Campaign {
     /// Stands the sides receive every few game moves at an HQ they hold.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub replacements: Vec<super::arrival::Replacements>,
+    /// The rule parameters the campaign file sets; the seeds' when it sets none.
+    #[serde(default, skip_serializing_if = "HouseRules::is_seed")]
+    pub house_rules: HouseRules,
 }
 
 /// Map miles per inch of the movement tables, unless the campaign file says.

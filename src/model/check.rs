@@ -12,6 +12,7 @@ use super::campaign::{
 };
 use super::date::Date;
 use super::diag::{Diagnostic, Lines, Location, Severity};
+use super::house_rules::read::{self as house_rules, RawHouseRules};
 use super::ids::{ForceId, RegionId, SideId, StandId, is_valid_key};
 use super::map::{Background, Feature, Map, Region, RiverCrossing, Road, RoadKind, Terrain};
 use super::plain_toml;
@@ -166,6 +167,7 @@ struct RawCampaign {
     miles_per_inch: Option<Spanned<f64>>,
     railways: Option<RawRailways>,
     rivers: Option<RawRivers>,
+    house_rules: Option<RawHouseRules>,
     #[serde(default)]
     sides: Vec<RawSide>,
     #[serde(default)]
@@ -838,7 +840,24 @@ impl<'a> CampaignDraft<'a> {
             0
         });
         let rules = sink.word(&raw.rules, "rule set", RuleSetId::parse, RuleSetId::choices);
-        let miles_per_inch = match &raw.miles_per_inch {
+        // Miles per inch is a house rule, written in `[house_rules]` or, as
+        // before there was one, at the top of the file: once.
+        let in_table = raw.house_rules.as_ref().and_then(|h| h.miles_per_inch.as_ref());
+        if let (Some(top), Some(again)) = (&raw.miles_per_inch, in_table) {
+            sink.error(
+                &again.span(),
+                format!(
+                    "miles_per_inch is given twice: at line {} and here in [house_rules]; keep one",
+                    sink.at(&top.span()).line
+                ),
+            );
+        }
+        let house_rules = raw
+            .house_rules
+            .as_ref()
+            .map(|h| house_rules::check(&mut sink, h))
+            .unwrap_or_default();
+        let miles_per_inch = match raw.miles_per_inch.as_ref().or(in_table) {
             None => DEFAULT_MILES_PER_INCH,
             Some(m)
                 if m.get_ref().is_finite() && *m.get_ref() > 0.0 && *m.get_ref() <= MAX_MILES_PER_INCH =>
@@ -1029,6 +1048,7 @@ impl<'a> CampaignDraft<'a> {
                 order: StandingOrder::Hold,
                 fatigue: Fatigue::default(),
                 supply: Supply::default(),
+                fallen_out: Vec::new(),
             });
         }
 
@@ -1274,6 +1294,7 @@ impl<'a> CampaignDraft<'a> {
                 knowledge: Default::default(),
                 reinforcements,
                 replacements,
+                house_rules,
             })
         })
     }

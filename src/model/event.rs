@@ -103,6 +103,9 @@ event_kinds! {
     Moved(Moved) = "moved",
     MustRest(ForceRule) = "must_rest",
     ForcedMarchLoss(StandLost) = "forced_march_loss",
+    /// Stands fallen out on a forced march rejoin their force (the house rule
+    /// `rejoin_after_moves`; the seed has none).
+    StandsRejoined(StandsRejoined) = "stands_rejoined",
     BattleCreated(BattleCreated) = "battle_created",
     BattleJoined(BattleJoined) = "battle_joined",
     HqCaptured(HqChange) = "hq_captured",
@@ -229,6 +232,7 @@ impl EventKind {
             | K::Moved(_)
             | K::MustRest(_)
             | K::ForcedMarchLoss(_)
+            | K::StandsRejoined(_)
             | K::HqLoss(_)
             | K::SupplyRestored(_)
             | K::SupplyCut(_)
@@ -487,6 +491,14 @@ pub struct Moved {
 pub struct StandLost {
     pub force: ForceId,
     pub stand: StandId,
+    pub rule: String,
+}
+
+/// Stands that come back to a force under a house rule.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StandsRejoined {
+    pub force: ForceId,
+    pub stands: Vec<StandId>,
     pub rule: String,
 }
 

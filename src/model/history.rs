@@ -53,6 +53,7 @@ impl EventKind {
             | K::Moved(_)
             | K::MustRest(_)
             | K::ForcedMarchLoss(_)
+            | K::StandsRejoined(_)
             | K::BattleCreated(_)
             | K::BattleJoined(_)
             | K::HqCaptured(_)

@@ -11,6 +11,7 @@ mod date;
 mod diag;
 pub mod event;
 pub mod history;
+pub mod house_rules;
 mod ids;
 mod knowledge;
 mod map;
@@ -25,13 +26,14 @@ mod transport;
 pub use arrival::{Arrival, NewStands, Reinforcement, Replacements};
 pub use campaign::{
     Approach, ArmyKind, Battle, BattleRecord, BattleResult, BattleStatus, CUT_OFF_GRACE_MOVES, Campaign,
-    Colour, DEFAULT_MILES_PER_INCH, EnRoute, Fatigue, Force, Hq, Prediction, ResultSource, RuleSetId, Side,
-    SideLoss, SidePrediction, StandingOrder, Supply, Wing,
+    Colour, DEFAULT_MILES_PER_INCH, EnRoute, FallenOut, Fatigue, Force, Hq, Prediction, ResultSource,
+    RuleSetId, Side, SideLoss, SidePrediction, StandingOrder, Supply, Wing,
 };
 pub use date::Date;
 pub use diag::{Diagnostic, Location, Severity};
 pub use event::{Event, EventKind, EventLog};
 pub use history::History;
+pub use house_rules::{GraceCount, HouseRules, MarchPercent};
 pub(crate) use ids::is_valid_key;
 pub use ids::{ForceId, RegionId, SideId, StandId};
 pub use knowledge::{How, Knowledge, MarkerCount, Seen, Sighting};

@@ -18,6 +18,7 @@ use super::campaign::{Approach, Campaign, EnRoute, Force, Hq, RuleSetId, Side};
 use super::date::Date;
 use super::event::{Edit, Event, EventKind};
 use super::history::History;
+use super::house_rules::HouseRules;
 use super::ids::{ForceId, RegionId, SideId};
 use super::knowledge::{How, Seen, Sighting};
 use super::map::Map;
@@ -52,6 +53,10 @@ pub struct Report {
     /// Railway and river steamer rates and capacities, when not this program's defaults.
     #[serde(default, skip_serializing_if = "super::Transport::is_default")]
     pub transport: super::Transport,
+    /// The campaign's house rules, public: every side plays by them.
+    /// Left out when they are the seeds'.
+    #[serde(default, skip_serializing_if = "HouseRules::is_seed")]
+    pub house_rules: HouseRules,
     /// The campaign's default battle rule set.
     pub rules: RuleSetId,
     /// The map, public: regions and roads.
@@ -276,6 +281,7 @@ impl Report {
             days_per_turn: campaign.days_per_turn,
             miles_per_inch: campaign.miles_per_inch,
             transport: campaign.transport.clone(),
+            house_rules: campaign.house_rules.clone(),
             rules: campaign.rules,
             map: campaign.map.clone(),
             sides: campaign.sides.clone(),
@@ -396,6 +402,8 @@ pub fn heard_by(campaign: &Campaign, side: &SideId, log: &[Event], events: &[&Ev
             K::Moved(m) => own(&m.force),
             K::Rested(r) | K::MustRest(r) => own(&r.force),
             K::ForcedMarchLoss(l) => own(&l.force),
+            // Others learn of the new strength only as the fog lets them.
+            K::StandsRejoined(r) => own(&r.force),
             K::OrderLapsed(l) => own(&l.force),
             K::ForceSplit(s) => own(&s.force),
             K::ForcesMerged(m) => own(&m.force),

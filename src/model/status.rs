@@ -3,7 +3,8 @@
 //! The JSON shape is documented in README.md and kept stable: tests and other
 //! tools read it. Add fields; never rename or remove one.
 
-use super::campaign::{CUT_OFF_GRACE_MOVES, Campaign, Force, StandingOrder, Wing};
+use super::campaign::{Campaign, Force, StandingOrder, Wing};
+use super::house_rules::{Difference, differences};
 use super::ids::SideId;
 use super::knowledge::How;
 use super::report::KnownForce;
@@ -28,6 +29,10 @@ pub struct Status {
     /// In the umpire's view: the troops still to come, one sentence each (none in a side's view).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub coming: Vec<String>,
+    /// Every house rule in which the campaign differs from the seeds, public
+    /// (every side plays by them). Left out when it plays the seeds' rules.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub house_rules: Vec<Difference>,
 }
 
 /// An enemy force as the viewing side knows it: a blind has no id, name or strength.
@@ -124,6 +129,18 @@ pub struct ForceStatus {
     pub forced_in_row: u32,
     pub must_rest: bool,
     pub supply: SupplyStatus,
+    /// Stands fallen out on a forced march waiting to rejoin (the house rule
+    /// `rejoin_after_moves`), with the game move each may rejoin from. Left out when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub fallen_out: Vec<FallenOutStatus>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct FallenOutStatus {
+    pub id: u32,
+    pub name: String,
+    /// The first game move at whose end it rejoins if the force is in supply.
+    pub rejoins_turn: u32,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -228,6 +245,17 @@ impl Status {
                         forced_in_row: force.fatigue.forced_in_row,
                         must_rest: force.fatigue.must_rest,
                         supply: supply_status(campaign, force),
+                        fallen_out: force
+                            .fallen_out
+                            .iter()
+                            .map(|o| FallenOutStatus {
+                                id: o.stand.id.0,
+                                name: o.stand.name.clone(),
+                                rejoins_turn: o
+                                    .turn
+                                    .saturating_add(campaign.house_rules.rejoin_after_moves.unwrap_or(0)),
+                            })
+                            .collect(),
                         stands: force
                             .stands
                             .iter()
@@ -286,6 +314,7 @@ impl Status {
                 .map_or_else(|| "beyond the calendar".to_owned(), |d| d.to_string()),
             rules: campaign.rules.to_string(),
             map: map.name.clone(),
+            house_rules: differences(campaign),
             sides,
             battles: campaign
                 .battles
@@ -374,14 +403,15 @@ impl Status {
 
 fn supply_status(campaign: &Campaign, force: &Force) -> SupplyStatus {
     let cut = force.supply.cut_moves;
+    let grace = campaign.house_rules.cut_moves_before_losses();
     SupplyStatus {
         state: match cut {
             0 => "supplied",
-            n if n <= CUT_OFF_GRACE_MOVES => "cut",
+            n if n <= grace => "cut",
             _ => "attrition",
         },
         cut_moves: cut,
         // Cut for `cut` moves up to the last; the next move is cut move cut+1.
-        losses_from_turn: (cut > 0).then(|| campaign.turn + CUT_OFF_GRACE_MOVES.saturating_sub(cut)),
+        losses_from_turn: (cut > 0).then(|| campaign.turn + grace.saturating_sub(cut)),
     }
 }

@@ -556,6 +556,7 @@ fn synthetic(template: &Campaign, probe: &Probe, index: u64) -> Result<ProvingBa
         order: Default::default(),
         fatigue: Default::default(),
         supply: Default::default(),
+        fallen_out: Vec::new(),
     };
     let defenders = roll(&defender, 1);
     let first_attacker = u32::try_from(defenders.len()).unwrap_or(0) + 1;

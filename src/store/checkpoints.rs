@@ -258,6 +258,7 @@ fn changed_fields(before: &Force, after: &Force) -> JsonMap<String, Value> {
         order,
         fatigue,
         supply,
+        fallen_out,
     } = after;
     let mut set = JsonMap::new();
     // Only a field that differs is turned into JSON (a marching force's
@@ -285,6 +286,9 @@ fn changed_fields(before: &Force, after: &Force) -> JsonMap<String, Value> {
     });
     field("supply", before.supply != *supply, &|| {
         serde_json::to_value(supply)
+    });
+    field("fallen_out", before.fallen_out != *fallen_out, &|| {
+        serde_json::to_value(fallen_out)
     });
     set
 }

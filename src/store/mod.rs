@@ -41,6 +41,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0009_compact_history.sql"),
     include_str!("../../migrations/0010_transport.sql"),
     include_str!("../../migrations/0011_arrivals.sql"),
+    include_str!("../../migrations/0012_house_rules.sql"),
 ];
 
 /// The schema this build writes: the number of migrations.
@@ -49,7 +50,7 @@ const MIGRATIONS: &[&str] = &[
 /// save read on three threads at once, those locks were a tenth of the work.
 const ONE_THREAD: OpenFlags = OpenFlags::SQLITE_OPEN_NO_MUTEX;
 
-pub const SCHEMA_VERSION: i64 = 11;
+pub const SCHEMA_VERSION: i64 = 12;
 
 /// SQLite `application_id` of an umpire save: "UMPR".
 pub const APPLICATION_ID: i32 = 0x554D_5052;

@@ -17,8 +17,8 @@ pub(super) fn write_campaign(tx: &Transaction<'_>, campaign: &Campaign) -> rusql
     tx.execute(
         "INSERT INTO campaign (id, title, description, turn, start_turn, start_date, days_per_turn, rules,
                                rng_seed, rng_word_pos, map_name, map_description, miles_per_inch, map_background,
-                               transport, arrivals)
-         VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+                               transport, arrivals, house_rules)
+         VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
         params![
             campaign.title,
             campaign.description,
@@ -35,6 +35,7 @@ pub(super) fn write_campaign(tx: &Transaction<'_>, campaign: &Campaign) -> rusql
             map.background.as_ref().and_then(|b| serde_json::to_string(b).ok()),
             (!campaign.transport.is_default()).then(|| json(&campaign.transport)),
             arrivals_json(campaign),
+            (!campaign.house_rules.is_seed()).then(|| json(&campaign.house_rules)),
         ],
     )?;
     let mut insert = tx.prepare(
@@ -187,7 +188,8 @@ fn write_force_changes(tx: &Transaction<'_>, before: &[Force], after: &[Force]) 
     }
     let mut update_force = tx.prepare_cached(
         "UPDATE forces SET region = ?2, en_route_to = ?3, en_route_miles = ?4, standing_order = ?5,
-                           forced_in_row = ?6, must_rest = ?7, supply_cut_moves = ?8, supply_next_loss = ?9
+                           forced_in_row = ?6, must_rest = ?7, supply_cut_moves = ?8, supply_next_loss = ?9,
+                           fallen_out = ?10
          WHERE id = ?1",
     )?;
     let mut update_stand = tx.prepare_cached(
@@ -226,9 +228,21 @@ fn write_force_changes(tx: &Transaction<'_>, before: &[Force], after: &[Force]) 
                 }
             }
         }
-        if (&o.region, &o.en_route, &o.order, &o.fatigue, &o.supply)
-            != (&f.region, &f.en_route, &f.order, &f.fatigue, &f.supply)
-        {
+        if (
+            &o.region,
+            &o.en_route,
+            &o.order,
+            &o.fatigue,
+            &o.supply,
+            &o.fallen_out,
+        ) != (
+            &f.region,
+            &f.en_route,
+            &f.order,
+            &f.fatigue,
+            &f.supply,
+            &f.fallen_out,
+        ) {
             update_force.execute(params![
                 f.id.as_str(),
                 f.region.as_str(),
@@ -239,6 +253,7 @@ fn write_force_changes(tx: &Transaction<'_>, before: &[Force], after: &[Force]) 
                 f.fatigue.must_rest,
                 f.supply.cut_moves,
                 f.supply.next_loss.map(|a| a.as_str()),
+                fallen_out_json(f),
             ])?;
         }
     }
@@ -338,8 +353,8 @@ fn write_hqs(tx: &Transaction<'_>, hqs: &[Hq]) -> rusqlite::Result<()> {
 fn write_forces(tx: &Transaction<'_>, forces: &[Force], first_ord: i64) -> rusqlite::Result<()> {
     let mut insert_force = tx.prepare_cached(
         "INSERT INTO forces (id, ord, name, side, region, en_route_to, en_route_miles, standing_order,
-                             forced_in_row, must_rest, supply_cut_moves, supply_next_loss)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                             forced_in_row, must_rest, supply_cut_moves, supply_next_loss, fallen_out)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
     )?;
     for (ord, f) in forces.iter().enumerate() {
         insert_force.execute(params![
@@ -355,10 +370,16 @@ fn write_forces(tx: &Transaction<'_>, forces: &[Force], first_ord: i64) -> rusql
             f.fatigue.must_rest,
             f.supply.cut_moves,
             f.supply.next_loss.map(|a| a.as_str()),
+            fallen_out_json(f),
         ])?;
         write_stands(tx, f)?;
     }
     Ok(())
+}
+
+/// A force's stands fallen out, as its `fallen_out` column keeps them: NULL when none.
+fn fallen_out_json(f: &Force) -> Option<String> {
+    (!f.fallen_out.is_empty()).then(|| json(&f.fallen_out))
 }
 
 fn write_stands(tx: &Transaction<'_>, f: &Force) -> rusqlite::Result<()> {
@@ -509,6 +530,7 @@ pub(super) fn created_state(campaign: &Campaign) -> serde_json::Value {
         knowledge,
         reinforcements,
         replacements,
+        house_rules,
     } = campaign;
     let Map {
         name,
@@ -542,6 +564,7 @@ pub(super) fn created_state(campaign: &Campaign) -> serde_json::Value {
         knowledge: knowledge.clone(),
         reinforcements: reinforcements.clone(),
         replacements: replacements.clone(),
+        house_rules: house_rules.clone(),
     };
     serde_json::to_value(start).unwrap_or(serde_json::Value::Null)
 }
@@ -731,7 +754,7 @@ pub(super) fn read_campaign_with(
     let mut forces = reader.rows(
         "forces",
         "SELECT id, name, side, region, en_route_to, en_route_miles, standing_order, forced_in_row, must_rest,
-                supply_cut_moves, supply_next_loss FROM forces ORDER BY ord",
+                supply_cut_moves, supply_next_loss, fallen_out FROM forces ORDER BY ord",
         first_text,
         |row| {
             Ok(Force {
@@ -751,6 +774,10 @@ pub(super) fn read_campaign_with(
                         .map(|a| Arm::parse(&a).ok_or_else(|| format!("unknown arm `{a}`")))
                         .transpose()?,
                 },
+                fallen_out: opt_text(row, 11)?
+                    .map(|json| serde_json::from_str(&json).map_err(|e| format!("fallen_out: {e}")))
+                    .transpose()?
+                    .unwrap_or_default(),
             })
         },
     )?;
@@ -863,7 +890,7 @@ pub(super) fn read_campaign_with(
     let mut campaign = reader.rows(
         "campaign",
         "SELECT title, description, turn, start_turn, start_date, days_per_turn, rules, rng_seed, rng_word_pos,
-                map_name, map_description, miles_per_inch, map_background, transport, arrivals FROM campaign WHERE id = 1",
+                map_name, map_description, miles_per_inch, map_background, transport, arrivals, house_rules FROM campaign WHERE id = 1",
         |_| "1".to_owned(),
         |row| {
             Ok(Campaign {
@@ -899,6 +926,10 @@ pub(super) fn read_campaign_with(
                 knowledge: Default::default(),
                 reinforcements: Vec::new(),
                 replacements: Vec::new(),
+                house_rules: opt_text(row, 15)?
+                    .map(|json| serde_json::from_str(&json).map_err(|e| format!("house_rules: {e}")))
+                    .transpose()?
+                    .unwrap_or_default(),
             })
             .and_then(|mut campaign| {
                 if let Some(json) = opt_text(row, 14)? {

@@ -120,6 +120,7 @@ fn stands_and_points(stands: &[Stand]) -> (String, u64) {
 
 fn new_force(id: ForceId, name: String, side: SideId, region: RegionId, stands: Vec<Stand>) -> Force {
     Force {
+        fallen_out: Vec::new(),
         id,
         name,
         side,

@@ -282,6 +282,7 @@ fn change(state: &mut Campaign, edit: &Edit, problems: &mut Vec<String>) -> Stri
                 order: crate::model::StandingOrder::Hold,
                 fatigue: Default::default(),
                 supply: Default::default(),
+                fallen_out: Vec::new(),
             });
             format!(
                 "{name} ({side_name}, {}) arrives at {region_name}",

@@ -8,6 +8,8 @@
 //! (vision range, screening, light cavalry scouts and their morale combat,
 //! rules 1-22). Table inches become map miles at the campaign's
 //! `miles_per_inch` (2.5 unless the campaign file says): 18 inches is 45 miles.
+//! The sight and scouting ranges below are the seeds'; a campaign's house
+//! rules may set others (`HouseRules::sight_inches`, `scouting_inches`).
 //!
 //! For each side and each enemy force, at the end of the game move:
 //!
@@ -96,7 +98,8 @@ use std::collections::BTreeSet;
 /// "“Sight range” is 18 inches" (`scruby-basic-war-game-rules.txt`,
 /// Strategic Rules 4.2). The 1961 table's VISION RANGE is 16 inches
 /// ([`scruby1961::VISION_INCHES`]); the Strategic Rules are the campaign's.
-pub const SIGHT_INCHES: f64 = 18.0;
+/// A campaign may set its own (`HouseRules::sight_inches`).
+pub const SIGHT_INCHES: f64 = crate::model::house_rules::SIGHT_INCHES;
 
 /// "(or longer if from hills rule 2 under ‘artillery’)": "add 2″ to this
 /// range for each level of hill" (`scruby-basic-war-game-rules.txt`,
@@ -104,7 +107,8 @@ pub const SIGHT_INCHES: f64 = 18.0;
 pub const HILL_LEVEL_INCHES: f64 = 2.0;
 
 /// Rule 17A: "Whenever Light Cavalry approach enemy forces within 9 inches"
-/// (`scruby-1961-strategy-tactical-wargame.txt`).
+/// (`scruby-1961-strategy-tactical-wargame.txt`). A campaign may set its own
+/// (`HouseRules::scouting_inches`).
 pub const SCOUTING_INCHES: f64 = scruby1961::SCOUTING_INCHES;
 
 /// FIGURE 13: "a Squadron of Light Cavalry (or a minimum of 2 cavalry
@@ -127,15 +131,43 @@ pub fn hill_levels(terrain: Terrain) -> u32 {
     }
 }
 
-/// Sight range in map miles of a watcher in `terrain` (`None`: on a road).
-pub fn sight_miles(miles_per_inch: f64, terrain: Option<Terrain>) -> f64 {
-    let levels = terrain.map_or(0, hill_levels);
-    (SIGHT_INCHES + HILL_LEVEL_INCHES * f64::from(levels)) * miles_per_inch
+/// The campaign's ranges: sight and scouting in inches of table (its house
+/// rules, the seeds' unless the file says) and its miles to the inch.
+#[derive(Debug, Clone, Copy)]
+struct Ranges {
+    sight_inches: f64,
+    scouting_inches: f64,
+    miles_per_inch: f64,
 }
 
-/// How far light cavalry scout, in map miles.
-pub fn scouting_miles(miles_per_inch: f64) -> f64 {
-    SCOUTING_INCHES * miles_per_inch
+impl Ranges {
+    fn of(campaign: &Campaign) -> Ranges {
+        Ranges {
+            sight_inches: campaign.house_rules.sight_inches,
+            scouting_inches: campaign.house_rules.scouting_inches,
+            miles_per_inch: campaign.miles_per_inch,
+        }
+    }
+
+    fn sight(self, terrain: Option<Terrain>) -> f64 {
+        let levels = terrain.map_or(0, hill_levels);
+        (self.sight_inches + HILL_LEVEL_INCHES * f64::from(levels)) * self.miles_per_inch
+    }
+
+    fn scouting(self) -> f64 {
+        self.scouting_inches * self.miles_per_inch
+    }
+}
+
+/// Sight range in map miles of a watcher in `terrain` (`None`: on a road),
+/// at the campaign's sight range and scale.
+pub fn sight_miles(campaign: &Campaign, terrain: Option<Terrain>) -> f64 {
+    Ranges::of(campaign).sight(terrain)
+}
+
+/// How far light cavalry scout, in map miles, at the campaign's scouting range and scale.
+pub fn scouting_miles(campaign: &Campaign) -> f64 {
+    Ranges::of(campaign).scouting()
 }
 
 /// Figures a stand has on the 1961 table (a squadron three, a tray four).
@@ -467,8 +499,8 @@ fn see(
         .iter()
         .map(|f| if f.stands.is_empty() { None } else { spot(index, f) })
         .collect();
-    let mpi = state.miles_per_inch;
-    let longest = sight_miles(mpi, Some(Terrain::Mountains)).max(scouting_miles(mpi));
+    let range = Ranges::of(state);
+    let longest = range.sight(Some(Terrain::Mountains)).max(range.scouting());
     let grid = Grid::new(longest, &spots);
     let at: HashMap<&ForceId, usize> = state.forces.iter().enumerate().map(|(i, f)| (&f.id, i)).collect();
 
@@ -529,7 +561,7 @@ fn see(
                 .iter()
                 .filter(|j| ours(j))
                 .filter_map(|&j| spots.get(j).copied().flatten())
-                .filter(|s| distance(s) <= sight_miles(mpi, s.terrain))
+                .filter(|s| distance(s) <= range.sight(s.terrain))
                 .map(|s| s.place)
                 .collect();
             if places.is_empty() {
@@ -582,7 +614,7 @@ fn see(
                         continue;
                     };
                     let points = scout_points(scout);
-                    if points == 0 || distance(&s) > scouting_miles(mpi) {
+                    if points == 0 || distance(&s) > range.scouting() {
                         continue;
                     }
                     let throw = morale_combat(rng, j, points, other_points);
@@ -623,7 +655,7 @@ fn see(
                 .into_iter()
                 .filter(|j| state.forces.get(*j).is_some_and(|f| &f.side == side))
                 .filter_map(|j| spots.get(j).copied().flatten())
-                .any(|s| (s.x - target.x).hypot(s.y - target.y) <= sight_miles(mpi, s.terrain))
+                .any(|s| (s.x - target.x).hypot(s.y - target.y) <= range.sight(s.terrain))
         };
         let (theirs, others): (Vec<Sighting>, Vec<Sighting>) =
             sightings.into_iter().partition(|s| &s.by == side);
@@ -700,7 +732,7 @@ fn learn(
             .filter(|f| battle.forces.contains(&f.id))
             .map(|f| &f.side),
     );
-    let mpi = state.miles_per_inch;
+    let range = Ranges::of(state);
     let mut out = Notes {
         index: &index,
         events: EventLog::new(turn),
@@ -722,7 +754,7 @@ fn learn(
                 .zip(&spots)
                 .filter(|(f, _)| &f.side == side)
                 .filter_map(|(_, s)| *s)
-                .filter(|s| (s.x - target.x).hypot(s.y - target.y) <= sight_miles(mpi, s.terrain))
+                .filter(|s| (s.x - target.x).hypot(s.y - target.y) <= range.sight(s.terrain))
                 .map(|s| s.place)
                 .collect();
             places.sort_unstable();

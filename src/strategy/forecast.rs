@@ -4,11 +4,8 @@
 use super::index::MapIndex;
 use super::movement::{FORCED_MARCH_MOVES, MARCH_HOURS_PER_DAY, miles_per_move};
 use super::supply::{self, Holding};
-use super::turn::{FORCED_MARCHES_BEFORE_REST, STANDS_PER_FORCED_MARCH_LOSS};
 use crate::model::status::Status;
-use crate::model::{
-    CUT_OFF_GRACE_MOVES, Campaign, Conveyance, Force, ForceId, RegionId, SideId, StandingOrder,
-};
+use crate::model::{Campaign, Conveyance, Force, ForceId, RegionId, SideId, StandingOrder};
 
 /// Game moves a forecast looks ahead at most; a march longer than this is
 /// reported as taking this long.
@@ -193,12 +190,12 @@ fn march_forecast_on(
         }
         left -= per_move;
         if forced {
-            let loss = stands.div_ceil(STANDS_PER_FORCED_MARCH_LOSS).min(stands);
+            let loss = campaign.house_rules.forced_march_losses(stands).min(stands);
             lost += loss;
             stands -= loss;
             lost_first.get_or_insert(loss);
             in_row += 1;
-            must_rest = in_row >= FORCED_MARCHES_BEFORE_REST;
+            must_rest = in_row >= campaign.house_rules.forced_marches_before_rest;
         } else {
             lost_first.get_or_insert(0);
             in_row = 0;
@@ -314,6 +311,7 @@ pub struct SupplyLine {
 pub fn supply_lines(campaign: &Campaign) -> Vec<SupplyLine> {
     let index = MapIndex::new(&campaign.map);
     let holding = Holding::of(campaign, &index);
+    let grace = campaign.house_rules.cut_moves_before_losses();
     let mut lines = Vec::new();
     for (side, side_id) in campaign.sides.iter().map(|s| &s.id).enumerate() {
         if !campaign.forces.iter().any(|f| &f.side == side_id) {
@@ -345,9 +343,9 @@ pub fn supply_lines(campaign: &Campaign) -> Vec<SupplyLine> {
                 cuts: ids(cuts),
                 cut_moves: force.supply.cut_moves,
                 moves_before_losses: if supplied {
-                    CUT_OFF_GRACE_MOVES
+                    grace
                 } else {
-                    CUT_OFF_GRACE_MOVES.saturating_sub(force.supply.cut_moves)
+                    grace.saturating_sub(force.supply.cut_moves)
                 },
             });
         }
@@ -405,6 +403,7 @@ mod tests {
             name: id.to_owned(),
             side: SideId::new(side),
             region: RegionId::new(at),
+            fallen_out: Vec::new(),
             stands: (0..count)
                 .map(|i| Stand {
                     id: StandId(i + count * 100),
@@ -461,6 +460,7 @@ mod tests {
             rng: RngState::new(1),
             miles_per_inch: DEFAULT_MILES_PER_INCH,
             transport: Default::default(),
+            house_rules: Default::default(),
             sides: vec![side("red"), side("blue")],
             hqs: Wing::ALL
                 .iter()

@@ -2,7 +2,6 @@
 //! result (`aftermath`): an HQ passing to another side, and forces with no
 //! stands struck from the roll. Each returns what to tell as an event.
 
-use super::turn::HQ_LOSS_DELAY_MOVES;
 use crate::model::EventKind;
 use crate::model::event::{ForceDestroyed, HqChange};
 use crate::model::{BattleStatus, Campaign, ForceId, RegionId, SideId};
@@ -16,7 +15,7 @@ fn side_name(state: &Campaign, id: &SideId) -> String {
 
 /// HQ number `h` passes to `taker` in game move `turn`: retaken if `taker`
 /// owns it, else captured, its owner losing stands from
-/// [`HQ_LOSS_DELAY_MOVES`] later (Strategic Rules 2.1). `battle` names the
+/// the campaign's `hq_loss_delay_moves` later (Strategic Rules 2.1). `battle` names the
 /// battle that won it, if one did.
 pub(super) fn hand_over_hq(
     state: &mut Campaign,
@@ -52,7 +51,7 @@ pub(super) fn hand_over_hq(
     if lost_now {
         hq.captured_turn = Some(turn);
     }
-    let from_move = turn + HQ_LOSS_DELAY_MOVES;
+    let from_move = turn.saturating_add(state.house_rules.hq_loss_delay_moves);
     Some((
         EventKind::HqCaptured(payload),
         format!(

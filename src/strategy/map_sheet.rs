@@ -9,7 +9,7 @@
 //! game move holds them (`supply::Holding`): by the forces in them, not on the
 //! road out; with no forces there, by whoever holds an HQ there.
 
-use super::movement::{MARCH_HOURS_PER_DAY, MoveClass, inches};
+use super::movement::{MARCH_HOURS_PER_DAY, MoveClass, inches, percent_of_chart};
 use crate::model::status::Status;
 use crate::model::{Campaign, Feature, RoadKind, Terrain, Wing};
 use serde::Serialize;
@@ -147,8 +147,10 @@ impl MapSheet {
             .collect();
         let terrain = |id| map.region(id).map_or(Terrain::Open, |r| r.terrain);
         let miles_an_inch = campaign.miles_per_inch;
+        let march = &campaign.house_rules.march_percent;
         let hours = |class, kind, from, to, miles: f64| {
-            let per_move = inches(class, kind, from, to) * miles_an_inch;
+            let per_move =
+                inches(class, kind, from, to) * percent_of_chart(march, class) / 100.0 * miles_an_inch;
             if kind == RoadKind::River {
                 // Only steamers use a river (`by = "river"`): nobody marches there.
                 f64::INFINITY

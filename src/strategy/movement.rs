@@ -2,9 +2,10 @@
 //!
 //! The rates are the seed's movement chart (`scruby-basic-war-game-rules.txt`,
 //! "Movement"), in inches of table per regulation move, turned into map miles
-//! by the campaign's `miles_per_inch`.
+//! by the campaign's `miles_per_inch`, each row scaled by the campaign's house
+//! rule `march_percent` (100 per cent, the chart itself, unless the file says).
 
-use crate::model::{Campaign, Force, Road, RoadKind, StandKind, Terrain};
+use crate::model::{Campaign, Force, MarchPercent, Road, RoadKind, StandKind, Terrain};
 
 /// Hours of marching in one day: a regulation move. This program's own
 /// figure; only ratios of rates matter, and the steps of a game move are hours.
@@ -135,13 +136,27 @@ pub fn inches(class: MoveClass, road: RoadKind, from: Terrain, to: Terrain) -> f
     (base + slope).max(1.0)
 }
 
+/// The house rules' march rate for a row of the chart, in per cent of the chart.
+pub fn percent_of_chart(march: &MarchPercent, class: MoveClass) -> f64 {
+    f64::from(match class {
+        MoveClass::Infantry => march.infantry,
+        MoveClass::LightInfantry => march.light_infantry,
+        MoveClass::LightCavalry => march.light_cavalry,
+        MoveClass::HeavyCavalry => march.heavy_cavalry,
+    })
+}
+
 /// Miles a force covers on `road` from `from` into `to` in one regulation
 /// move: the rate of its slowest stand. A force with no stands does not move.
 pub fn miles_per_move(campaign: &Campaign, force: &Force, road: &Road, from: Terrain, to: Terrain) -> f64 {
+    let march = &campaign.house_rules.march_percent;
     let slowest = force
         .stands
         .iter()
-        .map(|s| inches(class_of(s.kind), road.kind, from, to))
+        .map(|s| {
+            let class = class_of(s.kind);
+            inches(class, road.kind, from, to) * percent_of_chart(march, class) / 100.0
+        })
         .fold(f64::INFINITY, f64::min);
     if slowest.is_finite() {
         slowest * campaign.miles_per_inch

@@ -316,8 +316,14 @@ impl<'c> Checker<'c> {
         }
         if moves && let Some(force) = known.force {
             if force.fatigue.must_rest {
+                let limit = self.campaign.house_rules.forced_marches_before_rest;
                 let message = format!(
-                    "force `{id}` made three forced marches in a row and must rest this game move (Strategic Rules 3.2): order it to hold, or march it next move"
+                    "force `{id}` made {} in a row and must rest this game move (Strategic Rules 3.2): order it to hold, or march it next move",
+                    match limit {
+                        1 => "a forced march".to_owned(),
+                        3 => "three forced marches".to_owned(),
+                        n => format!("{n} forced marches"),
+                    }
                 );
                 self.problem(entry, Part::Action, message);
                 return None;

@@ -16,7 +16,7 @@ use super::supply::{self, Holding};
 use crate::model::event as ev;
 use crate::model::{
     Approach, Arm, Battle, BattleRecord, BattleStatus, Campaign, Conveyance, EnRoute, Event, EventKind,
-    EventLog, Force, ForceId, RegionId, SideId, Stand, StandingOrder,
+    EventLog, FallenOut, Force, ForceId, RegionId, SideId, Stand, StandId, StandingOrder,
 };
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
@@ -25,20 +25,11 @@ use rand_chacha::ChaCha8Rng;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
-pub use crate::model::CUT_OFF_GRACE_MOVES;
-
-/// Game moves after an HQ's loss before its side loses stands: "on the second
-/// game move thereafter" (Strategic Rules 2.1).
-pub const HQ_LOSS_DELAY_MOVES: u32 = 2;
-
-/// Forced marches in a row before a rest: "Troops making three successive
-/// forced marches must stop and 'rest' one game move thereafter" (Strategic Rules 3.2).
-pub const FORCED_MARCHES_BEFORE_REST: u32 = 3;
-
-/// Stands marching for each stand lost on a forced march: "For every 10 (or
-/// less) stands making the march, you remove one stand on each game move the
-/// forced march is made" (Strategic Rules 3.1).
-pub const STANDS_PER_FORCED_MARCH_LOSS: usize = 10;
+// The seeds' values, each with its source; a campaign plays its own
+// (`Campaign::house_rules`), which default to these.
+pub use crate::model::house_rules::{
+    CUT_OFF_GRACE_MOVES, FORCED_MARCHES_BEFORE_REST, HQ_LOSS_DELAY_MOVES, STANDS_PER_FORCED_MARCH_LOSS,
+};
 
 /// The result of a game move: the new state and what happened.
 #[derive(Debug, Clone, PartialEq)]
@@ -69,6 +60,7 @@ pub fn resolve(campaign: &Campaign, orders: &[OrderSet]) -> TurnOutcome {
     turn.make_battles();
     turn.change_hq_hands();
     turn.trace_supply();
+    turn.rejoin_fallen_out();
     turn.hq_loss_attrition();
     turn.strike_empty_forces();
     // The fog of war last, once every force stands where the move leaves it.
@@ -279,6 +271,7 @@ impl<'c> Turn<'c> {
         }
         parent.stands = staying;
         let child = Force {
+            fallen_out: Vec::new(),
             id: new_force.clone(),
             name: name.to_owned(),
             side: parent.side.clone(),
@@ -329,6 +322,8 @@ impl<'c> Turn<'c> {
         };
         let count = merged.stands.len();
         target.stands.extend(merged.stands);
+        // Its stragglers follow it into the force it joins.
+        target.fallen_out.extend(merged.fallen_out);
         let target_name = target.name.clone();
         let place = self.region_name(&merged.region);
         let stands = if count == 1 {
@@ -924,7 +919,8 @@ impl<'c> Turn<'c> {
         } else {
             force.fatigue.forced_in_row = 0;
         }
-        let rest_due = m.forced && force.fatigue.forced_in_row >= FORCED_MARCHES_BEFORE_REST;
+        let rest_due =
+            m.forced && force.fatigue.forced_in_row >= self.state.house_rules.forced_marches_before_rest;
         if rest_due {
             force.fatigue.must_rest = true;
         }
@@ -995,30 +991,59 @@ impl<'c> Turn<'c> {
                         rule: "Strategic Rules 3.2".to_owned(),
                     }),
                     format!(
-                        "{name} has made {FORCED_MARCHES_BEFORE_REST} forced marches in a row and must rest next game move (Strategic Rules 3.2)."
+                        "{name} has made {} in a row and must rest next game move (Strategic Rules 3.2{}).",
+                        plural(
+                            self.state.house_rules.forced_marches_before_rest,
+                            "forced march",
+                            "forced marches"
+                        ),
+                        house_rule_note(
+                            self.state.house_rules.forced_marches_before_rest != FORCED_MARCHES_BEFORE_REST
+                        )
                     ),
                 );
             }
         }
     }
 
-    /// One stand lost for every ten (or fewer) marching.
+    /// One stand lost for every ten (or fewer) marching, or the house rules'
+    /// figure. Under the house rule `rejoin_after_moves` the stand is kept
+    /// with its force as fallen out, to rejoin later ([`Turn::rejoin_fallen_out`]).
     fn forced_march_losses(&mut self, i: usize, force: &ForceId, marching: usize) {
-        let losses = marching.div_ceil(STANDS_PER_FORCED_MARCH_LOSS);
+        let rules = &self.state.house_rules;
+        let per = rules.forced_march_loss_per;
+        let rejoin = rules.rejoin_after_moves;
+        let losses = rules.forced_march_losses(marching);
         for _ in 0..losses {
             let Some((stand, name)) = self.remove_random_stand(i, |_| true) else {
                 return;
             };
+            let mut sentence = format!(
+                "{} falls out of {name} on the forced march (one stand for every {per} or fewer marching; Strategic Rules 3.1{})",
+                stand.name,
+                house_rule_note(per != STANDS_PER_FORCED_MARCH_LOSS)
+            );
+            let id = stand.id;
+            if let Some(after) = rejoin {
+                sentence.push_str(&format!(
+                    "; it may rejoin on game move {} if {name} is then in supply (a house rule)",
+                    self.turn.saturating_add(after)
+                ));
+                if let Some(f) = self.state.forces.get_mut(i) {
+                    f.fallen_out.push(FallenOut {
+                        stand,
+                        turn: self.turn,
+                    });
+                }
+            }
+            sentence.push('.');
             self.events.tell(
                 EventKind::ForcedMarchLoss(ev::StandLost {
                     force: force.clone(),
-                    stand: stand.id,
+                    stand: id,
                     rule: "Strategic Rules 3.1".to_owned(),
                 }),
-                format!(
-                    "{} falls out of {name} on the forced march (one stand for every {STANDS_PER_FORCED_MARCH_LOSS} or fewer marching; Strategic Rules 3.1).",
-                    stand.name
-                ),
+                sentence,
             );
         }
     }
@@ -1321,8 +1346,9 @@ impl<'c> Turn<'c> {
             .iter()
             .filter(|hq| hq.held_by != hq.side)
             .filter(|hq| {
-                hq.captured_turn
-                    .is_some_and(|c| self.turn >= c.saturating_add(HQ_LOSS_DELAY_MOVES))
+                hq.captured_turn.is_some_and(|c| {
+                    self.turn >= c.saturating_add(self.state.house_rules.hq_loss_delay_moves)
+                })
             })
             .map(|hq| (hq.side.clone(), hq.label(&self.side_name(&hq.side))))
             .collect();
@@ -1418,6 +1444,7 @@ impl<'c> Turn<'c> {
     }
 
     fn cut_off(&mut self, force: usize, cuts: &[usize]) {
+        let grace = self.state.house_rules.cut_moves_before_losses();
         let Some(f) = self.state.forces.get_mut(force) else {
             return;
         };
@@ -1443,10 +1470,10 @@ impl<'c> Turn<'c> {
                 }),
                 format!(
                     "{name} at {place} is cut off from its HQs: {why}. It loses a stand each game move from game move {} unless the road is reopened (Strategic Rules 2.2).",
-                    self.turn + CUT_OFF_GRACE_MOVES
+                    self.turn.saturating_add(grace)
                 ),
             );
-        } else if moves <= CUT_OFF_GRACE_MOVES {
+        } else if moves <= grace {
             self.events.tell(
                 EventKind::SupplyStillCut(ev::SupplyStillCut {
                     force: id.clone(),
@@ -1455,11 +1482,11 @@ impl<'c> Turn<'c> {
                 }),
                 format!(
                     "{name} at {place} has been cut off for {moves} game moves ({why}); losses begin in {} more.",
-                    CUT_OFF_GRACE_MOVES + 1 - moves
+                    grace + 1 - moves
                 ),
             );
         }
-        if moves > CUT_OFF_GRACE_MOVES {
+        if moves > grace {
             // "one Infantry stand on one move and one cavalry stand on the next, etc."
             let wanted = self
                 .state
@@ -1498,6 +1525,67 @@ impl<'c> Turn<'c> {
                     "{} of {name} is lost: cut off for {moves} game moves ({why}; Strategic Rules 2.2).",
                     stand.name
                 ),
+            );
+        }
+    }
+
+    /// The house rule `rejoin_after_moves`: stands fallen out on a forced
+    /// march rejoin their force once the game moves have passed, at the end of
+    /// the first game move from then in which the force is in supply (it was
+    /// traced just before); while it is cut off they wait. This program's
+    /// reading of the house rule the issue asks for: the seed removes them
+    /// (`scruby-basic-war-game-rules.txt`, Strategic Rules 3.1). A force
+    /// struck off takes its stragglers with it.
+    fn rejoin_fallen_out(&mut self) {
+        let Some(after) = self.state.house_rules.rejoin_after_moves else {
+            return;
+        };
+        let (turn, index) = (self.turn, &self.index);
+        let mut told = Vec::new();
+        for f in &mut self.state.forces {
+            if f.fallen_out.is_empty() || f.supply.cut_moves > 0 || f.stands.is_empty() {
+                continue;
+            }
+            let (due, waiting): (Vec<_>, Vec<_>) = std::mem::take(&mut f.fallen_out)
+                .into_iter()
+                .partition(|o| o.turn.saturating_add(after) <= turn);
+            f.fallen_out = waiting;
+            if due.is_empty() {
+                continue;
+            }
+            let names: Vec<String> = due.iter().map(|o| o.stand.name.clone()).collect();
+            let stands: Vec<StandId> = due.iter().map(|o| o.stand.id).collect();
+            f.stands.extend(due.into_iter().map(|o| o.stand));
+            let name_of = |id: &RegionId| {
+                index
+                    .at(id)
+                    .map_or_else(|| id.to_string(), |r| index.name(r).to_owned())
+            };
+            let place = match &f.en_route {
+                None => format!("at {}", name_of(&f.region)),
+                Some(e) => format!(
+                    "on the road from {} to {}",
+                    name_of(&f.region),
+                    name_of(&e.toward)
+                ),
+            };
+            let sentence = format!(
+                "{} {} {} {place}, in supply (fallen out on a forced march; rejoining after {} is a house rule).",
+                names.join(", "),
+                if names.len() == 1 { "rejoins" } else { "rejoin" },
+                f.name,
+                plural(after, "game move", "game moves")
+            );
+            told.push((f.id.clone(), stands, sentence));
+        }
+        for (force, stands, sentence) in told {
+            self.events.tell(
+                EventKind::StandsRejoined(ev::StandsRejoined {
+                    force,
+                    stands,
+                    rule: "house rule rejoin_after_moves".to_owned(),
+                }),
+                sentence,
             );
         }
     }
@@ -1563,6 +1651,24 @@ enum Unit {
 }
 
 /// A distance for people in `unit`: miles to a tenth, yards to ten.
+/// "3 forced marches", "1 game move".
+fn plural(n: u32, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("{n} {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
+/// Said after a rule's section when the campaign's house rules changed its figure.
+fn house_rule_note(changed: bool) -> &'static str {
+    if changed {
+        ", as the house rules set it"
+    } else {
+        ""
+    }
+}
+
 fn distance(miles: f64, unit: Unit) -> String {
     match unit {
         Unit::Yards => format!("{:.0} yards", yards(miles)),

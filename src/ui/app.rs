@@ -768,7 +768,13 @@ impl UmpireApp {
                 },
             );
         }
-        panels::help_windows(ctx, &mut w.help);
+        // Worked out only while the window that shows them is open.
+        let house_rules = viewing
+            .scene(session)
+            .filter(|_| w.help.rules)
+            .map(|s| crate::model::house_rules::differences(s.campaign))
+            .unwrap_or_default();
+        panels::help_windows(ctx, &mut w.help, &house_rules);
         panels::end_turn_warning(ctx, &mut w.end_turn, &mut self.commands);
         seat::forms_ui(ctx, &mut w.seat.forms, &mut self.commands);
         if let Some(scene) = viewing.scene(session).filter(|_| !viewing.is_umpire()) {

@@ -84,6 +84,8 @@ fn lost(kind: &EventKind) -> Option<Lost<'_>> {
         | K::Rested(_)
         | K::Moved(_)
         | K::MustRest(_)
+        // A stand fallen out and come back stays counted as lost on the march.
+        | K::StandsRejoined(_)
         | K::BattleCreated(_)
         | K::BattleJoined(_)
         | K::HqCaptured(_)
@@ -138,6 +140,7 @@ fn named(kind: &EventKind) -> (Vec<&SideId>, Vec<&ForceId>) {
         K::Rested(r) | K::MustRest(r) => (vec![], vec![&r.force]),
         K::Moved(m) => (vec![], vec![&m.force]),
         K::ForcedMarchLoss(l) => (vec![], vec![&l.force]),
+        K::StandsRejoined(r) => (vec![], vec![&r.force]),
         K::BattleCreated(b) => (vec![&b.attacker, &b.defender], b.forces.iter().collect()),
         K::BattleJoined(b) => (vec![], vec![&b.force]),
         K::HqCaptured(h) | K::HqRetaken(h) => (vec![&h.side, &h.held_by], vec![]),

@@ -14,6 +14,7 @@ use super::state::{Notes, Timelines, ViewState};
 use super::text::{forecast_text, march_words, side_colour as colour_of, stand_line, supply_text, where_is};
 use super::theme;
 use super::view::Scene;
+use crate::model::house_rules::Difference;
 use crate::model::{Campaign, Conveyance, Event, Force, ForceId, RegionId, StandId, StandingOrder};
 use crate::strategy::{Action, OrderRequest};
 use egui::{Color32, RichText, ScrollArea, Ui};
@@ -586,7 +587,11 @@ fn force_ui(ui: &mut Ui, scene: &Scene<'_>, input: &mut Inspector<'_>, force: Fo
     if force.fatigue.must_rest {
         ui.colored_label(
             theme::FORCED,
-            "Must rest this game move (three forced marches in a row).",
+            match campaign.house_rules.forced_marches_before_rest {
+                1 => "Must rest this game move (a forced march).".to_owned(),
+                3 => "Must rest this game move (three forced marches in a row).".to_owned(),
+                n => format!("Must rest this game move ({n} forced marches in a row)."),
+            },
         );
     } else if force.fatigue.forced_in_row > 0 {
         ui.label(format!(
@@ -1119,8 +1124,9 @@ pub fn end_turn_warning(ctx: &egui::Context, check: &mut EndTurnCheck, commands:
     }
 }
 
-/// The Help menu's windows.
-pub fn help_windows(ctx: &egui::Context, help: &mut HelpWindows) {
+/// The Help menu's windows. `house_rules`: the campaign's settings that
+/// differ from the seeds (`model::house_rules::differences`), shown under the sources.
+pub fn help_windows(ctx: &egui::Context, help: &mut HelpWindows, house_rules: &[Difference]) {
     egui::Window::new("Rule sources")
         .open(&mut help.rules)
         .default_size([520.0, 380.0])
@@ -1135,6 +1141,13 @@ pub fn help_windows(ctx: &egui::Context, help: &mut HelpWindows) {
                     "{}: the Basic Conception, HQs and Concealed Forces.",
                     crate::rules::SCRUBY_1961
                 ));
+                if !house_rules.is_empty() {
+                    ui.add_space(6.0);
+                    ui.label(RichText::new("This campaign's house rules").strong());
+                    for rule in house_rules {
+                        ui.label(format!("House rule: {}.", rule.sentence()));
+                    }
+                }
                 ui.add_space(6.0);
                 ui.label(RichText::new("The battles: five rule sets").strong());
                 for rules in crate::rules::rule_sets() {

@@ -1,7 +1,7 @@
 //! Words and colours for the window, shared by the map and the panels: pure
 //! functions of the model, importing nothing of the window's own modules.
 
-use crate::model::{CUT_OFF_GRACE_MOVES, Campaign, Force, RegionId, SideId};
+use crate::model::{Campaign, Force, RegionId, SideId};
 use crate::strategy::{MarchForecast, SupplyLine};
 use egui::Color32;
 
@@ -69,13 +69,14 @@ pub fn supply_text(campaign: &Campaign, line: &SupplyLine) -> String {
         )
     } else {
         format!(
-            "Cut off at {} ({} game moves cut so far); {} before it loses a stand each move (after {CUT_OFF_GRACE_MOVES}, Strategic Rules 2.2)",
+            "Cut off at {} ({} game moves cut so far); {} before it loses a stand each move (after {}, Strategic Rules 2.2)",
             names(&line.cuts),
             line.cut_moves,
             match line.moves_before_losses {
                 0 => "none left".to_owned(),
                 n => format!("{n} game move{}", plural(n)),
-            }
+            },
+            campaign.house_rules.cut_moves_before_losses()
         )
     }
 }

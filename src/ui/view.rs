@@ -183,6 +183,7 @@ impl SideView {
                     order: StandingOrder::Hold,
                     fatigue: Fatigue::default(),
                     supply: Supply::default(),
+                    fallen_out: Vec::new(),
                 });
                 marks.insert(
                     shown.id.clone(),
@@ -238,6 +239,7 @@ impl SideView {
                 order: StandingOrder::Hold,
                 fatigue: Fatigue::default(),
                 supply: Supply::default(),
+                fallen_out: Vec::new(),
             });
             marks.insert(id, Mark::of(known));
         }
@@ -288,6 +290,7 @@ impl SideView {
             knowledge: Knowledge { sightings, markers },
             reinforcements: Vec::new(),
             replacements: Vec::new(),
+            house_rules: report.house_rules.clone(),
         };
         Some(SideView {
             side,

@@ -70,6 +70,7 @@ pub fn force(id: &str, side: &str, region: &str, stands: Vec<Stand>) -> Force {
         order: StandingOrder::Hold,
         fatigue: Fatigue::default(),
         supply: Supply::default(),
+        fallen_out: Vec::new(),
     }
 }
 
@@ -134,6 +135,7 @@ pub fn campaign(
         knowledge: Default::default(),
         reinforcements: Vec::new(),
         replacements: Vec::new(),
+        house_rules: Default::default(),
     }
 }
 
