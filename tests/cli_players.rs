@@ -32,13 +32,23 @@ fn load(save: &Path) -> Campaign {
 }
 
 /// The Egyptian Rebellion with the bundled orders given and `turns` game
-/// moves resolved (battle 1 at Beni Suef is made in game move 4).
+/// moves resolved (battle 1 at Beni Suef is made in game move 4). The
+/// Highland Brigade marches to Beni Suef on foot, as the bundled orders had
+/// it before the railway (`tests/transport.rs` sends it by train), so these
+/// tests see a force on the road for several game moves.
 fn rebellion(dir: &Path, turns: u32) -> PathBuf {
     let repo = repo();
     let campaign = repo.join("campaigns/egyptian_rebellion_1895.toml");
     ok(dir, &["new", campaign.to_str().unwrap(), "war.umpire"]);
     for (side, file) in [("british", "british_move1.toml"), ("rebels", "rebels_move1.toml")] {
-        let orders = repo.join("campaigns/orders").join(file);
+        let text = std::fs::read_to_string(repo.join("campaigns/orders").join(file)).unwrap();
+        let on_foot = text.replace("by = \"rail\"\n", "");
+        assert!(
+            side != "british" || on_foot != text,
+            "the bundled British orders send a brigade by train"
+        );
+        let orders = dir.join(file);
+        std::fs::write(&orders, on_foot).unwrap();
         ok(dir, &["orders", "war.umpire", side, orders.to_str().unwrap()]);
     }
     for _ in 0..turns {
@@ -181,6 +191,11 @@ fn the_map_lists_regions_roads_with_march_hours_and_hqs() {
         for (i, (class, arm)) in strategy::map_sheet::ARMS.iter().enumerate() {
             let hours = entry["hours"][i].clone();
             assert_eq!(hours["arm"], *arm);
+            if road.kind == umpire::model::RoadKind::River {
+                // Only steamers use a river: no hours of marching.
+                assert!(hours["there"].is_null(), "{entry}");
+                continue;
+            }
             let inches =
                 strategy::movement::inches(*class, road.kind, terrain(&road.from), terrain(&road.to));
             let expected = road.miles / (inches * c.miles_per_inch) * 8.0;

@@ -1865,6 +1865,7 @@ proptest! {
         };
         note(&c);
         let mut log: Vec<Event> = Vec::new();
+        let mut fought: std::collections::HashMap<SideId, std::collections::HashSet<String>> = Default::default();
         for _ in 0..moves {
             let mut sets = Vec::new();
             for side in [red(), blue()] {
@@ -1896,6 +1897,14 @@ proptest! {
             c = outcome.campaign;
             note(&c);
             while let Some(b) = c.battles.iter().find(|b| b.status == BattleStatus::Pending).cloned() {
+                // The sides in a battle see every stand in it (the losses
+                // name them), even one that came into a force by a merge
+                // after the side first saw it.
+                for f in c.forces.iter().filter(|f| b.forces.contains(&f.id) || b.reserves.contains(&f.id)) {
+                    for side in [&b.attacker, &b.defender] {
+                        fought.entry(side.clone()).or_default().extend(f.stands.iter().map(|s| s.name.clone()));
+                    }
+                }
                 let winner = if rng.random_bool(0.5) { b.attacker.clone() } else { b.defender.clone() };
                 let stands = c
                     .forces
@@ -1934,7 +1943,7 @@ proptest! {
                 for view in [&status, &report] {
                     prop_assert!(!view.contains(f.id.as_str()), "{side} shows {}: {view}", f.id);
                     prop_assert!(!view.contains(&f.name), "{side} shows {}: {view}", f.name);
-                    for stand in &f.stands {
+                    for stand in f.stands.iter().filter(|s| !fought.get(&side).is_some_and(|n| n.contains(&s.name))) {
                         prop_assert!(!view.contains(&stand.name), "{side} shows {}", stand.name);
                     }
                 }
@@ -2048,7 +2057,12 @@ fn rebellion_to_battle_1(british_extra: &str) -> tempfile::TempDir {
     let out = umpire(dir.path(), &["new", campaign.to_str().unwrap(), "r.umpire"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let orders = common::repo().join("campaigns/orders");
-    let british = std::fs::read_to_string(orders.join("british_move1.toml")).unwrap() + british_extra;
+    // The Highland Brigade marches on foot, as the bundled orders had it before
+    // the railway, so battle 1 is the one these tests were written for.
+    let british = std::fs::read_to_string(orders.join("british_move1.toml"))
+        .unwrap()
+        .replace("by = \"rail\"\n", "")
+        + british_extra;
     std::fs::write(dir.path().join("british1.toml"), british).unwrap();
     let rebels = orders.join("rebels_move1.toml");
     for (side, file) in [("british", "british1.toml"), ("rebels", rebels.to_str().unwrap())] {

@@ -20,9 +20,8 @@ use rand_chacha::ChaCha8Rng;
 use std::cmp::Ordering;
 use umpire::model::{
     ArmyKind, Campaign, Colour, Conveyance, DEFAULT_MILES_PER_INCH, Date, Fatigue, Feature, Force, ForceId,
-    Hq, Map, Quality,
-    Region, RegionId, RngState, Road, RoadKind, RuleSetId, Side, SideId, Stand, StandId, StandKind,
-    StandingOrder, Supply, Terrain, Wing,
+    Hq, Map, Quality, Region, RegionId, RngState, Road, RoadKind, RuleSetId, Side, SideId, Stand, StandId,
+    StandKind, StandingOrder, Supply, Terrain, Wing,
 };
 
 /// Miles between neighbouring grid points.
@@ -328,7 +327,10 @@ fn carried_orders(grid: &Grid, forces: &mut [Force]) {
             continue;
         }
         let start = index(&force.region);
-        for (kind, by) in [(RoadKind::Railway, Conveyance::Rail), (RoadKind::River, Conveyance::River)] {
+        for (kind, by) in [
+            (RoadKind::Railway, Conveyance::Rail),
+            (RoadKind::River, Conveyance::River),
+        ] {
             let mut path = Vec::new();
             let mut here = start;
             let mut seen = vec![start];
