@@ -1041,10 +1041,11 @@ fn force_condition(status: &Status, force: &umpire::model::status::ForceStatus) 
         ));
     }
     if force.order == "march" {
-        let kind = if force.forced_march {
-            "forced march"
-        } else {
-            "marching"
+        let kind = match force.by {
+            umpire::model::Conveyance::Rail => "by train",
+            umpire::model::Conveyance::River => "by steamer",
+            umpire::model::Conveyance::Foot if force.forced_march => "forced march",
+            umpire::model::Conveyance::Foot => "marching",
         };
         let arrives = force
             .arrives_turn

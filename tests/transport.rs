@@ -136,6 +136,16 @@ fn a_train_goes_the_rate_of_a_game_move_and_stops_at_a_station() {
             by: Conveyance::Rail
         }
     );
+    // Status says how it goes on: by train.
+    let status = umpire::model::status::Status::of(&c);
+    let entry = status
+        .sides
+        .iter()
+        .flat_map(|s| &s.forces)
+        .find(|f| f.id == "brigade")
+        .unwrap();
+    assert_eq!((entry.order.as_str(), entry.by), ("march", Conveyance::Rail));
+    assert_eq!(serde_json::to_value(entry).unwrap()["by"], "rail");
     play(&mut c, 1);
     assert_eq!(force_of(&c, "brigade").region, RegionId::new("d"));
     assert_eq!(force_of(&c, "brigade").order, StandingOrder::Hold);

@@ -121,6 +121,9 @@ pub struct ForceStatus {
     /// The name of the last region of the march, if marching.
     pub destination_name: Option<String>,
     pub forced_march: bool,
+    /// On a march by train or steamer; left out on foot.
+    #[serde(skip_serializing_if = "crate::model::Conveyance::is_foot")]
+    pub by: crate::model::Conveyance,
     /// On a march: the game move it arrives at the end of `path` (no enemy in
     /// the way), as `strategy::forecast::fill_arrivals` forecasts it; `None`
     /// when holding or not forecast.
@@ -241,6 +244,10 @@ impl Status {
                             }
                         },
                         forced_march: matches!(force.order, StandingOrder::March { forced: true, .. }),
+                        by: match force.order {
+                            StandingOrder::March { by, .. } => by,
+                            StandingOrder::Hold => crate::model::Conveyance::Foot,
+                        },
                         arrives_turn: None,
                         forced_in_row: force.fatigue.forced_in_row,
                         must_rest: force.fatigue.must_rest,
