@@ -156,6 +156,7 @@ fn generated(n: usize) -> Campaign {
         forces,
         battles: vec![],
         knowledge: Default::default(),
+        end: Default::default(),
     }
 }
 

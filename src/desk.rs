@@ -12,6 +12,7 @@ use crate::rules::{self, FightError, Outcome};
 use crate::scenario::Scenario;
 use crate::store::{Revision, Store, StoreError};
 use crate::strategy::aftermath::{self, AftermathError, Verdict};
+use crate::strategy::{OrderSet, TurnOutcome};
 use std::path::{Path, PathBuf};
 
 /// Why a battle command failed. Nothing was written to the save.
@@ -29,6 +30,8 @@ pub enum DeskError {
     Fight(#[from] FightError),
     #[error(transparent)]
     Write(#[from] WriteError),
+    #[error(transparent)]
+    Over(#[from] crate::strategy::end::CampaignOver),
     #[error("the edit is refused: {0}")]
     Edit(#[from] crate::strategy::edit::EditRefused),
     #[error("{0}")]
@@ -256,4 +259,53 @@ pub fn edit(
         events,
         campaign: after,
     })
+}
+
+/// The one guard of every change by the rules: `Ok` while the campaign
+/// takes orders and game moves, else why not (it has ended: when, why, and
+/// that undo or the pencil is what the umpire can do). Battle results and
+/// the umpire's pencil are not changes by the rules' clock and stay open:
+/// battles begun before the end may still be fought, and the standing
+/// counts their outcome.
+pub fn still_open(campaign: &Campaign) -> Result<(), DeskError> {
+    Ok(crate::strategy::end::still_open(campaign)?)
+}
+
+/// `umpire orders` and the window's orders: records a side's checked
+/// `orders` (from `source`) for `campaign`, the save's state at `at`;
+/// refused after the campaign's end.
+pub fn submit_orders(
+    store: &mut Store,
+    (campaign, at): (&Campaign, Revision),
+    orders: &OrderSet,
+    source: &str,
+) -> Result<(), DeskError> {
+    still_open(campaign)?;
+    store.submit_orders(at, orders, source)?;
+    Ok(())
+}
+
+/// The window's End turn, resolved on a thread: writes the game move
+/// `outcome` resolved from `before`, the save's state at `at`; refused after
+/// the campaign's end.
+pub fn commit_turn(
+    store: &mut Store,
+    (before, at): (&Campaign, Revision),
+    outcome: &TurnOutcome,
+) -> Result<(), DeskError> {
+    still_open(before)?;
+    store.commit_turn(at, before, outcome)?;
+    Ok(())
+}
+
+/// `umpire turn`: resolves the current game move of `campaign`, the save's
+/// state at `at`, with the orders waiting, and writes it; refused after the
+/// campaign's end.
+pub fn game_move(store: &mut Store, (campaign, at): (&Campaign, Revision)) -> Result<TurnOutcome, DeskError> {
+    still_open(campaign)?;
+    // Orders given after `at` make the game move refused when it is written.
+    let orders = store.pending_orders()?;
+    let outcome = crate::strategy::resolve(campaign, &orders);
+    commit_turn(store, (campaign, at), &outcome)?;
+    Ok(outcome)
 }

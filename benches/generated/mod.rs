@@ -259,5 +259,6 @@ pub fn generate_campaign(n: usize) -> Campaign {
         forces,
         battles: vec![],
         knowledge: Default::default(),
+        end: Default::default(),
     }
 }

@@ -326,6 +326,9 @@ pub struct Campaign {
     /// What each side knows of the others' forces (`strategy::fog`).
     #[serde(default)]
     pub knowledge: Knowledge,
+    /// How the campaign ends (`[end]` in its file), and the end once it came.
+    #[serde(default, skip_serializing_if = "super::end::End::is_unset")]
+    pub end: super::end::End,
 }
 
 /// Map miles per inch of the movement tables, unless the campaign file says.

@@ -162,6 +162,7 @@ struct RawCampaign {
     hqs: Vec<RawHq>,
     #[serde(default)]
     forces: Vec<RawForce>,
+    end: Option<Spanned<super::end::RawEnd>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -993,6 +994,20 @@ impl<'a> CampaignDraft<'a> {
             }
         }
 
+        let end = match &raw.end {
+            Some(table) => {
+                let points = sides
+                    .iter()
+                    .map(|s| super::end::SidePoints {
+                        side: s.id.clone(),
+                        points: forces.iter().filter(|f| f.side == s.id).map(Force::points).sum(),
+                    })
+                    .collect();
+                let rules = super::end::check_end(&mut sink, table, start_turn, start_date, points);
+                super::end::End { rules, ended: None }
+            }
+            None => super::end::End::default(),
+        };
         let title = raw.title.get_ref().clone();
         sink.finish(|| {
             Some(Campaign {
@@ -1011,6 +1026,7 @@ impl<'a> CampaignDraft<'a> {
                 forces,
                 battles: Vec::new(),
                 knowledge: Default::default(),
+                end,
             })
         })
     }

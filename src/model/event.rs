@@ -132,6 +132,9 @@ event_kinds! {
     Edited(Edited) = "edited",
     /// An umpire's edit taken back: its events `first_seq..=last_seq` no longer stand.
     EditUndone(EditUndone) = "edit_undone",
+    /// The campaign ended: the condition met (or the umpire's declaration) and
+    /// the final standing (`model::end`).
+    CampaignEnded(super::end::CampaignEnded) = "campaign_ended",
 }
 
 impl Edit {
@@ -144,7 +147,7 @@ impl Edit {
             | Edit::SetState { force, .. }
             | Edit::RemoveStand { force, .. }
             | Edit::SetStrength { force, .. } => Some(force),
-            Edit::HandOverHq { .. } | Edit::Ruling => None,
+            Edit::HandOverHq { .. } | Edit::Ruling | Edit::EndCampaign => None,
         }
     }
 }
@@ -209,6 +212,7 @@ impl EventKind {
             K::Retreated(r) => Some(r.battle),
             K::DestroyedInRetreat(d) => Some(d.battle),
             K::CampaignCreated(_)
+            | K::CampaignEnded(_)
             | K::LogStarted(_)
             | K::TurnUndone(_)
             | K::Edited(_)
@@ -368,6 +372,8 @@ pub enum Edit {
     SetState { force: ForceId, state: ForceState },
     /// A ruling: words for the log, no change to the map.
     Ruling,
+    /// The umpire declares the campaign ended, for the edit's reason.
+    EndCampaign,
 }
 
 /// What [`Edit::SetState`] sets.

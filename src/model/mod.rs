@@ -8,6 +8,7 @@ mod campaign;
 pub mod check;
 mod date;
 mod diag;
+pub mod end;
 pub mod event;
 pub mod history;
 mod ids;

@@ -19,6 +19,7 @@
 use super::StoreError;
 use super::error::sqlite;
 use super::pack;
+use crate::model::end::End;
 use crate::model::{Battle, Campaign, Event, EventKind, Force, Hq, Knowledge, RngState};
 use flate2::Compression;
 use flate2::read::DeflateDecoder;
@@ -46,6 +47,8 @@ struct StateRef<'a> {
     forces: &'a [Force],
     battles: &'a [Battle],
     knowledge: &'a Knowledge,
+    #[serde(skip_serializing_if = "End::is_unset")]
+    end: &'a End,
 }
 
 /// The state a checkpoint keeps, read back.
@@ -59,6 +62,9 @@ struct State {
     battles: Vec<Battle>,
     #[serde(default)]
     knowledge: Knowledge,
+    /// The campaign's end; its conditions are the state tables' (they never change).
+    #[serde(default)]
+    end: End,
 }
 
 /// The changing state of `campaign` as JSON.
@@ -70,6 +76,7 @@ pub(super) fn state_json(campaign: &Campaign) -> Value {
         forces: &campaign.forces,
         battles: &campaign.battles,
         knowledge: &campaign.knowledge,
+        end: &campaign.end,
     })
     .unwrap_or(Value::Null)
 }
@@ -84,6 +91,7 @@ pub(super) fn with_state(mut campaign: Campaign, state: Value) -> Result<Campaig
     campaign.forces = state.forces;
     campaign.battles = state.battles;
     campaign.knowledge = state.knowledge;
+    campaign.end.ended = state.end.ended;
     Ok(campaign)
 }
 
@@ -169,6 +177,7 @@ fn diff_states(before: &Campaign, after: &Campaign, recorded: &[u32]) -> Value {
             forces: &[],
             battles: &campaign.battles,
             knowledge: &campaign.knowledge,
+            end: &campaign.end,
         })
         .unwrap_or(Value::Null)
     };
@@ -435,7 +444,7 @@ fn keep_state(value: Value) -> Value {
     match value {
         Value::Object(mut all) => {
             let mut kept = JsonMap::new();
-            for key in ["turn", "rng", "hqs", "forces", "battles", "knowledge"] {
+            for key in ["turn", "rng", "hqs", "forces", "battles", "knowledge", "end"] {
                 if let Some(v) = all.remove(key) {
                     kept.insert(key.to_owned(), v);
                 }

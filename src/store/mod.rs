@@ -39,6 +39,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0007_checkpoints.sql"),
     include_str!("../../migrations/0008_change_events.sql"),
     include_str!("../../migrations/0009_compact_history.sql"),
+    include_str!("../../migrations/0010_campaign_end.sql"),
 ];
 
 /// The schema this build writes: the number of migrations.
@@ -47,7 +48,7 @@ const MIGRATIONS: &[&str] = &[
 /// save read on three threads at once, those locks were a tenth of the work.
 const ONE_THREAD: OpenFlags = OpenFlags::SQLITE_OPEN_NO_MUTEX;
 
-pub const SCHEMA_VERSION: i64 = 9;
+pub const SCHEMA_VERSION: i64 = 10;
 
 /// SQLite `application_id` of an umpire save: "UMPR".
 pub const APPLICATION_ID: i32 = 0x554D_5052;

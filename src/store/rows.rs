@@ -15,8 +15,9 @@ pub(super) fn write_campaign(tx: &Transaction<'_>, campaign: &Campaign) -> rusql
     let map = &campaign.map;
     tx.execute(
         "INSERT INTO campaign (id, title, description, turn, start_turn, start_date, days_per_turn, rules,
-                               rng_seed, rng_word_pos, map_name, map_description, miles_per_inch, map_background)
-         VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+                               rng_seed, rng_word_pos, map_name, map_description, miles_per_inch, map_background,
+                               campaign_end)
+         VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
         params![
             campaign.title,
             campaign.description,
@@ -31,6 +32,7 @@ pub(super) fn write_campaign(tx: &Transaction<'_>, campaign: &Campaign) -> rusql
             map.description,
             campaign.miles_per_inch,
             map.background.as_ref().and_then(|b| serde_json::to_string(b).ok()),
+            end_json(&campaign.end),
         ],
     )?;
     let mut insert = tx.prepare(
@@ -91,8 +93,8 @@ pub(super) fn write_state(tx: &Transaction<'_>, campaign: &Campaign) -> rusqlite
         tx.execute(&format!("DELETE FROM {table}"), [])?;
     }
     tx.execute(
-        "UPDATE campaign SET turn = ?1, rng_word_pos = ?2 WHERE id = 1",
-        params![campaign.turn, campaign.rng.word_pos.to_string()],
+        "UPDATE campaign SET turn = ?1, rng_word_pos = ?2, campaign_end = ?3 WHERE id = 1",
+        params![campaign.turn, campaign.rng.word_pos.to_string(), end_json(&campaign.end)],
     )?;
     write_hqs(tx, &campaign.hqs)?;
     write_forces(tx, &campaign.forces, 0)?;
@@ -110,6 +112,10 @@ pub(super) fn write_changes(
 ) -> rusqlite::Result<()> {
     tx.prepare_cached("UPDATE campaign SET turn = ?1, rng_word_pos = ?2 WHERE id = 1")?
         .execute(params![after.turn, after.rng.word_pos.to_string()])?;
+    if before.end != after.end {
+        tx.prepare_cached("UPDATE campaign SET campaign_end = ?1 WHERE id = 1")?
+            .execute(params![end_json(&after.end)])?;
+    }
     let hq_key = |h: &Hq| (h.side.clone(), h.wing);
     if before.hqs.iter().map(hq_key).eq(after.hqs.iter().map(hq_key)) {
         let mut update = tx.prepare_cached(
@@ -439,6 +445,11 @@ fn write_markers(tx: &Transaction<'_>, markers: &[MarkerCount]) -> rusqlite::Res
 }
 
 /// A value as JSON text; the model's types always serialize.
+/// The campaign's end as the `campaign_end` column keeps it: NULL when unset.
+fn end_json(end: &crate::model::end::End) -> Option<String> {
+    (!end.is_unset()).then(|| json(end))
+}
+
 fn json<T: serde::Serialize>(value: &T) -> String {
     serde_json::to_string(value).unwrap_or_else(|_| "null".to_owned())
 }
@@ -473,6 +484,7 @@ pub(super) fn created_state(campaign: &Campaign) -> serde_json::Value {
         forces,
         battles,
         knowledge,
+        end,
     } = campaign;
     let Map {
         name,
@@ -503,6 +515,7 @@ pub(super) fn created_state(campaign: &Campaign) -> serde_json::Value {
         forces: forces.clone(),
         battles: battles.clone(),
         knowledge: knowledge.clone(),
+        end: end.clone(),
     };
     serde_json::to_value(start).unwrap_or(serde_json::Value::Null)
 }
@@ -824,7 +837,7 @@ pub(super) fn read_campaign_with(
     let mut campaign = reader.rows(
         "campaign",
         "SELECT title, description, turn, start_turn, start_date, days_per_turn, rules, rng_seed, rng_word_pos,
-                map_name, map_description, miles_per_inch, map_background FROM campaign WHERE id = 1",
+                map_name, map_description, miles_per_inch, map_background, campaign_end FROM campaign WHERE id = 1",
         |_| "1".to_owned(),
         |row| {
             Ok(Campaign {
@@ -854,6 +867,10 @@ pub(super) fn read_campaign_with(
                 forces: Vec::new(),
                 battles: Vec::new(),
                 knowledge: Default::default(),
+                end: opt_text(row, 13)?
+                    .map(|json| serde_json::from_str(&json).map_err(|e| format!("campaign_end: {e}")))
+                    .transpose()?
+                    .unwrap_or_default(),
             })
         },
     )?;

@@ -398,6 +398,7 @@ mod tests {
             forces,
             battles: vec![],
             knowledge: Default::default(),
+            end: Default::default(),
         }
     }
 

@@ -5,6 +5,7 @@
 
 pub mod aftermath;
 pub mod edit;
+pub mod end;
 pub mod fog;
 pub mod forecast;
 mod hands;

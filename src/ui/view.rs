@@ -285,6 +285,7 @@ impl SideView {
             forces,
             battles,
             knowledge: Knowledge { sightings, markers },
+            end: report.end.clone(),
         };
         Some(SideView {
             side,

@@ -130,6 +130,7 @@ pub fn campaign(
         forces,
         battles: vec![],
         knowledge: Default::default(),
+        end: Default::default(),
     }
 }
 
