@@ -486,6 +486,7 @@ fn write_status_text(out: &mut impl Write, status: &Status) -> Result<()> {
         printable(&status.map),
         status.rules
     )?;
+    write_end_text(out, status)?;
     for side in &status.sides {
         writeln!(out)?;
         writeln!(
@@ -571,6 +572,42 @@ fn write_status_text(out: &mut impl Write, status: &Status) -> Result<()> {
             )?;
         }
     }
+    Ok(())
+}
+
+/// The campaign's end conditions, or its end: the final standing (HQs held,
+/// then points) and the winner.
+fn write_end_text(out: &mut impl Write, status: &Status) -> Result<()> {
+    let Some(ended) = &status.ended else {
+        if !status.end_conditions.is_empty() {
+            writeln!(
+                out,
+                "The campaign ends {}.",
+                status.end_conditions.join(", or ")
+            )?;
+        }
+        return Ok(());
+    };
+    writeln!(out)?;
+    let when = if ended.condition == "declared" {
+        format!("at game move {}, by the umpire", ended.turn)
+    } else {
+        format!("on game move {}", ended.turn)
+    };
+    writeln!(out, "The campaign ended {when}: {}.", printable(&ended.why))?;
+    writeln!(out, "Final standing, by HQs held and then points:")?;
+    let width = column_width(ended.standing.iter().map(|s| s.name.as_str()));
+    for (place, side) in ended.standing.iter().enumerate() {
+        writeln!(
+            out,
+            "  {}. {}  {}  {} points",
+            place + 1,
+            pad(&side.name, width),
+            plural(side.hqs, "HQ"),
+            side.points
+        )?;
+    }
+    writeln!(out, "{}", printable(&ended.outcome))?;
     Ok(())
 }
 

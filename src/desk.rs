@@ -156,7 +156,8 @@ fn apply(
     if let Some(b) = with_record.battles.iter_mut().find(|b| b.id == battle) {
         b.record = record;
     }
-    let (after, events) = aftermath::apply(&with_record, battle, &verdict)?;
+    let (mut after, events) = aftermath::apply(&with_record, battle, &verdict)?;
+    crate::strategy::end::restand(&mut after);
     store.commit_battle(at, before, battle, &after, &events)?;
     Ok(Applied {
         battle,
@@ -253,7 +254,8 @@ pub fn edit(
     edit: &crate::model::event::Edit,
     reason: &str,
 ) -> Result<EditMade, DeskError> {
-    let (after, events) = crate::strategy::edit::apply(campaign, edit, reason)?;
+    let (mut after, events) = crate::strategy::edit::apply(campaign, edit, reason)?;
+    crate::strategy::end::restand(&mut after);
     store.commit_edit(at, campaign, &after, &events)?;
     Ok(EditMade {
         events,

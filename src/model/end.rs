@@ -114,6 +114,9 @@ pub struct Ended {
     /// game move at which it was declared (before it was resolved).
     pub turn: u32,
     pub why: EndReason,
+    /// The final standing: as the end came, and kept up to date by battle
+    /// results and the umpire's edits made after it (`desk`).
+    pub standing: Standing,
 }
 
 /// The condition that ended the campaign.
@@ -305,20 +308,13 @@ fn side_name(campaign: &Campaign, side: &SideId) -> String {
         .map_or_else(|| side.to_string(), |s| s.name.clone())
 }
 
-/// The payload of a `campaign_ended` event: why, and the final standing.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct CampaignEnded {
-    pub ended: Ended,
-    pub standing: Standing,
-}
-
-impl CampaignEnded {
+impl Ended {
     /// The end told in a sentence: the condition, the standing and the winner.
     pub fn sentence(&self, campaign: &Campaign) -> String {
         format!(
             "The campaign ends {}: {}. Final standing, by HQs held and then points: {}. {}",
-            self.ended.when_text(),
-            self.ended.why_text(campaign),
+            self.when_text(),
+            self.why_text(campaign),
             self.standing.sides_text(campaign),
             self.standing.winner_text(campaign)
         )

@@ -134,7 +134,7 @@ event_kinds! {
     EditUndone(EditUndone) = "edit_undone",
     /// The campaign ended: the condition met (or the umpire's declaration) and
     /// the final standing (`model::end`).
-    CampaignEnded(super::end::CampaignEnded) = "campaign_ended",
+    CampaignEnded(super::end::Ended) = "campaign_ended",
 }
 
 impl Edit {

@@ -7,7 +7,7 @@
 //! Pure. The end is kept in `Campaign::end`, so undoing the game move (or
 //! the pencil's edit) that ended the campaign takes the end back.
 
-use crate::model::end::{AllHqs, CampaignEnded, EndReason, Ended, Standing};
+use crate::model::end::{AllHqs, EndReason, Ended, Standing};
 use crate::model::{Campaign, EventKind};
 
 /// Why a change by the rules was refused: the campaign has ended.
@@ -35,7 +35,7 @@ pub fn after_move(state: &mut Campaign, turn: u32) -> Option<(EventKind, String)
         return None;
     }
     let why = condition_met(state, turn)?;
-    Some(end_with(state, Ended { turn, why }))
+    Some(end_with(state, turn, why))
 }
 
 /// The umpire's declaration with the pencil, at the current game move, for
@@ -48,23 +48,31 @@ pub fn declare(state: &mut Campaign, reason: &str) -> Result<(EventKind, String)
             ended.why_text(state)
         ));
     }
-    let ended = Ended {
-        turn: state.turn,
-        why: EndReason::Declared {
-            reason: reason.trim().to_owned(),
-        },
+    let why = EndReason::Declared {
+        reason: reason.trim().to_owned(),
     };
-    Ok(end_with(state, ended))
+    Ok(end_with(state, state.turn, why))
 }
 
-fn end_with(state: &mut Campaign, ended: Ended) -> (EventKind, String) {
-    let payload = CampaignEnded {
-        ended: ended.clone(),
+fn end_with(state: &mut Campaign, turn: u32, why: EndReason) -> (EventKind, String) {
+    let ended = Ended {
+        turn,
+        why,
         standing: Standing::of(state),
     };
-    let sentence = payload.sentence(state);
-    state.end.ended = Some(ended);
-    (EventKind::CampaignEnded(payload), sentence)
+    let sentence = ended.sentence(state);
+    state.end.ended = Some(ended.clone());
+    (EventKind::CampaignEnded(ended), sentence)
+}
+
+/// After a battle's result or an umpire's edit made once the campaign has
+/// ended: the final standing counted again, so it stays the standing of the
+/// campaign as it is (battles joined before the end may still be fought).
+pub fn restand(state: &mut Campaign) {
+    let standing = Standing::of(state);
+    if let Some(ended) = state.end.ended.as_mut() {
+        ended.standing = standing;
+    }
 }
 
 fn condition_met(state: &Campaign, turn: u32) -> Option<EndReason> {
