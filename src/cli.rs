@@ -580,11 +580,7 @@ fn write_status_text(out: &mut impl Write, status: &Status) -> Result<()> {
 fn write_end_text(out: &mut impl Write, status: &Status) -> Result<()> {
     let Some(ended) = &status.ended else {
         if !status.end_conditions.is_empty() {
-            writeln!(
-                out,
-                "The campaign ends {}.",
-                status.end_conditions.join(", or ")
-            )?;
+            writeln!(out, "The campaign ends {}.", status.end_conditions.join(", or "))?;
         }
         return Ok(());
     };

@@ -151,11 +151,21 @@ fn the_umpire_ends_the_campaign_with_the_pencil_and_undo_takes_it_back() {
     run(dir.path(), &["turn", "c.umpire"]);
     let blank = umpire(dir.path(), &["edit", "c.umpire", "end-campaign", "--reason", " "]);
     assert!(!blank.status.success());
-    assert!(stderr(&blank).contains("the reason is blank"), "{}", stderr(&blank));
+    assert!(
+        stderr(&blank).contains("the reason is blank"),
+        "{}",
+        stderr(&blank)
+    );
 
     let out = run(
         dir.path(),
-        &["edit", "c.umpire", "end-campaign", "--reason", "the Mahdi sued for peace"],
+        &[
+            "edit",
+            "c.umpire",
+            "end-campaign",
+            "--reason",
+            "the Mahdi sued for peace",
+        ],
     );
     assert!(
         out.contains("The umpire's edit: the campaign is declared ended. Reason: the Mahdi sued for peace"),
@@ -186,11 +196,30 @@ fn the_umpire_ends_the_campaign_with_the_pencil_and_undo_takes_it_back() {
         stderr(&refused)
     );
     // Twice is refused; the pencil's other edits still work after the end.
-    let again = umpire(dir.path(), &["edit", "c.umpire", "end-campaign", "--reason", "again"]);
-    assert!(stderr(&again).contains("the campaign ended at game move 2, by the umpire already"), "{}", stderr(&again));
+    let again = umpire(
+        dir.path(),
+        &["edit", "c.umpire", "end-campaign", "--reason", "again"],
+    );
+    assert!(
+        stderr(&again).contains("the campaign ended at game move 2, by the umpire already"),
+        "{}",
+        stderr(&again)
+    );
     run(dir.path(), &["edit", "c.umpire", "ruling", "Red keeps the field"]);
     // The pencil's HQ handed over after the end changes the final standing.
-    run(dir.path(), &["edit", "c.umpire", "hand-over", "blue", "left", "red", "--reason", "terms of peace"]);
+    run(
+        dir.path(),
+        &[
+            "edit",
+            "c.umpire",
+            "hand-over",
+            "blue",
+            "left",
+            "red",
+            "--reason",
+            "terms of peace",
+        ],
+    );
     let status = run(dir.path(), &["status", "c.umpire"]);
     assert!(status.contains("Red Army wins, holding 4 HQs to 2."), "{status}");
 
@@ -221,10 +250,24 @@ fn a_side_below_its_share_of_starting_points_ends_the_next_game_move() {
         ]
     );
     // 20 + 60 = 80: not below half.
-    run(dir.path(), &["edit", "c.umpire", "strength", "1", "20", "--reason", "fever"]);
+    run(
+        dir.path(),
+        &["edit", "c.umpire", "strength", "1", "20", "--reason", "fever"],
+    );
     let out = run(dir.path(), &["turn", "c.umpire"]);
     assert!(!out.contains("campaign ends"), "{out}");
-    run(dir.path(), &["edit", "c.umpire", "strength", "1", "19", "--reason", "more fever"]);
+    run(
+        dir.path(),
+        &[
+            "edit",
+            "c.umpire",
+            "strength",
+            "1",
+            "19",
+            "--reason",
+            "more fever",
+        ],
+    );
     let out = run(dir.path(), &["turn", "c.umpire"]);
     assert!(
         out.contains("The campaign ends on game move 2: Red Army is down to 79 of its 160 starting points, below 50% (below_share = 0.5)."),
@@ -282,18 +325,26 @@ fn line(red_at: &str, blue_at: &str) -> Campaign {
         "blue-home",
         vec![
             force("red-column", "red", red_at, stands(StandKind::LineInfantry, 4, 1)),
-            force("blue-host", "blue", blue_at, stands(StandKind::NativeSpearmen, 2, 10)),
+            force(
+                "blue-host",
+                "blue",
+                blue_at,
+                stands(StandKind::NativeSpearmen, 2, 10),
+            ),
         ],
     )
 }
 
 type Setup = fn(&mut Campaign);
 
+/// The game move the end comes on, and its condition.
+type Expected = Option<(u32, &'static str)>;
+
 /// Each condition, in code: the campaign, the game moves played, and the
 /// game move the end should come on (`None`: not within them) with its reason.
 #[test]
 fn each_condition_ends_the_game_move_that_meets_it() {
-    let cases: &[(&str, Setup, usize, Option<(u32, &str)>)] = &[
+    let cases: &[(&str, Setup, usize, Expected)] = &[
         ("no conditions: never", |_| {}, 5, None),
         (
             "last_move = 3",
@@ -320,7 +371,11 @@ fn each_condition_ends_the_game_move_that_meets_it() {
             "all_hqs = enemy: red marches into blue's HQs",
             |c| {
                 c.end.rules.all_hqs = Some(AllHqs::Enemy);
-                let red = c.forces.iter_mut().find(|f| f.id.as_str() == "red-column").unwrap();
+                let red = c
+                    .forces
+                    .iter_mut()
+                    .find(|f| f.id.as_str() == "red-column")
+                    .unwrap();
                 *red = marching(red.clone(), &["field", "blue-home"], false);
             },
             5,
@@ -331,7 +386,11 @@ fn each_condition_ends_the_game_move_that_meets_it() {
             |c| {
                 c.end.rules.all_hqs = Some(AllHqs::Every);
                 c.hqs[0].held_by = SideId::new("blue");
-                let red = c.forces.iter_mut().find(|f| f.id.as_str() == "red-column").unwrap();
+                let red = c
+                    .forces
+                    .iter_mut()
+                    .find(|f| f.id.as_str() == "red-column")
+                    .unwrap();
                 *red = marching(red.clone(), &["field", "blue-home"], false);
             },
             5,
@@ -372,7 +431,11 @@ fn each_condition_ends_the_game_move_that_meets_it() {
             |c| {
                 c.end.rules.last_move = Some(1);
                 c.end.rules.all_hqs = Some(AllHqs::Enemy);
-                let red = c.forces.iter_mut().find(|f| f.id.as_str() == "red-column").unwrap();
+                let red = c
+                    .forces
+                    .iter_mut()
+                    .find(|f| f.id.as_str() == "red-column")
+                    .unwrap();
                 *red = marching(red.clone(), &["field", "blue-home"], false);
             },
             5,
@@ -393,7 +456,11 @@ fn each_condition_ends_the_game_move_that_meets_it() {
             .collect();
         // `play` resolves on regardless: the guard is the desk's. One end only.
         assert_eq!(ended, expected.iter().copied().collect::<Vec<_>>(), "{name}");
-        assert_eq!(c.end.ended.as_ref().map(|e| e.turn), expected.map(|(t, _)| t), "{name}");
+        assert_eq!(
+            c.end.ended.as_ref().map(|e| e.turn),
+            expected.map(|(t, _)| t),
+            "{name}"
+        );
     }
 }
 
@@ -401,7 +468,11 @@ fn each_condition_ends_the_game_move_that_meets_it() {
 fn all_the_enemys_hqs_name_the_side_and_the_winner_by_hqs() {
     let mut c = line("red-home", "far");
     c.end.rules.all_hqs = Some(AllHqs::Enemy);
-    let red = c.forces.iter_mut().find(|f| f.id.as_str() == "red-column").unwrap();
+    let red = c
+        .forces
+        .iter_mut()
+        .find(|f| f.id.as_str() == "red-column")
+        .unwrap();
     *red = marching(red.clone(), &["field", "blue-home"], false);
     let outcome = &play(&mut c, 1)[0];
     let told = outcome

@@ -180,7 +180,10 @@ impl Ended {
                 format!("game move {last_move} was the last (last_move = {last_move})")
             }
             EndReason::LastDate { last_date } => {
-                format!("the campaign's last date, {last_date}, falls in game move {} (last_date = {last_date})", self.turn)
+                format!(
+                    "the campaign's last date, {last_date}, falls in game move {} (last_date = {last_date})",
+                    self.turn
+                )
             }
             EndReason::AllHqs { side, which, held } => match which {
                 AllHqs::Every => format!("{} holds every HQ, all {held} (all_hqs = \"every\")", name(side)),
@@ -246,7 +249,7 @@ impl Standing {
                 points: campaign.forces_of(&s.id).map(|f| f.points()).sum(),
             })
             .collect();
-        sides.sort_by(|a, b| (b.hqs, b.points).cmp(&(a.hqs, a.points)));
+        sides.sort_by_key(|s| std::cmp::Reverse((s.hqs, s.points)));
         let winner = match sides.as_slice() {
             [first, second, ..] if (first.hqs, first.points) == (second.hqs, second.points) => None,
             [first, ..] => Some(first.side.clone()),
@@ -366,7 +369,9 @@ pub(crate) fn check_end(
         match (date, start_date) {
             (None, _) => sink.error(
                 &d.span(),
-                format!("last_date `{datetime}` must be a plain date such as 1895-04-30 (no quotes, no time)"),
+                format!(
+                    "last_date `{datetime}` must be a plain date such as 1895-04-30 (no quotes, no time)"
+                ),
             ),
             (Some(date), Some(start)) if date < start => sink.error(
                 &d.span(),

@@ -94,7 +94,11 @@ pub(super) fn write_state(tx: &Transaction<'_>, campaign: &Campaign) -> rusqlite
     }
     tx.execute(
         "UPDATE campaign SET turn = ?1, rng_word_pos = ?2, campaign_end = ?3 WHERE id = 1",
-        params![campaign.turn, campaign.rng.word_pos.to_string(), end_json(&campaign.end)],
+        params![
+            campaign.turn,
+            campaign.rng.word_pos.to_string(),
+            end_json(&campaign.end)
+        ],
     )?;
     write_hqs(tx, &campaign.hqs)?;
     write_forces(tx, &campaign.forces, 0)?;

@@ -435,8 +435,13 @@ impl Session {
         let requests: Vec<OrderRequest> = set.orders.iter().map(request_of).collect();
         let checked = strategy::check_requests(&self.campaign, &set.side, &requests)
             .map_err(|problems| Refusal::Order(problems.into_iter().map(|p| p.message).collect()))?;
-        desk::submit_orders(&mut self.store, (&self.campaign, self.at), &checked, ORDERS_SOURCE)
-            .map_err(|e| self.refused(e, "redo again"))?;
+        desk::submit_orders(
+            &mut self.store,
+            (&self.campaign, self.at),
+            &checked,
+            ORDERS_SOURCE,
+        )
+        .map_err(|e| self.refused(e, "redo again"))?;
         self.redo.pop();
         self.reload()?;
         Ok(Applied::Redone(format!(
