@@ -303,6 +303,8 @@ impl Session {
             Command::Undo => self.undo(),
             Command::Redo => self.redo(),
             Command::EndTurn => {
+                // After the campaign's end, refused before anything is resolved.
+                desk::still_open(&self.campaign)?;
                 let work = self.turn_work();
                 let outcome = strategy::resolve(&work.before, &work.orders);
                 self.commit_turn(&work, &outcome)
