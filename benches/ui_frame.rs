@@ -162,6 +162,7 @@ fn generated(n: usize) -> Campaign {
         reinforcements: Vec::new(),
         replacements: Vec::new(),
         house_rules: Default::default(),
+        end: Default::default(),
     }
 }
 

@@ -6,6 +6,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use umpire::desk;
 use umpire::files::{self, Checkable};
 use umpire::model::SideId;
 use umpire::model::check::Source;
@@ -507,6 +508,7 @@ fn write_status_text(out: &mut impl Write, status: &Status) -> Result<()> {
             writeln!(out, "  {}", rule.sentence())?;
         }
     }
+    write_end_text(out, status)?;
     for side in &status.sides {
         writeln!(out)?;
         writeln!(
@@ -608,6 +610,38 @@ fn write_status_text(out: &mut impl Write, status: &Status) -> Result<()> {
             writeln!(out, "  {}", printable(line))?;
         }
     }
+    Ok(())
+}
+
+/// The campaign's end conditions, or its end: the final standing (HQs held,
+/// then points) and the winner.
+fn write_end_text(out: &mut impl Write, status: &Status) -> Result<()> {
+    let Some(ended) = &status.ended else {
+        if !status.end_conditions.is_empty() {
+            writeln!(out, "The campaign ends {}.", status.end_conditions.join(", or "))?;
+        }
+        return Ok(());
+    };
+    writeln!(out)?;
+    let when = if ended.condition == "declared" {
+        format!("at game move {}, by the umpire", ended.turn)
+    } else {
+        format!("on game move {}", ended.turn)
+    };
+    writeln!(out, "The campaign ended {when}: {}.", printable(&ended.why))?;
+    writeln!(out, "Final standing, by HQs held and then points:")?;
+    let width = column_width(ended.standing.iter().map(|s| s.name.as_str()));
+    for (place, side) in ended.standing.iter().enumerate() {
+        writeln!(
+            out,
+            "  {}. {}  {}  {} points",
+            place + 1,
+            pad(&side.name, width),
+            plural(side.hqs, "HQ"),
+            side.points
+        )?;
+    }
+    writeln!(out, "{}", printable(&ended.outcome))?;
     Ok(())
 }
 
@@ -805,6 +839,7 @@ fn report(save: &Path, side: &str, out: &Path) -> Result<ExitCode> {
 
 fn orders(save: &Path, side: &str, file: &Path) -> Result<ExitCode> {
     let (mut store, campaign, at) = Store::open_and_load_at(save)?;
+    desk::still_open(&campaign)?;
     let text = umpire::files::read_orders_text(file).map_err(|d| anyhow::anyhow!("{d}"))?;
     let name = file.display().to_string();
     let side = SideId::new(side);
@@ -826,7 +861,7 @@ fn orders(save: &Path, side: &str, file: &Path) -> Result<ExitCode> {
     let source = file
         .file_name()
         .map_or_else(|| name.clone(), |n| n.to_string_lossy().into_owned());
-    store.submit_orders(at, &set, &source)?;
+    desk::submit_orders(&mut store, (&campaign, at), &set, &source)?;
     let side_name = printable(campaign.side(&side).map_or(side.as_str(), |s| s.name.as_str()));
     let mut out = std::io::stdout().lock();
     writeln!(
@@ -887,11 +922,10 @@ fn orders(save: &Path, side: &str, file: &Path) -> Result<ExitCode> {
 
 fn turn(save: &Path, json: bool, with_pending: bool) -> Result<ExitCode> {
     let (mut store, campaign, at) = Store::open_and_load_at(save)?;
+    // The end first: after it, pending battles are no reason to wait.
+    desk::still_open(&campaign)?;
     refuse_with_pending_battles(&campaign, save, with_pending)?;
-    // Orders given after `at` make the game move refused when it is written.
-    let orders = store.pending_orders()?;
-    let outcome = strategy::resolve(&campaign, &orders);
-    store.commit_turn(at, &campaign, &outcome)?;
+    let outcome = desk::game_move(&mut store, (&campaign, at))?;
     let mut out = std::io::stdout().lock();
     if json {
         let report = serde_json::json!({

@@ -12,6 +12,7 @@ use crate::rules::{self, FightError, Outcome};
 use crate::scenario::Scenario;
 use crate::store::{Revision, Store, StoreError};
 use crate::strategy::aftermath::{self, AftermathError, Verdict};
+use crate::strategy::{OrderSet, TurnOutcome};
 use std::path::{Path, PathBuf};
 
 /// Why a battle command failed. Nothing was written to the save.
@@ -29,6 +30,8 @@ pub enum DeskError {
     Fight(#[from] FightError),
     #[error(transparent)]
     Write(#[from] WriteError),
+    #[error(transparent)]
+    Over(#[from] crate::strategy::end::CampaignOver),
     #[error("the edit is refused: {0}")]
     Edit(#[from] crate::strategy::edit::EditRefused),
     #[error("{0}")]
@@ -153,7 +156,8 @@ fn apply(
     if let Some(b) = with_record.battles.iter_mut().find(|b| b.id == battle) {
         b.record = record;
     }
-    let (after, events) = aftermath::apply(&with_record, battle, &verdict)?;
+    let (mut after, events) = aftermath::apply(&with_record, battle, &verdict)?;
+    crate::strategy::end::restand(&mut after);
     store.commit_battle(at, before, battle, &after, &events)?;
     Ok(Applied {
         battle,
@@ -250,10 +254,60 @@ pub fn edit(
     edit: &crate::model::event::Edit,
     reason: &str,
 ) -> Result<EditMade, DeskError> {
-    let (after, events) = crate::strategy::edit::apply(campaign, edit, reason)?;
+    let (mut after, events) = crate::strategy::edit::apply(campaign, edit, reason)?;
+    crate::strategy::end::restand(&mut after);
     store.commit_edit(at, campaign, &after, &events)?;
     Ok(EditMade {
         events,
         campaign: after,
     })
+}
+
+/// The one guard of every change by the rules: `Ok` while the campaign
+/// takes orders and game moves, else why not (it has ended: when, why, and
+/// that undo or the pencil is what the umpire can do). Battle results and
+/// the umpire's pencil are not changes by the rules' clock and stay open:
+/// battles begun before the end may still be fought, and the standing
+/// counts their outcome.
+pub fn still_open(campaign: &Campaign) -> Result<(), DeskError> {
+    Ok(crate::strategy::end::still_open(campaign)?)
+}
+
+/// `umpire orders` and the window's orders: records a side's checked
+/// `orders` (from `source`) for `campaign`, the save's state at `at`;
+/// refused after the campaign's end.
+pub fn submit_orders(
+    store: &mut Store,
+    (campaign, at): (&Campaign, Revision),
+    orders: &OrderSet,
+    source: &str,
+) -> Result<(), DeskError> {
+    still_open(campaign)?;
+    store.submit_orders(at, orders, source)?;
+    Ok(())
+}
+
+/// The window's End turn, resolved on a thread: writes the game move
+/// `outcome` resolved from `before`, the save's state at `at`; refused after
+/// the campaign's end.
+pub fn commit_turn(
+    store: &mut Store,
+    (before, at): (&Campaign, Revision),
+    outcome: &TurnOutcome,
+) -> Result<(), DeskError> {
+    still_open(before)?;
+    store.commit_turn(at, before, outcome)?;
+    Ok(())
+}
+
+/// `umpire turn`: resolves the current game move of `campaign`, the save's
+/// state at `at`, with the orders waiting, and writes it; refused after the
+/// campaign's end.
+pub fn game_move(store: &mut Store, (campaign, at): (&Campaign, Revision)) -> Result<TurnOutcome, DeskError> {
+    still_open(campaign)?;
+    // Orders given after `at` make the game move refused when it is written.
+    let orders = store.pending_orders()?;
+    let outcome = crate::strategy::resolve(campaign, &orders);
+    commit_turn(store, (campaign, at), &outcome)?;
+    Ok(outcome)
 }

@@ -307,6 +307,7 @@ pub fn generate_campaign(n: usize) -> Campaign {
         reinforcements: Vec::new(),
         replacements: Vec::new(),
         house_rules: Default::default(),
+        end: Default::default(),
     }
 }
 

@@ -89,6 +89,12 @@ pub(super) enum EditCommand {
         #[arg(long)]
         reason: String,
     },
+    /// Declare the campaign ended, with the final standing (HQs held, then
+    /// points); no orders or game moves are taken after it. `umpire undo` takes it back.
+    EndCampaign {
+        #[arg(long)]
+        reason: String,
+    },
     /// Write a ruling in the log, for every side to read.
     Ruling {
         /// The ruling, in words.
@@ -237,5 +243,6 @@ fn requested(campaign: &Campaign, command: &EditCommand) -> Result<(Edit, String
             )
         }
         C::Ruling { text } => (Edit::Ruling, text.clone()),
+        C::EndCampaign { reason } => (Edit::EndCampaign, reason.clone()),
     })
 }

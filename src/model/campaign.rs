@@ -357,6 +357,9 @@ pub struct Campaign {
     /// The rule parameters the campaign file sets; the seeds' when it sets none.
     #[serde(default, skip_serializing_if = "HouseRules::is_seed")]
     pub house_rules: HouseRules,
+    /// How the campaign ends (`[end]` in its file), and the end once it came.
+    #[serde(default, skip_serializing_if = "super::end::End::is_unset")]
+    pub end: super::end::End,
 }
 
 /// Map miles per inch of the movement tables, unless the campaign file says.

@@ -178,6 +178,7 @@ struct RawCampaign {
     reinforcements: Vec<RawReinforcement>,
     #[serde(default)]
     replacements: Vec<RawReplacements>,
+    end: Option<Spanned<super::end::RawEnd>>,
 }
 
 /// `[railways]`: a train's miles and a line's stands per game move.
@@ -1273,6 +1274,20 @@ impl<'a> CampaignDraft<'a> {
         }
 
         let transport = check_transport(&mut sink, raw.railways.as_ref(), raw.rivers.as_ref());
+        let end = match &raw.end {
+            Some(table) => {
+                let points = sides
+                    .iter()
+                    .map(|s| super::end::SidePoints {
+                        side: s.id.clone(),
+                        points: forces.iter().filter(|f| f.side == s.id).map(Force::points).sum(),
+                    })
+                    .collect();
+                let rules = super::end::check_end(&mut sink, table, start_turn, start_date, points);
+                super::end::End { rules, ended: None }
+            }
+            None => super::end::End::default(),
+        };
         let title = raw.title.get_ref().clone();
         sink.finish(|| {
             Some(Campaign {
@@ -1295,6 +1310,7 @@ impl<'a> CampaignDraft<'a> {
                 reinforcements,
                 replacements,
                 house_rules,
+                end,
             })
         })
     }

@@ -142,6 +142,9 @@ event_kinds! {
     ReplacementsArrived(ReplacementsArrived) = "replacements_arrived",
     /// A side's replacements are due but do not come: the enemy holds the HQ.
     ReplacementsWithheld(ReplacementsWithheld) = "replacements_withheld",
+    /// The campaign ended: the condition met (or the umpire's declaration) and
+    /// the final standing (`model::end`).
+    CampaignEnded(super::end::Ended) = "campaign_ended",
 }
 
 impl Edit {
@@ -154,7 +157,7 @@ impl Edit {
             | Edit::SetState { force, .. }
             | Edit::RemoveStand { force, .. }
             | Edit::SetStrength { force, .. } => Some(force),
-            Edit::HandOverHq { .. } | Edit::Ruling => None,
+            Edit::HandOverHq { .. } | Edit::Ruling | Edit::EndCampaign => None,
         }
     }
 }
@@ -219,6 +222,7 @@ impl EventKind {
             K::Retreated(r) => Some(r.battle),
             K::DestroyedInRetreat(d) => Some(d.battle),
             K::CampaignCreated(_)
+            | K::CampaignEnded(_)
             | K::LogStarted(_)
             | K::TurnUndone(_)
             | K::Edited(_)
@@ -414,6 +418,8 @@ pub enum Edit {
     SetState { force: ForceId, state: ForceState },
     /// A ruling: words for the log, no change to the map.
     Ruling,
+    /// The umpire declares the campaign ended, for the edit's reason.
+    EndCampaign,
 }
 
 /// What [`Edit::SetState`] sets.

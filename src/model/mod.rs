@@ -9,6 +9,7 @@ mod campaign;
 pub mod check;
 mod date;
 mod diag;
+pub mod end;
 pub mod event;
 pub mod history;
 pub mod house_rules;

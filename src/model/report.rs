@@ -73,6 +73,9 @@ pub struct Report {
     pub battles: Vec<ReportBattle>,
     /// The last game move's events as the side's commanders heard of them.
     pub events: Vec<HeardEvent>,
+    /// How the campaign ends, public: its conditions, and the end once it came.
+    #[serde(default, skip_serializing_if = "super::end::End::is_unset")]
+    pub end: super::end::End,
 }
 
 /// An enemy force as a side knows it.
@@ -290,6 +293,7 @@ impl Report {
             known,
             battles,
             events,
+            end: campaign.end.clone(),
         })
     }
 }
@@ -397,6 +401,8 @@ pub fn heard_by(campaign: &Campaign, side: &SideId, log: &[Event], events: &[&Ev
             | K::Checkpoint(_)
             | K::TurnUndone(_)
             | K::TurnEnded(_) => false,
+            // The end and the final standing are public: every side hears them.
+            K::CampaignEnded(_) => true,
             K::OrdersGiven(o) => &o.side == side,
             K::OrdersWithdrawn(o) => &o.side == side,
             K::Moved(m) => own(&m.force),
@@ -471,7 +477,7 @@ pub fn heard_by(campaign: &Campaign, side: &SideId, log: &[Event], events: &[&Ev
 /// strength or its removal, and anything done to a force, the force's side.
 fn edit_heard_by(side: &SideId, edit: &Edit, own: &impl Fn(&ForceId) -> bool) -> bool {
     match edit {
-        Edit::Ruling => true,
+        Edit::Ruling | Edit::EndCampaign => true,
         Edit::HandOverHq { side: of, to, .. } => of == side || to == side,
         Edit::AddForce { side: of, .. } => of == side,
         Edit::MoveForce { force, .. }

@@ -33,6 +33,69 @@ pub struct Status {
     /// (every side plays by them). Left out when it plays the seeds' rules.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub house_rules: Vec<Difference>,
+    /// The campaign file's end conditions in words; absent when it has none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub end_conditions: Vec<String>,
+    /// Once the campaign has ended: when, why, the final standing and the winner.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ended: Option<EndedStatus>,
+}
+
+/// The end of the campaign, as `status` shows it.
+#[derive(Debug, Clone, Serialize)]
+pub struct EndedStatus {
+    /// The game move that met the condition, or at which the umpire declared the end.
+    pub turn: u32,
+    /// `last_move`, `last_date`, `all_hqs`, `below_share` or `declared`.
+    pub condition: &'static str,
+    /// Why, in words.
+    pub why: String,
+    /// Every side, best first: HQs held, then points.
+    pub standing: Vec<StandingStatus>,
+    /// The winner's side id; `None`: a draw.
+    pub winner: Option<String>,
+    pub winner_name: Option<String>,
+    /// The outcome in a sentence: "Red Army Corps wins, holding 4 HQs to 2."
+    pub outcome: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct StandingStatus {
+    pub side: String,
+    pub name: String,
+    /// HQs held, its own and captured.
+    pub hqs: usize,
+    /// Roster points of all its stands.
+    pub points: u64,
+}
+
+impl EndedStatus {
+    fn of(campaign: &Campaign, ended: &super::end::Ended) -> EndedStatus {
+        let name = |side: &SideId| {
+            campaign
+                .side(side)
+                .map_or_else(|| side.to_string(), |s| s.name.clone())
+        };
+        EndedStatus {
+            turn: ended.turn,
+            condition: ended.why.condition(),
+            why: ended.why_text(campaign),
+            standing: ended
+                .standing
+                .sides
+                .iter()
+                .map(|s| StandingStatus {
+                    side: s.side.to_string(),
+                    name: name(&s.side),
+                    hqs: s.hqs,
+                    points: s.points,
+                })
+                .collect(),
+            winner: ended.standing.winner.as_ref().map(|s| s.to_string()),
+            winner_name: ended.standing.winner.as_ref().map(name),
+            outcome: ended.standing.winner_text(campaign),
+        }
+    }
 }
 
 /// An enemy force as the viewing side knows it: a blind has no id, name or strength.
@@ -345,6 +408,12 @@ impl Status {
             view: None,
             known: Vec::new(),
             coming: coming(campaign),
+            end_conditions: campaign.end.rules.texts(),
+            ended: campaign
+                .end
+                .ended
+                .as_ref()
+                .map(|ended| EndedStatus::of(campaign, ended)),
         }
     }
 

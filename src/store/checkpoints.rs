@@ -19,6 +19,7 @@
 use super::StoreError;
 use super::error::sqlite;
 use super::pack;
+use crate::model::end::End;
 use crate::model::{Battle, Campaign, Event, EventKind, Force, Hq, Knowledge, Reinforcement, RngState};
 use flate2::Compression;
 use flate2::read::DeflateDecoder;
@@ -49,6 +50,8 @@ struct StateRef<'a> {
     /// Reinforcements still to arrive: an arrival leaves the list (schema 11).
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     reinforcements: &'a [Reinforcement],
+    #[serde(skip_serializing_if = "End::is_unset")]
+    end: &'a End,
 }
 
 /// The state a checkpoint keeps, read back.
@@ -64,6 +67,9 @@ struct State {
     knowledge: Knowledge,
     #[serde(default)]
     reinforcements: Vec<Reinforcement>,
+    /// The campaign's end; its conditions are the state tables' (they never change).
+    #[serde(default)]
+    end: End,
 }
 
 /// The changing state of `campaign` as JSON.
@@ -76,6 +82,7 @@ pub(super) fn state_json(campaign: &Campaign) -> Value {
         battles: &campaign.battles,
         knowledge: &campaign.knowledge,
         reinforcements: &campaign.reinforcements,
+        end: &campaign.end,
     })
     .unwrap_or(Value::Null)
 }
@@ -91,6 +98,7 @@ pub(super) fn with_state(mut campaign: Campaign, state: Value) -> Result<Campaig
     campaign.battles = state.battles;
     campaign.knowledge = state.knowledge;
     campaign.reinforcements = state.reinforcements;
+    campaign.end.ended = state.end.ended;
     Ok(campaign)
 }
 
@@ -177,6 +185,7 @@ fn diff_states(before: &Campaign, after: &Campaign, recorded: &[u32]) -> Value {
             battles: &campaign.battles,
             knowledge: &campaign.knowledge,
             reinforcements: &campaign.reinforcements,
+            end: &campaign.end,
         })
         .unwrap_or(Value::Null)
     };
@@ -455,6 +464,7 @@ fn keep_state(value: Value) -> Value {
                 "battles",
                 "knowledge",
                 "reinforcements",
+                "end",
             ] {
                 if let Some(v) = all.remove(key) {
                     kept.insert(key.to_owned(), v);

@@ -17,8 +17,8 @@ pub(super) fn write_campaign(tx: &Transaction<'_>, campaign: &Campaign) -> rusql
     tx.execute(
         "INSERT INTO campaign (id, title, description, turn, start_turn, start_date, days_per_turn, rules,
                                rng_seed, rng_word_pos, map_name, map_description, miles_per_inch, map_background,
-                               transport, arrivals, house_rules)
-         VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+                               transport, arrivals, house_rules, campaign_end)
+         VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
         params![
             campaign.title,
             campaign.description,
@@ -36,6 +36,7 @@ pub(super) fn write_campaign(tx: &Transaction<'_>, campaign: &Campaign) -> rusql
             (!campaign.transport.is_default()).then(|| json(&campaign.transport)),
             arrivals_json(campaign),
             (!campaign.house_rules.is_seed()).then(|| json(&campaign.house_rules)),
+            end_json(&campaign.end),
         ],
     )?;
     let mut insert = tx.prepare(
@@ -96,11 +97,12 @@ pub(super) fn write_state(tx: &Transaction<'_>, campaign: &Campaign) -> rusqlite
         tx.execute(&format!("DELETE FROM {table}"), [])?;
     }
     tx.execute(
-        "UPDATE campaign SET turn = ?1, rng_word_pos = ?2, arrivals = ?3 WHERE id = 1",
+        "UPDATE campaign SET turn = ?1, rng_word_pos = ?2, arrivals = ?3, campaign_end = ?4 WHERE id = 1",
         params![
             campaign.turn,
             campaign.rng.word_pos.to_string(),
-            arrivals_json(campaign)
+            arrivals_json(campaign),
+            end_json(&campaign.end)
         ],
     )?;
     write_hqs(tx, &campaign.hqs)?;
@@ -122,6 +124,10 @@ pub(super) fn write_changes(
     if before.reinforcements != after.reinforcements || before.replacements != after.replacements {
         tx.prepare_cached("UPDATE campaign SET arrivals = ?1 WHERE id = 1")?
             .execute(params![arrivals_json(after)])?;
+    }
+    if before.end != after.end {
+        tx.prepare_cached("UPDATE campaign SET campaign_end = ?1 WHERE id = 1")?
+            .execute(params![end_json(&after.end)])?;
     }
     let hq_key = |h: &Hq| (h.side.clone(), h.wing);
     if before.hqs.iter().map(hq_key).eq(after.hqs.iter().map(hq_key)) {
@@ -493,6 +499,11 @@ fn arrivals_json(campaign: &Campaign) -> Option<String> {
 }
 
 /// A value as JSON text; the model's types always serialize.
+/// The campaign's end as the `campaign_end` column keeps it: NULL when unset.
+fn end_json(end: &crate::model::end::End) -> Option<String> {
+    (!end.is_unset()).then(|| json(end))
+}
+
 fn json<T: serde::Serialize>(value: &T) -> String {
     serde_json::to_string(value).unwrap_or_else(|_| "null".to_owned())
 }
@@ -531,6 +542,7 @@ pub(super) fn created_state(campaign: &Campaign) -> serde_json::Value {
         reinforcements,
         replacements,
         house_rules,
+        end,
     } = campaign;
     let Map {
         name,
@@ -565,6 +577,7 @@ pub(super) fn created_state(campaign: &Campaign) -> serde_json::Value {
         reinforcements: reinforcements.clone(),
         replacements: replacements.clone(),
         house_rules: house_rules.clone(),
+        end: end.clone(),
     };
     serde_json::to_value(start).unwrap_or(serde_json::Value::Null)
 }
@@ -890,7 +903,7 @@ pub(super) fn read_campaign_with(
     let mut campaign = reader.rows(
         "campaign",
         "SELECT title, description, turn, start_turn, start_date, days_per_turn, rules, rng_seed, rng_word_pos,
-                map_name, map_description, miles_per_inch, map_background, transport, arrivals, house_rules FROM campaign WHERE id = 1",
+                map_name, map_description, miles_per_inch, map_background, transport, arrivals, house_rules, campaign_end FROM campaign WHERE id = 1",
         |_| "1".to_owned(),
         |row| {
             Ok(Campaign {
@@ -928,6 +941,10 @@ pub(super) fn read_campaign_with(
                 replacements: Vec::new(),
                 house_rules: opt_text(row, 15)?
                     .map(|json| serde_json::from_str(&json).map_err(|e| format!("house_rules: {e}")))
+                    .transpose()?
+                    .unwrap_or_default(),
+                end: opt_text(row, 16)?
+                    .map(|json| serde_json::from_str(&json).map_err(|e| format!("campaign_end: {e}")))
                     .transpose()?
                     .unwrap_or_default(),
             })

@@ -169,6 +169,17 @@ pub fn apply(
     }
     let mut state = campaign.clone();
     let said = change(&mut state, edit, &mut problems);
+    // The umpire's end: told after the edit, with the final standing.
+    let ended = match edit {
+        Edit::EndCampaign if problems.is_empty() => match super::end::declare(&mut state, reason) {
+            Ok(told) => Some(told),
+            Err(problem) => {
+                problems.push(problem);
+                None
+            }
+        },
+        _ => None,
+    };
     if !problems.is_empty() {
         return Err(EditRefused(problems));
     }
@@ -185,13 +196,16 @@ pub fn apply(
         }),
         sentence,
     );
+    if let Some((kind, sentence)) = ended {
+        log.tell(kind, sentence);
+    }
     let mut events = log.into_events();
     // Only an edit that moves, adds or takes away troops or strength changes
     // what can be seen; the fog's look without the scouts' dice would
     // otherwise take back what the scouts made out this game move.
     if matches!(
         edit,
-        Edit::Ruling | Edit::HandOverHq { .. } | Edit::SetState { .. }
+        Edit::Ruling | Edit::EndCampaign | Edit::HandOverHq { .. } | Edit::SetState { .. }
     ) {
         return Ok((state, events));
     }
@@ -215,6 +229,7 @@ fn change(state: &mut Campaign, edit: &Edit, problems: &mut Vec<String>) -> Stri
     let turn = state.turn;
     match edit {
         Edit::Ruling => String::new(),
+        Edit::EndCampaign => "the campaign is declared ended".to_owned(),
         Edit::MoveForce { force, to } => {
             let Some(region) = region_name(state, to, problems) else {
                 return String::new();

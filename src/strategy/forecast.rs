@@ -472,6 +472,7 @@ mod tests {
             knowledge: Default::default(),
             reinforcements: Vec::new(),
             replacements: Vec::new(),
+            end: Default::default(),
         }
     }
 

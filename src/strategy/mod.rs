@@ -6,6 +6,7 @@
 pub mod aftermath;
 mod arrivals;
 pub mod edit;
+pub mod end;
 pub mod fog;
 pub mod forecast;
 mod hands;

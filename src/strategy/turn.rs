@@ -1619,6 +1619,10 @@ impl<'c> Turn<'c> {
             if pending == 1 { "" } else { "s" }
         );
         self.events.tell(summary, sentence);
+        // The campaign file's end conditions, once the game move is whole.
+        if let Some((kind, sentence)) = super::end::after_move(&mut self.state, self.turn) {
+            self.events.tell(kind, sentence);
+        }
         self.state.turn = self.turn.saturating_add(1);
         TurnOutcome {
             campaign: self.state,

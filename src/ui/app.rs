@@ -350,6 +350,7 @@ impl UmpireApp {
             && !anyway
             && self.job.is_none()
             && let Some(session) = &self.session
+            && session.campaign().end.ended.is_none()
         {
             let viewer = self.windows.seat.viewing.viewer();
             let pending = crate::strategy::pending_battles_text(session.campaign(), viewer);
@@ -366,7 +367,8 @@ impl UmpireApp {
             Command::Session(session::Command::EndTurn)
                 if self.session.as_ref().is_some_and(|s| {
                     let c = s.campaign();
-                    c.map.regions.len() + c.forces.len() > self.threaded_turn
+                    // After the end the session refuses at once, with the reason.
+                    c.end.ended.is_none() && c.map.regions.len() + c.forces.len() > self.threaded_turn
                 }) =>
             {
                 if let Some(session) = &self.session {
@@ -673,6 +675,7 @@ impl UmpireApp {
             self.map.zoom_to_fit();
         }
         panels::notes_ui(ui, &mut self.notes);
+        super::ending::banner_ui(ui, viewing.scene(session).map(|scene| scene.campaign));
         egui::Panel::bottom("turn_log")
             .resizable(true)
             .default_size(130.0)

@@ -95,6 +95,7 @@ fn lost(kind: &EventKind) -> Option<Lost<'_>> {
         | K::SupplyStillCut(_)
         | K::ForceDestroyed(_)
         | K::TurnEnded(_)
+        | K::CampaignEnded(_)
         | K::GunCaptured(_)
         | K::BattleFought(_)
         | K::Retreated(_)
@@ -127,6 +128,7 @@ fn named(kind: &EventKind) -> (Vec<&SideId>, Vec<&ForceId>) {
         | K::TurnEnded(_)
         | K::GunCaptured(_)
         | K::BattleFought(_) => (vec![], vec![]),
+        K::CampaignEnded(e) => (e.standing.sides.iter().map(|s| &s.side).collect(), vec![]),
         K::Edited(e) => match &e.edit {
             crate::model::event::Edit::AddForce { side, force, .. } => (vec![side], vec![force]),
             crate::model::event::Edit::HandOverHq { side, to, .. } => (vec![side, to], vec![]),

@@ -10,6 +10,7 @@
 mod app;
 pub mod battles;
 mod command;
+mod ending;
 pub mod history;
 mod map_view;
 mod panels;

@@ -117,6 +117,10 @@ pub fn menu_bar_ui(ui: &mut Ui, bar: MenuBar<'_>) -> bool {
         commands,
     } = bar;
     let mut zoom_to_fit = false;
+    // After the campaign's end, End turn is disabled with the reason.
+    let over = viewing
+        .scene(session)
+        .and_then(|scene| super::ending::end_turn_refusal(scene.campaign));
     egui::Panel::top("menu_bar").show(ui, |ui| {
         egui::MenuBar::new().ui(ui, |ui| {
             ui.menu_button("File", |ui| {
@@ -151,7 +155,11 @@ pub fn menu_bar_ui(ui: &mut Ui, bar: MenuBar<'_>) -> bool {
             ui.menu_button("Turn", |ui| {
                 let open = session.is_some() && !busy;
                 if ui
-                    .add_enabled(open, egui::Button::new("End turn (resolve the game move)"))
+                    .add_enabled(
+                        open && over.is_none(),
+                        egui::Button::new("End turn (resolve the game move)"),
+                    )
+                    .on_disabled_hover_text(over.clone().unwrap_or_default())
                     .clicked()
                 {
                     commands.push(Command::Session(Do::EndTurn));
@@ -210,10 +218,11 @@ pub fn menu_bar_ui(ui: &mut Ui, bar: MenuBar<'_>) -> bool {
             ui.separator();
             seat::view_as_ui(ui, viewing, session, commands);
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                let enabled = session.is_some() && !busy;
+                let enabled = session.is_some() && !busy && over.is_none();
                 if ui
                     .add_enabled(enabled, egui::Button::new(RichText::new("End turn").strong()))
                     .on_hover_text("Resolve the game move for every side (Ctrl+E)")
+                    .on_disabled_hover_text(over.clone().unwrap_or_default())
                     .clicked()
                 {
                     commands.push(Command::Session(Do::EndTurn));

@@ -1,6 +1,7 @@
 //! The umpire's pencil in the window: a window of edits outside the rules
 //! (the selected force moved, rested, its stands' strengths set, stands added
-//! or removed; a reinforcement landed; an HQ handed over; a ruling written),
+//! or removed; a reinforcement landed; an HQ handed over; a ruling written;
+//! the campaign declared ended),
 //! each sent as a [`session::Command::Edit`] with the umpire's reason and
 //! checked by the same core as `umpire edit`. Alt-dragging a counter on the
 //! map moves the force with the pencil (`map_view`).
@@ -293,6 +294,23 @@ fn pencil_ui(
     {
         send(Edit::Ruling, pencil.ruling.trim().to_owned());
         pencil.ruling.clear();
+    }
+    ui.separator();
+    // The umpire's end of the campaign, for the reason above; undo takes it back.
+    let ended = campaign.end.ended.is_some();
+    let end = ui
+        .add_enabled(
+            has_reason && !ended,
+            egui::Button::new("End the campaign (for the reason above)"),
+        )
+        .on_hover_text("Declares the campaign ended: the final standing by HQs held, then points; no orders or game moves after it. Undo takes it back.")
+        .on_disabled_hover_text(if ended {
+            "The campaign has ended already; Undo takes the end back."
+        } else {
+            "Give the reason first."
+        });
+    if end.clicked() {
+        send(Edit::EndCampaign, reason);
     }
 }
 

@@ -101,6 +101,8 @@ impl From<DeskError> for Refusal {
         match error {
             // The form's problems, without the sheet's line numbers.
             DeskError::Sheet(e) => Refusal::Battle(e.problems.into_iter().map(|p| p.message).collect()),
+            // The campaign's end: no orders or game moves, and why.
+            DeskError::Over(over) => Refusal::Nothing(over.to_string()),
             other => Refusal::Battle(vec![other.to_string()]),
         }
     }
@@ -305,6 +307,8 @@ impl Session {
             Command::Undo => self.undo(),
             Command::Redo => self.redo(),
             Command::EndTurn => {
+                // After the campaign's end, refused before anything is resolved.
+                desk::still_open(&self.campaign)?;
                 let work = self.turn_work();
                 let outcome = strategy::resolve(&work.before, &work.orders);
                 self.commit_turn(&work, &outcome)
@@ -371,9 +375,8 @@ impl Session {
         // it keeps what another program gave meanwhile.
         self.catch_up()?;
         let set = self.check(side, request)?;
-        self.store
-            .submit_orders(self.at, &set, ORDERS_SOURCE)
-            .map_err(|e| self.refused(e.into(), "give the order again"))?;
+        desk::submit_orders(&mut self.store, (&self.campaign, self.at), &set, ORDERS_SOURCE)
+            .map_err(|e| self.refused(e, "give the order again"))?;
         self.redo.clear();
         self.reload()?;
         let force = self
@@ -438,9 +441,13 @@ impl Session {
         let requests: Vec<OrderRequest> = set.orders.iter().map(request_of).collect();
         let checked = strategy::check_requests(&self.campaign, &set.side, &requests)
             .map_err(|problems| Refusal::Order(problems.into_iter().map(|p| p.message).collect()))?;
-        self.store
-            .submit_orders(self.at, &checked, ORDERS_SOURCE)
-            .map_err(|e| self.refused(e.into(), "redo again"))?;
+        desk::submit_orders(
+            &mut self.store,
+            (&self.campaign, self.at),
+            &checked,
+            ORDERS_SOURCE,
+        )
+        .map_err(|e| self.refused(e, "redo again"))?;
         self.redo.pop();
         self.reload()?;
         Ok(Applied::Redone(format!(
@@ -461,9 +468,8 @@ impl Session {
 
     /// Writes a game move resolved from `work` (see [`Session::turn_work`]).
     pub fn commit_turn(&mut self, work: &TurnWork, outcome: &TurnOutcome) -> Result<Applied, Refusal> {
-        self.store
-            .commit_turn(work.at, &work.before, outcome)
-            .map_err(|e| self.refused(e.into(), "press End turn again"))?;
+        desk::commit_turn(&mut self.store, (&work.before, work.at), outcome)
+            .map_err(|e| self.refused(e, "press End turn again"))?;
         self.redo.clear();
         self.reload()?;
         Ok(Applied::TurnResolved {

@@ -291,6 +291,7 @@ impl SideView {
             reinforcements: Vec::new(),
             replacements: Vec::new(),
             house_rules: report.house_rules.clone(),
+            end: report.end.clone(),
         };
         Some(SideView {
             side,

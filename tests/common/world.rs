@@ -136,6 +136,7 @@ pub fn campaign(
         reinforcements: Vec::new(),
         replacements: Vec::new(),
         house_rules: Default::default(),
+        end: Default::default(),
     }
 }
 
