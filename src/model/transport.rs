@@ -10,16 +10,12 @@ use serde::{Deserialize, Serialize};
 vocabulary! {
     /// How a force travels on a march: on foot (the seeds' marching), by train
     /// along railways, or by steamer along rivers.
+    #[derive(Default)]
     pub enum Conveyance {
+        #[default]
         Foot = "foot",
         Rail = "rail",
         River = "river",
-    }
-}
-
-impl Default for Conveyance {
-    fn default() -> Self {
-        Conveyance::Foot
     }
 }
 

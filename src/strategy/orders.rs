@@ -1247,9 +1247,19 @@ pub fn carried_route(
 ) -> Option<Vec<usize>> {
     use std::cmp::Reverse;
     use std::collections::BinaryHeap;
-    #[derive(PartialEq, PartialOrd)]
+    /// A share of game moves, ordered totally (never NaN here, but `total_cmp` anyway).
     struct Cost(f64);
+    impl PartialEq for Cost {
+        fn eq(&self, other: &Self) -> bool {
+            self.cmp(other).is_eq()
+        }
+    }
     impl Eq for Cost {}
+    impl PartialOrd for Cost {
+        fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+            Some(self.cmp(other))
+        }
+    }
     impl Ord for Cost {
         fn cmp(&self, other: &Self) -> std::cmp::Ordering {
             self.0.total_cmp(&other.0)

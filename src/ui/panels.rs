@@ -608,6 +608,16 @@ fn force_ui(ui: &mut Ui, scene: &Scene<'_>, input: &mut Inspector<'_>, force: Fo
             force.fatigue.forced_in_row
         ));
     }
+    // The house rule `rejoin_after_moves`: stands fallen out that may come back.
+    if let Some(after) = campaign.house_rules.rejoin_after_moves {
+        for fallen in &force.fallen_out {
+            ui.weak(format!(
+                "Fallen out: {}, may rejoin at the end of game move {} if in supply",
+                fallen.stand.name,
+                fallen.turn.saturating_add(after)
+            ));
+        }
+    }
     if input.overlays.supply
         && let Some(line) = input.map.supply_line(&force.id)
     {
