@@ -624,7 +624,7 @@ fn write_end_text(out: &mut impl Write, status: &Status) -> Result<()> {
     };
     writeln!(out)?;
     let when = if ended.condition == "declared" {
-        format!("at game move {}, by the umpire", ended.turn)
+        format!("at game move {}", ended.turn)
     } else {
         format!("on game move {}", ended.turn)
     };

@@ -112,7 +112,7 @@ fn after_the_end_orders_and_game_moves_are_refused_and_undo_takes_the_end_back()
     assert_eq!(ended.end.ended.as_ref().map(|e| e.turn), Some(2));
     let save = std::fs::read(dir.path().join("c.umpire")).unwrap();
 
-    let why = "the campaign ended on game move 2 (game move 2 was the last (last_move = 2)): no more orders or game moves are taken. \
+    let why = "the campaign ended on game move 2: game move 2 was the last (last_move = 2). No more orders or game moves are taken. \
                The umpire can take the end back with undo (`umpire undo`, or Undo in the window) or change the campaign with the pencil (`umpire edit`)";
     let orders = hold_orders(dir.path(), 3);
     for args in [
@@ -172,7 +172,7 @@ fn the_umpire_ends_the_campaign_with_the_pencil_and_undo_takes_it_back() {
         "{out}"
     );
     assert!(
-        out.contains("The campaign ends at game move 2, by the umpire: the umpire declared it: the Mahdi sued for peace. Final standing"),
+        out.contains("The campaign ends at game move 2: the umpire declared it over (the Mahdi sued for peace). Final standing"),
         "{out}"
     );
     let c = load(dir.path());
@@ -186,12 +186,14 @@ fn the_umpire_ends_the_campaign_with_the_pencil_and_undo_takes_it_back() {
     );
     let status = run(dir.path(), &["status", "c.umpire"]);
     assert!(
-        status.contains("The campaign ended at game move 2, by the umpire: the umpire declared it: the Mahdi sued for peace."),
+        status.contains(
+            "The campaign ended at game move 2: the umpire declared it over (the Mahdi sued for peace)."
+        ),
         "{status}"
     );
     let refused = umpire(dir.path(), &["turn", "c.umpire"]);
     assert!(
-        stderr(&refused).contains("the campaign ended at game move 2, by the umpire (the umpire declared it: the Mahdi sued for peace)"),
+        stderr(&refused).contains("the campaign ended at game move 2: the umpire declared it over (the Mahdi sued for peace). No more orders"),
         "{}",
         stderr(&refused)
     );
@@ -201,7 +203,7 @@ fn the_umpire_ends_the_campaign_with_the_pencil_and_undo_takes_it_back() {
         &["edit", "c.umpire", "end-campaign", "--reason", "again"],
     );
     assert!(
-        stderr(&again).contains("the campaign ended at game move 2, by the umpire already"),
+        stderr(&again).contains("the campaign ended at game move 2 already: the umpire declared it over (the Mahdi sued for peace). Undo that first"),
         "{}",
         stderr(&again)
     );

@@ -71,7 +71,7 @@ fn the_window_shows_the_end_disables_end_turn_and_undo_takes_it_back() {
     h.run();
     h.run();
     assert_eq!(turn(&h), 2);
-    h.get_by_label_contains("the campaign ended on game move 1 (game move 1 was the last (last_move = 1)): no more orders or game moves are taken");
+    h.get_by_label_contains("the campaign ended on game move 1: game move 1 was the last (last_move = 1). No more orders or game moves are taken");
 
     // Ctrl+Z takes game move 1 back, and its end.
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
@@ -99,7 +99,7 @@ fn the_pencil_ends_the_campaign_in_the_window() {
     h.run();
     h.run();
     h.get_by_label(
-        "The campaign ended at game move 1, by the umpire: the umpire declared it: the Mahdi sued for peace.",
+        "The campaign ended at game move 1: the umpire declared it over (the Mahdi sued for peace).",
     );
     assert!(end_turn_disabled(&h));
     let c = h.state().session().unwrap().campaign().clone();

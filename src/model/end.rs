@@ -160,10 +160,10 @@ impl EndReason {
 }
 
 impl Ended {
-    /// "on game move 10" / "at game move 12, by the umpire".
+    /// "on game move 10" / "at game move 12" (declared by the umpire).
     pub fn when_text(&self) -> String {
         match self.why {
-            EndReason::Declared { .. } => format!("at game move {}, by the umpire", self.turn),
+            EndReason::Declared { .. } => format!("at game move {}", self.turn),
             _ => format!("on game move {}", self.turn),
         }
     }
@@ -202,14 +202,14 @@ impl Ended {
                 name(side),
                 percent(*share)
             ),
-            EndReason::Declared { reason } => format!("the umpire declared it: {reason}"),
+            EndReason::Declared { reason } => format!("the umpire declared it over ({reason})"),
         }
     }
 
     /// Why further orders are refused, and what the umpire can do.
     pub fn refusal(&self, campaign: &Campaign) -> String {
         format!(
-            "the campaign ended {} ({}): no more orders or game moves are taken. The umpire can take the end back with undo (`umpire undo`, or Undo in the window) or change the campaign with the pencil (`umpire edit`)",
+            "the campaign ended {}: {}. No more orders or game moves are taken. The umpire can take the end back with undo (`umpire undo`, or Undo in the window) or change the campaign with the pencil (`umpire edit`)",
             self.when_text(),
             self.why_text(campaign)
         )

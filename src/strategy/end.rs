@@ -43,7 +43,7 @@ pub fn after_move(state: &mut Campaign, turn: u32) -> Option<(EventKind, String)
 pub fn declare(state: &mut Campaign, reason: &str) -> Result<(EventKind, String), String> {
     if let Some(ended) = &state.end.ended {
         return Err(format!(
-            "the campaign ended {} already ({}); undo that first to end it otherwise",
+            "the campaign ended {} already: {}. Undo that first to end it otherwise",
             ended.when_text(),
             ended.why_text(state)
         ));
