@@ -809,12 +809,27 @@ fn report(save: &Path, side: &str, out: &Path) -> Result<ExitCode> {
             campaign.turn
         );
     }
-    umpire::files::write_file(out, umpire::model::report::write_report(&report).as_bytes())
+    // `.html` writes the report as a page to read; anything else, the JSON the app opens.
+    let page = out
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("html") || e.eq_ignore_ascii_case("htm"));
+    let text = if page {
+        let arrivals: Vec<_> = strategy::forecast::arrivals(&campaign)
+            .into_iter()
+            .filter(|(id, _)| report.forces.iter().any(|f| &f.id == id))
+            .collect();
+        umpire::export::report_page(&report, &arrivals)
+    } else {
+        umpire::model::report::write_report(&report)
+    };
+    umpire::files::write_file(out, text.as_bytes())
         .with_context(|| format!("writing the report {}", out.display()))?;
     let blinds = report.known.iter().filter(|k| k.blind).count();
     println!(
-        "Wrote {}'s report for game move {} to {}: {}, {} known ({} blind), {}, {}.",
+        "Wrote {}'s report{} for game move {} to {}: {}, {} known ({} blind), {}, {}.",
         printable(&report.side_name),
+        if page { " page" } else { "" },
         report.turn,
         out.display(),
         plural(report.forces.len(), "own force"),

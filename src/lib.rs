@@ -6,6 +6,7 @@
 //! egui code) and the binary's `cli`.
 
 pub mod desk;
+pub mod export;
 pub mod files;
 pub mod handoff;
 pub mod model;
