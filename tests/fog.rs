@@ -1441,6 +1441,17 @@ Orders written from it carry campaign = \"Fog test\", side = \"red\", turn = 2; 
     for hidden in HIDDEN {
         assert!(!text.contains(hidden), "`{hidden}` is in red's report:\n{text}");
     }
+    // The page written from the same report: the blind as `?2`, nothing hidden.
+    let out = umpire(dir.path(), &["report", "fog.umpire", "red", "red.html"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let page = std::fs::read_to_string(dir.path().join("red.html")).unwrap();
+    for hidden in HIDDEN {
+        assert!(!page.contains(hidden), "`{hidden}` is in red's page:\n{page}");
+    }
+    assert!(
+        page.contains(">?2</text>") && page.contains("Seen Column"),
+        "{page}"
+    );
     // The desert host's place: only on the map, which is public.
     let mut value: serde_json::Value = serde_json::from_str(&text).unwrap();
     value.as_object_mut().unwrap().remove("map");
@@ -1813,13 +1824,16 @@ proptest! {
             let status = serde_json::to_string(&Status::for_side(&c, &side).unwrap()).unwrap();
             // The report also tells the last move's news, which may name a
             // force it saw in full then and has lost or sees as a blind now.
-            let mut report = serde_json::to_value(Report::of(&c, &side, &log).unwrap()).unwrap();
+            let whole = Report::of(&c, &side, &log).unwrap();
+            // The page a player reads: the report as HTML, the public map drawn.
+            let page = umpire::export::report_page(&whole, &[]);
+            let mut report = serde_json::to_value(&whole).unwrap();
             report.as_object_mut().unwrap().remove("map");
             let report = report.to_string();
             for f in c.forces.iter().filter(|f| f.side != side) {
                 let now = c.knowledge.of(&side).any(|s| s.force == f.id && !s.seen.is_blind());
                 let ever = identified[&side].contains(&f.id);
-                for (view, known) in [(&status, now), (&report, ever)] {
+                for (view, known) in [(&status, now), (&report, ever), (&page, ever)] {
                     if known {
                         continue;
                     }
@@ -1933,14 +1947,16 @@ proptest! {
                 prop_assert_ne!(&s.side, &side);
             }
             let status = serde_json::to_string(&Status::for_side(&c, &side).unwrap()).unwrap();
-            let mut report = serde_json::to_value(Report::of(&c, &side, &log).unwrap()).unwrap();
+            let whole = Report::of(&c, &side, &log).unwrap();
+            let page = umpire::export::report_page(&whole, &[]);
+            let mut report = serde_json::to_value(&whole).unwrap();
             report.as_object_mut().unwrap().remove("map");
             let report = report.to_string();
             for f in every.values().filter(|f| f.side != side) {
                 if identified[&side].contains(&f.id) {
                     continue;
                 }
-                for view in [&status, &report] {
+                for view in [&status, &report, &page] {
                     prop_assert!(!view.contains(f.id.as_str()), "{side} shows {}: {view}", f.id);
                     prop_assert!(!view.contains(&f.name), "{side} shows {}: {view}", f.name);
                     for stand in f.stands.iter().filter(|s| !fought.get(&side).is_some_and(|n| n.contains(&s.name))) {
@@ -2150,8 +2166,8 @@ fn unknown_to(dir: &std::path::Path, side: &str) -> Vec<String> {
     hidden
 }
 
-/// `side`'s status (text and JSON) and report (without the public map) hold
-/// none of `hidden`.
+/// `side`'s status (text and JSON), report (without the public map) and
+/// report page hold none of `hidden`.
 fn holds_none_of(dir: &std::path::Path, side: &str, hidden: &[String]) {
     let text = stdout(&umpire(dir, &["status", "r.umpire", "--side", side]));
     let status = stdout(&umpire(dir, &["status", "r.umpire", "--side", side, "--json"]));
@@ -2161,7 +2177,10 @@ fn holds_none_of(dir: &std::path::Path, side: &str, hidden: &[String]) {
         serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
     report.as_object_mut().unwrap().remove("map");
     let report = report.to_string();
-    for view in [&text, &status, &report] {
+    let out = umpire(dir, &["report", "r.umpire", side, "report.html"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let page = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    for view in [&text, &status, &report, &page] {
         for h in hidden {
             assert!(!view.contains(h.as_str()), "`{h}` is in {side}'s view:\n{view}");
         }
