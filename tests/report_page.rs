@@ -61,7 +61,7 @@ fn page_and_report(dir: &Path, side: &str) -> (String, Report) {
     let out = umpire(dir, &["report", "r.umpire", side, "page.html"]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
-        stdout(&out).starts_with(&format!("Wrote ")) && stdout(&out).contains("'s report page for game move"),
+        stdout(&out).starts_with("Wrote ") && stdout(&out).contains("'s report page for game move"),
         "{}",
         stdout(&out)
     );

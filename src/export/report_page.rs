@@ -336,18 +336,25 @@ fn map_svg(report: &Report) -> String {
     }
     svg.push_str("</g>\n");
 
-    // Pending battles: a ring round the region.
+    // Pending battles: a ring round the region, its name above, over the counters.
+    let mut taken = Taken::default();
+    let mut battles_svg = String::new();
     for b in &report.battles {
         let Some(&(x, y)) = places.get(&b.region) else {
             continue;
         };
         let _ = writeln!(
             svg,
-            "<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"24\" fill=\"none\" stroke=\"{BATTLE}\" stroke-width=\"3\" stroke-dasharray=\"6 3\"><title>Battle {id} pending at {name}</title></circle>\n\
-             <text x=\"{x:.1}\" y=\"{ty:.1}\" text-anchor=\"middle\" font-size=\"12\" font-weight=\"bold\" fill=\"{BATTLE}\" class=\"lbl\">Battle {id}</text>",
+            "<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"24\" fill=\"none\" stroke=\"{BATTLE}\" stroke-width=\"3\" stroke-dasharray=\"6 3\"><title>Battle {id} pending at {name}</title></circle>",
             id = b.id,
             name = region_label(report, &b.region),
-            ty = y - 28.0
+        );
+        let label = format!("Battle {}", b.id);
+        let (tx, ty) = (x - 30.0, y - 10.0);
+        taken.take(text_box(&label, tx, ty, 12.0, Anchor::End));
+        let _ = writeln!(
+            battles_svg,
+            "<text x=\"{tx:.1}\" y=\"{ty:.1}\" text-anchor=\"end\" font-size=\"12\" font-weight=\"bold\" fill=\"{BATTLE}\" class=\"lbl\">{label}</text>"
         );
     }
 
@@ -395,7 +402,6 @@ fn map_svg(report: &Report) -> String {
 
     // Counters: own forces, then the enemy as known; stacked where they share a place.
     let counters = counters(report, &places);
-    let mut taken = Taken::default();
     // Each counter beside its place, moved down past the counters already
     // there (a stack, or a near place's), so none hides another.
     let boxes: Vec<(f64, f64)> = counters
@@ -513,6 +519,7 @@ fn map_svg(report: &Report) -> String {
     svg.push_str(&names_svg);
     svg.push_str(&counters_svg);
     svg.push_str(&labels_svg);
+    svg.push_str(&battles_svg);
     svg.push_str(&scale_bar(&frame));
     svg.push_str("</svg>\n");
     svg
@@ -655,7 +662,11 @@ fn order_text(report: &Report, force: &Force, arrives: Option<u32>) -> String {
                 .last()
                 .map_or_else(|| "?".to_owned(), |r| region_label(report, r));
             let by_way: Vec<String> = path.iter().map(|r| region_label(report, r)).collect();
-            format!("{how} to <b>{goal}</b> by {}", by_way.join(" → "))
+            if by_way.len() > 1 {
+                format!("{how} to <b>{goal}</b> by {}", by_way.join(" → "))
+            } else {
+                format!("{how} to <b>{goal}</b>")
+            }
         }
     };
     if let Some(turn) = arrives {
@@ -708,11 +719,14 @@ fn forces_section(report: &Report, arrivals: &[(ForceId, u32)]) -> String {
         let _ = writeln!(
             out,
             "<h3><span class=\"chip\" style=\"background:{}\"></span>{} <code>{}</code></h3>\n\
-             <p>At {}: {} of {} points, {}. Order: {}. Supply: {}.</p>",
+             <p>{}: {} of {} points, {}. Order: {}. Supply: {}.</p>",
             colour_of(report, &f.side),
             escape(&f.name),
             escape(f.id.as_str()),
-            where_text(report, &f.region, f.en_route.as_ref()),
+            match &f.en_route {
+                None => format!("At {}", region_label(report, &f.region)),
+                Some(_) => capitalised(&where_text(report, &f.region, f.en_route.as_ref())),
+            },
             f.points(),
             f.full_points(),
             plural(f.stands.len(), "stand", "stands"),
@@ -848,10 +862,10 @@ pub(super) fn orders_template(report: &Report) -> String {
     t.push_str(
         "# For each force you order, remove the \"# \" before its [[orders]], force and\n\
          # hold lines, then change `hold = true` to what it does:\n\
-         #   to = \"region-id\"            march there by the quickest road\n\
-         #   (add forced = true for a forced march, or by = \"rail\" / by = \"river\")\n\
-         #   march = [\"a\", \"b\"]         march through these regions in order\n\
-         #   merge_into = \"force-id\"     join another force in the same region\n\
+         #   to = \"region-id\"          march there by the quickest road\n\
+         #   march = [\"a\", \"b\"]        march through these regions in order\n\
+         #     (add forced = true for a forced march, or by = \"rail\" / by = \"river\")\n\
+         #   merge_into = \"force-id\"   join another force in the same region\n\
          # A force left out keeps its standing order.\n",
     );
     let _ = writeln!(t, "campaign = {}", quoted(&report.campaign));
@@ -866,16 +880,16 @@ pub(super) fn orders_template(report: &Report) -> String {
             ),
         };
         let place = match &f.en_route {
-            None => report.map.region_name(&f.region).to_owned(),
+            None => format!("at {}", report.map.region_name(&f.region)),
             Some(e) => format!(
-                "the road from {} to {}",
+                "on the road from {} to {}",
                 report.map.region_name(&f.region),
                 report.map.region_name(&e.toward)
             ),
         };
         let _ = writeln!(
             t,
-            "\n# {}, at {}: {}.\n# [[orders]]\n# force = {}\n# hold = true",
+            "\n# {}, {}: {}.\n# [[orders]]\n# force = {}\n# hold = true",
             one_line(&f.name),
             one_line(&place),
             one_line(&now),
@@ -1049,4 +1063,12 @@ impl Taken {
             .iter()
             .all(|b| a.2 <= b.0 || b.2 <= a.0 || a.3 <= b.1 || b.3 <= a.1)
     }
+}
+
+/// `text` with its first letter a capital.
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
 }
