@@ -4,6 +4,8 @@
 //! `model` (pure) <- `store` (the only SQLite code) and `files` (the only
 //! code that reads campaign and map files) <- `ui` (the desktop app, the only
 //! egui code) and the binary's `cli`.
+//! `export` writes pages to read (a side's report as HTML with an SVG map),
+//! pure like `model`: it returns text and writes no file.
 
 pub mod desk;
 pub mod export;
