@@ -71,7 +71,10 @@ pub fn report_page(report: &Report, arrivals: &[(ForceId, u32)]) -> String {
     page.push_str("</header>\n");
 
     page.push_str("<section id=\"map\">\n<h2>What we know</h2>\n");
+    // On a narrow screen the map keeps a readable size and scrolls sideways.
+    page.push_str("<div class=\"mapbox\">\n");
     page.push_str(&map_svg(report));
+    page.push_str("</div>\n");
     page.push_str(&map_key(report));
     page.push_str("</section>\n");
 
@@ -90,7 +93,7 @@ const STYLE: &str = "
 body{font-family:Georgia,'Times New Roman',serif;background:#f6f0e0;color:#1e1914;margin:0 auto;max-width:1100px;padding:0 12px 24px;line-height:1.4}
 h1{margin:16px 0 4px;font-size:1.7em}h2{border-bottom:2px solid #b8a47c;margin-top:28px;font-size:1.3em}
 h3{margin:16px 0 4px;font-size:1.05em}.sub{margin:0;font-size:1.05em}.ended{color:#b4003c;font-weight:bold}
-svg.map{width:100%;height:auto;border:1px solid #8a7850;background:#e8d6a8;display:block}
+.mapbox{overflow-x:auto}svg.map{width:100%;min-width:640px;height:auto;border:1px solid #8a7850;background:#e8d6a8;display:block}
 svg text{font-family:Helvetica,Arial,sans-serif}
 .lbl{paint-order:stroke;stroke:#f4ead0;stroke-width:3px;stroke-linejoin:round}
 table{border-collapse:collapse;margin:4px 0 10px;font-size:.95em}
