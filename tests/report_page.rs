@@ -366,3 +366,73 @@ fn the_extension_chooses_page_or_json() {
         assert_eq!(read_report(&text).is_ok(), !page, "{file}");
     }
 }
+
+/// Odd maps the check lets through, or a save could hold, make a page all
+/// the same: every region in one place, a coordinate that is not a number,
+/// a force further along its road than the road is long, a force in a region
+/// the map does not have, a map of one region.
+#[test]
+fn odd_maps_still_make_a_page() {
+    use common::world::*;
+    use umpire::model::{EnRoute, RegionId, RoadKind, Terrain};
+    let mut regions = vec![
+        region("a", Terrain::Open),
+        region("b", Terrain::Hills),
+        region("c", Terrain::Forest),
+    ];
+    for r in &mut regions {
+        (r.x, r.y) = (10.0, 10.0);
+    }
+    regions[2].x = f64::NAN;
+    let roads = vec![
+        road("a", "b", RoadKind::Railway, 0.0),
+        road("b", "c", RoadKind::River, 5.0),
+    ];
+    let mut far = force(
+        "far",
+        "red",
+        "a",
+        stands(umpire::model::StandKind::LineInfantry, 2, 1),
+    );
+    far.en_route = Some(EnRoute {
+        toward: RegionId::new("b"),
+        miles: 1e9,
+    });
+    let mut lost = force(
+        "lost",
+        "red",
+        "a",
+        stands(umpire::model::StandKind::LineInfantry, 1, 3),
+    );
+    lost.region = RegionId::new("nowhere");
+    let blue = force(
+        "blue-host",
+        "blue",
+        "c",
+        stands(umpire::model::StandKind::LineInfantry, 1, 4),
+    );
+    let c = campaign(regions, roads, "a", "c", vec![far, lost, blue]);
+    for side in ["red", "blue"] {
+        let report = Report::of(&c, &umpire::model::SideId::new(side), &[]).unwrap();
+        let page = umpire::export::report_page(&report, &[]);
+        assert!(page.contains("<svg") && page.ends_with("</html>\n"), "{page}");
+        for number in ["NaN", "inf\"", "inf "] {
+            assert!(!page.contains(number), "`{number}` in the page:\n{page}");
+        }
+    }
+    let mut one = campaign(
+        vec![region("a", Terrain::Open), region("b", Terrain::Open)],
+        vec![road("a", "b", RoadKind::Road, 3.0)],
+        "a",
+        "b",
+        vec![],
+    );
+    one.map.regions.truncate(1);
+    one.map.roads.clear();
+    let report = Report::of(&one, &umpire::model::SideId::new("red"), &[]).unwrap();
+    let page = umpire::export::report_page(&report, &[]);
+    assert!(
+        page.contains("None left on the map.") && page.contains("<svg"),
+        "{page}"
+    );
+}
