@@ -799,8 +799,8 @@ fn report(save: &Path, side: &str, out: &Path) -> Result<ExitCode> {
     let (store, campaign) = Store::open_and_load(save)?;
     let side = known_side(&campaign, side)?;
     let log = store.events()?;
-    let report =
-        umpire::model::report::Report::of(&campaign, &side, &log).context("building the side's report")?;
+    let (report, text) =
+        umpire::desk::report_text(&campaign, &log, &side, out).context("building the side's report")?;
     if umpire::files::same_file(out, save) {
         bail!(
             "{} is the save itself: give the report another file name, e.g. {}_move{}.json",
@@ -810,19 +810,7 @@ fn report(save: &Path, side: &str, out: &Path) -> Result<ExitCode> {
         );
     }
     // `.html` writes the report as a page to read; anything else, the JSON the app opens.
-    let page = out
-        .extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| e.eq_ignore_ascii_case("html") || e.eq_ignore_ascii_case("htm"));
-    let text = if page {
-        let arrivals: Vec<_> = strategy::forecast::arrivals(&campaign)
-            .into_iter()
-            .filter(|(id, _)| report.forces.iter().any(|f| &f.id == id))
-            .collect();
-        umpire::export::report_page(&report, &arrivals)
-    } else {
-        umpire::model::report::write_report(&report)
-    };
+    let page = umpire::desk::is_page(out);
     umpire::files::write_file(out, text.as_bytes())
         .with_context(|| format!("writing the report {}", out.display()))?;
     let blinds = report.known.iter().filter(|k| k.blind).count();

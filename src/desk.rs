@@ -311,3 +311,34 @@ pub fn game_move(store: &mut Store, (campaign, at): (&Campaign, Revision)) -> Re
     commit_turn(store, (campaign, at), &outcome)?;
     Ok(outcome)
 }
+
+/// A side's report as written to a file: the page to read (`export::report_page`,
+/// with when each of its marching forces arrives) when `path` ends in `.html`
+/// or `.htm`, else the JSON the window opens. `None` when the campaign has no
+/// such side. The command line's `umpire report` and the window's File >
+/// Export a side's report write the same text.
+pub fn report_text(
+    campaign: &Campaign,
+    log: &[Event],
+    side: &crate::model::SideId,
+    path: &Path,
+) -> Option<(crate::model::report::Report, String)> {
+    let report = crate::model::report::Report::of(campaign, side, log)?;
+    let text = if is_page(path) {
+        let arrivals: Vec<_> = crate::strategy::forecast::arrivals(campaign)
+            .into_iter()
+            .filter(|(id, _)| report.forces.iter().any(|f| &f.id == id))
+            .collect();
+        crate::export::report_page(&report, &arrivals)
+    } else {
+        crate::model::report::write_report(&report)
+    };
+    Some((report, text))
+}
+
+/// Whether a report written to `path` is the page (`.html`, `.htm`), not the JSON.
+pub fn is_page(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("html") || e.eq_ignore_ascii_case("htm"))
+}

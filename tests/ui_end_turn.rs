@@ -166,3 +166,39 @@ fn rule_sources_list_the_campaigns_house_rules() {
         "House rule: forced march loses 1 stand in 5 (the seed: 1 in 10, scruby-basic Strategic Rules 3.1).",
     );
 }
+
+#[test]
+fn file_export_writes_a_sides_report_page_as_umpire_report_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = with_a_battle_pending(dir.path());
+    let mut h = opened(&save);
+    h.get_by_label("File").click();
+    h.run();
+    h.get_by_label("Export a side's report…").click();
+    h.run();
+    // The first side, its page beside the save, named for the game move.
+    h.get_by_label("Export").click();
+    h.run();
+    let notes: Vec<String> = h.state().notes().iter().map(|n| n.text.clone()).collect();
+    let page = dir.path().join("british_move5.html");
+    assert!(page.is_file(), "{notes:?}");
+    assert!(
+        notes.iter().any(
+            |n| n.contains("Wrote British Field Force's report for game move 5 to")
+                && n.contains("a page to read in any browser")
+        ),
+        "{notes:?}"
+    );
+    let text = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        text.starts_with("<!DOCTYPE html>") && text.contains("<svg"),
+        "{text:.200}"
+    );
+    // The same text as the command line writes from the same save.
+    let out = umpire(dir.path(), &["report", "war.umpire", "british", "cli.html"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        text,
+        std::fs::read_to_string(dir.path().join("cli.html")).unwrap()
+    );
+}

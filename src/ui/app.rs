@@ -431,6 +431,43 @@ impl UmpireApp {
                     Err(refusal) => self.notes.error(refusal.to_string()),
                 }
             }
+            Command::ExportReport { side, path } => {
+                let Some(session) = self.session.as_ref() else {
+                    self.notes.error("No campaign is open to report on.");
+                    return;
+                };
+                if crate::files::same_file(&path, session.path()) {
+                    self.notes.error(format!(
+                        "{} is the save itself: give the report another file name",
+                        path.display()
+                    ));
+                    return;
+                }
+                let Some((report, text)) =
+                    crate::desk::report_text(session.campaign(), session.events(), &side, &path)
+                else {
+                    self.notes
+                        .error(format!("The campaign has no side `{side}` to report on."));
+                    return;
+                };
+                match crate::files::write_file(&path, text.as_bytes()) {
+                    Ok(_) => {
+                        self.windows.forms.export_report = None;
+                        self.notes.note(format!(
+                            "Wrote {}'s report for game move {} to {}{}.",
+                            report.side_name,
+                            report.turn,
+                            path.display(),
+                            if crate::desk::is_page(&path) {
+                                ": a page to read in any browser"
+                            } else {
+                                ""
+                            }
+                        ));
+                    }
+                    Err(why) => self.notes.error(format!("The report was not written: {why}")),
+                }
+            }
             Command::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
             Command::View(command) => {
                 let shift = self

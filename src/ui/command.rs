@@ -31,6 +31,11 @@ pub enum Command {
     Open(PathBuf),
     /// Copy the open save, history and all, and go on in the copy.
     SaveAs(PathBuf),
+    /// Write a side's report: the page (`.html`) or the JSON, as `umpire report` does.
+    ExportReport {
+        side: crate::model::SideId,
+        path: PathBuf,
+    },
     Quit,
     /// Whose view the window shows, and reports (the hot seat, play by email).
     View(ViewCommand),

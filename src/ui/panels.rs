@@ -27,6 +27,44 @@ pub struct FileForms {
     pub new_campaign: Option<(String, String)>,
     pub open: Option<String>,
     pub save_as: Option<String>,
+    pub export_report: Option<ExportForm>,
+}
+
+/// File > Export a side's report: the campaign's sides, the one chosen, and the file.
+#[derive(Debug, Clone, Default)]
+pub struct ExportForm {
+    pub sides: Vec<(crate::model::SideId, String)>,
+    pub side: usize,
+    pub path: String,
+}
+
+impl ExportForm {
+    /// The form for `session`'s campaign: the first side, its page beside the save
+    /// ("british_move3.html").
+    fn of(session: &Session) -> ExportForm {
+        let campaign = session.campaign();
+        let sides: Vec<_> = campaign
+            .sides
+            .iter()
+            .map(|s| (s.id.clone(), s.name.clone()))
+            .collect();
+        let mut form = ExportForm {
+            sides,
+            side: 0,
+            path: String::new(),
+        };
+        form.path = form.default_path(session);
+        form
+    }
+
+    fn default_path(&self, session: &Session) -> String {
+        let side = self.sides.get(self.side).map_or("side", |(id, _)| id.as_str());
+        let name = format!("{side}_move{}.html", session.campaign().turn);
+        session
+            .path()
+            .parent()
+            .map_or_else(|| name.clone(), |dir| dir.join(&name).display().to_string())
+    }
 }
 
 impl FileForms {
@@ -135,6 +173,14 @@ pub fn menu_bar_ui(ui: &mut Ui, bar: MenuBar<'_>) -> bool {
                     .clicked()
                 {
                     forms.save_as.get_or_insert_with(String::new);
+                }
+                if ui
+                    .add_enabled(session.is_some(), egui::Button::new("Export a side's report…"))
+                    .on_hover_text("The page (.html) a side reads, or the JSON (.json) its window opens, as `umpire report` writes them")
+                    .clicked()
+                    && let Some(session) = session
+                {
+                    forms.export_report = Some(ExportForm::of(session));
                 }
                 seat::file_menu_ui(ui, viewing, seat_forms, commands);
                 ui.menu_button("Recent files", |ui| {
@@ -1080,6 +1126,46 @@ pub fn file_windows(
         }
         if !open {
             forms.open = None;
+        }
+    }
+    if let Some(form) = forms.export_report.as_mut() {
+        let mut open = true;
+        let mut go = false;
+        egui::Window::new("Export a side's report").open(&mut open).show(ctx, |ui| {
+            ui.label(
+                "What the side knows, for play by email: a page to read in any browser (.html), or the report its window opens (.json).",
+            );
+            ui.horizontal(|ui| {
+                let label = ui.label("Side");
+                let chosen = form.sides.get(form.side).map_or("", |(_, name)| name.as_str()).to_owned();
+                egui::ComboBox::from_id_salt("export_side")
+                    .selected_text(chosen)
+                    .show_ui(ui, |ui| {
+                        for (i, (id, name)) in form.sides.iter().enumerate() {
+                            if ui.selectable_label(form.side == i, name).clicked() && form.side != i {
+                                // Follow the side in the file's name when it is the default one.
+                                let old = form.sides.get(form.side).map(|(o, _)| o.to_string());
+                                if let Some(old) = old {
+                                    form.path = form.path.replace(&format!("{old}_move"), &format!("{id}_move"));
+                                }
+                                form.side = i;
+                            }
+                        }
+                    })
+                    .response
+                    .labelled_by(label.id);
+            });
+            seat::path_field_ui(ui, "File", &mut form.path);
+            go = ui.button("Export").clicked();
+        });
+        if go && let Some((side, _)) = form.sides.get(form.side) {
+            commands.push(Command::ExportReport {
+                side: side.clone(),
+                path: PathBuf::from(form.path.trim()),
+            });
+        }
+        if !open {
+            forms.export_report = None;
         }
     }
     if let Some(path) = forms.save_as.as_mut() {
