@@ -305,6 +305,16 @@ fn orders_by_train_are_checked() {
         let why = refusal(&c, request.clone());
         assert!(why.contains(expected), "{request:?}: {why}");
     }
+    // A stretch between stations longer than a train goes in a game move.
+    let mut far = railway(vec![force("brigade", "red", "home", foot(4, 1))]);
+    far.map.roads[0].miles = 130.0;
+    let why = refusal(&far, request("brigade", to("b"), false, Conveyance::Rail));
+    assert!(
+        why.contains(
+            "from Home to the next station, B, is further than a train goes in a game move (120 miles)"
+        ),
+        "{why}"
+    );
     // A good one: routed along the railway, kept by train.
     let set = check_requests(
         &c,

@@ -690,6 +690,36 @@ impl<'c> Checker<'c> {
         if !ok {
             return None;
         }
+        // Every stretch between stops must fit in one game move's run, or the
+        // journey would wait at a station for ever.
+        let (mut at, mut rest) = (here, path.clone());
+        while !rest.is_empty() {
+            let journey = super::transport::journey(self.campaign, &self.index, at, &rest, by, |_| None);
+            let Some(&next) = journey.reached.last() else {
+                let stop_ahead = rest
+                    .iter()
+                    .copied()
+                    .find(|r| is_stop(&self.index, *r, by))
+                    .unwrap_or(at);
+                let t = &self.campaign.transport;
+                let rate = match by {
+                    Conveyance::River => format!(
+                        "{} miles upstream, {} down",
+                        t.river_upstream_miles_per_move, t.river_downstream_miles_per_move
+                    ),
+                    _ => format!("{} miles", t.miles_per_move(by, false)),
+                };
+                let message = format!(
+                    "from {} to the next {stop}, {}, is further than a {what} goes in a game move ({rate}): march that stretch, or give the campaign file a higher rate",
+                    self.index.name(at),
+                    self.index.name(stop_ahead),
+                );
+                self.problem(entry, Part::Action, message);
+                return None;
+            };
+            at = next;
+            rest = journey.ahead;
+        }
         let path = path.iter().filter_map(|r| self.index.id(*r).cloned()).collect();
         Some(self.march(id, path, false, by))
     }
