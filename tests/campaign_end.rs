@@ -113,7 +113,7 @@ fn after_the_end_orders_and_game_moves_are_refused_and_undo_takes_the_end_back()
     let save = std::fs::read(dir.path().join("c.umpire")).unwrap();
 
     let why = "the campaign ended on game move 2: game move 2 was the last (last_move = 2). No more orders or game moves are taken. \
-               The umpire can take the end back with undo (`umpire undo`, or Undo in the window) or change the campaign with the pencil (`umpire edit`)";
+               Only undo takes the end back (`umpire undo`, or Undo in the window); the pencil (`umpire edit`) still corrects forces and HQs";
     let orders = hold_orders(dir.path(), 3);
     for args in [
         &["turn", "c.umpire"][..],

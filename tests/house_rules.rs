@@ -716,3 +716,60 @@ fn the_defaults_are_the_seeds_numbers() {
     let json = serde_json::json!({});
     assert_eq!(serde_json::from_value::<HouseRules>(json).unwrap(), seed);
 }
+
+#[test]
+fn a_stand_waiting_to_rejoin_keeps_its_id_from_new_stands() {
+    // Stand 4 fell out of the brigade in game move 1 and may rejoin after one
+    // move; replacements come the same game move. The new stand must not take
+    // id 4, or the save could not keep both.
+    let mut red = force("brigade", "red", "home", stands(StandKind::LineInfantry, 3, 1));
+    let mut lost = stands(StandKind::LineInfantry, 1, 4).remove(0);
+    lost.name = "Fallen".to_owned();
+    red.fallen_out = vec![FallenOut { stand: lost, turn: 1 }];
+    let blue = force(
+        "scouts",
+        "blue",
+        "blue-home",
+        stands(StandKind::LineInfantry, 1, 100),
+    );
+    let mut c = campaign(
+        vec![region("home", Terrain::Open), region("blue-home", Terrain::Open)],
+        vec![road("home", "blue-home", RoadKind::Road, 200.0)],
+        "home",
+        "blue-home",
+        vec![red, blue],
+    );
+    c.turn = 2;
+    c.house_rules.rejoin_after_moves = Some(1);
+    c.replacements = vec![Replacements {
+        side: SideId::new("red"),
+        every: 1,
+        at: Wing::Left,
+        name: None,
+        stands: vec![NewStands {
+            kind: StandKind::LineInfantry,
+            quality: Quality::Trained,
+            count: 1,
+            name: None,
+        }],
+    }];
+    let out = umpire::strategy::resolve(&c, &[]);
+    let mut ids: Vec<u32> = out
+        .campaign
+        .forces
+        .iter()
+        .flat_map(|f| f.stands.iter().map(|s| s.id.0))
+        .collect();
+    assert!(ids.contains(&4), "stand 4 rejoined: {ids:?}");
+    ids.sort_unstable();
+    let before = ids.len();
+    ids.dedup();
+    assert_eq!(ids.len(), before, "a stand id twice: {ids:?}");
+    let dir = tempfile::tempdir().unwrap();
+    umpire::store::Store::create(
+        &dir.path().join("s.umpire"),
+        &out.campaign,
+        umpire::store::Overwrite::Refuse,
+    )
+    .expect("the save keeps every stand");
+}

@@ -205,7 +205,75 @@ fn the_enemy_on_the_line_cuts_it_and_the_train_stops_before() {
     assert_eq!(force_of(&c, "brigade").region, RegionId::new("b"));
     assert_eq!(
         moved(&moves[0], "brigade").sentence,
-        "Brigade went 50.0 miles by train from Home to B; it halted: the enemy holds C: the railway is cut."
+        "Brigade went 50.0 miles by train from Home to B; it halted: the railway is cut beyond B."
+    );
+}
+
+#[test]
+fn a_train_does_not_pass_an_enemy_force_on_the_line() {
+    // Blue stands on the railway between b and c, 25 miles out of b.
+    let mut raiders = force("raiders", "blue", "b", stands(StandKind::LightCavalry, 2, 50));
+    raiders.en_route = Some(EnRoute {
+        toward: RegionId::new("c"),
+        miles: 25.0,
+    });
+    let mut c = railway(vec![
+        by(
+            force("brigade", "red", "home", foot(4, 1)),
+            &["b", "c"],
+            Conveyance::Rail,
+        ),
+        raiders,
+    ]);
+    let moves = play(&mut c, 1);
+    assert_eq!(force_of(&c, "brigade").region, RegionId::new("b"));
+    let sentence = &moved(&moves[0], "brigade").sentence;
+    assert!(
+        sentence.ends_with("it halted: the railway is cut beyond B."),
+        "{sentence}"
+    );
+    // The sentence says the line is cut, never by whom.
+    assert!(
+        !sentence.contains("Raiders") && !sentence.contains("enemy"),
+        "{sentence}"
+    );
+}
+
+#[test]
+fn a_journey_by_train_into_an_enemy_hq_is_refused_at_the_order() {
+    // The enemy's HQs are public: a train cannot run into one the side does not hold.
+    let mut c = railway(vec![force("brigade", "red", "home", foot(4, 1))]);
+    for hq in c.hqs.iter_mut().filter(|h| h.side == SideId::new("blue")) {
+        hq.region = RegionId::new("d");
+    }
+    let why = refusal(
+        &c,
+        request("brigade", Action::To(RegionId::new("d")), false, Conveyance::Rail),
+    );
+    assert!(
+        why.contains("the enemy holds D on the railway: a train cannot pass it"),
+        "{why}"
+    );
+    // Named in a march list, the problem is at the region's own step.
+    let problems = check_requests(
+        &c,
+        &SideId::new("red"),
+        &[request(
+            "brigade",
+            Action::March(
+                ["home", "b", "c", "d"]
+                    .iter()
+                    .map(|r| RegionId::new(*r))
+                    .collect(),
+            ),
+            false,
+            Conveyance::Rail,
+        )],
+    )
+    .unwrap_err();
+    assert!(
+        problems.iter().any(|p| p.part == umpire::strategy::Part::Step(3)),
+        "{problems:?}"
     );
 }
 

@@ -81,7 +81,10 @@ pub fn report_page(report: &Report, arrivals: &[(ForceId, u32)]) -> String {
     page.push_str(&forces_section(report, arrivals));
     page.push_str(&events_section(report));
     page.push_str(&battles_section(report));
-    page.push_str(&orders_section(report));
+    // After the campaign's end no orders are taken: no template to fill in.
+    if report.end.ended.is_none() {
+        page.push_str(&orders_section(report));
+    }
     page.push_str(
         "<footer>Written by umpire from the side's report: it holds only what this side knows.</footer>\n",
     );

@@ -209,7 +209,7 @@ impl Ended {
     /// Why further orders are refused, and what the umpire can do.
     pub fn refusal(&self, campaign: &Campaign) -> String {
         format!(
-            "the campaign ended {}: {}. No more orders or game moves are taken. The umpire can take the end back with undo (`umpire undo`, or Undo in the window) or change the campaign with the pencil (`umpire edit`)",
+            "the campaign ended {}: {}. No more orders or game moves are taken. Only undo takes the end back (`umpire undo`, or Undo in the window); the pencil (`umpire edit`) still corrects forces and HQs",
             self.when_text(),
             self.why_text(campaign)
         )

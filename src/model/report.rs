@@ -293,7 +293,12 @@ impl Report {
             known,
             battles,
             events,
-            end: campaign.end.clone(),
+            // The conditions are public; another side's starting strength is not.
+            end: {
+                let mut end = campaign.end.clone();
+                end.rules.start_points.retain(|p| &p.side == side);
+                end
+            },
         })
     }
 }

@@ -79,12 +79,13 @@ fn free_force_id(state: &Campaign, wanted: &str) -> ForceId {
         .map_or_else(|| ForceId::new(wanted), ForceId::new)
 }
 
-/// Every stand's name, on the map or still to come: a save keeps each name once.
+/// Every stand's name, on the map, fallen out and waiting to rejoin, or still
+/// to come: a save keeps each name once.
 fn stand_names(state: &Campaign) -> HashSet<String> {
     state
         .forces
         .iter()
-        .flat_map(|f| &f.stands)
+        .flat_map(|f| f.stands.iter().chain(f.fallen_out.iter().map(|o| &o.stand)))
         .chain(state.reinforcements.iter().flat_map(|r| &r.stands))
         .map(|s| s.name.clone())
         .collect()
@@ -146,7 +147,7 @@ fn reinforcements(state: &mut Campaign, turn: u32, first_free: u32, events: &mut
         let mut used: HashSet<StandId> = state
             .forces
             .iter()
-            .flat_map(|f| &f.stands)
+            .flat_map(|f| f.stands.iter().chain(f.fallen_out.iter().map(|o| &o.stand)))
             .chain(state.reinforcements.iter().flat_map(|w| &w.stands))
             .map(|s| s.id)
             .collect();

@@ -136,13 +136,14 @@ pub fn new_stands(
         .collect()
 }
 
-/// The id after the highest stand id in the campaign, on the map or in a
-/// reinforcement still to come; 1 when there is none.
+/// The id after the highest stand id in the campaign, on the map, fallen
+/// out and waiting to rejoin (the house rule), or in a reinforcement still to
+/// come; 1 when there is none.
 pub fn next_stand_id(campaign: &Campaign) -> u32 {
     campaign
         .forces
         .iter()
-        .flat_map(|f| &f.stands)
+        .flat_map(|f| f.stands.iter().chain(f.fallen_out.iter().map(|o| &o.stand)))
         .chain(campaign.reinforcements.iter().flat_map(|r| &r.stands))
         .map(|s| s.id.0)
         .max()

@@ -248,7 +248,7 @@ fn carried_forecast_on(
         .collect::<Option<Vec<usize>>>()?;
     let (mut miles, mut game_moves) = (0.0, 0u32);
     while !rest.is_empty() && game_moves < HORIZON_MOVES {
-        let journey = super::transport::journey(campaign, index, at, &rest, by, |_| None);
+        let journey = super::transport::journey(campaign, index, at, &rest, by, |_, _| None);
         at = *journey.reached.last()?;
         miles += journey.miles;
         rest = journey.ahead;

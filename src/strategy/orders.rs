@@ -604,15 +604,35 @@ impl<'c> Checker<'c> {
             self.problem(entry, Part::By, message);
             return None;
         }
-        let path: Vec<usize> = match &request.action {
+        // Regions the side knows the enemy holds: its forces seen there, or,
+        // with none of the side's own there, an HQ it holds (HQs are public).
+        let own_at: HashSet<usize> = self
+            .campaign
+            .forces_of(self.side)
+            .filter(|f| f.en_route.is_none())
+            .filter_map(|f| self.index.at(&f.region))
+            .collect();
+        let barred: HashSet<usize> = self
+            .campaign
+            .hqs
+            .iter()
+            .filter(|h| &h.held_by != self.side)
+            .filter_map(|h| self.index.at(&h.region))
+            .filter(|r| !own_at.contains(r))
+            .chain(self.enemy_held.iter().copied())
+            .collect();
+        // Each region of the journey, with the step of the march list that names it.
+        let path: Vec<(usize, Option<usize>)> = match &request.action {
             Action::To(destination) => {
                 let Some(goal) = self.index.at(destination) else {
                     let message = unknown_region(self.index.map, destination);
                     self.problem(entry, Part::Action, message);
                     return None;
                 };
-                match carried_route(self.campaign, &self.index, here, goal, by) {
-                    Some(path) => path,
+                match carried_route(self.campaign, &self.index, here, goal, by, |r| {
+                    barred.contains(&r)
+                }) {
+                    Some(path) => path.into_iter().map(|r| (r, None)).collect(),
                     None => {
                         let message = format!(
                             "no {way} joins {} to {}: travel by {what} goes only along {way}s",
@@ -651,7 +671,7 @@ impl<'c> Checker<'c> {
                         self.problem(entry, Part::Step(step), message);
                         ok = false;
                     }
-                    path.push(at);
+                    path.push((at, Some(step)));
                     previous = Some(at);
                 }
                 if !ok {
@@ -662,8 +682,8 @@ impl<'c> Checker<'c> {
             _ => return None,
         };
         let mut ok = true;
-        for (step, &at) in path.iter().enumerate() {
-            if self.enemy_held.contains(&at) {
+        for &(at, step) in &path {
+            if barred.contains(&at) {
                 let message = format!(
                     "the enemy holds {} on the {way}: a {} cannot pass it (march there to attack)",
                     self.index.name(at),
@@ -673,10 +693,11 @@ impl<'c> Checker<'c> {
                         "steamer"
                     }
                 );
-                self.problem(entry, Part::Step(step), message);
+                self.problem(entry, step.map_or(Part::Action, Part::Step), message);
                 ok = false;
             }
         }
+        let path: Vec<usize> = path.into_iter().map(|(r, _)| r).collect();
         if let Some(&last) = path.last()
             && !is_stop(&self.index, last, by)
         {
@@ -694,7 +715,7 @@ impl<'c> Checker<'c> {
         // journey would wait at a station for ever.
         let (mut at, mut rest) = (here, path.clone());
         while !rest.is_empty() {
-            let journey = super::transport::journey(self.campaign, &self.index, at, &rest, by, |_| None);
+            let journey = super::transport::journey(self.campaign, &self.index, at, &rest, by, |_, _| None);
             let Some(&next) = journey.reached.last() else {
                 let stop_ahead = rest
                     .iter()
@@ -1274,6 +1295,7 @@ pub fn carried_route(
     from: usize,
     to: usize,
     by: Conveyance,
+    barred: impl Fn(usize) -> bool,
 ) -> Option<Vec<usize>> {
     use std::cmp::Reverse;
     use std::collections::BinaryHeap;
@@ -1307,7 +1329,8 @@ pub fn carried_route(
             continue;
         }
         for &(next, road) in index.adjacent.get(here).into_iter().flatten() {
-            if !index.carries(road, by) {
+            // A barred region may end the search (the check then says why) but not be passed.
+            if !index.carries(road, by) || (barred(here) && here != from) {
                 continue;
             }
             let total = cost + leg_share(campaign, index, road, here, by);

@@ -26,8 +26,8 @@ pub struct Journey {
 }
 
 /// The journey from `start` along `path` (the regions after `start`) by
-/// `by` in one game move. `blocked` says why the enemy bars a region, if it
-/// does. The journey never ends between stops: when it must stop short, it
+/// `by` in one game move. `blocked(from, to)` says why the enemy bars the
+/// stretch from one region to the next (on it, or holding `to`), if it does. The journey never ends between stops: when it must stop short, it
 /// ends at the last station (landing place) it passed, or does not leave.
 pub fn journey(
     campaign: &Campaign,
@@ -35,7 +35,7 @@ pub fn journey(
     start: usize,
     path: &[usize],
     by: Conveyance,
-    blocked: impl Fn(usize) -> Option<String>,
+    blocked: impl Fn(usize, usize) -> Option<String>,
 ) -> Journey {
     let (what, _, way) = transport_words(by);
     let mut share = 0.0;
@@ -58,7 +58,7 @@ pub fn journey(
             ));
             break;
         };
-        if let Some(why) = blocked(next) {
+        if let Some(why) = blocked(here, next) {
             halted = Some(why);
             break;
         }

@@ -133,6 +133,8 @@ impl OnRoad {
 /// side's trains (steamers) have carried on each line.
 struct Carriage {
     holding: Holding,
+    /// The two ends of each road a force stands on at the start of the move, and its side.
+    on_roads: Vec<((usize, usize), SideId)>,
     nets: HashMap<usize, Vec<bool>>,
     lines: HashMap<Conveyance, Vec<Option<usize>>>,
     used: HashMap<(usize, Conveyance, Option<usize>), u32>,
@@ -547,8 +549,21 @@ impl<'c> Turn<'c> {
             return;
         }
         let holding = Holding::of(&self.state, &self.index);
+        // Forces that begin the game move on a road: a train or steamer does
+        // not pass the enemy's.
+        let on_roads = self
+            .state
+            .forces
+            .iter()
+            .filter_map(|f| {
+                let e = f.en_route.as_ref()?;
+                let (a, b) = (self.index.at(&f.region)?, self.index.at(&e.toward)?);
+                Some(((a.min(b), a.max(b)), f.side.clone()))
+            })
+            .collect();
         let mut carriage = Carriage {
             holding,
+            on_roads,
             nets: HashMap::default(),
             lines: HashMap::default(),
             used: HashMap::default(),
@@ -626,11 +641,18 @@ impl<'c> Turn<'c> {
             },
             None => {
                 let holding = &carriage.holding;
+                let on_roads = &carriage.on_roads;
                 let index = &self.index;
-                super::transport::journey(&self.state, index, start, &path, by, |r| {
-                    holding
-                        .enemy_holds(r, side)
-                        .then(|| format!("the enemy holds {}: the {way} is cut", index.name(r)))
+                let own = self.state.forces.get(i).map(|f| f.side.clone());
+                // The sentence says the line is cut, never where or by whom:
+                // the side learns of the enemy as its sight tells it.
+                super::transport::journey(&self.state, index, start, &path, by, |from, to| {
+                    let pair = (from.min(to), from.max(to));
+                    let enemy_on_it = on_roads
+                        .iter()
+                        .any(|(p, s)| *p == pair && Some(s) != own.as_ref());
+                    (enemy_on_it || holding.enemy_holds(to, side))
+                        .then(|| format!("the {way} is cut beyond {}", index.name(from)))
                 })
             }
         };
