@@ -1079,10 +1079,9 @@ fn force_condition(status: &Status, force: &umpire::model::status::ForceStatus) 
     }
     if force.order == "march" {
         let kind = match force.by {
-            umpire::model::Conveyance::Rail => "by train",
-            umpire::model::Conveyance::River => "by steamer",
             umpire::model::Conveyance::Foot if force.forced_march => "forced march",
             umpire::model::Conveyance::Foot => "marching",
+            by => by.phrase(),
         };
         let arrives = force
             .arrives_turn

@@ -240,10 +240,9 @@ pub fn route(save: &Path, force: &str, to: &str, forced: bool, by: Option<&str>)
         printable(&target.name),
         printable(target.id.as_str()),
         match by {
-            Conveyance::Rail => " by train",
-            Conveyance::River => " by steamer",
-            Conveyance::Foot if forced => " by forced march",
-            Conveyance::Foot => "",
+            Conveyance::Foot if forced => " by forced march".to_owned(),
+            Conveyance::Foot => String::new(),
+            by => format!(" {}", by.phrase()),
         }
     )?;
     if path.is_empty() {

@@ -4,6 +4,7 @@
 //! program's own choice for 1895 Egypt, stated where it is defined, and a
 //! campaign file may set its own (`[railways]`, `[rivers]`).
 
+use super::map::{Feature, RiverCrossing, Road, RoadKind};
 use super::vocabulary;
 use serde::{Deserialize, Serialize};
 
@@ -23,6 +24,38 @@ impl Conveyance {
     /// Whether it is the seeds' marching on foot (the default, left out of files).
     pub fn is_foot(&self) -> bool {
         *self == Conveyance::Foot
+    }
+
+    /// "on foot", "by train", "by steamer", for sentences.
+    pub fn phrase(self) -> &'static str {
+        match self {
+            Conveyance::Foot => "on foot",
+            Conveyance::Rail => "by train",
+            Conveyance::River => "by steamer",
+        }
+    }
+
+    /// The feature of a region where a force boards and leaves: a railway's
+    /// `station`, a river's `port` (landing place); `None` on foot.
+    pub fn stop_feature(self) -> Option<Feature> {
+        match self {
+            Conveyance::Foot => None,
+            Conveyance::Rail => Some(Feature::Station),
+            Conveyance::River => Some(Feature::Port),
+        }
+    }
+}
+
+impl Road {
+    /// Whether a force travelling `by` train or steamer can use the road: a
+    /// railway (where a bridge or ford carries it over any river) by train, a
+    /// river by steamer. Nothing travels on foot this way.
+    pub fn carries(&self, by: Conveyance) -> bool {
+        match by {
+            Conveyance::Foot => false,
+            Conveyance::Rail => self.kind == RoadKind::Railway && self.river != Some(RiverCrossing::None),
+            Conveyance::River => self.kind == RoadKind::River,
+        }
     }
 }
 

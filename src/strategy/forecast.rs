@@ -239,21 +239,14 @@ fn carried_forecast_on(
     path: &[RegionId],
     by: Conveyance,
 ) -> Option<MarchForecast> {
-    let mut at = index.at(&force.region)?;
+    let at = index.at(&force.region)?;
     let skip = usize::from(path.first() == Some(&force.region));
-    let mut rest = path
+    let rest = path
         .iter()
         .skip(skip)
         .map(|r| index.at(r))
         .collect::<Option<Vec<usize>>>()?;
-    let (mut miles, mut game_moves) = (0.0, 0u32);
-    while !rest.is_empty() && game_moves < HORIZON_MOVES {
-        let journey = super::transport::journey(campaign, index, at, &rest, by, |_, _| None);
-        at = *journey.reached.last()?;
-        miles += journey.miles;
-        rest = journey.ahead;
-        game_moves += 1;
-    }
+    let (game_moves, miles) = super::transport::whole_journey(campaign, index, at, &rest, by).ok()?;
     Some(MarchForecast {
         hours: f64::from(game_moves) * f64::from(MARCH_HOURS_PER_DAY),
         miles,

@@ -90,14 +90,8 @@ impl<'m> MapIndex<'m> {
             .is_some_and(|r| r.river != Some(RiverCrossing::None) && r.kind != RoadKind::River)
     }
 
-    /// Whether a force travelling `by` train or steamer can use `road`: a
-    /// railway (where a bridge or ford carries it over any river) by train, a
-    /// river by steamer. Nothing travels on foot this way.
+    /// Whether a force travelling `by` train or steamer can use `road` (`Road::carries`).
     pub fn carries(&self, road: usize, by: Conveyance) -> bool {
-        self.road(road).is_some_and(|r| match by {
-            Conveyance::Foot => false,
-            Conveyance::Rail => r.kind == RoadKind::Railway && r.river != Some(RiverCrossing::None),
-            Conveyance::River => r.kind == RoadKind::River,
-        })
+        self.road(road).is_some_and(|r| r.carries(by))
     }
 }

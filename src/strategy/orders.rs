@@ -594,12 +594,7 @@ impl<'c> Checker<'c> {
         let stands = u32::try_from(force.stands.len()).unwrap_or(u32::MAX);
         if stands > capacity {
             let message = format!(
-                "force `{id}` has {stands} stands, but a {way}'s {} carry {capacity} a game move: split it and send it in parts",
-                if by == Conveyance::Rail {
-                    "trains"
-                } else {
-                    "steamers"
-                }
+                "force `{id}` has {stands} stands, but a {way}'s {what}s carry {capacity} a game move: split it and send it in parts"
             );
             self.problem(entry, Part::By, message);
             return None;
@@ -685,13 +680,8 @@ impl<'c> Checker<'c> {
         for &(at, step) in &path {
             if barred.contains(&at) {
                 let message = format!(
-                    "the enemy holds {} on the {way}: a {} cannot pass it (march there to attack)",
+                    "the enemy holds {} on the {way}: a {what} cannot pass it (march there to attack)",
                     self.index.name(at),
-                    if by == Conveyance::Rail {
-                        "train"
-                    } else {
-                        "steamer"
-                    }
                 );
                 self.problem(entry, step.map_or(Part::Action, Part::Step), message);
                 ok = false;
@@ -713,33 +703,30 @@ impl<'c> Checker<'c> {
         }
         // Every stretch between stops must fit in one game move's run, or the
         // journey would wait at a station for ever.
-        let (mut at, mut rest) = (here, path.clone());
-        while !rest.is_empty() {
-            let journey = super::transport::journey(self.campaign, &self.index, at, &rest, by, |_, _| None);
-            let Some(&next) = journey.reached.last() else {
-                let stop_ahead = rest
-                    .iter()
-                    .copied()
-                    .find(|r| is_stop(&self.index, *r, by))
-                    .unwrap_or(at);
-                let t = &self.campaign.transport;
-                let rate = match by {
-                    Conveyance::River => format!(
-                        "{} miles upstream, {} down",
-                        t.river_upstream_miles_per_move, t.river_downstream_miles_per_move
-                    ),
-                    _ => format!("{} miles", t.miles_per_move(by, false)),
-                };
-                let message = format!(
-                    "from {} to the next {stop}, {}, is further than a {what} goes in a game move ({rate}): march that stretch, or give the campaign file a higher rate",
-                    self.index.name(at),
-                    self.index.name(stop_ahead),
-                );
-                self.problem(entry, Part::Action, message);
-                return None;
+        if let Err(at) = super::transport::whole_journey(self.campaign, &self.index, here, &path, by) {
+            // The stretch beyond `at`: the path after it (all of it from the start).
+            let beyond = path.iter().position(|r| *r == at).map_or(0, |k| k + 1);
+            let stop_ahead = path
+                .iter()
+                .skip(beyond)
+                .copied()
+                .find(|r| is_stop(&self.index, *r, by))
+                .unwrap_or(at);
+            let t = &self.campaign.transport;
+            let rate = match by {
+                Conveyance::River => format!(
+                    "{} miles upstream, {} down",
+                    t.river_upstream_miles_per_move, t.river_downstream_miles_per_move
+                ),
+                _ => format!("{} miles", t.miles_per_move(by, false)),
             };
-            at = next;
-            rest = journey.ahead;
+            let message = format!(
+                "from {} to the next {stop}, {}, is further than a {what} goes in a game move ({rate}): march that stretch, or give the campaign file a higher rate",
+                self.index.name(at),
+                self.index.name(stop_ahead),
+            );
+            self.problem(entry, Part::Action, message);
+            return None;
         }
         let path = path.iter().filter_map(|r| self.index.id(*r).cloned()).collect();
         Some(self.march(id, path, false, by))
@@ -1239,10 +1226,8 @@ pub fn transport_words(by: Conveyance) -> (&'static str, &'static str, &'static 
 /// station on a railway (a landing place on a river), that is a region with
 /// the map's `station` (`port`) feature that a railway (river) reaches.
 pub fn is_stop(index: &MapIndex<'_>, region: usize, by: Conveyance) -> bool {
-    let feature = match by {
-        Conveyance::Rail => crate::model::Feature::Station,
-        Conveyance::River => crate::model::Feature::Port,
-        Conveyance::Foot => return false,
+    let Some(feature) = by.stop_feature() else {
+        return false;
     };
     index.map.regions.get(region).is_some_and(|r| r.has(feature))
         && index

@@ -85,6 +85,29 @@ pub fn journey(
     }
 }
 
+/// The whole journey along `path` from `start`, game move after game move,
+/// with no enemy in the way: the game moves and the miles; `Err(at)` when
+/// from station (landing) `at` it could go no further in one game move.
+pub fn whole_journey(
+    campaign: &Campaign,
+    index: &MapIndex<'_>,
+    start: usize,
+    path: &[usize],
+    by: Conveyance,
+) -> Result<(u32, f64), usize> {
+    let (mut at, mut rest) = (start, path.to_vec());
+    let (mut moves, mut miles) = (0u32, 0.0);
+    // Each game move reaches at least one more region, or stops: at most one move a region.
+    while !rest.is_empty() {
+        let journey = journey(campaign, index, at, &rest, by, |_, _| None);
+        at = *journey.reached.last().ok_or(at)?;
+        miles += journey.miles;
+        rest = journey.ahead;
+        moves = moves.saturating_add(1);
+    }
+    Ok((moves, miles))
+}
+
 /// For each region, the line it is on for `by`: regions joined by railways
 /// (by a river) share a number; `None` where none reaches. A line's
 /// capacity is counted for the whole of it.

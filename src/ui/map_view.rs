@@ -1040,12 +1040,7 @@ impl MapView {
             if points.len() < 2 || !rect.intersects(Rect::from_points(&points)) {
                 continue;
             }
-            let colour = match by {
-                Conveyance::Rail => theme::RAIL_ROUTE,
-                Conveyance::River => theme::RIVER_ROUTE,
-                Conveyance::Foot if *forced => theme::FORCED,
-                Conveyance::Foot => theme::ROUTE,
-            };
+            let colour = theme::route(*forced, *by);
             let colour = if mine || *given {
                 colour
             } else {

@@ -613,13 +613,7 @@ fn force_ui(ui: &mut Ui, scene: &Scene<'_>, input: &mut Inspector<'_>, force: Fo
                 march_words(forced, by, false),
                 path.last().map_or("?", |r| campaign.map.region_name(r))
             );
-            let colour = match by {
-                Conveyance::Rail => theme::RAIL_ROUTE,
-                Conveyance::River => theme::RIVER_ROUTE,
-                Conveyance::Foot if forced => theme::FORCED,
-                Conveyance::Foot => theme::ROUTE,
-            };
-            ui.label(RichText::new(text).color(colour));
+            ui.label(RichText::new(text).color(theme::route(forced, by)));
             if input.overlays.forecast
                 && let Some(f) = input.map.route_forecast(scene, &force.id)
             {
@@ -835,9 +829,19 @@ fn order(force: &Force, action: Action, forced: bool, by: Conveyance) -> Command
 /// "Go: on foot | by train | by steamer": how the force's next march goes,
 /// offering trains at a station and steamers at a landing place.
 fn travel_ui(ui: &mut Ui, campaign: &Campaign, force: &Force, by: &mut Conveyance) {
-    let index = crate::strategy::MapIndex::new(&campaign.map);
-    let here = index.at(&force.region).filter(|_| force.en_route.is_none());
-    let can = |way: Conveyance| here.is_some_and(|r| crate::strategy::orders::is_stop(&index, r, way));
+    // A stop as `strategy::orders::is_stop` has it, read off the map without
+    // indexing it: this runs every frame a force is selected.
+    let map = &campaign.map;
+    let here = map.region(&force.region).filter(|_| force.en_route.is_none());
+    let can = |way: Conveyance| {
+        here.is_some_and(|r| {
+            way.stop_feature().is_some_and(|f| r.has(f))
+                && map
+                    .roads
+                    .iter()
+                    .any(|road| (road.from == r.id || road.to == r.id) && road.carries(way))
+        })
+    };
     if !by.is_foot() && !can(*by) {
         *by = Conveyance::Foot;
     }

@@ -36,9 +36,8 @@ pub fn march_words(forced: bool, by: crate::model::Conveyance, capital: bool) ->
     use crate::model::Conveyance;
     match (by, forced, capital) {
         (Conveyance::Rail, _, true) => "By train",
-        (Conveyance::Rail, _, false) => "by train",
         (Conveyance::River, _, true) => "By steamer",
-        (Conveyance::River, _, false) => "by steamer",
+        (Conveyance::Rail | Conveyance::River, _, false) => by.phrase(),
         (Conveyance::Foot, true, true) => "Forced march",
         (Conveyance::Foot, true, false) => "forced march",
         (Conveyance::Foot, false, true) => "Marching",

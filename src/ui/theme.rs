@@ -28,6 +28,18 @@ pub const BATTLE: Color32 = Color32::from_rgb(180, 0, 60);
 pub const ERROR: Color32 = Color32::from_rgb(200, 30, 30);
 pub const GOOD: Color32 = Color32::from_rgb(30, 130, 50);
 
+/// A route's colour on the map and in the inspector: by train, by steamer,
+/// forced march, march.
+pub fn route(forced: bool, by: crate::model::Conveyance) -> Color32 {
+    use crate::model::Conveyance;
+    match by {
+        Conveyance::Rail => RAIL_ROUTE,
+        Conveyance::River => RIVER_ROUTE,
+        Conveyance::Foot if forced => FORCED,
+        Conveyance::Foot => ROUTE,
+    }
+}
+
 /// The fill of a region's area on the map, by its ground.
 pub fn terrain(terrain: Terrain) -> Color32 {
     let (r, g, b) = match terrain {
