@@ -291,12 +291,21 @@ impl Default for Resolve {
 }
 
 impl Resolve {
-    /// Each side throws 2D6 for its resolve, the first side first.
-    pub fn draw(dice: &mut dice::Dice) -> Resolve {
-        let mut throw = || RESOLVE_BASE + RESOLVE_STEP * f64::from(dice.d6() + dice.d6() - 2);
-        let first = throw();
+    /// Each side of `scenario` throws 2D6 for its resolve, the first side
+    /// first; the attacker's resolve is `attacker_bonus` (a share of its
+    /// points) higher than its throw gives, as the rule set asks
+    /// (each engine's `ATTACKER_RESOLVE`).
+    pub fn draw(dice: &mut dice::Dice, scenario: &crate::scenario::Scenario, attacker_bonus: f64) -> Resolve {
+        let mut throw = |side: usize| {
+            let bonus = match scenario.sides.get(side).map(|s| s.role) {
+                Some(crate::scenario::Role::Attacker) => attacker_bonus,
+                _ => 0.0,
+            };
+            RESOLVE_BASE + RESOLVE_STEP * f64::from(dice.d6() + dice.d6() - 2) + bonus
+        };
+        let first = throw(0);
         Resolve {
-            breaks_at: [first, throw()],
+            breaks_at: [first, throw(1)],
         }
     }
 

@@ -203,13 +203,19 @@ pub(super) fn by_distance(a: f64, b: f64) -> std::cmp::Ordering {
 pub(super) type Side<'a> = doctrine::SidePlan<'a>;
 pub(super) use doctrine::unit_vector;
 
+/// What the attacker adds to its resolve ([`Resolve`]), as a share of its
+/// points: nothing. This program's own: the proving ground's mirror
+/// battles under this rule set come out within 0.10 at 9 and 20 a side
+/// without it.
+const ATTACKER_RESOLVE: f64 = 0.0;
+
 impl<'a> Battle<'a> {
     /// Sets out the table: every stand on its place (the doctrine's
     /// deployment for those the scenario does not place), reserves waiting.
     pub(super) fn new(scenario: &'a Scenario, seed: u64, keep_log: bool) -> Battle<'a> {
         let board = Board::new(scenario);
         let mut dice = Dice::new(seed);
-        let resolve = Resolve::draw(&mut dice);
+        let resolve = Resolve::draw(&mut dice, scenario, ATTACKER_RESOLVE);
         let sides = [
             Side::in_inches(&board, scenario, 0, &mut dice),
             Side::in_inches(&board, scenario, 1, &mut dice),
