@@ -465,14 +465,15 @@ fn new(campaign_path: &Path, save: &Path, force: bool) -> Result<ExitCode> {
         Ok(None) => {}
         Err(problem) => eprintln!("{problem} (the save was created without the picture)"),
     }
-    println!(
+    writeln!(
+        std::io::stdout(),
         "Created {}: \"{}\", game move {} ({}). Next: `umpire status {}`",
         save.display(),
         printable(&campaign.title),
         campaign.turn,
         campaign.start_date,
         save.display()
-    );
+    )?;
     // The process ends with the command: the campaign's memory goes back whole.
     std::mem::forget(campaign);
     Ok(ExitCode::SUCCESS)
@@ -814,7 +815,8 @@ fn report(save: &Path, side: &str, out: &Path) -> Result<ExitCode> {
     umpire::files::write_file(out, text.as_bytes())
         .with_context(|| format!("writing the report {}", out.display()))?;
     let blinds = report.known.iter().filter(|k| k.blind).count();
-    println!(
+    writeln!(
+        std::io::stdout(),
         "Wrote {}'s report{} for game move {} to {}: {}, {} known ({} blind), {}, {}.",
         printable(&report.side_name),
         if page { " page" } else { "" },
@@ -828,15 +830,16 @@ fn report(save: &Path, side: &str, out: &Path) -> Result<ExitCode> {
             n => format!("{n} battles pending"),
         },
         plural(report.events.len(), "event")
-    );
-    println!(
+    )?;
+    writeln!(
+        std::io::stdout(),
         "Orders written from it carry campaign = \"{}\", side = \"{}\", turn = {}; give them with `umpire orders {} {} FILE`.",
         printable(&report.campaign),
         printable(report.side.as_str()),
         report.turn,
         save.display(),
         printable(report.side.as_str())
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -1035,21 +1038,29 @@ fn undo(save: &Path) -> Result<ExitCode> {
             let campaign = store.load()?;
             let name = printable(campaign.side(&side).map_or(side.as_str(), |s| s.name.as_str()));
             let source = printable(&source);
-            println!("Withdrew the orders {name} gave for game move {turn} ({source}).");
+            writeln!(
+                std::io::stdout(),
+                "Withdrew the orders {name} gave for game move {turn} ({source})."
+            )?;
         }
         Undone::Battle { battle, turn } => {
-            println!(
+            writeln!(
+                std::io::stdout(),
                 "Took back the result of battle {battle} (game move {turn}): it is pending again. `umpire resolve` or `umpire result` decides it anew."
-            );
+            )?;
         }
         Undone::Turn { turn } => {
-            println!(
+            writeln!(
+                std::io::stdout(),
                 "Undid game move {turn}: the campaign is back at its start, with its orders waiting. `umpire turn {}` resolves it again.",
                 save.display()
-            );
+            )?;
         }
         Undone::Edit { turn } => {
-            println!("Took back the umpire's last edit (made in game move {turn}).");
+            writeln!(
+                std::io::stdout(),
+                "Took back the umpire's last edit (made in game move {turn})."
+            )?;
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -329,11 +329,44 @@ pub fn report_text(
             .into_iter()
             .filter(|(id, _)| report.forces.iter().any(|f| &f.id == id))
             .collect();
-        crate::export::report_page(&report, &arrivals)
+        let odds = if campaign.house_rules.odds_in_reports {
+            battle_odds(campaign, &report)
+        } else {
+            Vec::new()
+        };
+        crate::export::report_page(&report, &arrivals, &odds)
     } else {
         crate::model::report::write_report(&report)
     };
     Some((report, text))
+}
+
+/// The engine's odds of each battle in `report`, under the campaign's rule
+/// set: those kept with the battle when its pack was written, else fought
+/// now from the battle's scenario. The battle's forces and reserves are
+/// shown to both sides in full, so its odds tell a side nothing hidden. A
+/// battle whose scenario cannot be made or fought is left out.
+fn battle_odds(
+    campaign: &Campaign,
+    report: &crate::model::report::Report,
+) -> Vec<(u32, crate::model::Prediction)> {
+    report
+        .battles
+        .iter()
+        .filter_map(|b| {
+            let kept = campaign
+                .battles
+                .iter()
+                .find(|c| c.id == b.id)
+                .and_then(|c| c.record.prediction.clone())
+                .filter(|p| p.rules == campaign.rules);
+            let odds = match kept {
+                Some(odds) => odds,
+                None => handoff::predict(&scenario_for(campaign, b.id, None).ok()?.scenario).ok()?,
+            };
+            Some((b.id, odds))
+        })
+        .collect()
 }
 
 /// Whether a report written to `path` is the page (`.html`, `.htm`), not the JSON.

@@ -1826,7 +1826,7 @@ proptest! {
             // force it saw in full then and has lost or sees as a blind now.
             let whole = Report::of(&c, &side, &log).unwrap();
             // The page a player reads: the report as HTML, the public map drawn.
-            let page = umpire::export::report_page(&whole, &[]);
+            let page = umpire::export::report_page(&whole, &[], &[]);
             let mut report = serde_json::to_value(&whole).unwrap();
             report.as_object_mut().unwrap().remove("map");
             let report = report.to_string();
@@ -1948,7 +1948,7 @@ proptest! {
             }
             let status = serde_json::to_string(&Status::for_side(&c, &side).unwrap()).unwrap();
             let whole = Report::of(&c, &side, &log).unwrap();
-            let page = umpire::export::report_page(&whole, &[]);
+            let page = umpire::export::report_page(&whole, &[], &[]);
             let mut report = serde_json::to_value(&whole).unwrap();
             report.as_object_mut().unwrap().remove("map");
             let report = report.to_string();

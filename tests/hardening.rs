@@ -591,3 +591,32 @@ fn odds_counted_in_chunks_are_the_odds_of_every_seed_in_order() {
         );
     }
 }
+
+/// A reader that goes away before the command writes (`umpire status | head
+/// -0`) ends the command quietly: no panic, no error, exit status 0, for the
+/// commands that print what they did as well as those that print a listing.
+#[test]
+fn a_reader_that_goes_away_is_not_a_failure() {
+    let (dir, _) = new_save();
+    for args in [
+        &["status", "save.umpire"][..],
+        &["map", "save.umpire"],
+        &["log", "save.umpire"],
+        &["report", "save.umpire", "red", "page.html"],
+        &["report", "save.umpire", "red", "report.json"],
+    ] {
+        let mut child = Command::new(umpire_bin())
+            .current_dir(dir.path())
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Close the reading end at once: the command's first write finds no reader.
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let err = stderr(&out);
+        assert!(out.status.success(), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}

@@ -538,6 +538,7 @@ fn every_changed_setting_is_stated_with_the_seed() {
             ..MarchPercent::default()
         },
         rejoin_after_moves: Some(2),
+        odds_in_reports: true,
     };
     c.miles_per_inch = 5.0;
     let said: Vec<String> = house_rules::differences(&c)
@@ -556,6 +557,7 @@ fn every_changed_setting_is_stated_with_the_seed() {
             "light cavalry scout within 6\" (the seed: 9\", scruby-1961 rule 17A)",
             "heavy cavalry march at 120% of the movement chart (the seed: 100%, scruby-basic Movement)",
             "stands fallen out on a forced march rejoin after 2 game moves if their force is in supply (the seed: they are removed, scruby-basic Strategic Rules 3.1)",
+            "each side's report page gives the engine's odds of its pending battles (the seed: no odds: the seeds give the players none before a battle)",
             "5 miles to the inch (the seed: 2.5, this program's scale: the infantry road move of 6\" a 15-mile day)",
         ]
     );

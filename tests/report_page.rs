@@ -414,7 +414,7 @@ fn odd_maps_still_make_a_page() {
     let c = campaign(regions, roads, "a", "c", vec![far, lost, blue]);
     for side in ["red", "blue"] {
         let report = Report::of(&c, &umpire::model::SideId::new(side), &[]).unwrap();
-        let page = umpire::export::report_page(&report, &[]);
+        let page = umpire::export::report_page(&report, &[], &[]);
         assert!(page.contains("<svg") && page.ends_with("</html>\n"), "{page}");
         for number in ["NaN", "inf\"", "inf "] {
             assert!(!page.contains(number), "`{number}` in the page:\n{page}");
@@ -430,9 +430,78 @@ fn odd_maps_still_make_a_page() {
     one.map.regions.truncate(1);
     one.map.roads.clear();
     let report = Report::of(&one, &umpire::model::SideId::new("red"), &[]).unwrap();
-    let page = umpire::export::report_page(&report, &[]);
+    let page = umpire::export::report_page(&report, &[], &[]);
     assert!(
         page.contains("None left on the map.") && page.contains("<svg"),
         "{page}"
     );
+}
+
+/// The percentages of an odds paragraph ("wins N%", "drawn N%").
+fn shares(odds: &str) -> Vec<u32> {
+    odds.split('%')
+        .filter_map(|part| {
+            let digits: String = part
+                .chars()
+                .rev()
+                .take_while(char::is_ascii_digit)
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .collect();
+            (part.ends_with(|c: char| c.is_ascii_digit())).then(|| digits.parse().unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn battle_odds_are_on_the_page_only_where_the_umpire_allows_them() {
+    // The seeds give no odds: without the house rule, none on either side's page.
+    let dir = rebellion(|text| text);
+    for side in ["british", "rebels"] {
+        let (page, _) = page_and_report(dir.path(), side);
+        assert!(!page.contains("class=\"odds\""), "{side}");
+    }
+    // With `odds_in_reports`, battle 1's odds on both pages, the same for both,
+    // each side's share and the draws making 100%.
+    let dir = rebellion(|text| text.replacen("[end]", "[house_rules]\nodds_in_reports = true\n\n[end]", 1));
+    let mut seen = Vec::new();
+    for side in ["british", "rebels"] {
+        let (page, _) = page_and_report(dir.path(), side);
+        let odds = between(
+            between(&page, "<section id=\"battles\">", "</section>"),
+            "<p class=\"odds\">",
+            "</p>",
+        );
+        assert!(
+            odds.contains("British Field Force wins ") && odds.contains("Army of the Rebellion wins "),
+            "{odds}"
+        );
+        assert!(
+            odds.contains("1000 of the engine's battles under scruby-1965"),
+            "{odds}"
+        );
+        let total: u32 = shares(odds).iter().sum();
+        assert!((99..=101).contains(&total), "{odds}: {total}%");
+        seen.push(odds.to_owned());
+    }
+    assert_eq!(seen[0], seen[1], "both sides are told the same odds");
+    // `umpire status` says the campaign plays with the setting.
+    let out = umpire(dir.path(), &["status", "r.umpire"]);
+    assert!(
+        stdout(&out).contains("each side's report page gives the engine's odds of its pending battles"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn the_page_draws_the_sides_own_supply_roads() {
+    let dir = rebellion(|text| text);
+    let (page, _) = page_and_report(dir.path(), "british");
+    let supply = between(&page, "<g class=\"supply\"", "</g>");
+    // The British red (the side's colour in the bundled campaign) on at least
+    // one road from a force to its HQ; nothing cut at battle 1.
+    assert!(supply.matches("<line ").count() >= 3, "{supply}");
+    assert!(!supply.contains("supply is cut"), "{supply}");
 }

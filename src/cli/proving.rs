@@ -94,12 +94,12 @@ pub(super) fn proving(
     });
     let report = proving::report(&fought, skipped);
     if json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        writeln!(std::io::stdout(), "{}", serde_json::to_string_pretty(&report)?)?;
     } else {
         if each {
-            print!("{}", proving::each_battle(&fought));
+            write!(std::io::stdout(), "{}", proving::each_battle(&fought))?;
         }
-        print!("{}", report.table());
+        write!(std::io::stdout(), "{}", report.table())?;
     }
     Ok(ExitCode::SUCCESS)
 }

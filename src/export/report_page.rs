@@ -12,8 +12,10 @@
 use super::escape;
 use crate::model::report::{KnownForce, Report};
 use crate::model::{
-    Colour, Conveyance, EnRoute, Force, ForceId, RegionId, RiverCrossing, RoadKind, SideId, StandingOrder,
+    Colour, Conveyance, EnRoute, Force, ForceId, Prediction, RegionId, RiverCrossing, RoadKind, SideId,
+    StandingOrder,
 };
+use crate::strategy::forecast::known_supply_lines;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
@@ -42,8 +44,10 @@ const NAME_EVERY_REGION_UP_TO: usize = 300;
 
 /// `report` as one self-contained HTML page. `arrivals` gives the game move
 /// each of the side's marching forces arrives (`strategy::forecast::arrivals`);
-/// entries for forces not the side's own are ignored.
-pub fn report_page(report: &Report, arrivals: &[(ForceId, u32)]) -> String {
+/// entries for forces not the side's own are ignored. `odds` gives the
+/// engine's odds of its battles, by battle id, where the umpire allows them
+/// (the house rule `odds_in_reports`); empty otherwise.
+pub fn report_page(report: &Report, arrivals: &[(ForceId, u32)], odds: &[(u32, Prediction)]) -> String {
     let mut page = String::with_capacity(64 * 1024);
     let side_name = escape(&report.side_name);
     let campaign = escape(&report.campaign);
@@ -80,7 +84,7 @@ pub fn report_page(report: &Report, arrivals: &[(ForceId, u32)]) -> String {
 
     page.push_str(&forces_section(report, arrivals));
     page.push_str(&events_section(report));
-    page.push_str(&battles_section(report));
+    page.push_str(&battles_section(report, odds));
     // After the campaign's end no orders are taken: no template to fill in.
     if report.end.ended.is_none() {
         page.push_str(&orders_section(report));
@@ -342,6 +346,8 @@ fn map_svg(report: &Report) -> String {
     }
     svg.push_str("</g>\n");
 
+    svg.push_str(&supply_svg(report, &places));
+
     // Pending battles: a ring round the region, its name above, over the counters.
     let mut taken = Taken::default();
     let mut battles_svg = String::new();
@@ -532,6 +538,62 @@ fn map_svg(report: &Report) -> String {
 }
 
 /// What an enemy counter says: the strength it was seen at, or `?3` for blind 3.
+/// The side's supply lines as its report lets it trace them
+/// (`strategy::forecast::known_supply_lines`): each road of a line once, in
+/// the side's colour, dashed red where the line is cut, and a red cross on
+/// each region that cuts it.
+fn supply_svg(report: &Report, places: &HashMap<RegionId, (f64, f64)>) -> String {
+    let lines = known_supply_lines(report);
+    if lines.is_empty() {
+        return String::new();
+    }
+    let own = colour_of(report, &report.side);
+    let mut drawn = std::collections::HashSet::new();
+    let mut svg = String::from("<g class=\"supply\" fill=\"none\" stroke-linecap=\"round\">\n");
+    for line in &lines {
+        for pair in line.route.windows(2) {
+            let [a, b] = pair else { continue };
+            let key = if a <= b {
+                (a, b, line.supplied)
+            } else {
+                (b, a, line.supplied)
+            };
+            if !drawn.insert(key) {
+                continue;
+            }
+            let (Some(&(x1, y1)), Some(&(x2, y2))) = (places.get(a), places.get(b)) else {
+                continue;
+            };
+            let (stroke, extra) = if line.supplied {
+                (own.as_str(), "")
+            } else {
+                (CUT_OFF, " stroke-dasharray=\"5 4\"")
+            };
+            let _ = writeln!(
+                svg,
+                "<line x1=\"{x1:.1}\" y1=\"{y1:.1}\" x2=\"{x2:.1}\" y2=\"{y2:.1}\" stroke=\"{stroke}\" stroke-width=\"3.5\" stroke-opacity=\"0.55\"{extra}/>"
+            );
+        }
+    }
+    let mut crossed = std::collections::HashSet::new();
+    for line in lines.iter().filter(|l| !l.supplied) {
+        for region in &line.cuts {
+            let Some(&(x, y)) = places.get(region).filter(|_| crossed.insert(region)) else {
+                continue;
+            };
+            let _ = writeln!(
+                svg,
+                "<path d=\"M{:.1} {:.1}l12 12m0 -12l-12 12\" stroke=\"{CUT_OFF}\" stroke-width=\"3\"><title>Our supply is cut at {}</title></path>",
+                x - 6.0,
+                y - 6.0,
+                region_label(report, region)
+            );
+        }
+    }
+    svg.push_str("</g>\n");
+    svg
+}
+
 fn known_counter_text(k: &KnownForce) -> String {
     if k.blind {
         format!("?{}", k.marker)
@@ -598,7 +660,8 @@ fn map_key(report: &Report) -> String {
         "<p class=\"key\"><span class=\"chip\" style=\"background:{own}\"></span>our forces (points) \
          · <span class=\"chip\" style=\"background:{BLIND_FILL};border:2px solid #888\"></span>a blind: seen, not made out \
          · pale: not in sight now, where last seen \
-         · <span style=\"color:{CUT_OFF}\">red edge: cut off from supply</span> \
+         · <span style=\"color:{own}\">broad line: our supply road to an HQ</span> \
+         · <span style=\"color:{CUT_OFF}\">red edge, dashed red road, cross: cut off from supply, and where</span> \
          · flags: HQs in the holder's colour \
          · roads solid, tracks dashed, railways with sleepers, rivers blue \
          · <span style=\"color:{BATTLE}\">ring: battle pending</span></p>"
@@ -798,7 +861,7 @@ fn events_section(report: &Report) -> String {
     out
 }
 
-fn battles_section(report: &Report) -> String {
+fn battles_section(report: &Report, odds: &[(u32, Prediction)]) -> String {
     let mut out = String::from("<section id=\"battles\">\n<h2>Our battles</h2>\n");
     if report.battles.is_empty() {
         out.push_str("<p>No battle waits to be fought.</p>\n");
@@ -844,9 +907,37 @@ fn battles_section(report: &Report) -> String {
             );
         }
         out.push_str("</table>\n");
+        if let Some((_, odds)) = odds.iter().find(|(id, _)| *id == b.id) {
+            out.push_str(&odds_text(report, odds));
+        }
     }
     out.push_str("</section>\n");
     out
+}
+
+/// A battle's odds as a paragraph: each side's share of the engine's
+/// battles won and the points it loses on average, then the draws.
+fn odds_text(report: &Report, odds: &Prediction) -> String {
+    let percent = |share: f64| format!("{:.0}%", (share * 100.0).clamp(0.0, 100.0));
+    let sides: Vec<String> = odds
+        .sides
+        .iter()
+        .map(|s| {
+            format!(
+                "{} wins {} (losing {:.0} points on average)",
+                side_label(report, &s.side),
+                percent(s.wins),
+                s.expected_losses.max(0.0)
+            )
+        })
+        .collect();
+    format!(
+        "<p class=\"odds\"><b>Odds</b> (the umpire allows them: {} of the engine's battles under {}): {}; drawn {}.</p>\n",
+        odds.runs,
+        escape(odds.rules.as_str()),
+        sides.join("; "),
+        percent(odds.draws)
+    )
 }
 
 /// A TOML string literal.

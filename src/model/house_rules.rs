@@ -142,6 +142,11 @@ pub struct HouseRules {
     /// moves later if it is then in supply. `None`: the seed's rule, they are gone.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rejoin_after_moves: Option<u32>,
+    /// The umpire lets each side's report page give the engine's odds of
+    /// its pending battles. Off by default: the seeds' players never had
+    /// such odds before a battle.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub odds_in_reports: bool,
 }
 
 impl Default for HouseRules {
@@ -156,6 +161,7 @@ impl Default for HouseRules {
             scouting_inches: SCOUTING_INCHES,
             march_percent: MarchPercent::default(),
             rejoin_after_moves: None,
+            odds_in_reports: false,
         }
     }
 }
@@ -336,6 +342,13 @@ pub fn differences(campaign: &Campaign) -> Vec<Difference> {
             "they are removed, scruby-basic Strategic Rules 3.1".to_owned(),
         );
     }
+    if rules.odds_in_reports {
+        differ(
+            "odds_in_reports",
+            "each side's report page gives the engine's odds of its pending battles".to_owned(),
+            "no odds: the seeds give the players none before a battle".to_owned(),
+        );
+    }
     if campaign.miles_per_inch != DEFAULT_MILES_PER_INCH {
         differ(
             "miles_per_inch",
@@ -368,6 +381,7 @@ pub(crate) mod read {
         scouting_inches: Option<Spanned<f64>>,
         march_percent: Option<RawMarchPercent>,
         rejoin_after_moves: Option<Spanned<i64>>,
+        odds_in_reports: Option<Spanned<bool>>,
         pub(crate) miles_per_inch: Option<Spanned<f64>>,
     }
 
@@ -535,6 +549,7 @@ pub(crate) mod read {
                     }
                 }
             }),
+            odds_in_reports: raw.odds_in_reports.as_ref().is_some_and(|v| *v.get_ref()),
         }
     }
 }

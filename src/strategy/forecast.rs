@@ -4,8 +4,9 @@
 use super::index::MapIndex;
 use super::movement::{FORCED_MARCH_MOVES, MARCH_HOURS_PER_DAY, miles_per_move};
 use super::supply::{self, Holding};
+use crate::model::report::Report;
 use crate::model::status::Status;
-use crate::model::{Campaign, Conveyance, Force, ForceId, RegionId, SideId, StandingOrder};
+use crate::model::{Campaign, Conveyance, Force, ForceId, Hq, RegionId, SideId, StandingOrder};
 
 /// Game moves a forecast looks ahead at most; a march longer than this is
 /// reported as taking this long.
@@ -307,43 +308,103 @@ pub fn supply_lines(campaign: &Campaign) -> Vec<SupplyLine> {
     let grace = campaign.house_rules.cut_moves_before_losses();
     let mut lines = Vec::new();
     for (side, side_id) in campaign.sides.iter().map(|s| &s.id).enumerate() {
-        if !campaign.forces.iter().any(|f| &f.side == side_id) {
-            continue;
-        }
-        let sources = supply::sources(campaign, &index, side_id);
-        let came_from = supply::search(&index, &sources, |r| holding.enemy_holds(r, side));
-        let mut open: Option<Vec<Option<usize>>> = None;
-        for force in campaign.forces_of(side_id).filter(|f| !f.stands.is_empty()) {
-            let Some(region) = index.at(&force.region) else {
-                continue;
-            };
-            let supplied = came_from.get(region).copied().flatten().is_some();
-            let (route, cuts) = if supplied {
-                (walk(&came_from, region, index.len()), Vec::new())
-            } else {
-                let open = open.get_or_insert_with(|| supply::search(&index, &sources, |_| false));
-                (
-                    walk(open, region, index.len()),
-                    supply::cuts(&index, &holding, side, open, region),
-                )
-            };
-            let ids = |list: Vec<usize>| list.into_iter().filter_map(|r| index.id(r).cloned()).collect();
-            lines.push(SupplyLine {
-                force: force.id.clone(),
-                side: side_id.clone(),
-                supplied,
-                route: ids(route),
-                cuts: ids(cuts),
-                cut_moves: force.supply.cut_moves,
-                moves_before_losses: if supplied {
-                    grace
-                } else {
-                    grace.saturating_sub(force.supply.cut_moves)
-                },
-            });
-        }
+        let forces = campaign.forces_of(side_id);
+        lines_of_side(
+            &index,
+            &holding,
+            (side, side_id),
+            &campaign.hqs,
+            forces,
+            grace,
+            &mut lines,
+        );
     }
     lines
+}
+
+/// The supply lines of a side's own forces as its report lets it trace
+/// them (the window's side view draws the same): from the HQs it holds,
+/// over the map's roads, cut where the report shows an enemy force in sight
+/// now or an enemy-held HQ. Only what the report holds goes in, so no
+/// hidden force can bend a line.
+pub fn known_supply_lines(report: &Report) -> Vec<SupplyLine> {
+    let index = MapIndex::new(&report.map);
+    let own = report
+        .forces
+        .iter()
+        .filter(|f| f.en_route.is_none() && !f.stands.is_empty())
+        .map(|f| (&f.side, &f.region));
+    let enemy = report
+        .known
+        .iter()
+        .filter(|k| k.in_sight && k.en_route.is_none())
+        .map(|k| (&k.side, &k.region));
+    let holding = Holding::from_parts(&report.sides, &report.hqs, own.chain(enemy), &index);
+    let Some(side) = report.sides.iter().position(|s| s.id == report.side) else {
+        return Vec::new();
+    };
+    let mut lines = Vec::new();
+    let forces = report.forces.iter().filter(|f| f.side == report.side);
+    let grace = report.house_rules.cut_moves_before_losses();
+    lines_of_side(
+        &index,
+        &holding,
+        (side, &report.side),
+        &report.hqs,
+        forces,
+        grace,
+        &mut lines,
+    );
+    lines
+}
+
+/// The supply lines of side `side` (its number and id) for `forces` (its
+/// own), pushed onto `lines`.
+fn lines_of_side<'a>(
+    index: &MapIndex<'_>,
+    holding: &Holding,
+    (side, side_id): (usize, &SideId),
+    hqs: &[Hq],
+    forces: impl Iterator<Item = &'a Force>,
+    grace: u32,
+    lines: &mut Vec<SupplyLine>,
+) {
+    let mut forces = forces.filter(|f| !f.stands.is_empty()).peekable();
+    if forces.peek().is_none() {
+        return;
+    }
+    let sources = supply::sources_among(hqs, index, side_id);
+    let came_from = supply::search(index, &sources, |r| holding.enemy_holds(r, side));
+    let mut open: Option<Vec<Option<usize>>> = None;
+    for force in forces {
+        let Some(region) = index.at(&force.region) else {
+            continue;
+        };
+        let supplied = came_from.get(region).copied().flatten().is_some();
+        let (route, cuts) = if supplied {
+            (walk(&came_from, region, index.len()), Vec::new())
+        } else {
+            let open = open.get_or_insert_with(|| supply::search(index, &sources, |_| false));
+            (
+                walk(open, region, index.len()),
+                supply::cuts(index, holding, side, open, region),
+            )
+        };
+        let ids = |list: Vec<usize>| list.into_iter().filter_map(|r| index.id(r).cloned()).collect();
+        lines.push(SupplyLine {
+            force: force.id.clone(),
+            side: side_id.clone(),
+            supplied,
+            route: ids(route),
+            cuts: ids(cuts),
+            cut_moves: force.supply.cut_moves,
+            moves_before_losses: if supplied {
+                grace
+            } else {
+                grace.saturating_sub(force.supply.cut_moves)
+            },
+        });
+    }
 }
 
 /// The regions from `region` back to the search's source, both included.
@@ -531,5 +592,42 @@ mod tests {
         assert_eq!(red.route, path(&["c", "b", "a"]));
         assert_eq!(red.cuts, path(&["b"]));
         assert_eq!(red.moves_before_losses, 1);
+    }
+
+    #[test]
+    fn a_side_traces_its_supply_only_through_the_enemy_its_report_shows() {
+        use crate::model::report::Report;
+        use crate::model::{How, Seen, Sighting};
+        // Blue at b truly cuts red's force at c off; red's report does not show it.
+        let mut c = line(vec![force("red1", "red", "c", 2), force("blue1", "blue", "b", 2)]);
+        let red = SideId::new("red");
+        let unseen = Report::of(&c, &red, &[]).unwrap();
+        let lines = known_supply_lines(&unseen);
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(
+            lines[0].supplied,
+            "a force red has not seen cuts nothing on its page"
+        );
+        assert_eq!(lines[0].route, path(&["c", "b", "a"]));
+        // Seen there now, it cuts the line; remembered from an earlier game move, it does not.
+        for (in_sight, cut) in [(true, true), (false, false)] {
+            c.knowledge.sightings = vec![Sighting {
+                by: red.clone(),
+                force: ForceId::new("blue1"),
+                side: SideId::new("blue"),
+                marker: 1,
+                turn: c.turn,
+                region: RegionId::new("b"),
+                en_route: None,
+                in_sight,
+                seen: Seen::Blind,
+                how: How::Vision,
+            }];
+            let report = Report::of(&c, &red, &[]).unwrap();
+            let lines = known_supply_lines(&report);
+            assert_eq!(lines.len(), 1, "{lines:?}");
+            assert_eq!(!lines[0].supplied, cut, "in sight {in_sight}: {lines:?}");
+            assert_eq!(lines[0].cuts, if cut { path(&["b"]) } else { vec![] });
+        }
     }
 }

@@ -7,7 +7,7 @@
 //! held HQs at once, finds every region its supply reaches.
 
 use super::index::MapIndex;
-use crate::model::{Campaign, SideId};
+use crate::model::{Campaign, Hq, RegionId, Side, SideId};
 use std::collections::{HashMap, VecDeque};
 
 /// Who holds what on the map at one moment, region by region. Sides are
@@ -29,26 +29,33 @@ fn bit(side: usize) -> u64 {
 
 impl Holding {
     pub fn of(campaign: &Campaign, index: &MapIndex<'_>) -> Holding {
-        let sides: HashMap<&SideId, usize> = campaign
-            .sides
-            .iter()
-            .enumerate()
-            .map(|(i, s)| (&s.id, i))
-            .collect();
-        let mut occupants = vec![0u64; index.len()];
-        for force in campaign
+        let standing = campaign
             .forces
             .iter()
             .filter(|f| f.en_route.is_none() && !f.stands.is_empty())
-        {
-            if let (Some(region), Some(side)) = (index.at(&force.region), sides.get(&force.side))
+            .map(|f| (&f.side, &f.region));
+        Holding::from_parts(&campaign.sides, &campaign.hqs, standing, index)
+    }
+
+    /// Who holds what, given the forces standing in a region (each as its
+    /// side and region: none on the march or without stands) and the HQs.
+    pub fn from_parts<'a>(
+        sides: &[Side],
+        hqs: &[Hq],
+        standing: impl Iterator<Item = (&'a SideId, &'a RegionId)>,
+        index: &MapIndex<'_>,
+    ) -> Holding {
+        let sides: HashMap<&SideId, usize> = sides.iter().enumerate().map(|(i, s)| (&s.id, i)).collect();
+        let mut occupants = vec![0u64; index.len()];
+        for (side, region) in standing {
+            if let (Some(region), Some(side)) = (index.at(region), sides.get(side))
                 && let Some(slot) = occupants.get_mut(region)
             {
                 *slot |= bit(*side);
             }
         }
         let mut hq_holders = vec![0u64; index.len()];
-        for hq in &campaign.hqs {
+        for hq in hqs {
             if let (Some(region), Some(side)) = (index.at(&hq.region), sides.get(&hq.held_by))
                 && let Some(slot) = hq_holders.get_mut(region)
             {
@@ -91,9 +98,12 @@ pub struct SupplyNet {
 
 /// The HQ regions side `side` supplies from: its own HQs that it still holds.
 pub fn sources(campaign: &Campaign, index: &MapIndex<'_>, side: &SideId) -> Vec<usize> {
-    campaign
-        .hqs
-        .iter()
+    sources_among(&campaign.hqs, index, side)
+}
+
+/// The regions of those of `hqs` that are side `side`'s own and held by it.
+pub fn sources_among(hqs: &[Hq], index: &MapIndex<'_>, side: &SideId) -> Vec<usize> {
+    hqs.iter()
         .filter(|hq| &hq.side == side && &hq.held_by == side)
         .filter_map(|hq| index.at(&hq.region))
         .collect()
