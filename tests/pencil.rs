@@ -347,7 +347,7 @@ fn the_window_s_pencil_makes_an_edit_shown_in_the_log_and_undone_by_ctrl_z() {
         .with_size([1280.0, 800.0])
         .build_eframe(move |cc| UmpireApp::new(cc, launch));
     h.run();
-    h.get_by_label_contains("Red Outpost: ").click();
+    h.get_by_label("Red Outpost 100/100").click();
     h.run();
     // The inspector opens the pencil on the selected force.
     h.get_by_label("Pencil…").click();

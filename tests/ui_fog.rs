@@ -388,7 +388,7 @@ fn the_side_view_hides_an_unseen_enemy_force_and_shows_a_blind_as_a_marker() {
     for hidden in HIDDEN {
         assert!(!text.contains(hidden), "`{hidden}` shows in red's view:\n{text}");
     }
-    h.get_by_label_contains("Red Outpost: 100/100 pts");
+    h.get_by_label("Red Outpost 100/100");
     h.get_by_label_contains("Blue Army: 2 forces known, 3 HQs");
     h.get_by_label_contains("Seen Column: 100 pts, Plain, in sight");
     h.get_by_label_contains("blind 2: Hamlet, in sight");
@@ -545,7 +545,7 @@ fn a_report_opened_in_the_window_gives_orders_that_umpire_orders_takes_for_its_s
     }
 
     // Orders on the map, as in a campaign: select the outpost, click its home.
-    h.get_by_label_contains("Red Outpost: 100/100 pts").click();
+    h.get_by_label("Red Outpost 100/100").click();
     h.run();
     assert!(h.state_mut().look_at("red-home", 1.5));
     h.run();

@@ -3,6 +3,7 @@
 
 use super::battles::{BattleDesk, BattlesInput};
 use super::command::{Command, Selection};
+use super::keys;
 use super::map_view::{MapInput, MapView, Overlays, miles};
 use super::panels::{self, FileForms, HelpWindows, LogRows, OrderForm, TreeState};
 use super::seat::{self, Seat, Shift};
@@ -12,7 +13,7 @@ use super::view::SideView;
 use super::{plots, start};
 use crate::model::{Event, SideId};
 use crate::strategy::TurnOutcome;
-use egui::{Key, KeyboardShortcut, Modifiers};
+use egui::{KeyboardShortcut, Modifiers};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
@@ -612,46 +613,45 @@ impl UmpireApp {
     }
 
     fn shortcuts(&mut self, ctx: &egui::Context) {
-        let command = |key| KeyboardShortcut::new(Modifiers::COMMAND, key);
-        let shift = |key| KeyboardShortcut::new(Modifiers::COMMAND | Modifiers::SHIFT, key);
         let pressed = |s: KeyboardShortcut| ctx.input_mut(|i| i.consume_shortcut(&s));
-        if pressed(shift(Key::Z)) || pressed(command(Key::Y)) {
+        // Ctrl+Shift+Z before Ctrl+Z, which it holds.
+        if pressed(keys::REDO_TOO) || pressed(keys::REDO) {
             self.commands.push(Command::Session(session::Command::Redo));
         }
-        if pressed(command(Key::Z)) {
+        if pressed(keys::UNDO) {
             self.commands.push(Command::Session(session::Command::Undo));
         }
-        if pressed(command(Key::E)) {
+        if pressed(keys::END_TURN) {
             self.commands.push(Command::Session(session::Command::EndTurn));
         }
-        if pressed(command(Key::O)) {
+        if pressed(keys::OPEN) {
             self.windows.forms.open.get_or_insert_with(String::new);
         }
-        if pressed(command(Key::N)) {
+        if pressed(keys::NEW) {
             self.windows
                 .forms
                 .open_new_campaign(self.launch.data_folder.as_deref());
         }
-        if pressed(shift(Key::S)) {
+        if pressed(keys::SAVE_AS) {
             self.windows.forms.save_as.get_or_insert_with(String::new);
         }
-        if pressed(command(Key::Q)) {
+        if pressed(keys::QUIT) {
             self.commands.push(Command::Quit);
         }
         if ctx.egui_wants_keyboard_input() {
             return;
         }
         let key = |k| ctx.input_mut(|i| i.consume_key(Modifiers::NONE, k));
-        if key(Key::Home) {
+        if key(keys::ZOOM_TO_FIT) {
             self.map.zoom_to_fit();
         }
-        if key(Key::F) {
+        if key(keys::FORCED_MARCH) {
             self.forced = !self.forced;
         }
-        if key(Key::Escape) {
+        if key(keys::DESELECT) {
             self.selection = Selection::None;
         }
-        if key(Key::F1) {
+        if key(keys::HELP) {
             self.windows.help.keys = !self.windows.help.keys;
         }
     }

@@ -56,6 +56,9 @@ impl Default for Overlays {
 }
 
 const MIN_ZOOM: f32 = 0.01;
+/// The margin round the regions that zoom to fit leaves, as a share of the
+/// map's longer side (the counters above and the names below a region need it).
+const FIT_MARGIN_SHARE: f32 = 0.04;
 const MAX_ZOOM: f32 = 200.0;
 /// Maps with at most this many regions always show names, centres and full counters.
 const SMALL_MAP: usize = 300;
@@ -1433,9 +1436,11 @@ fn build_geometry(campaign: &Campaign, key: (std::path::PathBuf, usize)) -> Geom
     let bounds = if pos.is_empty() {
         Rect::from_min_size(Pos2::ZERO, Vec2::splat(100.0))
     } else {
-        Rect::from_points(&pos)
-    }
-    .expand(5.0);
+        // A margin in proportion to the map, so a map of a few miles (the
+        // Jumbo table) fills the panel as one of a thousand does.
+        let points = Rect::from_points(&pos);
+        points.expand(points.size().max_elem().max(1.0) * FIT_MARGIN_SHARE)
+    };
     let roads: Vec<RoadGeom> = map
         .roads
         .iter()

@@ -12,6 +12,7 @@ pub mod battles;
 mod command;
 mod ending;
 pub mod history;
+mod keys;
 mod map_view;
 mod panels;
 pub mod pencil;

@@ -7,6 +7,7 @@
 
 use super::battles::battle_ui;
 use super::command::{Command, Selection};
+use super::keys;
 use super::map_view::{MapView, Overlays};
 use super::seat::{self, SeatForms, Viewing};
 use super::session::{self, Command as Do, Session};
@@ -162,14 +163,25 @@ pub fn menu_bar_ui(ui: &mut Ui, bar: MenuBar<'_>) -> bool {
     egui::Panel::top("menu_bar").show(ui, |ui| {
         egui::MenuBar::new().ui(ui, |ui| {
             ui.menu_button("File", |ui| {
-                if ui.button("New campaign from a campaign file…").clicked() {
+                let ctx = ui.ctx().clone();
+                let short = |k: &egui::KeyboardShortcut| keys::text(&ctx, k);
+                if ui
+                    .add(egui::Button::new("New campaign from a campaign file…").shortcut_text(short(&keys::NEW)))
+                    .clicked()
+                {
                     forms.open_new_campaign(data_folder);
                 }
-                if ui.button("Open…").clicked() {
+                if ui
+                    .add(egui::Button::new("Open…").shortcut_text(short(&keys::OPEN)))
+                    .clicked()
+                {
                     forms.open.get_or_insert_with(String::new);
                 }
                 if ui
-                    .add_enabled(session.is_some(), egui::Button::new("Save as…"))
+                    .add_enabled(
+                        session.is_some(),
+                        egui::Button::new("Save as…").shortcut_text(short(&keys::SAVE_AS)),
+                    )
                     .clicked()
                 {
                     forms.save_as.get_or_insert_with(String::new);
@@ -194,34 +206,49 @@ pub fn menu_bar_ui(ui: &mut Ui, bar: MenuBar<'_>) -> bool {
                     }
                 });
                 ui.separator();
-                if ui.button("Quit").clicked() {
+                if ui
+                    .add(egui::Button::new("Quit").shortcut_text(short(&keys::QUIT)))
+                    .clicked()
+                {
                     commands.push(Command::Quit);
                 }
             });
             ui.menu_button("Turn", |ui| {
+                let ctx = ui.ctx().clone();
+                let short = |k: &egui::KeyboardShortcut| keys::text(&ctx, k);
                 let open = session.is_some() && !busy;
                 if ui
                     .add_enabled(
                         open && over.is_none(),
-                        egui::Button::new("End turn (resolve the game move)"),
+                        egui::Button::new("End turn (resolve the game move)")
+                            .shortcut_text(short(&keys::END_TURN)),
                     )
                     .on_disabled_hover_text(over.clone().unwrap_or_default())
                     .clicked()
                 {
                     commands.push(Command::Session(Do::EndTurn));
                 }
-                if ui.add_enabled(open, egui::Button::new("Undo")).clicked() {
+                if ui
+                    .add_enabled(open, egui::Button::new("Undo").shortcut_text(short(&keys::UNDO)))
+                    .clicked()
+                {
                     commands.push(Command::Session(Do::Undo));
                 }
                 let redo = session.is_some_and(|s| s.can_redo());
                 if ui
-                    .add_enabled(redo && open, egui::Button::new("Redo orders"))
+                    .add_enabled(
+                        redo && open,
+                        egui::Button::new("Redo orders").shortcut_text(short(&keys::REDO)),
+                    )
                     .clicked()
                 {
                     commands.push(Command::Session(Do::Redo));
                 }
                 ui.separator();
-                ui.checkbox(forced, "Forced march for new orders");
+                ui.checkbox(
+                    forced,
+                    format!("Forced march for new orders ({})", keys::key_text(keys::FORCED_MARCH)),
+                );
                 if viewing.is_umpire() {
                     ui.separator();
                     ui.checkbox(pencil, "Umpire's pencil (edits, rulings)");
@@ -236,7 +263,10 @@ pub fn menu_bar_ui(ui: &mut Ui, bar: MenuBar<'_>) -> bool {
                 ui.checkbox(&mut o.names, "Region names");
                 ui.checkbox(&mut o.background, "Background picture");
                 ui.separator();
-                if ui.button("Zoom to fit").clicked() {
+                if ui
+                    .add(egui::Button::new("Zoom to fit").shortcut_text(keys::key_text(keys::ZOOM_TO_FIT)))
+                    .clicked()
+                {
                     zoom_to_fit = true;
                 }
                 ui.checkbox(&mut view.show_plots, "Plots");
@@ -246,7 +276,10 @@ pub fn menu_bar_ui(ui: &mut Ui, bar: MenuBar<'_>) -> bool {
                 if ui.button("Rule sources").clicked() {
                     help.rules = true;
                 }
-                if ui.button("Keyboard shortcuts").clicked() {
+                if ui
+                    .add(egui::Button::new("Keyboard shortcuts").shortcut_text(keys::key_text(keys::HELP)))
+                    .clicked()
+                {
                     help.keys = true;
                 }
             });
@@ -267,7 +300,10 @@ pub fn menu_bar_ui(ui: &mut Ui, bar: MenuBar<'_>) -> bool {
                 let enabled = session.is_some() && !busy && over.is_none();
                 if ui
                     .add_enabled(enabled, egui::Button::new(RichText::new("End turn").strong()))
-                    .on_hover_text("Resolve the game move for every side (Ctrl+E)")
+                    .on_hover_text(format!(
+                        "Resolve the game move for every side ({})",
+                        keys::text(ui.ctx(), &keys::END_TURN)
+                    ))
                     .on_disabled_hover_text(over.clone().unwrap_or_default())
                     .clicked()
                 {
@@ -414,7 +450,8 @@ pub fn tree_ui(
                         } else {
                             seat::known_side_row(&scene, &side.id, &side.name)
                         };
-                        ui.label(RichText::new(text).color(colour_of(campaign, &side.id)).strong());
+                        ui.label(RichText::new(&text).color(colour_of(campaign, &side.id)).strong())
+                            .on_hover_text(text);
                     }
                     TreeRow::Force(f) => {
                         let Some(force) = campaign.forces.get(f) else {
@@ -434,20 +471,31 @@ pub fn tree_ui(
                         if ui.small_button(if open { "-" } else { "+" }).clicked() {
                             toggle_force = Some(force.id.clone());
                         }
-                        let text = format!(
-                            "{}: {}/{} pts, {}",
+                        // The name, cut short if the panel is narrow, and the
+                        // points at the right edge; the whole line on hover.
+                        let cut_off = force.supply.cut_moves > 0;
+                        let whole = format!(
+                            "{}: {}/{} pts at {}{}",
                             force.name,
                             force.points(),
                             force.full_points(),
-                            campaign.map.region_name(&force.region)
+                            campaign.map.region_name(&force.region),
+                            if cut_off { ", cut off from supply" } else { "" }
                         );
-                        let text = if force.supply.cut_moves > 0 {
-                            RichText::new(format!("{text} (cut off)")).color(theme::CUT_OFF)
+                        let (name, points) = (
+                            RichText::new(force.name.as_str()),
+                            RichText::new(format!("{}/{}", force.points(), force.full_points())),
+                        );
+                        let (name, points) = if cut_off {
+                            (name.color(theme::CUT_OFF), points.color(theme::CUT_OFF))
                         } else {
-                            RichText::new(text)
+                            (name, points)
                         };
                         let selected = matches!(&*selection, Selection::Force(id) if id == &force.id);
-                        if ui.selectable_label(selected, text).clicked() {
+                        let row = egui::Button::selectable(selected, name)
+                            .right_text(points)
+                            .min_size(egui::vec2(ui.available_width(), 0.0));
+                        if ui.add(row).on_hover_text(whole).clicked() {
                             select = Some(Selection::Force(force.id.clone()));
                         }
                     }
@@ -1269,32 +1317,43 @@ pub fn help_windows(ctx: &egui::Context, help: &mut HelpWindows, house_rules: &[
     egui::Window::new("Keyboard shortcuts")
         .open(&mut help.keys)
         .show(ctx, |ui| {
+            let short = |k: &egui::KeyboardShortcut| keys::text(ctx, k);
+            let key = |k: egui::Key| keys::key_text(k).to_owned();
             egui::Grid::new("keys").striped(true).show(ui, |ui| {
-                for (keys, what) in [
-                    ("Ctrl+E", "End turn: resolve the game move"),
-                    ("Ctrl+Z", "Undo the last orders, or else the last game move"),
-                    ("Ctrl+Y, Ctrl+Shift+Z", "Redo orders"),
-                    ("Ctrl+N / Ctrl+O", "New campaign / open a save"),
-                    ("Ctrl+Shift+S", "Save as"),
-                    ("Ctrl+Q", "Quit"),
-                    ("F", "Forced march on or off for new orders"),
-                    ("Esc", "Clear the selection"),
-                    ("Home", "Zoom to fit"),
-                    ("Arrows, WASD, drag", "Pan the map"),
-                    ("Wheel, + and -", "Zoom"),
-                    ("Click a counter", "Select the force"),
+                for (combo, what) in [
+                    (short(&keys::END_TURN), "End turn: resolve the game move"),
                     (
-                        "Click or drag to a region",
+                        short(&keys::UNDO),
+                        "Undo the last orders, or else the last game move",
+                    ),
+                    (
+                        format!("{}, {}", short(&keys::REDO), short(&keys::REDO_TOO)),
+                        "Redo orders",
+                    ),
+                    (
+                        format!("{} / {}", short(&keys::NEW), short(&keys::OPEN)),
+                        "New campaign / open a save",
+                    ),
+                    (short(&keys::SAVE_AS), "Save as"),
+                    (short(&keys::QUIT), "Quit"),
+                    (key(keys::FORCED_MARCH), "Forced march on or off for new orders"),
+                    (key(keys::DESELECT), "Clear the selection"),
+                    (key(keys::ZOOM_TO_FIT), "Zoom to fit"),
+                    ("Arrows, WASD, drag".to_owned(), "Pan the map"),
+                    ("Wheel, + and -".to_owned(), "Zoom"),
+                    ("Click a counter".to_owned(), "Select the force"),
+                    (
+                        "Click or drag to a region".to_owned(),
                         "Order the selected force to march there",
                     ),
-                    ("Right-click a region", "Inspect the region"),
+                    ("Right-click a region".to_owned(), "Inspect the region"),
                     (
-                        "Alt-drag a counter",
+                        "Alt-drag a counter".to_owned(),
                         "The umpire's pencil: put the force there, outside the rules",
                     ),
-                    ("F1", "This list"),
+                    (key(keys::HELP), "This list"),
                 ] {
-                    ui.label(RichText::new(keys).strong());
+                    ui.label(RichText::new(combo).strong());
                     ui.label(what);
                     ui.end_row();
                 }
