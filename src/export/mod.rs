@@ -3,6 +3,7 @@
 //! scripts. `report_page` is a side's report ([`crate::model::report::Report`])
 //! as one self-contained page for play by email.
 
+mod map_svg;
 mod report_page;
 
 pub use report_page::report_page;
