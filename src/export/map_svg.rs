@@ -475,13 +475,17 @@ fn arrows_svg(scene: &Scene<'_>, places: &HashMap<RegionId, (f64, f64)>) -> Stri
         let [r, g, b] = c.0;
         let _ = write!(
             svg,
-            "<marker id=\"head{r:02x}{g:02x}{b:02x}\" viewBox=\"0 0 10 10\" refX=\"7\" refY=\"5\" markerWidth=\"4\" markerHeight=\"4\" orient=\"auto-start-reverse\"><path d=\"M0 0L10 5L0 10z\" fill=\"{c}\"/></marker>"
+            "<marker id=\"head{r:02x}{g:02x}{b:02x}\" viewBox=\"0 0 10 10\" refX=\"7\" refY=\"5\" markerWidth=\"3.5\" markerHeight=\"3.5\" orient=\"auto-start-reverse\"><path d=\"M0 0L10 5L0 10z\" fill=\"{c}\"/></marker>"
         );
     }
     svg.push_str("</defs>\n<g fill=\"none\" stroke-linecap=\"round\" stroke-linejoin=\"round\">\n");
     for arrow in &scene.arrows {
         let mut points: Vec<(f64, f64)> = Vec::new();
-        for p in arrow.through.iter().filter_map(|p| place_of(scene.map, places, p)) {
+        for p in arrow
+            .through
+            .iter()
+            .filter_map(|p| place_of(scene.map, places, p))
+        {
             if points.last() != Some(&p) {
                 points.push(p);
             }
@@ -491,17 +495,19 @@ fn arrows_svg(scene: &Scene<'_>, places: &HashMap<RegionId, (f64, f64)>) -> Stri
         }
         let d: Vec<String> = points.iter().map(|(x, y)| format!("{x:.1},{y:.1}")).collect();
         let [r, g, b] = arrow.colour.0;
+        // A pale casing under the line, so it shows over roads and railways.
         let _ = writeln!(
             svg,
-            "<polyline class=\"march\" points=\"{}\" stroke=\"{}\" stroke-width=\"3.5\" stroke-opacity=\"0.8\"{} marker-end=\"url(#head{r:02x}{g:02x}{b:02x})\"><title>{}</title></polyline>",
-            d.join(" "),
+            "<g class=\"march\"><title>{}</title><polyline points=\"{points}\" stroke=\"#fffdf6\" stroke-width=\"8\" stroke-opacity=\"0.75\"/>\
+             <polyline points=\"{points}\" stroke=\"{}\" stroke-width=\"4.5\"{} marker-end=\"url(#head{r:02x}{g:02x}{b:02x})\"/></g>",
+            arrow.title,
             arrow.colour,
             if arrow.carried {
                 " stroke-dasharray=\"9 5\""
             } else {
                 ""
             },
-            arrow.title
+            points = d.join(" "),
         );
     }
     svg.push_str("</g>\n");

@@ -10,7 +10,9 @@
 //! window's colours (`ui::theme`), and every text escaped ([`escape`]).
 
 use super::escape;
-use super::map_svg::{self, BATTLE, BLIND_FILL, COUNTER_EDGE, CUT_OFF, Counter, LABEL_STRONG, Place, Ring, Scene};
+use super::map_svg::{
+    self, BATTLE, BLIND_FILL, COUNTER_EDGE, CUT_OFF, Counter, LABEL_STRONG, Place, Ring, Scene,
+};
 use crate::model::report::{KnownForce, Report};
 use crate::model::{Conveyance, EnRoute, Force, ForceId, RegionId, SideId, StandingOrder};
 use std::fmt::Write as _;
@@ -67,7 +69,7 @@ pub fn report_page(report: &Report, arrivals: &[(ForceId, u32)]) -> String {
     page
 }
 
-const STYLE: &str = "
+pub(super) const STYLE: &str = "
 body{font-family:Georgia,'Times New Roman',serif;background:#f6f0e0;color:#1e1914;margin:0 auto;max-width:1100px;padding:0 12px 24px;line-height:1.4}
 h1{margin:16px 0 4px;font-size:1.7em}h2{border-bottom:2px solid #b8a47c;margin-top:28px;font-size:1.3em}
 h3{margin:16px 0 4px;font-size:1.05em}.sub{margin:0;font-size:1.05em}.ended{color:#b4003c;font-weight:bold}
@@ -99,7 +101,7 @@ fn region_label(report: &Report, region: &RegionId) -> String {
     escape(report.map.region_name(region))
 }
 
-fn plural(n: usize, one: &str, many: &str) -> String {
+pub(super) fn plural(n: usize, one: &str, many: &str) -> String {
     if n == 1 {
         format!("1 {one}")
     } else {
@@ -557,7 +559,11 @@ pub(super) fn counters(report: &Report) -> Vec<Counter> {
             en_route: k.en_route.clone(),
         };
         let colour = map_svg::side_colour(&report.sides, &k.side);
-        let shown = if k.in_sight { colour } else { map_svg::remembered(colour) };
+        let shown = if k.in_sight {
+            colour
+        } else {
+            map_svg::remembered(colour)
+        };
         counters.push(Counter {
             at,
             fill: if k.blind {

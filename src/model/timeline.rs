@@ -35,6 +35,12 @@ impl Cause {
     }
 }
 
+/// The loss an event of `kind` records: its cause, the force that lost, and
+/// how many stands (a battle's losses count the stands struck off).
+pub fn stands_lost(kind: &EventKind) -> Option<(Cause, &ForceId, usize)> {
+    lost(kind).map(|l| (l.cause, l.force, l.counted.map_or(1, |(stands, _)| stands)))
+}
+
 /// A loss an event records: why, the stand lost (when one is named), the
 /// force it was in, and the stands and points lost when the event counts them.
 struct Lost<'e> {

@@ -431,6 +431,42 @@ impl UmpireApp {
                     Err(refusal) => self.notes.error(refusal.to_string()),
                 }
             }
+            Command::ExportChronicle { side, path } => {
+                let Some(session) = self.session.as_ref() else {
+                    self.notes.error("No campaign is open to tell.");
+                    return;
+                };
+                if crate::files::same_file(&path, session.path()) {
+                    self.notes.error(format!(
+                        "{} is the save itself: give the chronicle another file name",
+                        path.display()
+                    ));
+                    return;
+                }
+                let written =
+                    crate::desk::chronicle_text(session.campaign(), session.events(), side.as_ref())
+                        .map_err(|e| e.to_string())
+                        .and_then(|text| {
+                            crate::files::write_file(&path, text.as_bytes())
+                                .map(|_| text.len())
+                                .map_err(|e| e.to_string())
+                        });
+                match written {
+                    Ok(bytes) => {
+                        self.windows.forms.export_chronicle = None;
+                        let whose = side
+                            .as_ref()
+                            .and_then(|s| session.campaign().side(s))
+                            .map_or_else(|| "the umpire's".to_owned(), |s| format!("{}'s", s.name));
+                        self.notes.note(format!(
+                            "Wrote {whose} chronicle to {} ({} KB): a page to read in any browser.",
+                            path.display(),
+                            bytes.div_ceil(1024)
+                        ));
+                    }
+                    Err(why) => self.notes.error(format!("The chronicle was not written: {why}")),
+                }
+            }
             Command::ExportReport { side, path } => {
                 let Some(session) = self.session.as_ref() else {
                     self.notes.error("No campaign is open to report on.");
