@@ -19,7 +19,12 @@ pub(super) struct Series {
 }
 
 /// The dash patterns, in the order given to series of one colour.
-pub(super) const DASHES: [&str; 4] = ["", "8 4", "2 3", "10 3 2 3"];
+const DASHES: [&str; 4] = ["", "8 4", "2 3", "10 3 2 3"];
+
+/// The `n`th dash pattern, round again after the last.
+pub(super) fn dash(n: usize) -> &'static str {
+    DASHES.get(n % DASHES.len()).copied().unwrap_or_default()
+}
 
 const WIDTH: f64 = 840.0;
 const PLOT_LEFT: f64 = 64.0;
@@ -192,13 +197,13 @@ mod tests {
             Series {
                 name: "Red & co".to_owned(),
                 colour: "#c00000".to_owned(),
-                dash: DASHES[0],
+                dash: dash(0),
                 points: vec![(0.0, 100.0), (1.0, 80.0), (2.0, f64::NAN)],
             },
             Series {
                 name: "Blue".to_owned(),
                 colour: "#0000c0".to_owned(),
-                dash: DASHES[1],
+                dash: dash(1),
                 points: vec![],
             },
         ];

@@ -17,7 +17,7 @@
 //! its battles the ones it fought, its service records its own forces'. Once
 //! the campaign has ended, a side's chronicle tells everything.
 
-use super::charts::{self, DASHES, Series};
+use super::charts::{self, Series, dash};
 use super::escape;
 use super::map_svg::{self, Arrow, COUNTER_EDGE, CUT_OFF, Counter, Place, Ring, Scene};
 use super::report_page::{self, plural};
@@ -288,7 +288,7 @@ fn charts_section(now: &Campaign, told: &[Told<'_>], timeline: &Timeline, viewer
         .map(|(i, s)| Series {
             name: s.name.clone(),
             colour: s.colour.to_string(),
-            dash: DASHES[0],
+            dash: dash(0),
             points: moments
                 .iter()
                 .filter_map(|(turn, m)| m.sides.get(*i).map(|t| (f64::from(*turn), t.points as f64)))
@@ -313,7 +313,7 @@ fn charts_section(now: &Campaign, told: &[Told<'_>], timeline: &Timeline, viewer
             strength.push(Series {
                 name: format!("{} as known (forces seen in full)", enemy.name),
                 colour: enemy.colour.to_string(),
-                dash: DASHES[1 + n % (DASHES.len() - 1)],
+                dash: dash(1 + n),
                 points,
             });
         }
@@ -345,7 +345,7 @@ fn charts_section(now: &Campaign, told: &[Told<'_>], timeline: &Timeline, viewer
             losses.push(Series {
                 name: format!("{}: {}", s.name, cause.label()),
                 colour: s.colour.to_string(),
-                dash: DASHES.get(c).copied().unwrap_or_default(),
+                dash: dash(c),
                 points: x_all.iter().map(|t| (f64::from(*t), of(*t) as f64)).collect(),
             });
         }
@@ -373,7 +373,7 @@ fn charts_section(now: &Campaign, told: &[Told<'_>], timeline: &Timeline, viewer
         .map(|(i, s)| Series {
             name: s.name.clone(),
             colour: s.colour.to_string(),
-            dash: DASHES[i % DASHES.len()],
+            dash: dash(i),
             points: moments
                 .iter()
                 .filter_map(|(turn, m)| m.sides.get(i).map(|t| (f64::from(*turn), t.hqs_held as f64)))
@@ -603,6 +603,7 @@ fn counter(campaign: &Campaign, f: &crate::model::Force) -> Counter {
             region: f.region.clone(),
             en_route: f.en_route.clone(),
         },
+        key: f.id.as_str().to_owned(),
         fill: map_svg::colour_css(&campaign.sides, &f.side),
         edge: if cut { CUT_OFF } else { COUNTER_EDGE }.to_owned(),
         edge_width: if cut { 3.0 } else { 1.0 },
@@ -714,8 +715,8 @@ fn battles_section(
             att = map_svg::side_name(&now.sides, &b.attacker),
             def = map_svg::side_name(&now.sides, &b.defender),
         );
-        let forces: Vec<String> = b.forces.iter().map(|f| name(f)).collect();
-        let reserves: Vec<String> = b.reserves.iter().map(|f| name(f)).collect();
+        let forces: Vec<String> = b.forces.iter().map(&name).collect();
+        let reserves: Vec<String> = b.reserves.iter().map(&name).collect();
         let _ = writeln!(
             out,
             "<p>Forces: {}. Reserves within a move: {}.</p>",

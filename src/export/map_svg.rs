@@ -80,6 +80,9 @@ pub(super) struct Place {
 #[derive(Debug, Clone)]
 pub(super) struct Counter {
     pub at: Place,
+    /// What it stands for (plain text), in its `data-force` attribute: a
+    /// force's id, or `blind 3`.
+    pub key: String,
     pub fill: String,
     pub edge: String,
     pub edge_width: f64,
@@ -304,8 +307,9 @@ pub(super) fn map_svg(scene: &Scene<'_>) -> String {
     for (c, (x, y)) in placed() {
         let _ = writeln!(
             counters_svg,
-            "<g><title>{title}</title><rect x=\"{x:.1}\" y=\"{y:.1}\" width=\"{COUNTER_W}\" height=\"{COUNTER_H}\" fill=\"{fill}\" stroke=\"{edge}\" stroke-width=\"{ew}\"/>\
+            "<g data-force=\"{key}\"><title>{title}</title><rect x=\"{x:.1}\" y=\"{y:.1}\" width=\"{COUNTER_W}\" height=\"{COUNTER_H}\" fill=\"{fill}\" stroke=\"{edge}\" stroke-width=\"{ew}\"/>\
              <text x=\"{tx:.1}\" y=\"{ty:.1}\" text-anchor=\"middle\" font-size=\"11\" font-weight=\"bold\" fill=\"{ink}\">{text}</text></g>",
+            key = escape(&c.key),
             title = c.title,
             fill = c.fill,
             edge = c.edge,

@@ -526,6 +526,7 @@ pub(super) fn counters(report: &Report) -> Vec<Counter> {
         let cut = f.supply.cut_moves > 0;
         counters.push(Counter {
             at,
+            key: f.id.as_str().to_owned(),
             fill: colour_of(report, &f.side),
             edge: if cut {
                 CUT_OFF.to_owned()
@@ -566,6 +567,10 @@ pub(super) fn counters(report: &Report) -> Vec<Counter> {
         };
         counters.push(Counter {
             at,
+            key: match (&k.id, k.blind) {
+                (Some(id), false) => id.as_str().to_owned(),
+                _ => format!("blind {}", k.marker),
+            },
             fill: if k.blind {
                 BLIND_FILL.to_owned()
             } else {
