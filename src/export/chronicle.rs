@@ -63,6 +63,21 @@ impl Told<'_> {
     }
 }
 
+/// What every part of the page reads.
+struct Book<'a> {
+    /// The campaign now.
+    now: &'a Campaign,
+    /// The chapters as the reader sees them.
+    told: Vec<Told<'a>>,
+    log: &'a [Event],
+    /// The battles the page tells of: every one for the umpire, a side's own.
+    battles: BTreeSet<u32>,
+    /// Strength and losses over the game moves; for a side, the losses it heard of.
+    timeline: Timeline,
+    /// The side whose chronicle it is; `None`: the umpire's, everything.
+    viewer: Option<&'a SideId>,
+}
+
 /// The chronicle of the campaign as one self-contained page.
 ///
 /// `states` holds the campaign after each change still standing in `log`
@@ -107,6 +122,15 @@ pub fn chronicle_page(states: &[(usize, Campaign)], log: &[Event], side: Option<
             .collect(),
     };
 
+    let book = Book {
+        now,
+        told,
+        log,
+        battles,
+        timeline,
+        viewer,
+    };
+    let told = &book.told;
     let mut page = String::with_capacity(256 * 1024);
     let campaign = escape(&now.title);
     let whose = match (side, viewer) {
@@ -139,7 +163,7 @@ pub fn chronicle_page(states: &[(usize, Campaign)], log: &[Event], side: Option<
         let _ = writeln!(page, "<p class=\"ended\">{}</p>", escape(&e.sentence));
     }
     page.push_str("</header>\n<nav><a href=\"#charts\">Charts</a> · Game moves:");
-    for t in &told {
+    for t in told {
         let _ = write!(
             page,
             " <a href=\"#{}\">{}</a>",
@@ -149,14 +173,14 @@ pub fn chronicle_page(states: &[(usize, Campaign)], log: &[Event], side: Option<
     }
     page.push_str(" · <a href=\"#battles\">Battles</a> · <a href=\"#forces\">Service records</a></nav>\n");
 
-    page.push_str(&charts_section(now, &told, &timeline, viewer));
+    page.push_str(&charts_section(&book));
     page.push_str("<section id=\"moves\">\n");
-    for t in &told {
-        page.push_str(&chapter_section(t, log, &timeline, &battles, viewer));
+    for t in told {
+        page.push_str(&chapter_section(t, &book));
     }
     page.push_str("</section>\n");
-    page.push_str(&battles_section(now, &told, log, &battles, viewer));
-    page.push_str(&forces_section(now, &told, log, &battles, viewer));
+    page.push_str(&battles_section(&book));
+    page.push_str(&forces_section(&book));
     page.push_str(match viewer {
         Some(_) => "<footer>Written by umpire from the side's reports at each game move: it holds only what this side knew.</footer>\n",
         None => "<footer>Written by umpire from the save's event log and the states it keeps.</footer>\n",
@@ -273,7 +297,8 @@ fn by_move(timeline: &Timeline) -> Vec<(u32, &crate::model::timeline::Moment)> {
     moments
 }
 
-fn charts_section(now: &Campaign, told: &[Told<'_>], timeline: &Timeline, viewer: Option<&SideId>) -> String {
+fn charts_section(book: &Book<'_>) -> String {
+    let (now, told, timeline, viewer) = (book.now, &book.told, &book.timeline, book.viewer);
     let mut out = String::from("<section id=\"charts\">\n<h2>Strength and losses over the game moves</h2>\n");
     let moments = by_move(timeline);
     let shown: Vec<(usize, &crate::model::Side)> = now
@@ -393,13 +418,8 @@ fn charts_section(now: &Campaign, told: &[Told<'_>], timeline: &Timeline, viewer
 
 // -- A game move ----------------------------------------------------------------
 
-fn chapter_section(
-    t: &Told<'_>,
-    log: &[Event],
-    timeline: &Timeline,
-    battles: &BTreeSet<u32>,
-    viewer: Option<&SideId>,
-) -> String {
+fn chapter_section(t: &Told<'_>, book: &Book<'_>) -> String {
+    let (log, timeline) = (book.log, &book.timeline);
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -416,7 +436,7 @@ fn chapter_section(
         .iter()
         .filter(|(k, _)| matches!(k, EventKind::Moved(_)))
         .count();
-    let scene = scene(t, log, battles, viewer);
+    let scene = scene(t, book);
     out.push_str("<div class=\"mapbox\">\n");
     out.push_str(&map_svg::map_svg(&scene));
     out.push_str("</div>\n");
@@ -435,7 +455,7 @@ fn chapter_section(
                 EventKind::BattleCreated(_) | EventKind::BattleJoined(_) | EventKind::BattleFought(_)
             )
         })
-        .map(|(k, s)| match k.battle().filter(|b| battles.contains(b)) {
+        .map(|(k, s)| match k.battle().filter(|b| book.battles.contains(b)) {
             Some(b) => format!("{} <a href=\"#battle-{b}\">Battle {b}</a>", escape(s)),
             None => escape(s),
         })
@@ -537,7 +557,8 @@ fn list(out: &mut String, title: &str, items: &[String]) {
 
 /// The chapter's map: for a side, its report's map; for the umpire, every
 /// force; with the marches the reader knows of and the battles it fought.
-fn scene<'a>(t: &'a Told<'_>, log: &[Event], battles: &BTreeSet<u32>, viewer: Option<&SideId>) -> Scene<'a> {
+fn scene<'a>(t: &'a Told<'_>, book: &Book<'_>) -> Scene<'a> {
+    let (log, battles, viewer) = (book.log, &book.battles, book.viewer);
     let after = t.chapter.after;
     let link = |id: u32| battles.contains(&id).then(|| format!("#battle-{id}"));
     let mut scene = match (&t.report, viewer) {
@@ -679,13 +700,8 @@ fn arrow(chapter: &Chapter<'_>, m: &crate::model::event::Moved, sentence: &str) 
 
 // -- Battles and service records -------------------------------------------------
 
-fn battles_section(
-    now: &Campaign,
-    told: &[Told<'_>],
-    log: &[Event],
-    battles: &BTreeSet<u32>,
-    viewer: Option<&SideId>,
-) -> String {
+fn battles_section(book: &Book<'_>) -> String {
+    let (now, told, log, battles, viewer) = (book.now, &book.told, book.log, &book.battles, book.viewer);
     let mut out = String::from("<section id=\"battles\">\n<h2>Battles</h2>\n");
     if battles.is_empty() {
         out.push_str("<p>No battle yet.</p>\n");
@@ -765,7 +781,7 @@ fn battles_section(
                     out,
                     "<p><b>{winner}</b>; {}. {}{}{}.</p>",
                     lost.join(", "),
-                    capital(&source),
+                    report_page::capitalised(&source),
                     pack.map_or_else(String::new, |p| format!("; {p}")),
                     fought_in.get(&b.id).map_or_else(String::new, |a| format!(
                         "; told in <a href=\"#{a}\">its game move</a>"
@@ -821,20 +837,8 @@ fn force_names(told: &[Told<'_>], id: &ForceId) -> Option<String> {
         .find_map(|t| t.chapter.after.force(id).map(|f| f.name.clone()))
 }
 
-fn capital(text: &str) -> String {
-    let mut chars = text.chars();
-    chars
-        .next()
-        .map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
-}
-
-fn forces_section(
-    now: &Campaign,
-    told: &[Told<'_>],
-    log: &[Event],
-    battles: &BTreeSet<u32>,
-    viewer: Option<&SideId>,
-) -> String {
+fn forces_section(book: &Book<'_>) -> String {
+    let (now, told, log, battles, viewer) = (book.now, &book.told, book.log, &book.battles, book.viewer);
     let mut out = String::from("<section id=\"forces\">\n<h2>Service records</h2>\n");
     // Every force the page may tell of, in the order it first appears.
     let mut ids: Vec<(&ForceId, &crate::model::Force)> = Vec::new();

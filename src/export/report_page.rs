@@ -613,7 +613,7 @@ pub(super) fn counters(report: &Report) -> Vec<Counter> {
 }
 
 /// `text` with its first letter a capital.
-fn capitalised(text: &str) -> String {
+pub(super) fn capitalised(text: &str) -> String {
     let mut chars = text.chars();
     chars
         .next()

@@ -432,17 +432,13 @@ impl UmpireApp {
                 }
             }
             Command::ExportChronicle { side, path } => {
-                let Some(session) = self.session.as_ref() else {
-                    self.notes.error("No campaign is open to tell.");
-                    return;
-                };
-                if crate::files::same_file(&path, session.path()) {
-                    self.notes.error(format!(
-                        "{} is the save itself: give the chronicle another file name",
-                        path.display()
-                    ));
+                if let Some(why) = export_refusal(self.session.as_ref(), &path, "chronicle") {
+                    self.notes.error(why);
                     return;
                 }
+                let Some(session) = self.session.as_ref() else {
+                    return;
+                };
                 let written =
                     crate::desk::chronicle_text(session.campaign(), session.events(), side.as_ref())
                         .map_err(|e| e.to_string())
@@ -468,17 +464,13 @@ impl UmpireApp {
                 }
             }
             Command::ExportReport { side, path } => {
-                let Some(session) = self.session.as_ref() else {
-                    self.notes.error("No campaign is open to report on.");
-                    return;
-                };
-                if crate::files::same_file(&path, session.path()) {
-                    self.notes.error(format!(
-                        "{} is the save itself: give the report another file name",
-                        path.display()
-                    ));
+                if let Some(why) = export_refusal(self.session.as_ref(), &path, "report") {
+                    self.notes.error(why);
                     return;
                 }
+                let Some(session) = self.session.as_ref() else {
+                    return;
+                };
                 let Some((report, text)) =
                     crate::desk::report_text(session.campaign(), session.events(), &side, &path)
                 else {
@@ -956,5 +948,18 @@ impl eframe::App for UmpireApp {
         if self.launch.remember && self.launch.screenshot.is_none() {
             eframe::set_value(storage, eframe::APP_KEY, &self.view);
         }
+    }
+}
+
+/// Why a page (`what`: "report", "chronicle") cannot be written to `path`:
+/// no campaign is open, or `path` is its save.
+fn export_refusal(session: Option<&Session>, path: &std::path::Path, what: &str) -> Option<String> {
+    match session {
+        None => Some(format!("No campaign is open to write a {what} of.")),
+        Some(s) if crate::files::same_file(path, s.path()) => Some(format!(
+            "{} is the save itself: give the {what} another file name",
+            path.display()
+        )),
+        Some(_) => None,
     }
 }
