@@ -72,7 +72,8 @@ pub(super) fn line_chart(title: &str, x_label: &str, y_label: &str, series: &[Se
         (0.0, 1.0)
     };
     let y_top = all.iter().map(|p| p.1).fold(0.0, f64::max);
-    let y_step = step(y_top.max(1.0), 5.0);
+    // Whole-number ticks: the charts count points, stands and HQs.
+    let y_step = step(y_top.max(1.0), 5.0).max(1.0);
     let y_max = ((y_top / y_step).ceil() * y_step).max(y_step);
     let x_step = step(x_max - x_min, 10.0).max(1.0).round();
     let sx = |x: f64| PLOT_LEFT + (x - x_min) / (x_max - x_min) * (PLOT_RIGHT - PLOT_LEFT);

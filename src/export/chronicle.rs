@@ -479,15 +479,14 @@ fn chapter_section(t: &Told<'_>, book: &Book<'_>) -> String {
                         .fold((0, 0), |(n, p), l| (n + l.stands, p + l.points));
                     (stands, points)
                 })
-                .map(|(n, p)| {
-                    if n == 0 {
-                        "<td class=\"n pale\">–</td>".to_owned()
-                    } else {
-                        format!(
-                            "<td class=\"n\">{} ({p} points)</td>",
-                            plural(n, "stand", "stands")
-                        )
-                    }
+                .map(|(n, p)| match (n, p) {
+                    (0, 0) => "<td class=\"n pale\">–</td>".to_owned(),
+                    // Strength lost in battle by stands that stayed.
+                    (0, p) => format!("<td class=\"n\">{p} points</td>"),
+                    (n, p) => format!(
+                        "<td class=\"n\">{} ({p} points)</td>",
+                        plural(n, "stand", "stands")
+                    ),
                 })
                 .collect();
             cells.iter().any(|c| !c.contains("pale")).then(|| {

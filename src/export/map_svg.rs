@@ -479,7 +479,7 @@ fn arrows_svg(scene: &Scene<'_>, places: &HashMap<RegionId, (f64, f64)>) -> Stri
         let [r, g, b] = c.0;
         let _ = write!(
             svg,
-            "<marker id=\"head{r:02x}{g:02x}{b:02x}\" viewBox=\"0 0 10 10\" refX=\"7\" refY=\"5\" markerWidth=\"3.5\" markerHeight=\"3.5\" orient=\"auto-start-reverse\"><path d=\"M0 0L10 5L0 10z\" fill=\"{c}\"/></marker>"
+            "<marker id=\"head{r:02x}{g:02x}{b:02x}\" viewBox=\"0 0 10 10\" refX=\"7\" refY=\"5\" markerWidth=\"3\" markerHeight=\"3\" orient=\"auto-start-reverse\"><path d=\"M0 0L10 5L0 10z\" fill=\"{c}\"/></marker>"
         );
     }
     svg.push_str("</defs>\n<g fill=\"none\" stroke-linecap=\"round\" stroke-linejoin=\"round\">\n");
@@ -502,8 +502,8 @@ fn arrows_svg(scene: &Scene<'_>, places: &HashMap<RegionId, (f64, f64)>) -> Stri
         // A pale casing under the line, so it shows over roads and railways.
         let _ = writeln!(
             svg,
-            "<g class=\"march\"><title>{}</title><polyline points=\"{points}\" stroke=\"#fffdf6\" stroke-width=\"8\" stroke-opacity=\"0.75\"/>\
-             <polyline points=\"{points}\" stroke=\"{}\" stroke-width=\"4.5\"{} marker-end=\"url(#head{r:02x}{g:02x}{b:02x})\"/></g>",
+            "<g class=\"march\"><title>{}</title><polyline points=\"{points}\" stroke=\"#fffdf6\" stroke-width=\"10\" stroke-opacity=\"0.75\"/>\
+             <polyline points=\"{points}\" stroke=\"{}\" stroke-width=\"6\"{} marker-end=\"url(#head{r:02x}{g:02x}{b:02x})\"/></g>",
             arrow.title,
             arrow.colour,
             if arrow.carried {
