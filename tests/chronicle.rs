@@ -248,7 +248,7 @@ fn a_sides_map_holds_every_force_it_knew_at_each_game_move_and_no_other() {
     // Service records: the British forces only; the rebels' strength only as seen.
     assert!(page.contains("<tr id=\"force-highland-brigade\">"));
     assert!(!page.contains("<tr id=\"force-minya-vanguard\">"));
-    assert!(page.contains(">Army of the Rebellion as known (forces seen in full)</text>"));
+    assert!(page.contains(">Army of the Rebellion, as seen</text>"));
     // The battle it fought is told; the engine's odds are the umpire's.
     assert!(page.contains("<article id=\"battle-1\">"));
     assert!(!page.contains("The odds before it"));

@@ -1850,10 +1850,32 @@ proptest! {
         };
         note(&c, &mut reachable, &mut identified);
         let mut log: Vec<Event> = Vec::new();
+        // The log as the save keeps it, with each state, for the chronicle.
+        let mut kept = vec![Event {
+            turn: c.turn,
+            seq: 0,
+            kind: EventKind::CampaignCreated(serde_json::to_value(&c).unwrap()),
+            sentence: "It begins.".to_owned(),
+        }];
+        let mut states = vec![(0, c.clone())];
         for _ in 0..moves {
             let outcome = umpire::strategy::resolve(&c, &[]);
             log.extend(outcome.events.iter().cloned());
+            kept.extend(outcome.events.iter().cloned());
+            let turn = c.turn;
             c = outcome.campaign;
+            kept.push(Event {
+                turn,
+                seq: u32::try_from(outcome.events.len()).unwrap(),
+                kind: EventKind::Checkpoint(ev::Checkpoint {
+                    first_seq: 0,
+                    battle: None,
+                    edit: false,
+                    state: serde_json::to_value(&c).unwrap(),
+                }),
+                sentence: String::new(),
+            });
+            states.push((kept.len() - 1, c.clone()));
             note(&c, &mut reachable, &mut identified);
         }
         for side in [red(), blue()] {
@@ -1869,13 +1891,16 @@ proptest! {
             let whole = Report::of(&c, &side, &log).unwrap();
             // The page a player reads: the report as HTML, the public map drawn.
             let page = umpire::export::report_page(&whole, &[]);
+            // The side's chronicle: every game move as it knew it then.
+            let chronicle = umpire::export::chronicle_page(&states, &kept, Some(&side));
+            prop_assert!(chronicle.contains("<article id=\"start\">"));
             let mut report = serde_json::to_value(&whole).unwrap();
             report.as_object_mut().unwrap().remove("map");
             let report = report.to_string();
             for f in c.forces.iter().filter(|f| f.side != side) {
                 let now = c.knowledge.of(&side).any(|s| s.force == f.id && !s.seen.is_blind());
                 let ever = identified[&side].contains(&f.id);
-                for (view, known) in [(&status, now), (&report, ever), (&page, ever)] {
+                for (view, known) in [(&status, now), (&report, ever), (&page, ever), (&chronicle, ever)] {
                     if known {
                         continue;
                     }

@@ -336,7 +336,7 @@ fn charts_section(book: &Book<'_>) -> String {
                 })
                 .collect();
             strength.push(Series {
-                name: format!("{} as known (forces seen in full)", enemy.name),
+                name: format!("{}, as seen", enemy.name),
                 colour: enemy.colour.to_string(),
                 dash: dash(1 + n),
                 points,
@@ -387,7 +387,10 @@ fn charts_section(book: &Book<'_>) -> String {
         ));
     }
     if viewer.is_some() {
-        out.push_str("<p class=\"key\">The enemy's losses are those of the battles this side fought.</p>\n");
+        out.push_str(
+            "<p class=\"key\">The enemy's strength is that of its forces this side had seen in full, as last seen; \
+             its losses are those of the battles this side fought.</p>\n",
+        );
     }
 
     // HQs held: public, every side.
