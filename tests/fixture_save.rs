@@ -258,10 +258,19 @@ fn the_old_save_tells_its_chronicle_move_by_move() {
         assert!(out.status.success(), "umpire {args:?}: {}", stderr(&out));
         let page = std::fs::read_to_string(dir.path().join("c.html")).unwrap();
         for n in 1..=8 {
-            assert!(page.contains(&format!("<article id=\"move-{n}\">")), "{side:?}: game move {n}");
-            assert!(log.contains(&format!("Game move {n} ")), "the log has game move {n}");
+            assert!(
+                page.contains(&format!("<article id=\"move-{n}\">")),
+                "{side:?}: game move {n}"
+            );
+            assert!(
+                log.contains(&format!("Game move {n} ")),
+                "the log has game move {n}"
+            );
         }
-        assert!(!page.contains("<article id=\"move-9\">"), "game move 9 is not played");
+        assert!(
+            !page.contains("<article id=\"move-9\">"),
+            "game move 9 is not played"
+        );
         assert_eq!(page.matches("<svg class=\"map\"").count(), 9, "{side:?}");
     }
 }

@@ -193,6 +193,7 @@ const STYLE: &str = "
 nav{margin:8px 0;font-size:.95em;line-height:1.8}nav a{margin-right:2px}
 svg.chart{width:100%;max-width:840px;height:auto;display:block;background:#fffdf6;border:1px solid #c8b88f;margin:6px 0 14px}
 article svg.map{width:auto;max-width:100%;max-height:82vh;min-width:0;margin:0 auto}
+@media (max-width:700px){article svg.map{width:100%;max-width:none;max-height:none;min-width:640px}}
 article{border-top:1px solid #c8b88f;margin-top:22px}
 ul.told{padding-left:1.2em;margin:4px 0}
 details{margin:6px 0}summary{cursor:pointer;color:#5a4a2a}
