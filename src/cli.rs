@@ -89,6 +89,19 @@ enum Command {
         /// The report file to write (JSON; see docs/FILES.md), e.g. british_move3.json.
         out: PathBuf,
     },
+    /// Write the campaign's chronicle, its after-action report, as one page:
+    /// each game move's map with the marches and battles, losses by cause,
+    /// HQs changing hands and rulings; charts; each force's service record.
+    Chronicle {
+        /// The campaign save.
+        save: PathBuf,
+        /// The page to write, e.g. chronicle.html.
+        out: PathBuf,
+        /// Only what this side (by id) knew at each game move, until the
+        /// campaign has ended. Without it, the umpire's: everything.
+        #[arg(long)]
+        side: Option<String>,
+    },
     /// Give a side's orders for the current game move from an orders file.
     Orders {
         /// The campaign save.
@@ -284,6 +297,7 @@ pub fn run() -> Result<ExitCode> {
             None => status(&save, json),
         },
         Command::Report { save, side, out } => report(&save, &side, &out),
+        Command::Chronicle { save, out, side } => chronicle(&save, &out, side.as_deref()),
         Command::Orders { save, side, file } => orders(&save, &side, &file),
         Command::Turn {
             save,
@@ -840,6 +854,38 @@ fn report(save: &Path, side: &str, out: &Path) -> Result<ExitCode> {
         save.display(),
         printable(report.side.as_str())
     )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn chronicle(save: &Path, out: &Path, side: Option<&str>) -> Result<ExitCode> {
+    let (store, campaign) = Store::open_and_load(save)?;
+    let side = side.map(|s| known_side(&campaign, s)).transpose()?;
+    if umpire::files::same_file(out, save) {
+        bail!(
+            "{} is the save itself: give the chronicle another file name, e.g. chronicle.html",
+            out.display()
+        );
+    }
+    let log = store.events_with_states()?;
+    let text = umpire::desk::chronicle_text(&campaign, &log, side.as_ref())?;
+    umpire::files::write_file(out, text.as_bytes())
+        .with_context(|| format!("writing the chronicle {}", out.display()))?;
+    let whose = match (&side, campaign.end.ended.is_some()) {
+        (Some(s), false) => format!(
+            " as {} knew it",
+            printable(campaign.side(s).map_or(s.as_str(), |s| s.name.as_str()))
+        ),
+        (Some(_), true) => " (the campaign has ended: everything is told)".to_owned(),
+        (None, _) => String::new(),
+    };
+    println!(
+        "Wrote the chronicle of {}{whose} to {}: game moves {} to {}, {} KB.",
+        printable(&campaign.title),
+        out.display(),
+        campaign.start_turn,
+        campaign.turn.saturating_sub(1).max(campaign.start_turn),
+        text.len().div_ceil(1024)
+    );
     Ok(ExitCode::SUCCESS)
 }
 

@@ -369,6 +369,34 @@ fn battle_odds(
         .collect()
 }
 
+/// The campaign's chronicle as a page (`export::chronicle_page`): `log` is
+/// the whole event log with each checkpoint's state in it
+/// (`Store::events_with_states`, as the window's session keeps it), read
+/// into the campaign after each change still standing. With `side`, what
+/// that side knew (everything once the campaign has ended). `umpire
+/// chronicle` and the window's File > Export chronicle both write it.
+pub fn chronicle_text(
+    campaign: &Campaign,
+    log: &[Event],
+    side: Option<&crate::model::SideId>,
+) -> Result<String, DeskError> {
+    let history = crate::model::History::of(log);
+    let mut states = Vec::with_capacity(history.standing.len());
+    for change in &history.standing {
+        let Some(state) = log.get(change.at).and_then(|e| e.kind.kept_state()) else {
+            continue;
+        };
+        let then = crate::store::campaign_at(campaign, state).map_err(|detail| {
+            DeskError::Read(format!(
+                "the state kept after game move {} cannot be read ({detail}); the save's log is damaged, so no chronicle can be told from it",
+                change.turn
+            ))
+        })?;
+        states.push((change.at, then));
+    }
+    Ok(crate::export::chronicle_page(&states, log, side))
+}
+
 /// Whether a report written to `path` is the page (`.html`, `.htm`), not the JSON.
 pub fn is_page(path: &Path) -> bool {
     path.extension()

@@ -245,3 +245,32 @@ fn the_history_walk_takes_back_exactly_what_each_undo_recorded() {
         ]
     );
 }
+
+#[test]
+fn the_old_save_tells_its_chronicle_move_by_move() {
+    // Checkpoints written before schema 7 keep their whole state in the event.
+    let dir = copy();
+    let log = expected_log();
+    for side in [None, Some("rebels"), Some("british")] {
+        let mut args = vec!["chronicle", "g.umpire", "c.html"];
+        args.extend(side.iter().flat_map(|s| ["--side", *s]));
+        let out = umpire(dir.path(), &args);
+        assert!(out.status.success(), "umpire {args:?}: {}", stderr(&out));
+        let page = std::fs::read_to_string(dir.path().join("c.html")).unwrap();
+        for n in 1..=8 {
+            assert!(
+                page.contains(&format!("<article id=\"move-{n}\">")),
+                "{side:?}: game move {n}"
+            );
+            assert!(
+                log.contains(&format!("Game move {n} ")),
+                "the log has game move {n}"
+            );
+        }
+        assert!(
+            !page.contains("<article id=\"move-9\">"),
+            "game move 9 is not played"
+        );
+        assert_eq!(page.matches("<svg class=\"map\"").count(), 9, "{side:?}");
+    }
+}

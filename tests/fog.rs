@@ -1426,6 +1426,18 @@ const HIDDEN: &[&str] = &[
     "Garrison Rifles",
 ];
 
+/// `page` without the public map's own words for region `name` (`id`): its
+/// label and its dot's title on every map.
+fn without_region_labels(page: &str, name: &str, id: &str) -> String {
+    let mut page = page.replace(&format!("<title>{name} ({id})</title>"), "");
+    for anchor in ["middle", "end", "start"] {
+        let label =
+            format!("text-anchor=\"{anchor}\" font-size=\"12\" fill=\"#1e1914\" class=\"lbl\">{name}</text>");
+        page = page.replace(&label, "");
+    }
+    page
+}
+
 #[test]
 fn a_report_never_holds_what_the_side_has_not_seen() {
     let dir = fog_ground();
@@ -1452,6 +1464,36 @@ Orders written from it carry campaign = \"Fog test\", side = \"red\", turn = 2; 
         page.contains(">?2</text>") && page.contains("Seen Column"),
         "{page}"
     );
+    // Red's chronicle, game move by game move: nothing hidden either, and the
+    // desert host's place named only as the public map names its regions.
+    let out = umpire(
+        dir.path(),
+        &["chronicle", "fog.umpire", "red-chronicle.html", "--side", "red"],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let chronicle = std::fs::read_to_string(dir.path().join("red-chronicle.html")).unwrap();
+    for hidden in HIDDEN {
+        assert!(
+            !chronicle.contains(hidden),
+            "`{hidden}` is in red's chronicle:\n{chronicle}"
+        );
+    }
+    assert!(chronicle.contains(">?2</text>") && chronicle.contains("Seen Column"));
+    let off_the_map = without_region_labels(&chronicle, "Deep Desert", "deep");
+    for place in ["deep", "Deep Desert"] {
+        assert!(
+            !off_the_map.contains(place),
+            "`{place}` is in red's chronicle:\n{off_the_map}"
+        );
+    }
+    // The umpire's chronicle has them all: the search can find them.
+    let out = umpire(dir.path(), &["chronicle", "fog.umpire", "umpire.html"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let all = std::fs::read_to_string(dir.path().join("umpire.html")).unwrap();
+    for force in ["Desert Host", "desert-host", "Hamlet Garrison", "hamlet-garrison"] {
+        assert!(all.contains(force), "{force} is not in the umpire's chronicle");
+    }
+    assert!(without_region_labels(&all, "Deep Desert", "deep").contains("Deep Desert"));
     // The desert host's place: only on the map, which is public.
     let mut value: serde_json::Value = serde_json::from_str(&text).unwrap();
     value.as_object_mut().unwrap().remove("map");
@@ -1808,10 +1850,32 @@ proptest! {
         };
         note(&c, &mut reachable, &mut identified);
         let mut log: Vec<Event> = Vec::new();
+        // The log as the save keeps it, with each state, for the chronicle.
+        let mut kept = vec![Event {
+            turn: c.turn,
+            seq: 0,
+            kind: EventKind::CampaignCreated(serde_json::to_value(&c).unwrap()),
+            sentence: "It begins.".to_owned(),
+        }];
+        let mut states = vec![(0, c.clone())];
         for _ in 0..moves {
             let outcome = umpire::strategy::resolve(&c, &[]);
             log.extend(outcome.events.iter().cloned());
+            kept.extend(outcome.events.iter().cloned());
+            let turn = c.turn;
             c = outcome.campaign;
+            kept.push(Event {
+                turn,
+                seq: u32::try_from(outcome.events.len()).unwrap(),
+                kind: EventKind::Checkpoint(ev::Checkpoint {
+                    first_seq: 0,
+                    battle: None,
+                    edit: false,
+                    state: serde_json::to_value(&c).unwrap(),
+                }),
+                sentence: String::new(),
+            });
+            states.push((kept.len() - 1, c.clone()));
             note(&c, &mut reachable, &mut identified);
         }
         for side in [red(), blue()] {
@@ -1827,13 +1891,16 @@ proptest! {
             let whole = Report::of(&c, &side, &log).unwrap();
             // The page a player reads: the report as HTML, the public map drawn.
             let page = umpire::export::report_page(&whole, &[], &[]);
+            // The side's chronicle: every game move as it knew it then.
+            let chronicle = umpire::export::chronicle_page(&states, &kept, Some(&side));
+            prop_assert!(chronicle.contains("<article id=\"start\">"));
             let mut report = serde_json::to_value(&whole).unwrap();
             report.as_object_mut().unwrap().remove("map");
             let report = report.to_string();
             for f in c.forces.iter().filter(|f| f.side != side) {
                 let now = c.knowledge.of(&side).any(|s| s.force == f.id && !s.seen.is_blind());
                 let ever = identified[&side].contains(&f.id);
-                for (view, known) in [(&status, now), (&report, ever), (&page, ever)] {
+                for (view, known) in [(&status, now), (&report, ever), (&page, ever), (&chronicle, ever)] {
                     if known {
                         continue;
                     }
@@ -2166,8 +2233,8 @@ fn unknown_to(dir: &std::path::Path, side: &str) -> Vec<String> {
     hidden
 }
 
-/// `side`'s status (text and JSON), report (without the public map) and
-/// report page hold none of `hidden`.
+/// `side`'s status (text and JSON), report (without the public map), report
+/// page and chronicle (every game move as it knew it) hold none of `hidden`.
 fn holds_none_of(dir: &std::path::Path, side: &str, hidden: &[String]) {
     let text = stdout(&umpire(dir, &["status", "r.umpire", "--side", side]));
     let status = stdout(&umpire(dir, &["status", "r.umpire", "--side", side, "--json"]));
@@ -2180,7 +2247,10 @@ fn holds_none_of(dir: &std::path::Path, side: &str, hidden: &[String]) {
     let out = umpire(dir, &["report", "r.umpire", side, "report.html"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let page = std::fs::read_to_string(dir.join("report.html")).unwrap();
-    for view in [&text, &status, &report, &page] {
+    let out = umpire(dir, &["chronicle", "r.umpire", "chronicle.html", "--side", side]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let chronicle = std::fs::read_to_string(dir.join("chronicle.html")).unwrap();
+    for view in [&text, &status, &report, &page, &chronicle] {
         for h in hidden {
             assert!(!view.contains(h.as_str()), "`{h}` is in {side}'s view:\n{view}");
         }

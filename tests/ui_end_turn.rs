@@ -202,3 +202,62 @@ fn file_export_writes_a_sides_report_page_as_umpire_report_does() {
         std::fs::read_to_string(dir.path().join("cli.html")).unwrap()
     );
 }
+
+#[test]
+fn file_export_chronicle_writes_the_page_umpire_chronicle_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = with_a_battle_pending(dir.path());
+    let mut h = opened(&save);
+    let export = |h: &mut Harness<'_, UmpireApp>, side: Option<&str>| {
+        h.get_by_label("File").click();
+        h.run();
+        h.get_by_label("Export chronicle…").click();
+        h.run();
+        if let Some(side) = side {
+            h.get_by_label("Whose").click();
+            h.run();
+            // The choice in the open list: drawn last, over the window.
+            h.query_all_by_label(side)
+                .last()
+                .expect("the side in the list")
+                .click();
+            h.run();
+        }
+        h.get_by_label("Export").click();
+        h.run();
+    };
+    // The umpire's, beside the save.
+    export(&mut h, None);
+    let notes: Vec<String> = h.state().notes().iter().map(|n| n.text.clone()).collect();
+    let page = dir.path().join("chronicle.html");
+    assert!(page.is_file(), "{notes:?}");
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.starts_with("Wrote the umpire's chronicle to")
+                && n.contains("a page to read in any browser")),
+        "{notes:?}"
+    );
+    let out = umpire(dir.path(), &["chronicle", "war.umpire", "cli.html"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        text.contains("id=\"move-4\"") && text.contains("Battle 1"),
+        "{text:.300}"
+    );
+    assert_eq!(
+        text,
+        std::fs::read_to_string(dir.path().join("cli.html")).unwrap()
+    );
+    // A side's: what the British knew, as `--side british` writes it.
+    export(&mut h, Some("British Field Force"));
+    let out = umpire(
+        dir.path(),
+        &["chronicle", "war.umpire", "cli.html", "--side", "british"],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        std::fs::read_to_string(&page).unwrap(),
+        std::fs::read_to_string(dir.path().join("cli.html")).unwrap()
+    );
+}

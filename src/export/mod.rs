@@ -3,8 +3,12 @@
 //! scripts. `report_page` is a side's report ([`crate::model::report::Report`])
 //! as one self-contained page for play by email.
 
+mod charts;
+mod chronicle;
+mod map_svg;
 mod report_page;
 
+pub use chronicle::chronicle_page;
 pub use report_page::report_page;
 
 /// `text` safe inside HTML and SVG, in element text and in quoted attributes

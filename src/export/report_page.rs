@@ -10,37 +10,14 @@
 //! window's colours (`ui::theme`), and every text escaped ([`escape`]).
 
 use super::escape;
-use crate::model::report::{KnownForce, Report};
-use crate::model::{
-    Colour, Conveyance, EnRoute, Force, ForceId, Prediction, RegionId, RiverCrossing, RoadKind, SideId,
-    StandingOrder,
+use super::map_svg::{
+    self, BATTLE, BLIND_FILL, COUNTER_EDGE, CUT_OFF, Counter, LABEL_STRONG, Place, Ring, Scene, SupplyRoad,
 };
+use crate::model::Prediction;
+use crate::model::report::{KnownForce, Report};
+use crate::model::{Conveyance, EnRoute, Force, ForceId, RegionId, SideId, StandingOrder};
 use crate::strategy::forecast::known_supply_lines;
-use std::collections::HashMap;
 use std::fmt::Write as _;
-
-// The window's colours (`ui::theme`), as CSS.
-const MAP_GROUND: &str = "#e8d6a8";
-const ROAD: &str = "#784828";
-const TRACK: &str = "#a07850";
-const RAILWAY: &str = "#282828";
-const RIVER: &str = "#4682c8";
-const REGION_DOT: &str = "#463c32";
-const LABEL_STRONG: &str = "#1e1914";
-const FLAGPOLE: &str = "#32281e";
-const COUNTER_EDGE: &str = "#141414";
-const CUT_OFF: &str = "#dc1e1e";
-const BATTLE: &str = "#b4003c";
-const BLIND_FILL: &str = "#faf6e8";
-
-/// The map's drawing size: the longer side of the map's miles is drawn this
-/// many SVG units long (the page scales it to the screen).
-const MAP_UNITS: f64 = 1000.0;
-/// A counter's size in SVG units, as the window's at zoom 1.
-const COUNTER_W: f64 = 34.0;
-const COUNTER_H: f64 = 17.0;
-/// Above this many regions only the regions with something on them are named.
-const NAME_EVERY_REGION_UP_TO: usize = 300;
 
 /// `report` as one self-contained HTML page. `arrivals` gives the game move
 /// each of the side's marching forces arrives (`strategy::forecast::arrivals`);
@@ -77,7 +54,7 @@ pub fn report_page(report: &Report, arrivals: &[(ForceId, u32)], odds: &[(u32, P
     page.push_str("<section id=\"map\">\n<h2>What we know</h2>\n");
     // On a narrow screen the map keeps a readable size and scrolls sideways.
     page.push_str("<div class=\"mapbox\">\n");
-    page.push_str(&map_svg(report));
+    page.push_str(&map_svg::map_svg(&scene(report)));
     page.push_str("</div>\n");
     page.push_str(&map_key(report));
     page.push_str("</section>\n");
@@ -96,7 +73,7 @@ pub fn report_page(report: &Report, arrivals: &[(ForceId, u32)], odds: &[(u32, P
     page
 }
 
-const STYLE: &str = "
+pub(super) const STYLE: &str = "
 body{font-family:Georgia,'Times New Roman',serif;background:#f6f0e0;color:#1e1914;margin:0 auto;max-width:1100px;padding:0 12px 24px;line-height:1.4}
 h1{margin:16px 0 4px;font-size:1.7em}h2{border-bottom:2px solid #b8a47c;margin-top:28px;font-size:1.3em}
 h3{margin:16px 0 4px;font-size:1.05em}.sub{margin:0;font-size:1.05em}.ended{color:#b4003c;font-weight:bold}
@@ -117,44 +94,18 @@ footer{margin-top:28px;font-size:.85em;color:#6b6355}
 
 /// A side's colour as CSS; grey for a side the report does not list.
 fn colour_of(report: &Report, side: &SideId) -> String {
-    report
-        .sides
-        .iter()
-        .find(|s| &s.id == side)
-        .map_or_else(|| "#808080".to_owned(), |s| s.colour.to_string())
+    map_svg::colour_css(&report.sides, side)
 }
 
 fn side_label(report: &Report, side: &SideId) -> String {
-    escape(
-        report
-            .sides
-            .iter()
-            .find(|s| &s.id == side)
-            .map_or(side.as_str(), |s| s.name.as_str()),
-    )
+    map_svg::side_name(&report.sides, side)
 }
 
 fn region_label(report: &Report, region: &RegionId) -> String {
     escape(report.map.region_name(region))
 }
 
-/// A colour washed out towards grey: a force remembered, not seen now (the
-/// window's `ui::text::remembered`).
-fn remembered(colour: Colour) -> Colour {
-    let grey = |c: u8| u8::try_from((u16::from(c) + 2 * 150) / 3).unwrap_or(150);
-    let [r, g, b] = colour.0;
-    Colour([grey(r), grey(g), grey(b)])
-}
-
-fn side_colour(report: &Report, side: &SideId) -> Colour {
-    report
-        .sides
-        .iter()
-        .find(|s| &s.id == side)
-        .map_or(Colour([128, 128, 128]), |s| s.colour)
-}
-
-fn plural(n: usize, one: &str, many: &str) -> String {
+pub(super) fn plural(n: usize, one: &str, many: &str) -> String {
     if n == 1 {
         format!("1 {one}")
     } else {
@@ -175,425 +126,7 @@ fn where_text(report: &Report, region: &RegionId, en_route: Option<&EnRoute>) ->
     }
 }
 
-// -- The map ------------------------------------------------------------------
-
-/// How map miles become SVG units.
-struct Frame {
-    left: f64,
-    top: f64,
-    scale: f64,
-    width: f64,
-    height: f64,
-}
-
-impl Frame {
-    fn of(report: &Report) -> Frame {
-        let finite = |v: f64| if v.is_finite() { v } else { 0.0 };
-        let mut xs = report.map.regions.iter().map(|r| finite(r.x));
-        let first = xs.next().unwrap_or(0.0);
-        let (min_x, max_x) = xs.fold((first, first), |(lo, hi), x| (lo.min(x), hi.max(x)));
-        let mut ys = report.map.regions.iter().map(|r| finite(r.y));
-        let first = ys.next().unwrap_or(0.0);
-        let (min_y, max_y) = ys.fold((first, first), |(lo, hi), y| (lo.min(y), hi.max(y)));
-        let span = (max_x - min_x).max(max_y - min_y).max(1.0);
-        let scale = MAP_UNITS / span;
-        // Room round the edge for names, flags and counters.
-        let pad = 60.0;
-        Frame {
-            left: min_x - pad / scale,
-            top: min_y - pad / scale,
-            scale,
-            width: (max_x - min_x) * scale + 2.0 * pad + 120.0,
-            height: (max_y - min_y) * scale + 2.0 * pad + 30.0,
-        }
-    }
-
-    fn at(&self, x: f64, y: f64) -> (f64, f64) {
-        let finite = |v: f64| if v.is_finite() { v } else { 0.0 };
-        (
-            (finite(x) - self.left) * self.scale,
-            (finite(y) - self.top) * self.scale,
-        )
-    }
-}
-
-/// Every region's place in SVG units, by id.
-fn places(report: &Report, frame: &Frame) -> HashMap<RegionId, (f64, f64)> {
-    report
-        .map
-        .regions
-        .iter()
-        .map(|r| (r.id.clone(), frame.at(r.x, r.y)))
-        .collect()
-}
-
-/// A place part-way along the road from `region` toward `en_route.toward`.
-fn place_of(
-    report: &Report,
-    places: &HashMap<RegionId, (f64, f64)>,
-    region: &RegionId,
-    en_route: Option<&EnRoute>,
-) -> Option<(f64, f64)> {
-    let at = *places.get(region)?;
-    let Some(e) = en_route else { return Some(at) };
-    let Some(&to) = places.get(&e.toward) else {
-        return Some(at);
-    };
-    let length = report
-        .map
-        .roads_from(region)
-        .find(|r| r.other_end(region) == Some(&e.toward))
-        .map_or(1.0, |r| r.miles.max(0.1));
-    let t = (e.miles / length).clamp(0.0, 1.0);
-    let t = if t.is_finite() { t } else { 0.0 };
-    Some((at.0 + (to.0 - at.0) * t, at.1 + (to.1 - at.1) * t))
-}
-
-/// One counter to draw.
-struct Counter {
-    at: (f64, f64),
-    fill: String,
-    edge: String,
-    edge_width: f64,
-    text: String,
-    ink: String,
-    label: String,
-    note: Option<String>,
-    title: String,
-}
-
-fn map_svg(report: &Report) -> String {
-    let frame = Frame::of(report);
-    let places = places(report, &frame);
-    let mut svg = String::with_capacity(32 * 1024);
-    let _ = writeln!(
-        svg,
-        "<svg class=\"map\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {w:.0} {h:.0}\" role=\"img\" aria-label=\"Map of what {side} knows\">",
-        w = frame.width,
-        h = frame.height,
-        side = escape(&report.side_name)
-    );
-    let _ = writeln!(
-        svg,
-        "<rect x=\"0\" y=\"0\" width=\"{:.0}\" height=\"{:.0}\" fill=\"{MAP_GROUND}\"/>",
-        frame.width, frame.height
-    );
-
-    // Region areas, under everything: the terrain's colour.
-    svg.push_str("<g opacity=\"0.75\">\n");
-    for r in &report.map.regions {
-        let (x, y) = frame.at(r.x, r.y);
-        let _ = writeln!(
-            svg,
-            "<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"14\" fill=\"{}\"/>",
-            terrain_colour(r.terrain)
-        );
-    }
-    svg.push_str("</g>\n");
-
-    // Roads by kind: roads solid, tracks dashed, railways with sleepers, rivers blue and broad.
-    svg.push_str("<g fill=\"none\" stroke-linecap=\"round\">\n");
-    for road in &report.map.roads {
-        let (Some(&(x1, y1)), Some(&(x2, y2))) = (places.get(&road.from), places.get(&road.to)) else {
-            continue;
-        };
-        let opacity = if road.river == Some(RiverCrossing::None) {
-            " opacity=\"0.45\""
-        } else {
-            ""
-        };
-        let title = road
-            .name
-            .as_deref()
-            .map_or_else(String::new, |n| format!("<title>{}</title>", escape(n)));
-        let line = |stroke: &str, width: f64, extra: &str| {
-            format!(
-                "<line x1=\"{x1:.1}\" y1=\"{y1:.1}\" x2=\"{x2:.1}\" y2=\"{y2:.1}\" stroke=\"{stroke}\" stroke-width=\"{width}\"{extra}{opacity}>{title}</line>\n"
-            )
-        };
-        match road.kind {
-            RoadKind::Road => svg.push_str(&line(ROAD, 2.6, "")),
-            RoadKind::Track => svg.push_str(&line(TRACK, 1.6, " stroke-dasharray=\"7 5\"")),
-            RoadKind::Railway => {
-                svg.push_str(&line(RAILWAY, 2.0, ""));
-                svg.push_str(&line(
-                    RAILWAY,
-                    7.0,
-                    " stroke-dasharray=\"1.5 7\" stroke-linecap=\"butt\"",
-                ));
-            }
-            RoadKind::River => svg.push_str(&line(RIVER, 6.0, " stroke-opacity=\"0.85\"")),
-        }
-        if let Some(crossing) = road.river {
-            let (mx, my) = ((x1 + x2) / 2.0, (y1 + y2) / 2.0);
-            let mark = match crossing {
-                RiverCrossing::Bridge => format!(
-                    "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"7\" height=\"7\" fill=\"#3c3c3c\"><title>bridge</title></rect>\n",
-                    mx - 3.5,
-                    my - 3.5
-                ),
-                RiverCrossing::Ford => format!(
-                    "<circle cx=\"{mx:.1}\" cy=\"{my:.1}\" r=\"4\" fill=\"#f0f0f0\" stroke=\"{RIVER}\" stroke-width=\"1.5\"><title>ford</title></circle>\n"
-                ),
-                RiverCrossing::None => format!(
-                    "<path d=\"M{:.1} {:.1}l8 8m0 -8l-8 8\" stroke=\"{CUT_OFF}\" stroke-width=\"2\"><title>no way over the river</title></path>\n",
-                    mx - 4.0,
-                    my - 4.0
-                ),
-            };
-            svg.push_str(&mark);
-        }
-    }
-    svg.push_str("</g>\n");
-
-    svg.push_str(&supply_svg(report, &places));
-
-    // Pending battles: a ring round the region, its name above, over the counters.
-    let mut taken = Taken::default();
-    let mut battles_svg = String::new();
-    for b in &report.battles {
-        let Some(&(x, y)) = places.get(&b.region) else {
-            continue;
-        };
-        let _ = writeln!(
-            svg,
-            "<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"24\" fill=\"none\" stroke=\"{BATTLE}\" stroke-width=\"3\" stroke-dasharray=\"6 3\"><title>Battle {id} pending at {name}</title></circle>",
-            id = b.id,
-            name = region_label(report, &b.region),
-        );
-        let label = format!("Battle {}", b.id);
-        let (tx, ty) = (x - 30.0, y - 10.0);
-        taken.take(text_box(&label, tx, ty, 12.0, Anchor::End));
-        let _ = writeln!(
-            battles_svg,
-            "<text x=\"{tx:.1}\" y=\"{ty:.1}\" text-anchor=\"end\" font-size=\"12\" font-weight=\"bold\" fill=\"{BATTLE}\" class=\"lbl\">{label}</text>"
-        );
-    }
-
-    // Region centres, under the flags and counters.
-    for r in &report.map.regions {
-        let (x, y) = frame.at(r.x, r.y);
-        let _ = writeln!(
-            svg,
-            "<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"3\" fill=\"{REGION_DOT}\"><title>{} ({})</title></circle>",
-            escape(&r.name),
-            escape(r.id.as_str())
-        );
-    }
-
-    // HQ flags in the holder's colour, edged in the owner's.
-    for hq in &report.hqs {
-        let Some(&(x, y)) = places.get(&hq.region) else {
-            continue;
-        };
-        let size = 11.0;
-        let bx = x - size * 0.9;
-        let top = y - size * 1.9;
-        let captured = hq.held_by != hq.side;
-        let owner = side_label(report, &hq.side);
-        let title = format!(
-            "{} at {}: {}'s HQ, held by {}",
-            escape(&hq.label(&owner)),
-            region_label(report, &hq.region),
-            owner,
-            side_label(report, &hq.held_by)
-        );
-        let _ = writeln!(
-            svg,
-            "<g><title>{title}</title><line x1=\"{bx:.1}\" y1=\"{y:.1}\" x2=\"{bx:.1}\" y2=\"{top:.1}\" stroke=\"{FLAGPOLE}\" stroke-width=\"1.8\"/>\
-             <path d=\"M{bx:.1} {top:.1}l{:.1} {:.1}l{:.1} {:.1}z\" fill=\"{}\" stroke=\"{}\" stroke-width=\"{}\"/></g>",
-            size * 1.2,
-            size * 0.4,
-            -size * 1.2,
-            size * 0.4,
-            colour_of(report, &hq.held_by),
-            colour_of(report, &hq.side),
-            if captured { 2.5 } else { 1.0 }
-        );
-    }
-
-    // Counters: own forces, then the enemy as known; stacked where they share a place.
-    let counters = counters(report, &places);
-    // Each counter beside its place, moved down past the counters already
-    // there (a stack, or a near place's), so none hides another.
-    let boxes: Vec<(f64, f64)> = counters
-        .iter()
-        .map(|c| {
-            // Right of the place, then left of it, a row lower each time.
-            let top = c.at.1 - COUNTER_H - 4.0;
-            let (right, left) = (c.at.0 + 7.0, c.at.0 - 7.0 - COUNTER_W);
-            let mut spots = (0..8u32).flat_map(|row| {
-                let y = top + f64::from(row) * (COUNTER_H + 4.0);
-                [(right, y), (left, y)]
-            });
-            let (x, y) = spots
-                .find(|&(x, y)| x >= 0.0 && taken.is_free((x, y, x + COUNTER_W, y + COUNTER_H)))
-                .unwrap_or((right, top));
-            taken.take((x - 1.0, y - 1.0, x + COUNTER_W + 1.0, y + COUNTER_H + 1.0));
-            (x, y)
-        })
-        .collect();
-    let mut counters_svg = String::new();
-    let mut labels_svg = String::new();
-    let mut names_svg = String::new();
-    for (c, &(x, y)) in counters.iter().zip(&boxes) {
-        let _ = writeln!(
-            counters_svg,
-            "<g><title>{title}</title><rect x=\"{x:.1}\" y=\"{y:.1}\" width=\"{COUNTER_W}\" height=\"{COUNTER_H}\" fill=\"{fill}\" stroke=\"{edge}\" stroke-width=\"{ew}\"/>\
-             <text x=\"{tx:.1}\" y=\"{ty:.1}\" text-anchor=\"middle\" font-size=\"11\" font-weight=\"bold\" fill=\"{ink}\">{text}</text></g>",
-            title = c.title,
-            fill = c.fill,
-            edge = c.edge,
-            ew = c.edge_width,
-            tx = x + COUNTER_W / 2.0,
-            ty = y + COUNTER_H - 4.5,
-            ink = c.ink,
-            text = escape(&c.text),
-        );
-    }
-    // Region names where they do not cover a counter or another name,
-    // the regions with something on them first.
-    let busy: std::collections::HashSet<&RegionId> = report
-        .forces
-        .iter()
-        .map(|f| &f.region)
-        .chain(report.known.iter().map(|k| &k.region))
-        .chain(report.hqs.iter().map(|h| &h.region))
-        .chain(report.battles.iter().map(|b| &b.region))
-        .collect();
-    let name_all = report.map.regions.len() <= NAME_EVERY_REGION_UP_TO;
-    let name_regions = |first: bool, taken: &mut Taken, names_svg: &mut String| {
-        for r in &report.map.regions {
-            if busy.contains(&r.id) != first || !(first || name_all) {
-                continue;
-            }
-            let (x, y) = frame.at(r.x, r.y);
-            let name = escape(&r.name);
-            for (dx, dy, anchor) in [
-                (0.0, 16.0, Anchor::Middle),
-                (0.0, -7.0, Anchor::Middle),
-                (-6.0, 4.0, Anchor::End),
-                (6.0, 4.0, Anchor::Start),
-            ] {
-                let area = text_box(&r.name, x + dx, y + dy, 12.0, anchor);
-                if area.0 < 0.0 || area.2 > frame.width || !taken.is_free(area) {
-                    continue;
-                }
-                taken.take(area);
-                let _ = writeln!(
-                    *names_svg,
-                    "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"{}\" font-size=\"12\" fill=\"{LABEL_STRONG}\" class=\"lbl\">{name}</text>",
-                    x + dx,
-                    y + dy,
-                    anchor.css()
-                );
-                break;
-            }
-        }
-    };
-    name_regions(true, &mut taken, &mut names_svg);
-    for (c, &(x, y)) in counters.iter().zip(&boxes) {
-        // Its name beside it where there is room; the cut-off note alone when not.
-        let line = |with_name: bool| {
-            let mut line = if with_name { c.label.clone() } else { String::new() };
-            if let Some(note) = &c.note {
-                if !line.is_empty() {
-                    line.push_str(", ");
-                }
-                line.push_str(note);
-            }
-            line
-        };
-        let at = (x + COUNTER_W + 4.0, y + COUNTER_H - 4.5);
-        for text in [line(true), line(false)] {
-            if text.is_empty() {
-                break;
-            }
-            let area = text_box(&text, at.0, at.1, 10.5, Anchor::Start);
-            if taken.is_free(area) && area.2 <= frame.width {
-                taken.take(area);
-                let colour = if c.note.as_deref().is_some_and(|n| n.starts_with("cut")) {
-                    CUT_OFF
-                } else {
-                    LABEL_STRONG
-                };
-                let _ = writeln!(
-                    labels_svg,
-                    "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"10.5\" fill=\"{colour}\" class=\"lbl\">{text}</text>",
-                    at.0, at.1
-                );
-                break;
-            }
-        }
-    }
-
-    name_regions(false, &mut taken, &mut names_svg);
-    svg.push_str(&names_svg);
-    svg.push_str(&counters_svg);
-    svg.push_str(&labels_svg);
-    svg.push_str(&battles_svg);
-    svg.push_str(&scale_bar(&frame));
-    svg.push_str("</svg>\n");
-    svg
-}
-
 /// What an enemy counter says: the strength it was seen at, or `?3` for blind 3.
-/// The side's supply lines as its report lets it trace them
-/// (`strategy::forecast::known_supply_lines`): each road of a line once, in
-/// the side's colour, dashed red where the line is cut, and a red cross on
-/// each region that cuts it.
-fn supply_svg(report: &Report, places: &HashMap<RegionId, (f64, f64)>) -> String {
-    let lines = known_supply_lines(report);
-    if lines.is_empty() {
-        return String::new();
-    }
-    let own = colour_of(report, &report.side);
-    let mut drawn = std::collections::HashSet::new();
-    let mut svg = String::from("<g class=\"supply\" fill=\"none\" stroke-linecap=\"round\">\n");
-    for line in &lines {
-        for pair in line.route.windows(2) {
-            let [a, b] = pair else { continue };
-            let key = if a <= b {
-                (a, b, line.supplied)
-            } else {
-                (b, a, line.supplied)
-            };
-            if !drawn.insert(key) {
-                continue;
-            }
-            let (Some(&(x1, y1)), Some(&(x2, y2))) = (places.get(a), places.get(b)) else {
-                continue;
-            };
-            let (stroke, extra) = if line.supplied {
-                (own.as_str(), "")
-            } else {
-                (CUT_OFF, " stroke-dasharray=\"5 4\"")
-            };
-            let _ = writeln!(
-                svg,
-                "<line x1=\"{x1:.1}\" y1=\"{y1:.1}\" x2=\"{x2:.1}\" y2=\"{y2:.1}\" stroke=\"{stroke}\" stroke-width=\"3.5\" stroke-opacity=\"0.55\"{extra}/>"
-            );
-        }
-    }
-    let mut crossed = std::collections::HashSet::new();
-    for line in lines.iter().filter(|l| !l.supplied) {
-        for region in &line.cuts {
-            let Some(&(x, y)) = places.get(region).filter(|_| crossed.insert(region)) else {
-                continue;
-            };
-            let _ = writeln!(
-                svg,
-                "<path d=\"M{:.1} {:.1}l12 12m0 -12l-12 12\" stroke=\"{CUT_OFF}\" stroke-width=\"3\"><title>Our supply is cut at {}</title></path>",
-                x - 6.0,
-                y - 6.0,
-                region_label(report, region)
-            );
-        }
-    }
-    svg.push_str("</g>\n");
-    svg
-}
-
 fn known_counter_text(k: &KnownForce) -> String {
     if k.blind {
         format!("?{}", k.marker)
@@ -616,39 +149,37 @@ fn known_strength(k: &KnownForce) -> String {
     }
 }
 
-/// The terrain's fill (the window's `ui::theme::terrain`).
-fn terrain_colour(terrain: crate::model::Terrain) -> &'static str {
-    use crate::model::Terrain;
-    match terrain {
-        Terrain::Open => "#d6dea0",
-        Terrain::Desert => "#e8cd8c",
-        Terrain::Cultivated => "#a0c86e",
-        Terrain::Hills => "#bea06e",
-        Terrain::Mountains => "#967d64",
-        Terrain::Forest => "#5a9650",
-        Terrain::Marsh => "#8cb4aa",
-        Terrain::Urban => "#b9aaa0",
+/// The map of what the side knows: its own forces, the enemy as known, the
+/// HQs, its pending battles.
+pub(super) fn scene(report: &Report) -> Scene<'_> {
+    Scene {
+        map: &report.map,
+        sides: &report.sides,
+        hqs: &report.hqs,
+        counters: counters(report),
+        rings: report
+            .battles
+            .iter()
+            .map(|b| Ring {
+                region: b.region.clone(),
+                label: format!("Battle {}", b.id),
+                title: format!("Battle {} pending at {}", b.id, region_label(report, &b.region)),
+                pending: true,
+                href: None,
+            })
+            .collect(),
+        arrows: Vec::new(),
+        supply: known_supply_lines(report)
+            .into_iter()
+            .map(|line| SupplyRoad {
+                colour: colour_of(report, &line.side),
+                route: line.route,
+                supplied: line.supplied,
+                cuts: line.cuts,
+            })
+            .collect(),
+        label: format!("Map of what {} knows", report.side_name),
     }
-}
-
-/// A scale bar of a round number of miles, about 150 units long, bottom left.
-fn scale_bar(frame: &Frame) -> String {
-    let target = 150.0 / frame.scale;
-    let nice = [
-        1.0, 2.0, 5.0, 10.0, 20.0, 25.0, 50.0, 100.0, 200.0, 250.0, 500.0, 1000.0, 2000.0, 5000.0,
-    ];
-    let miles = nice.iter().copied().rev().find(|m| *m <= target).unwrap_or(1.0);
-    let width = miles * frame.scale;
-    let x = 16.0;
-    let y = frame.height - 14.0;
-    format!(
-        "<g stroke=\"{LABEL_STRONG}\" stroke-width=\"2\" fill=\"none\"><path d=\"M{x} {y1:.1}v6h{width:.1}v-6\"/></g>\
-         <text x=\"{tx:.1}\" y=\"{ty:.1}\" text-anchor=\"middle\" font-size=\"12\" fill=\"{LABEL_STRONG}\" class=\"lbl\">{label}</text>\n",
-        y1 = y - 6.0,
-        tx = x + width / 2.0,
-        ty = y - 9.0,
-        label = crate::model::text::quantity(miles, 0, "mile", "miles")
-    )
 }
 
 /// Under the map: the key, the HQs and who holds them, the enemy forces known.
@@ -1026,16 +557,18 @@ fn orders_section(report: &Report) -> String {
 }
 
 /// The counters to draw: the side's own forces, then the enemy forces it knows.
-fn counters(report: &Report, places: &HashMap<RegionId, (f64, f64)>) -> Vec<Counter> {
+pub(super) fn counters(report: &Report) -> Vec<Counter> {
     let mut counters = Vec::new();
     let grace = report.house_rules.cut_moves_before_losses();
     for f in &report.forces {
-        let Some(at) = place_of(report, places, &f.region, f.en_route.as_ref()) else {
-            continue;
+        let at = Place {
+            region: f.region.clone(),
+            en_route: f.en_route.clone(),
         };
         let cut = f.supply.cut_moves > 0;
         counters.push(Counter {
             at,
+            key: f.id.as_str().to_owned(),
             fill: colour_of(report, &f.side),
             edge: if cut {
                 CUT_OFF.to_owned()
@@ -1064,13 +597,22 @@ fn counters(report: &Report, places: &HashMap<RegionId, (f64, f64)>) -> Vec<Coun
         });
     }
     for k in &report.known {
-        let Some(at) = place_of(report, places, &k.region, k.en_route.as_ref()) else {
-            continue;
+        let at = Place {
+            region: k.region.clone(),
+            en_route: k.en_route.clone(),
         };
-        let colour = side_colour(report, &k.side);
-        let shown = if k.in_sight { colour } else { remembered(colour) };
+        let colour = map_svg::side_colour(&report.sides, &k.side);
+        let shown = if k.in_sight {
+            colour
+        } else {
+            map_svg::remembered(colour)
+        };
         counters.push(Counter {
             at,
+            key: match (&k.id, k.blind) {
+                (Some(id), false) => id.as_str().to_owned(),
+                _ => format!("blind {}", k.marker),
+            },
             fill: if k.blind {
                 BLIND_FILL.to_owned()
             } else {
@@ -1112,58 +654,8 @@ fn counters(report: &Report, places: &HashMap<RegionId, (f64, f64)>) -> Vec<Coun
     counters
 }
 
-/// Where a text starts, in SVG's `text-anchor` words.
-#[derive(Debug, Clone, Copy)]
-enum Anchor {
-    Start,
-    Middle,
-    End,
-}
-
-impl Anchor {
-    fn css(self) -> &'static str {
-        match self {
-            Anchor::Start => "start",
-            Anchor::Middle => "middle",
-            Anchor::End => "end",
-        }
-    }
-}
-
-/// A box: left, top, right, bottom.
-type Area = (f64, f64, f64, f64);
-
-/// The box a line of `text` at `size` takes with its baseline at (`x`, `y`),
-/// by an average letter width of 0.58 of the size (Helvetica's is about 0.55).
-fn text_box(text: &str, x: f64, y: f64, size: f64, anchor: Anchor) -> Area {
-    let letters = f64::from(u32::try_from(text.chars().count()).unwrap_or(u32::MAX));
-    let width = letters * size * 0.58;
-    let left = match anchor {
-        Anchor::Start => x,
-        Anchor::Middle => x - width / 2.0,
-        Anchor::End => x - width,
-    };
-    (left, y - size * 0.85, left + width, y + size * 0.25)
-}
-
-/// The boxes drawn so far that a name must not cover.
-#[derive(Debug, Default)]
-struct Taken(Vec<Area>);
-
-impl Taken {
-    fn take(&mut self, area: Area) {
-        self.0.push(area);
-    }
-
-    fn is_free(&self, a: Area) -> bool {
-        self.0
-            .iter()
-            .all(|b| a.2 <= b.0 || b.2 <= a.0 || a.3 <= b.1 || b.3 <= a.1)
-    }
-}
-
 /// `text` with its first letter a capital.
-fn capitalised(text: &str) -> String {
+pub(super) fn capitalised(text: &str) -> String {
     let mut chars = text.chars();
     chars
         .next()

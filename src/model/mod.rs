@@ -22,6 +22,7 @@ mod rng;
 mod stand;
 pub mod status;
 pub mod text;
+pub mod timeline;
 mod transport;
 
 pub use arrival::{Arrival, NewStands, Reinforcement, Replacements};

@@ -22,6 +22,15 @@ pub use error::StoreError;
 pub use moves::Undone;
 pub use revision::{Revision, Watch};
 
+/// `campaign` (its map, sides and title, which never change) as it stood at
+/// a state the log keeps: `state` is a `campaign_created` or checkpoint
+/// event's [`EventKind::kept_state`], as [`Store::events_with_states`] gives
+/// them. For the chronicle, which tells the campaign move by move. Err: what
+/// in the state could not be read.
+pub fn campaign_at(campaign: &Campaign, state: &serde_json::Value) -> Result<Campaign, String> {
+    checkpoints::with_state(campaign.clone(), state.clone())
+}
+
 use crate::model::{Campaign, Event, EventKind};
 use error::{path_text, sqlite};
 use rusqlite::{Connection, OpenFlags, TransactionBehavior};

@@ -432,18 +432,46 @@ impl UmpireApp {
                     Err(refusal) => self.notes.error(refusal.to_string()),
                 }
             }
-            Command::ExportReport { side, path } => {
-                let Some(session) = self.session.as_ref() else {
-                    self.notes.error("No campaign is open to report on.");
-                    return;
-                };
-                if crate::files::same_file(&path, session.path()) {
-                    self.notes.error(format!(
-                        "{} is the save itself: give the report another file name",
-                        path.display()
-                    ));
+            Command::ExportChronicle { side, path } => {
+                if let Some(why) = export_refusal(self.session.as_ref(), &path, "chronicle") {
+                    self.notes.error(why);
                     return;
                 }
+                let Some(session) = self.session.as_ref() else {
+                    return;
+                };
+                let written =
+                    crate::desk::chronicle_text(session.campaign(), session.events(), side.as_ref())
+                        .map_err(|e| e.to_string())
+                        .and_then(|text| {
+                            crate::files::write_file(&path, text.as_bytes())
+                                .map(|_| text.len())
+                                .map_err(|e| e.to_string())
+                        });
+                match written {
+                    Ok(bytes) => {
+                        self.windows.forms.export_chronicle = None;
+                        let whose = side
+                            .as_ref()
+                            .and_then(|s| session.campaign().side(s))
+                            .map_or_else(|| "the umpire's".to_owned(), |s| format!("{}'s", s.name));
+                        self.notes.note(format!(
+                            "Wrote {whose} chronicle to {} ({} KB): a page to read in any browser.",
+                            path.display(),
+                            bytes.div_ceil(1024)
+                        ));
+                    }
+                    Err(why) => self.notes.error(format!("The chronicle was not written: {why}")),
+                }
+            }
+            Command::ExportReport { side, path } => {
+                if let Some(why) = export_refusal(self.session.as_ref(), &path, "report") {
+                    self.notes.error(why);
+                    return;
+                }
+                let Some(session) = self.session.as_ref() else {
+                    return;
+                };
                 let Some((report, text)) =
                     crate::desk::report_text(session.campaign(), session.events(), &side, &path)
                 else {
@@ -920,5 +948,18 @@ impl eframe::App for UmpireApp {
         if self.launch.remember && self.launch.screenshot.is_none() {
             eframe::set_value(storage, eframe::APP_KEY, &self.view);
         }
+    }
+}
+
+/// Why a page (`what`: "report", "chronicle") cannot be written to `path`:
+/// no campaign is open, or `path` is its save.
+fn export_refusal(session: Option<&Session>, path: &std::path::Path, what: &str) -> Option<String> {
+    match session {
+        None => Some(format!("No campaign is open to write a {what} of.")),
+        Some(s) if crate::files::same_file(path, s.path()) => Some(format!(
+            "{} is the save itself: give the {what} another file name",
+            path.display()
+        )),
+        Some(_) => None,
     }
 }

@@ -36,6 +36,12 @@ pub enum Command {
         side: crate::model::SideId,
         path: PathBuf,
     },
+    /// Write the campaign's chronicle, the umpire's (`None`) or what a side
+    /// knew, as `umpire chronicle` does.
+    ExportChronicle {
+        side: Option<crate::model::SideId>,
+        path: PathBuf,
+    },
     Quit,
     /// Whose view the window shows, and reports (the hot seat, play by email).
     View(ViewCommand),

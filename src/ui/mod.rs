@@ -11,7 +11,7 @@ mod app;
 pub mod battles;
 mod command;
 mod ending;
-pub mod history;
+pub use crate::model::timeline as history;
 mod keys;
 mod map_view;
 mod panels;

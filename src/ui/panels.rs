@@ -29,6 +29,38 @@ pub struct FileForms {
     pub open: Option<String>,
     pub save_as: Option<String>,
     pub export_report: Option<ExportForm>,
+    pub export_chronicle: Option<ChronicleForm>,
+}
+
+/// File > Export chronicle: whose chronicle (the umpire's, or what one side
+/// knew) and the file.
+#[derive(Debug, Clone, Default)]
+pub struct ChronicleForm {
+    pub sides: Vec<(crate::model::SideId, String)>,
+    /// `None`: the umpire's, everything; else an index into `sides`.
+    pub side: Option<usize>,
+    pub path: String,
+}
+
+impl ChronicleForm {
+    /// The form for `session`'s campaign: the umpire's chronicle, beside the save.
+    fn of(session: &Session) -> ChronicleForm {
+        let sides = session
+            .campaign()
+            .sides
+            .iter()
+            .map(|s| (s.id.clone(), s.name.clone()))
+            .collect();
+        let path = session.path().parent().map_or_else(
+            || "chronicle.html".to_owned(),
+            |dir| dir.join("chronicle.html").display().to_string(),
+        );
+        ChronicleForm {
+            sides,
+            side: None,
+            path,
+        }
+    }
 }
 
 /// File > Export a side's report: the campaign's sides, the one chosen, and the file.
@@ -193,6 +225,14 @@ pub fn menu_bar_ui(ui: &mut Ui, bar: MenuBar<'_>) -> bool {
                     && let Some(session) = session
                 {
                     forms.export_report = Some(ExportForm::of(session));
+                }
+                if ui
+                    .add_enabled(session.is_some(), egui::Button::new("Export chronicle…"))
+                    .on_hover_text("The campaign's after-action report as a page, as `umpire chronicle` writes it: the umpire's, or what one side knew")
+                    .clicked()
+                    && let Some(session) = session
+                {
+                    forms.export_chronicle = Some(ChronicleForm::of(session));
                 }
                 seat::file_menu_ui(ui, viewing, seat_forms, commands);
                 ui.menu_button("Recent files", |ui| {
@@ -1218,6 +1258,51 @@ pub fn file_windows(
         }
         if !open {
             forms.export_report = None;
+        }
+    }
+    if let Some(form) = forms.export_chronicle.as_mut() {
+        let mut open = true;
+        let mut go = false;
+        egui::Window::new("Export chronicle").open(&mut open).show(ctx, |ui| {
+            ui.label(
+                "The campaign move by move as one page: maps with the marches and battles, losses, HQs, rulings, charts and each force's service record.",
+            );
+            ui.horizontal(|ui| {
+                let label = ui.label("Whose");
+                let chosen = form
+                    .side
+                    .and_then(|i| form.sides.get(i))
+                    .map_or("The umpire's: everything", |(_, name)| name.as_str())
+                    .to_owned();
+                egui::ComboBox::from_id_salt("chronicle_side")
+                    .selected_text(chosen)
+                    .show_ui(ui, |ui| {
+                        if ui.selectable_label(form.side.is_none(), "The umpire's: everything").clicked() {
+                            form.side = None;
+                        }
+                        for (i, (_, name)) in form.sides.iter().enumerate() {
+                            if ui.selectable_label(form.side == Some(i), name).clicked() {
+                                form.side = Some(i);
+                            }
+                        }
+                    })
+                    .response
+                    .labelled_by(label.id);
+            });
+            seat::path_field_ui(ui, "File", &mut form.path);
+            go = ui.button("Export").clicked();
+        });
+        if go {
+            commands.push(Command::ExportChronicle {
+                side: form
+                    .side
+                    .and_then(|i| form.sides.get(i))
+                    .map(|(id, _)| id.clone()),
+                path: PathBuf::from(form.path.trim()),
+            });
+        }
+        if !open {
+            forms.export_chronicle = None;
         }
     }
     if let Some(path) = forms.save_as.as_mut() {

@@ -1,9 +1,10 @@
-//! The campaign's history read from its event log, for the turn log and the
-//! plots: which game moves still stand ([`History`]: undone ones are popped,
-//! as `undo` does), each side's strength and HQs after each move, and the
-//! stands lost by cause. Computed once per change of the log, never per frame.
+//! The campaign's history read from its event log, for the window's turn log
+//! and plots and the chronicle (`export::chronicle`): which game moves still
+//! stand ([`History`]: undone ones are popped, as `undo` does), each side's
+//! strength and HQs after each move, and the stands lost by cause. The window
+//! computes it once per change of the log, never per frame.
 
-use crate::model::{Campaign, Event, EventKind, ForceId, History, SideId, StandId};
+use super::{Campaign, Event, EventKind, ForceId, History, SideId, StandId};
 use serde_json::Value;
 use std::collections::{BTreeSet, HashMap};
 
@@ -32,6 +33,12 @@ impl Cause {
     pub fn of(kind: &EventKind) -> Option<Cause> {
         lost(kind).map(|l| l.cause)
     }
+}
+
+/// The loss an event of `kind` records: its cause, the force that lost, and
+/// how many stands (a battle's losses count the stands struck off).
+pub fn stands_lost(kind: &EventKind) -> Option<(Cause, &ForceId, usize)> {
+    lost(kind).map(|l| (l.cause, l.force, l.counted.map_or(1, |(stands, _)| stands)))
 }
 
 /// A loss an event records: why, the stand lost (when one is named), the
@@ -216,7 +223,15 @@ struct Frame {
 }
 
 impl Timeline {
+    /// The timeline of `events` (each checkpoint with its state, as
+    /// `Store::events_with_states` reads them), every loss counted.
     pub fn of(campaign: &Campaign, events: &[Event]) -> Timeline {
+        Timeline::counting(campaign, events, |_| true)
+    }
+
+    /// The timeline counting only the losses told by the events at the
+    /// indexes `counts` takes: a side's chronicle counts those it heard of.
+    pub fn counting(campaign: &Campaign, events: &[Event], counts: impl Fn(usize) -> bool) -> Timeline {
         let side_of: HashMap<&str, usize> = campaign
             .sides
             .iter()
@@ -258,7 +273,8 @@ impl Timeline {
                 change.turn
             };
             let before = frames.last().map(|f| &f.stands);
-            let losses = losses(events, &change.made, turn, before, &force_side);
+            let counted: Vec<usize> = change.made.iter().copied().filter(|i| counts(*i)).collect();
+            let losses = losses(events, &counted, turn, before, &force_side);
             frames.push(frame(state, turn, &side_of, Some(losses)));
         }
         let event_sides = events
