@@ -1172,6 +1172,11 @@ fn draw_table(
     let t = &scenario.table;
     let cp = cell_inches(t) * PT;
     let (w, d) = (f64::from(t.width) * cp, f64::from(t.depth) * cp);
+    // The terrain stays on the table (roads' round ends, textures).
+    pen.c.save_state();
+    pen.rect_path(0.0, 0.0, w, d);
+    pen.c.clip_nonzero();
+    pen.c.end_path();
     pen.fill_rect(0.0, 0.0, w, d, picture::ground_colour(Ground::Open));
     let grid = Grid { t, cells, cp };
     if let Some(cells) = cells {
@@ -1226,6 +1231,7 @@ fn draw_table(
         lines_at(pen, (w, d), foot * every, LIGHT, 0.6 * grow, Some(6.0 * grow));
     }
     pen.solid();
+    pen.c.restore_state();
     // Zones and reserve areas.
     for (i, side) in scenario.sides.iter().enumerate().take(8) {
         let colour = picture::side_colour(side.colour, i);
@@ -1312,9 +1318,10 @@ fn draw_table(
             true,
         );
     }
-    // The frame.
+    // The frame, just inside the table, so a sheet's window shows it whole.
     pen.solid();
-    pen.stroke_rect(0.0, 0.0, w, d, INK, 1.2 * grow);
+    let frame = 2.0 * grow;
+    pen.stroke_rect(frame / 2.0, frame / 2.0, w - frame, d - frame, INK, frame);
 }
 
 fn round(v: f64) -> i64 {
