@@ -53,15 +53,20 @@ pub fn pack_pdf(campaign: &Campaign, battle: &Battle, handoff: &Handoff, paper: 
     let scenario = &handoff.scenario;
     let briefing = super::briefing::write_briefing(campaign, battle, handoff);
     let fields = sheet_fields(campaign, battle, scenario);
+    write_pdf(scenario, &briefing, &fields, paper)
+}
+
+/// The PDF of `scenario` with its briefing's Markdown and results sheet.
+fn write_pdf(scenario: &Scenario, briefing: &str, fields: &SheetFields, paper: Paper) -> Vec<u8> {
     let (table_w, table_d) = table_inches(&scenario.table);
     let layout = tile_layout(table_w, table_d, paper, MARGIN, OVERLAP);
     let mut doc = Doc::new(paper);
 
-    cover(&mut doc, &fields, &briefing);
+    cover(&mut doc, fields, briefing);
     for (i, side) in scenario.sides.iter().enumerate() {
         roster(&mut doc, scenario, i, side);
     }
-    results_sheet(&mut doc, &fields);
+    results_sheet(&mut doc, fields);
 
     let cells = (u64::from(scenario.table.width) * u64::from(scenario.table.depth) <= picture::MAX_CELLS)
         .then(|| scenario.table.cells());
@@ -87,7 +92,7 @@ pub fn pack_pdf(campaign: &Campaign, battle: &Battle, handoff: &Handoff, paper: 
     } else {
         Vec::new()
     };
-    whole_table(&mut doc, scenario, cells.as_deref(), small, &fields);
+    whole_table(&mut doc, scenario, cells.as_deref(), small, fields);
     let first_tile_page = doc.pages.len() + 2;
     page_map(&mut doc, &layout, small, first_tile_page, tiles_drawn);
     if tiles_drawn {
@@ -96,7 +101,7 @@ pub fn pack_pdf(campaign: &Campaign, battle: &Battle, handoff: &Handoff, paper: 
         }
     }
     doc.finish(
-        &fields,
+        fields,
         [(TABLE_FORM, table_form), (SMALL_FORM, small_form)],
         (table_w, table_d),
     )
@@ -646,6 +651,7 @@ impl Doc {
         let descriptor = alloc();
         let font_file = alloc();
         let cmap = alloc();
+        let cid_map = alloc();
         let form_refs = [alloc(), alloc()];
         let page_refs: Vec<(Ref, Ref)> = self.pages.iter().map(|_| (alloc(), alloc())).collect();
 
@@ -657,7 +663,7 @@ impl Doc {
             .title(pdf_writer::TextStr(&title))
             .creator(pdf_writer::TextStr("umpire"));
 
-        self.write_font(&mut pdf, (type0, cid, descriptor, font_file, cmap));
+        self.write_font(&mut pdf, [type0, cid, descriptor, font_file, cmap, cid_map]);
 
         let (tw, td) = (table.0 * PT, table.1 * PT);
         for ((name, content), id) in forms.iter().zip(form_refs) {
@@ -690,8 +696,14 @@ impl Doc {
         pdf.finish()
     }
 
-    fn write_font(&self, pdf: &mut Pdf, (type0, cid, descriptor, file, cmap): (Ref, Ref, Ref, Ref, Ref)) {
-        let base = Name(b"Ubuntu-Light");
+    fn write_font(&self, pdf: &mut Pdf, [type0, cid, descriptor, file, cmap, cid_map]: [Ref; 6]) {
+        let subset = subset_font(&self.ty.used);
+        // A subset's name starts with a tag of six capitals.
+        let base = Name(if subset.is_some() {
+            b"UMPIRE+Ubuntu-Light"
+        } else {
+            b"Ubuntu-Light"
+        });
         let system = SystemInfo {
             registry: Str(b"Adobe"),
             ordering: Str(b"Identity"),
@@ -707,8 +719,13 @@ impl Doc {
             .base_font(base)
             .system_info(system)
             .font_descriptor(descriptor)
-            .default_width(500.0)
-            .cid_to_gid_map_predefined(Name(b"Identity"));
+            .default_width(500.0);
+        // The text's codes are the whole font's glyph ids; the subset
+        // numbers its glyphs anew, so a map from one to the other.
+        match &subset {
+            Some(_) => font.cid_to_gid_map_stream(cid_map),
+            None => font.cid_to_gid_map_predefined(Name(b"Identity")),
+        };
         {
             let mut widths = font.widths();
             for g in self.ty.used.keys() {
@@ -733,11 +750,16 @@ impl Doc {
             .cap_height(f(ascent * 0.85))
             .stem_v(60.0)
             .font_file2(file);
-        let bytes = epaint_default_fonts::UBUNTU_LIGHT;
+        let bytes = subset
+            .as_ref()
+            .map_or(epaint_default_fonts::UBUNTU_LIGHT, |(font, _)| font.as_slice());
         let data = deflate(bytes);
         pdf.stream(file, &data)
             .filter(Filter::FlateDecode)
             .pair(Name(b"Length1"), i32::try_from(bytes.len()).unwrap_or(i32::MAX));
+        if let Some((_, map)) = &subset {
+            pdf.stream(cid_map, &deflate(map)).filter(Filter::FlateDecode);
+        }
         let mut map = pdf_writer::types::UnicodeCmap::new(Name(b"Umpire-UCS"), system);
         for (g, ch) in &self.ty.used {
             map.pair(*g, *ch);
@@ -745,6 +767,22 @@ impl Doc {
         let map = map.finish();
         pdf.cmap(cmap, map.as_slice());
     }
+}
+
+/// The font cut down to the glyphs `used`, and the CIDToGIDMap from the
+/// whole font's glyph ids to the subset's (two bytes each); `None` if the
+/// font could not be cut, when it goes in whole.
+fn subset_font(used: &BTreeMap<u16, char>) -> Option<(Vec<u8>, Vec<u8>)> {
+    let mut remapper = subsetter::GlyphRemapper::new();
+    for g in used.keys() {
+        remapper.remap(*g);
+    }
+    let font = subsetter::subset(epaint_default_fonts::UBUNTU_LIGHT, 0, &remapper).ok()?;
+    let last = used.keys().next_back().copied().unwrap_or(0);
+    let map = (0..=last)
+        .flat_map(|g| remapper.get(g).unwrap_or(0).to_be_bytes())
+        .collect();
+    Some((font, map))
 }
 
 fn deflate(bytes: &[u8]) -> Vec<u8> {
@@ -1982,7 +2020,7 @@ fn tile_page(doc: &mut Doc, layout: &TileLayout, tile: &Tile, scenario: &Scenari
     }
     // The sheet's name and where it is.
     let name = tile.name();
-    pen.text(ty, m, 11.0, 9.5, &name, INK, true);
+    pen.text(ty, m + 5.0, 11.0, 9.5, &name, INK, true);
     let words = format!(
         "column {} of {}, row {} of {} · table {:.1}-{:.1} in across, {:.1}-{:.1} in in from the far edge · sheet {} of {}, page {page_no} · print at 100%",
         tile.column + 1,
@@ -1996,8 +2034,16 @@ fn tile_page(doc: &mut Doc, layout: &TileLayout, tile: &Tile, scenario: &Scenari
         page_no + 1 - first,
         layout.count(),
     );
-    let words = ty.fit(6.5, &words, ww - 30.0);
-    pen.text(ty, m + 24.0, 11.0, 6.5, &words, GREY, false);
+    let words = ty.fit(6.5, &words, ww - 40.0);
+    pen.text(
+        ty,
+        m + 12.0 + ty.width(9.5, &name),
+        11.0,
+        6.5,
+        &words,
+        GREY,
+        false,
+    );
     // Rulers along the top and left edges, in the table's own measure.
     rulers(pen, ty, tile, scenario, (m, right, bottom));
     // The scale check: a bar of 4 inches with a tick every inch.
@@ -2087,6 +2133,98 @@ fn rulers(
                     }
                 }
             }
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
+mod tests {
+    use super::*;
+    use crate::model::RuleSetId;
+    use crate::scenario::Patch;
+
+    fn scenario(width: u32, depth: u32, cell_inches: f64, grid: bool) -> Scenario {
+        Scenario {
+            title: "Test".into(),
+            rules: RuleSetId::Scruby1965,
+            seed: 1,
+            turn_limit: 12,
+            table: Table {
+                width,
+                depth,
+                cell_inches,
+                grid,
+                terrain: vec![Patch {
+                    area: crate::scenario::Area {
+                        x: 1,
+                        y: 1,
+                        w: 3,
+                        h: 2,
+                    },
+                    ground: Some(Ground::ForestInterior),
+                    level: Some(1),
+                    road: Some(true),
+                    cover: Some(Cover::WallOrHedge),
+                }],
+            },
+            sides: Vec::new(),
+            objectives: Vec::new(),
+            notes: None,
+        }
+    }
+
+    fn fields() -> SheetFields {
+        SheetFields {
+            campaign: "C".into(),
+            battle: 7,
+            turn: 3,
+            region: "R".into(),
+            rules: RuleSetId::Scruby1965,
+            sides: Vec::new(),
+        }
+    }
+
+    /// Pages in the file, counted from its page tree.
+    fn page_count(pdf: &[u8]) -> usize {
+        let text = String::from_utf8_lossy(pdf);
+        let at = text.find("/Type /Pages").unwrap();
+        let rest = &text[at..];
+        let count = rest.find("/Count ").unwrap() + "/Count ".len();
+        rest[count..]
+            .split(|c: char| !c.is_ascii_digit())
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    }
+
+    #[test]
+    fn any_table_makes_a_pdf_and_too_large_a_table_is_not_tiled() {
+        let briefing = "# The battle\n\n## The game\n\n- a line\n\n| a | b |\n|---|---|\n| 1 | 2 |\n";
+        // (table, paper, sheets of table expected)
+        let cases = [
+            (scenario(32, 24, 3.0, false), Paper::A4, Some(98)),
+            (scenario(18, 12, 2.0, true), Paper::Letter, None),
+            (scenario(0, 0, 0.0, true), Paper::A4, Some(1)),
+            (scenario(5, 5, f64::NAN, false), Paper::A4, Some(1)),
+            (scenario(1000, 1000, 6.0, true), Paper::A4, Some(0)),
+        ];
+        for (s, paper, sheets) in cases {
+            let pdf = write_pdf(&s, briefing, &fields(), paper);
+            assert!(pdf.starts_with(b"%PDF-"));
+            assert!(String::from_utf8_lossy(&pdf[pdf.len() - 8..]).contains("%%EOF"));
+            let (w, d) = table_inches(&s.table);
+            let layout = tile_layout(w, d, paper, MARGIN, OVERLAP);
+            let expected = sheets.unwrap_or_else(|| usize::try_from(layout.count()).unwrap());
+            // Cover, results sheet, the table at one page, the page map, the sheets.
+            assert_eq!(
+                page_count(&pdf),
+                4 + expected,
+                "{} x {}",
+                s.table.width,
+                s.table.depth
+            );
         }
     }
 }
