@@ -1650,6 +1650,44 @@ impl Grid<'_> {
         pen.c.set_line_cap(LineCapStyle::ButtCap);
     }
 
+    /// Water under a deck running across the river, parapets either side,
+    /// as `table.png` draws a bridge.
+    fn bridge(&self, pen: &mut Pen, x: i64, y: i64, grow: f64) {
+        let cp = self.cp;
+        let water = |c: Option<Cell>| {
+            c.is_some_and(|c| matches!(c.ground, Ground::River | Ground::Ford | Ground::Bridge))
+        };
+        let across = water(self.cell(x - 1, y)) || water(self.cell(x + 1, y));
+        let down = water(self.cell(x, y - 1)) || water(self.cell(x, y + 1));
+        let (x0, y0) = (x as f64 * cp, y as f64 * cp);
+        pen.fill_rect(x0, y0, cp, cp, picture::ground_colour(Ground::River));
+        let inset = cp / 5.0;
+        let parapet = (cp / 18.0).max(0.8 * grow);
+        let dark = [84, 82, 79];
+        if across || !down {
+            // The river runs across: the deck runs down the table.
+            pen.fill_rect(
+                x0 + inset,
+                y0,
+                cp - 2.0 * inset,
+                cp,
+                picture::ground_colour(Ground::Bridge),
+            );
+            pen.fill_rect(x0 + inset, y0, parapet, cp, dark);
+            pen.fill_rect(x0 + cp - inset - parapet, y0, parapet, cp, dark);
+        } else {
+            pen.fill_rect(
+                x0,
+                y0 + inset,
+                cp,
+                cp - 2.0 * inset,
+                picture::ground_colour(Ground::Bridge),
+            );
+            pen.fill_rect(x0, y0 + inset, cp, parapet, dark);
+            pen.fill_rect(x0, y0 + cp - inset - parapet, cp, parapet, dark);
+        }
+    }
+
     /// Trees in woods and houses in built-up cells, a few to a cell, where
     /// cells are large enough to show them.
     fn textures(&self, pen: &mut Pen, grow: f64) {
@@ -1661,6 +1699,10 @@ impl Grid<'_> {
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
         let n = (cp / step).floor().clamp(1.0, 12.0) as u32;
         for (x, y, cell) in self.each() {
+            if cell.ground == Ground::Bridge {
+                self.bridge(pen, x, y, grow);
+                continue;
+            }
             let dark = |c: [u8; 3]| {
                 let m = |v: u8| v.saturating_sub(v / 3);
                 [m(c[0]), m(c[1]), m(c[2])]
