@@ -299,6 +299,30 @@ fn the_results_sheet_in_the_pdf_carries_what_result_toml_does() {
         .filter(|l| l.len() > 4 && l[0].parse::<u32>().is_ok())
         .count();
     assert_eq!(ids, stands.len(), "no stand the sheet does not have");
+    // Each side's roster lists every stand of the side, with what its loss
+    // boxes count (under 1965, a tenth of its points each).
+    for (side, name) in [
+        ("british", "British Field Force (defender)"),
+        ("rebels", "Army of the Rebellion (attacker)"),
+    ] {
+        let roster: String = pages
+            .iter()
+            .filter(|p| p.contains(&format!("Roster: {name}")))
+            .cloned()
+            .collect();
+        assert!(!roster.is_empty(), "a roster for {name}");
+        for s in stands.iter().filter(|s| s["side"].as_str() == Some(side)) {
+            let stand_name = s["name"].as_str().unwrap();
+            let first_word = stand_name.split_whitespace().next().unwrap();
+            assert!(roster.contains(first_word), "{stand_name} on {name}'s roster");
+            // Every stand comes at full strength here: a box is a tenth of it.
+            let tenth = s["before"].as_integer().unwrap() / 10;
+            assert!(
+                roster.contains(&format!("{tenth} points")),
+                "{stand_name}: {roster}"
+            );
+        }
+    }
     // The font is in the file.
     let fonts = String::from_utf8(poppler("pdffonts", &[pdf.to_str().unwrap()])).unwrap();
     let row = fonts.lines().find(|l| l.contains("Ubuntu-Light")).unwrap();
@@ -325,4 +349,68 @@ fn an_unknown_paper_is_refused_with_the_choices() {
     let text = stderr(&out);
     assert!(text.contains("legal") && text.contains("a4, letter"), "{text}");
     assert!(!dir.path().join("pack").exists(), "nothing written");
+}
+
+/// The roster's tick boxes count what the order of battle's muster names:
+/// figures (1961), models (Basic), Combat Value (Harman), else tenths of the
+/// stand's points, at full strength and after losses.
+#[test]
+fn the_rosters_boxes_are_the_losses_the_rule_set_counts() {
+    use umpire::model::{ArmyKind, Quality, RuleSetId, StandId, StandKind};
+    use umpire::rules::{Losses, rule_set};
+    use umpire::scenario::TableStand;
+    let stand = |kind: StandKind, strength: u32, full: u32| TableStand {
+        id: StandId(1),
+        name: "A".into(),
+        kind,
+        quality: Quality::Trained,
+        strength,
+        full,
+        at: None,
+        weapon: None,
+    };
+    let kinds = [
+        StandKind::LineInfantry,
+        StandKind::LightCavalry,
+        StandKind::FootArtillery,
+    ];
+    for id in [
+        RuleSetId::Scruby1961,
+        RuleSetId::ScrubyBasic,
+        RuleSetId::Harman2021,
+        RuleSetId::Scruby1965,
+        RuleSetId::Cordery2009,
+    ] {
+        let rules = rule_set(id).unwrap();
+        for kind in kinds {
+            for (strength, full) in [(100, 100), (55, 100), (30, 30), (1, 60), (0, 100)] {
+                let s = stand(kind, strength, full);
+                let losses = rules.losses(&s, ArmyKind::Regular);
+                let muster = rules.muster(&s, ArmyKind::Regular);
+                let said = match (id, losses.each.as_str()) {
+                    (RuleSetId::Scruby1961, "figure") => format!("{} of ", losses.boxes),
+                    (RuleSetId::Scruby1961, "cannon") => {
+                        assert_eq!(losses.boxes, u32::from(strength > 0), "{id} {kind:?}");
+                        continue;
+                    }
+                    (RuleSetId::ScrubyBasic, "model") => format!("{} of ", losses.boxes),
+                    (RuleSetId::Harman2021, "Combat Value") => format!("Combat Value {},", losses.boxes),
+                    (RuleSetId::Scruby1965 | RuleSetId::Cordery2009, _) => {
+                        assert_eq!(losses, Losses::in_points(&s));
+                        assert_eq!(
+                            losses.boxes,
+                            strength.div_ceil(full / 10),
+                            "{id} {strength}/{full}"
+                        );
+                        continue;
+                    }
+                    (_, each) => panic!("{id}: a box is {each}?"),
+                };
+                assert!(
+                    muster.contains(&said),
+                    "{id} {kind:?} {strength}/{full}: {said:?} in {muster:?}"
+                );
+            }
+        }
+    }
 }

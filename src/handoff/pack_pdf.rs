@@ -9,8 +9,8 @@
 //! objectives, every stand where it starts with its campaign id), once, as a
 //! form each sheet shows through its window, so the file stays small however
 //! many sheets the table takes. Text is set in egui's own font (Ubuntu
-//! Light), embedded whole as a TrueType CID font with a ToUnicode map, so
-//! the words can be searched and copied.
+//! Light), embedded as a TrueType CID font cut to the glyphs used, with a
+//! ToUnicode map, so the words can be searched and copied.
 //!
 //! Pure: [`pack_pdf`] returns the file's bytes; `desk` writes it. No input
 //! makes it panic: a table too large to draw or to tile says so instead.
