@@ -1321,7 +1321,7 @@ fn draw_table(
     }
     // Stands where they start.
     let ci = cell_inches(t);
-    let sw = ((ci * 0.5).clamp(0.75, 1.5) * PT).max(16.0 * grow);
+    let sw = ((ci * 0.5).clamp(0.75, 1.5) * PT).max(11.0 * grow);
     let sh = sw / 2.0;
     let mut seen: BTreeMap<(i64, i64), u32> = BTreeMap::new();
     for s in starts {
@@ -1344,7 +1344,7 @@ fn draw_table(
             grow,
         );
         let tag = picture::stand_tag(s.id, s.kind);
-        let size = 7.0 * grow;
+        let size = if grow > 1.0 { 5.0 * grow } else { 7.0 };
         let tw = ty.width(size, &tag);
         label(
             pen,

@@ -276,6 +276,31 @@ mod tests {
         assert!(huge.count() > 1_000_000);
     }
 
+    proptest::proptest! {
+        /// Any table on either paper: the sheets cover it, each shows some of
+        /// it, one fewer column or row would not reach its far side, and the
+        /// way round taken needs no more sheets than the other.
+        #[test]
+        fn the_sheets_cover_any_table_with_as_few_as_the_paper_allows(
+            w in 0.0..400.0_f64,
+            d in 0.0..400.0_f64,
+            letter in proptest::bool::ANY,
+        ) {
+            let paper = if letter { Paper::Letter } else { Paper::A4 };
+            let l = tile_layout(w, d, paper, MARGIN, OVERLAP);
+            let last = l.tile(l.columns - 1, l.rows - 1);
+            proptest::prop_assert!(last.x + l.window_w >= w - 1e-9);
+            proptest::prop_assert!(last.y + l.window_h >= d - 1e-9);
+            proptest::prop_assert!(l.columns == 1 || l.tile(l.columns - 1, 0).x < w);
+            proptest::prop_assert!(l.rows == 1 || l.tile(0, l.rows - 1).y < d);
+            let (pw, ph) = paper.size();
+            let other = if l.landscape { (pw, ph) } else { (ph, pw) };
+            let (ow, oh) = (other.0 - 2.0 * MARGIN, other.1 - 2.0 * MARGIN);
+            let other_count = along(w, ow, ow - OVERLAP) * along(d, oh, oh - OVERLAP);
+            proptest::prop_assert!(l.count() <= other_count);
+        }
+    }
+
     #[test]
     fn names_run_past_z() {
         assert_eq!(tile_name(0, 0), "A1");
