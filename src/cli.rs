@@ -203,7 +203,7 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Hand a pending battle to the table: write its battle pack (scenario.json, briefing.md, table.png, result.toml).
+    /// Hand a pending battle to the table: write its battle pack (scenario.json, briefing.md, table.png, result.toml, pack.pdf).
     Scenario {
         /// The campaign save.
         save: PathBuf,
@@ -215,6 +215,9 @@ enum Command {
         /// The folder to write the pack into (made if missing).
         #[arg(long)]
         out: PathBuf,
+        /// The paper pack.pdf's sheets of table are printed on: a4 or letter.
+        #[arg(long, default_value = "a4")]
+        paper: String,
     },
     /// Fight a pending battle with the rules engine and apply the outcome to the campaign.
     Resolve {
@@ -333,7 +336,8 @@ pub fn run() -> Result<ExitCode> {
             battle,
             rules,
             out,
-        } => battles::scenario(&save, battle, rules.as_deref(), &out),
+            paper,
+        } => battles::scenario(&save, battle, rules.as_deref(), &out, &paper),
         Command::Resolve {
             save,
             battle,

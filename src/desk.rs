@@ -99,14 +99,16 @@ fn record_with(campaign: &Campaign, battle: u32, scenario: &Scenario) -> Result<
 }
 
 /// `umpire scenario`: writes battle `battle`'s pack (scenario.json,
-/// briefing.md, table.png, result.toml) into `dir`, and keeps the scenario
-/// and its odds with the battle. `campaign` is the save's state at `at`.
+/// briefing.md, table.png, result.toml, and pack.pdf with the table's
+/// sheets on `paper`) into `dir`, and keeps the scenario and its odds with
+/// the battle. `campaign` is the save's state at `at`.
 pub fn write_pack(
     store: &mut Store,
     (campaign, at): (&Campaign, Revision),
     battle: u32,
     rules: Option<RuleSetId>,
     dir: &Path,
+    paper: handoff::tiles::Paper,
 ) -> Result<PackWritten, DeskError> {
     let handoff = scenario_for(campaign, battle, rules)?;
     let b = handoff::pending_battle(campaign, battle)?;
@@ -116,6 +118,7 @@ pub fn write_pack(
     let sheet = handoff::sheet::write_sheet(campaign, b, &handoff.scenario);
     let png =
         handoff::picture::table_png(&handoff.scenario).map_err(|e| DeskError::Picture(e.to_string()))?;
+    let pdf = handoff::pack_pdf::pack_pdf(campaign, b, &handoff, paper);
     let files = files::write_files(
         dir,
         &[
@@ -123,6 +126,7 @@ pub fn write_pack(
             ("briefing.md", briefing.as_bytes()),
             ("table.png", &png),
             ("result.toml", sheet.as_bytes()),
+            ("pack.pdf", &pdf),
         ],
     )?;
     store.record_battle(at, battle, &record)?;

@@ -86,7 +86,13 @@ fn the_full_loop_with_the_engine() {
 
     // The pack: every file there, and each parses.
     let pack = dir.path().join("pack");
-    for name in ["scenario.json", "briefing.md", "table.png", "result.toml"] {
+    for name in [
+        "scenario.json",
+        "briefing.md",
+        "table.png",
+        "result.toml",
+        "pack.pdf",
+    ] {
         assert!(pack.join(name).is_file(), "{name} was written");
     }
     let scenario: Scenario =

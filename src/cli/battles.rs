@@ -5,6 +5,7 @@ use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 use umpire::desk::{self, Applied};
+use umpire::handoff::tiles::Paper;
 use umpire::model::RuleSetId;
 use umpire::model::text::printable;
 use umpire::store::Store;
@@ -17,10 +18,22 @@ fn rules_arg(text: Option<&str>) -> Result<Option<RuleSetId>> {
     .transpose()
 }
 
-pub(super) fn scenario(save: &Path, battle: u32, rules: Option<&str>, out: &Path) -> Result<ExitCode> {
+pub(super) fn scenario(
+    save: &Path,
+    battle: u32,
+    rules: Option<&str>,
+    out: &Path,
+    paper: &str,
+) -> Result<ExitCode> {
     let rules = rules_arg(rules)?;
+    let paper = Paper::parse(paper).ok_or_else(|| {
+        anyhow::anyhow!(
+            "unknown paper `{paper}` for --paper: use one of {}",
+            Paper::CHOICES
+        )
+    })?;
     let (mut store, campaign, at) = Store::open_and_load_at(save)?;
-    let written = desk::write_pack(&mut store, (&campaign, at), battle, rules, out)?;
+    let written = desk::write_pack(&mut store, (&campaign, at), battle, rules, out, paper)?;
     let s = &written.handoff.scenario;
     let mut stdout = std::io::stdout().lock();
     writeln!(

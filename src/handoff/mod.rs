@@ -6,8 +6,10 @@
 pub mod briefing;
 pub mod build;
 pub mod calibration;
+pub mod pack_pdf;
 pub mod picture;
 pub mod sheet;
+pub mod tiles;
 
 pub use build::{Edge, ForceEntry, Handoff, TablePlan, build};
 pub use calibration::{Calibration, CalibrationRow, calibration};

@@ -39,7 +39,7 @@ const MIN_WIDTH: u32 = 1000;
 const LEGEND_PAD: u32 = 32;
 /// Tables of more cells than this have their terrain left undrawn (the
 /// scenario allows at most 1,000 x 1,000).
-const MAX_CELLS: u64 = 1_000_000;
+pub(crate) const MAX_CELLS: u64 = 1_000_000;
 /// Sides drawn and listed; a scenario has two.
 const MAX_SIDES: usize = 8;
 /// Labels placed on the table, at most (each looks for a free place).
@@ -1092,7 +1092,7 @@ fn star(canvas: &mut Canvas, c: (f64, f64), radius: f64) {
 
 /// The mark on a stand for its arm.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Mark {
+pub(crate) enum Mark {
     Infantry,
     MountedInfantry,
     Cavalry,
@@ -1104,7 +1104,7 @@ enum Mark {
 }
 
 impl Mark {
-    fn of(kind: StandKind) -> Mark {
+    pub(crate) fn of(kind: StandKind) -> Mark {
         match kind {
             StandKind::LineInfantry
             | StandKind::LightInfantry
@@ -1123,7 +1123,7 @@ impl Mark {
         }
     }
 
-    fn label(self) -> &'static str {
+    pub(crate) fn label(self) -> &'static str {
         match self {
             Mark::Infantry => "infantry",
             Mark::MountedInfantry => "mounted infantry",
@@ -1172,20 +1172,20 @@ pub fn stand_tag(id: crate::model::StandId, kind: StandKind) -> String {
 
 /// Where one stand starts, for drawing.
 #[derive(Debug, Clone, Copy)]
-struct StandStart {
-    side: usize,
-    id: crate::model::StandId,
-    kind: StandKind,
-    at: Point,
-    reserve: bool,
-    mark: Mark,
+pub(crate) struct StandStart {
+    pub(crate) side: usize,
+    pub(crate) id: crate::model::StandId,
+    pub(crate) kind: StandKind,
+    pub(crate) at: Point,
+    pub(crate) reserve: bool,
+    pub(crate) mark: Mark,
 }
 
 /// Where every stand starts, by the doctrine every rule set uses, on a copy
 /// of the scenario whose areas are clipped to the table (so an area off the
 /// table cannot make the doctrine walk billions of cells). Tables too large
 /// to hold in cells have none drawn.
-fn stand_starts(scenario: &Scenario) -> Vec<StandStart> {
+pub(crate) fn stand_starts(scenario: &Scenario) -> Vec<StandStart> {
     let t = &scenario.table;
     if u64::from(t.width) * u64::from(t.depth) > MAX_CELLS {
         return Vec::new();

@@ -4,8 +4,10 @@
 //! A sheet is checked whole: every problem is reported with its line, and a
 //! sheet with any problem is refused.
 
-use crate::model::{Arm, Battle, BattleStatus, Campaign, ResultSource, RuleSetId, SideId, StandId};
-use crate::scenario::Scenario;
+use crate::model::{
+    Arm, Battle, BattleStatus, Campaign, ResultSource, RuleSetId, SideId, StandId, StandKind,
+};
+use crate::scenario::{Role, Scenario};
 use crate::strategy::aftermath::{StandAfter, Verdict};
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
@@ -32,6 +34,78 @@ pub fn write_sheet(campaign: &Campaign, battle: &Battle, scenario: &Scenario) ->
     write_filled_sheet(campaign, battle, scenario, &Filled::default())
 }
 
+/// One stand's line on the results sheet.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SheetLine {
+    pub id: StandId,
+    pub name: String,
+    /// Its side's id.
+    pub side: String,
+    pub kind: StandKind,
+    /// Its strength as it comes to the table, in roster points.
+    pub before: u32,
+    /// A gun the enemy may capture: the sheet asks `captured`.
+    pub gun: bool,
+}
+
+/// One side's part of the results sheet.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SheetSide {
+    pub id: String,
+    pub name: String,
+    pub role: Role,
+    pub stands: Vec<SheetLine>,
+}
+
+/// What a results sheet asks and ties it to its battle: the one list that
+/// `result.toml` and the printed sheet in `pack.pdf` are both written from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SheetFields {
+    pub campaign: String,
+    pub battle: u32,
+    pub turn: u32,
+    pub region: String,
+    pub rules: RuleSetId,
+    pub sides: Vec<SheetSide>,
+}
+
+/// The fields of the results sheet for `battle` as fought from `scenario`:
+/// every stand, on the table and in reserve, side by side.
+pub fn sheet_fields(campaign: &Campaign, battle: &Battle, scenario: &Scenario) -> SheetFields {
+    SheetFields {
+        campaign: campaign.title.clone(),
+        battle: battle.id,
+        turn: battle.turn,
+        region: campaign.map.region_name(&battle.region).to_owned(),
+        rules: scenario.rules,
+        sides: scenario
+            .sides
+            .iter()
+            .map(|side| {
+                let reserves = side.reserves.iter().flat_map(|r| r.stands.iter());
+                SheetSide {
+                    id: side.id.clone(),
+                    name: side.name.clone(),
+                    role: side.role,
+                    stands: side
+                        .stands
+                        .iter()
+                        .chain(reserves)
+                        .map(|stand| SheetLine {
+                            id: stand.id,
+                            name: stand.name.clone(),
+                            side: side.id.clone(),
+                            kind: stand.kind,
+                            before: stand.strength,
+                            gun: stand.kind.arm() == Arm::Artillery,
+                        })
+                        .collect(),
+                }
+            })
+            .collect(),
+    }
+}
+
 /// The results sheet filled as `filled` says; stands it does not mention
 /// keep their starting strength. `read_sheet` checks it as any other.
 pub fn write_filled_sheet(
@@ -40,13 +114,13 @@ pub fn write_filled_sheet(
     scenario: &Scenario,
     filled: &Filled,
 ) -> String {
-    let region = campaign.map.region_name(&battle.region);
-    let sides: Vec<&str> = scenario.sides.iter().map(|s| s.id.as_str()).collect();
+    let fields = sheet_fields(campaign, battle, scenario);
+    let sides: Vec<&str> = fields.sides.iter().map(|s| s.id.as_str()).collect();
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "# Results sheet: battle {} at {region}, game move {}.",
-        battle.id, battle.turn
+        "# Results sheet: battle {} at {}, game move {}.",
+        fields.battle, fields.region, fields.turn
     );
     let _ = writeln!(
         out,
@@ -61,34 +135,33 @@ pub fn write_filled_sheet(
         "# enemy took; set `winner` to {} or \"draw\". Then:",
         sides.iter().map(|s| quoted(s)).collect::<Vec<_>>().join(", ")
     );
-    let _ = writeln!(out, "#   umpire result SAVE {} THIS-FILE", battle.id);
+    let _ = writeln!(out, "#   umpire result SAVE {} THIS-FILE", fields.battle);
     let _ = writeln!(
         out,
         "# Leave the lines above the stands as they are: they tie the sheet to its battle."
     );
     let _ = writeln!(out);
-    let _ = writeln!(out, "campaign = {}", quoted(&campaign.title));
-    let _ = writeln!(out, "battle = {}", battle.id);
-    let _ = writeln!(out, "turn = {}", battle.turn);
-    let _ = writeln!(out, "region = {}", quoted(region));
-    let _ = writeln!(out, "rules = {}", quoted(scenario.rules.as_str()));
+    let _ = writeln!(out, "campaign = {}", quoted(&fields.campaign));
+    let _ = writeln!(out, "battle = {}", fields.battle);
+    let _ = writeln!(out, "turn = {}", fields.turn);
+    let _ = writeln!(out, "region = {}", quoted(&fields.region));
+    let _ = writeln!(out, "rules = {}", quoted(fields.rules.as_str()));
     let _ = writeln!(out);
     let _ = writeln!(out, "winner = {}", quoted(&filled.winner));
     let _ = writeln!(out, "notes = {}", quoted(&filled.notes));
-    for side in &scenario.sides {
+    for side in &fields.sides {
         let _ = writeln!(out);
         let _ = writeln!(out, "# {} ({:?})", side.name, side.role);
-        let reserves = side.reserves.iter().flat_map(|r| r.stands.iter());
-        for stand in side.stands.iter().chain(reserves) {
+        for stand in &side.stands {
             let _ = writeln!(out, "[[stands]]");
             let _ = writeln!(out, "id = {}", stand.id.0);
             let _ = writeln!(out, "name = {}", quoted(&stand.name));
-            let _ = writeln!(out, "side = {}", quoted(&side.id));
+            let _ = writeln!(out, "side = {}", quoted(&stand.side));
             let _ = writeln!(out, "kind = {}", quoted(stand.kind.as_str()));
-            let _ = writeln!(out, "before = {}", stand.strength);
+            let _ = writeln!(out, "before = {}", stand.before);
             let given = filled.stands.iter().find(|s| s.id == stand.id);
-            let _ = writeln!(out, "after = {}", given.map_or(stand.strength, |s| s.after));
-            if stand.kind.arm() == Arm::Artillery {
+            let _ = writeln!(out, "after = {}", given.map_or(stand.before, |s| s.after));
+            if stand.gun {
                 let _ = writeln!(out, "captured = {}", given.is_some_and(|s| s.captured));
             }
         }

@@ -189,6 +189,14 @@ impl RuleSet for Harman2021 {
             tables::tactical_dice(unit, stand.quality),
         )
     }
+
+    fn losses(&self, stand: &TableStand, _army: ArmyKind) -> super::Losses {
+        let unit = tables::unit_of(stand.kind, false);
+        super::Losses {
+            boxes: tables::combat_value(unit, stand.quality, stand.strength, stand.full),
+            each: "Combat Value".to_owned(),
+        }
+    }
 }
 
 /// Registered: built in full.

@@ -141,11 +141,40 @@ pub trait RuleSet: Sync {
     /// How `stand` of an `army` is fielded under this rule set, for the
     /// orders of battle: its troop type and the rule set's own measure.
     fn muster(&self, stand: &TableStand, army: ArmyKind) -> String;
+    /// The losses `stand` can take as this rule set counts them, for the
+    /// roster's tick boxes in the battle pack (`pack.pdf`): figures, models
+    /// or points. By default a box is a tenth of its full roster points.
+    fn losses(&self, stand: &TableStand, _army: ArmyKind) -> Losses {
+        Losses::in_points(stand)
+    }
     /// The rule set's last word ([`LastWord`]) in a sentence for the
     /// briefing's victory conditions, as the players throw it on the table;
     /// `None` where its seed has no such test.
     fn last_word_rule(&self) -> Option<&'static str> {
         None
+    }
+}
+
+/// What a roster's tick boxes count for one stand: `boxes` of `each`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Losses {
+    pub boxes: u32,
+    /// What one box is, for people: "figure", "10 points".
+    pub each: String,
+}
+
+impl Losses {
+    /// A box for each tenth of the stand's full roster points it still has.
+    pub fn in_points(stand: &TableStand) -> Losses {
+        let step = (stand.full / 10).max(1);
+        Losses {
+            boxes: stand.strength.div_ceil(step),
+            each: if step == 1 {
+                "point".to_owned()
+            } else {
+                format!("{step} points")
+            },
+        }
     }
 }
 

@@ -251,6 +251,21 @@ impl RuleSet for Scruby1961 {
         let holder = if troop.is_cavalry() { "squadron" } else { "tray" };
         format!("{left} of {n} figures on a {holder} ({name})")
     }
+
+    fn losses(&self, stand: &TableStand, _army: ArmyKind) -> super::Losses {
+        let (boxes, each) = match tables::troop_for(stand.kind) {
+            None => (0, "figure"),
+            Some(troop) if troop.is_gun() => (u32::from(stand.strength > 0), "cannon"),
+            Some(troop) => (
+                tables::units_from_strength(troop, stand.strength, stand.full),
+                "figure",
+            ),
+        };
+        super::Losses {
+            boxes,
+            each: each.to_owned(),
+        }
+    }
 }
 
 /// Not built until its tests pass: `None` keeps it out of the registry.

@@ -203,6 +203,13 @@ impl RuleSet for ScrubyBasic {
             super::words(&format!("{troop:?}"))
         )
     }
+
+    fn losses(&self, stand: &TableStand, _army: ArmyKind) -> super::Losses {
+        super::Losses {
+            boxes: troop_for(stand.kind).map_or(0, |t| models_at(t, stand.strength, stand.full)),
+            each: "model".to_owned(),
+        }
+    }
 }
 
 /// Built: the registry offers it.

@@ -419,7 +419,7 @@ fn battle_actions_ui(
             .labelled_by(label.id);
         if ui
             .button("Battle pack")
-            .on_hover_text("Write scenario.json, briefing.md, table.png and result.toml there")
+            .on_hover_text("Write scenario.json, briefing.md, table.png, result.toml and pack.pdf there")
             .clicked()
         {
             commands.push(Command::Session(session::Command::WritePack {

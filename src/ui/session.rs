@@ -314,9 +314,15 @@ impl Session {
                 self.commit_turn(&work, &outcome)
             }
             Command::WritePack { battle, rules, dir } => {
-                let written =
-                    desk::write_pack(&mut self.store, (&self.campaign, self.at), *battle, *rules, dir)
-                        .map_err(|e| self.refused(e, "write the pack again"))?;
+                let written = desk::write_pack(
+                    &mut self.store,
+                    (&self.campaign, self.at),
+                    *battle,
+                    *rules,
+                    dir,
+                    crate::handoff::tiles::Paper::default(),
+                )
+                .map_err(|e| self.refused(e, "write the pack again"))?;
                 self.reload()?;
                 Ok(Applied::PackWritten {
                     battle: *battle,
