@@ -112,7 +112,13 @@ pub fn write_pack(
 ) -> Result<PackWritten, DeskError> {
     let handoff = scenario_for(campaign, battle, rules)?;
     let b = handoff::pending_battle(campaign, battle)?;
-    let record = record_with(campaign, battle, &handoff.scenario)?;
+    let mut record = record_with(campaign, battle, &handoff.scenario)?;
+    record.pack = Some(
+        std::path::absolute(dir)
+            .unwrap_or_else(|_| dir.to_owned())
+            .display()
+            .to_string(),
+    );
     let json = serde_json::to_string_pretty(&handoff.scenario).unwrap_or_default();
     let briefing = handoff::briefing::write_briefing(campaign, b, &handoff);
     let sheet = handoff::sheet::write_sheet(campaign, b, &handoff.scenario);

@@ -42,6 +42,8 @@ fn rebellion(mut seen: impl FnMut(&Path, u32)) -> tempfile::TempDir {
     for n in 1..=LAST {
         run(&["turn", "r.umpire"]);
         if n == 4 {
+            // Its pack written first, into a folder whose name needs escaping.
+            run(&["scenario", "r.umpire", "1", "--out", "pack 1"]);
             let fought = run(&["resolve", "r.umpire", "1", "--seed", "1"]);
             assert!(fought.contains("Battle 1 at Beni Suef"), "{fought}");
         }
@@ -102,6 +104,17 @@ fn the_chronicle_has_a_map_per_game_move_every_battle_the_charts_and_every_force
     for never in ["<script", "src=", "href=\"http", "@import", "url(http"] {
         assert!(!page.contains(never), "`{never}` in the page");
     }
+    // Battle 1 links its pack's files where the umpire wrote them.
+    let folder = std::path::absolute(d.join("pack 1")).unwrap();
+    let url = format!(
+        "file://{}/pack.pdf",
+        folder.display().to_string().replace(' ', "%20")
+    );
+    assert!(
+        article(&page, "battle-1").contains(&format!("<a href=\"{url}\">pack.pdf</a>")),
+        "{}",
+        article(&page, "battle-1")
+    );
     // The start and each game move: a map of its own.
     assert_eq!(page.matches("<svg class=\"map\"").count(), 1 + LAST as usize);
     let start = article(&page, "start");
@@ -243,6 +256,8 @@ fn a_sides_map_holds_every_force_it_knew_at_each_game_move_and_no_other() {
             );
         }
     }
+    // The umpire's folders are not named to a side.
+    assert!(!page.contains("pack%201") && !page.contains("pack 1"));
     // The British knew the rebel vanguard (seen from game move 3, fought in battle 1).
     assert!(knew[3].contains("minya-vanguard") && knew[4].contains("minya-vanguard"));
     // Service records: the British forces only; the rebels' strength only as seen.

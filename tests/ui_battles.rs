@@ -167,12 +167,31 @@ fn the_battle_pack_and_auto_resolve_from_the_window() {
     let save = battle_save(dir.path());
     let mut h = opened(&save);
     battles_with_odds(&mut h);
+    // The sheets on US Letter, chosen beside the button.
+    h.get_by_label("Paper").click();
+    h.run();
+    h.get_by_label("US Letter").click();
+    h.run();
     h.get_by_label("Battle pack").click();
     h.run();
     h.run();
-    for name in ["scenario.json", "briefing.md", "table.png", "result.toml"] {
+    for name in [
+        "scenario.json",
+        "briefing.md",
+        "table.png",
+        "result.toml",
+        "pack.pdf",
+    ] {
         assert!(dir.path().join("battle-1").join(name).is_file(), "{name} written");
     }
+    // A Letter page is 612 x 792 points: the last page is a sheet, upright or sideways.
+    let pdf = std::fs::read(dir.path().join("battle-1").join("pack.pdf")).unwrap();
+    let text = String::from_utf8_lossy(&pdf);
+    assert!(
+        text.contains("/MediaBox [0 0 612 792]") || text.contains("/MediaBox [0 0 792 612]"),
+        "the sheets are on US Letter"
+    );
+    assert!(!text.contains("/MediaBox [0 0 595"), "no A4 page");
     h.get_by_label_contains("Battle pack for battle 1 written to");
     h.get_by_label("Auto-resolve").click();
     h.run();

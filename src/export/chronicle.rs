@@ -706,6 +706,27 @@ fn arrow(chapter: &Chapter<'_>, m: &crate::model::event::Moved, sentence: &str) 
 
 // -- Battles and service records -------------------------------------------------
 
+/// A `file:` address for `name` in the folder `dir` (as the umpire's
+/// machine writes it: `/home/...` or `C:\\...`), each byte outside the
+/// letters, digits, `-._~` and `/` written as `%XX`.
+fn file_url(dir: &str, name: &str) -> String {
+    let path = format!("{}/{name}", dir.replace('\\', "/").trim_end_matches('/'));
+    let path = if path.starts_with('/') {
+        path
+    } else {
+        format!("/{path}")
+    };
+    let mut url = String::from("file://");
+    for byte in path.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-._~/".contains(&byte) || (byte == b':' && url.len() < 12) {
+            url.push(char::from(byte));
+        } else {
+            url.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    url
+}
+
 fn battles_section(book: &Book<'_>) -> String {
     let (now, told, log, battles, viewer) = (book.now, &book.told, book.log, &book.battles, book.viewer);
     let mut out = String::from("<section id=\"battles\">\n<h2>Battles</h2>\n");
@@ -751,8 +772,21 @@ fn battles_section(book: &Book<'_>) -> String {
         );
         let pack = b.record.scenario.as_deref().and_then(|text| {
             let s: crate::scenario::Scenario = serde_json::from_str(text).ok()?;
+            // The umpire's chronicle links the pack's files on the umpire's
+            // machine; a side's does not name the umpire's folders.
+            let files = b.record.pack.as_deref().filter(|_| viewer.is_none()).map_or_else(
+                String::new,
+                |dir| {
+                    format!(
+                        " (<a href=\"{}\">pack.pdf</a>, <a href=\"{}\">result.toml</a> in <code>{}</code>)",
+                        escape(&file_url(dir, "pack.pdf")),
+                        escape(&file_url(dir, "result.toml")),
+                        escape(dir)
+                    )
+                },
+            );
             Some(format!(
-                "the battle pack was made for {}",
+                "the battle pack was made for {}{files}",
                 escape(s.rules.as_str())
             ))
         });
@@ -985,4 +1019,21 @@ fn forces_section(book: &Book<'_>) -> String {
     }
     out.push_str("</table>\n</section>\n");
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::file_url;
+
+    #[test]
+    fn a_folder_becomes_a_file_address() {
+        for (dir, url) in [
+            ("/home/club/battle-1", "file:///home/club/battle-1/pack.pdf"),
+            ("/home/club/pack 1/", "file:///home/club/pack%201/pack.pdf"),
+            ("C:\\Umpire\\Beni Suef", "file:///C:/Umpire/Beni%20Suef/pack.pdf"),
+            ("/tmp/Māhdī&<x>", "file:///tmp/M%C4%81hd%C4%AB%26%3Cx%3E/pack.pdf"),
+        ] {
+            assert_eq!(file_url(dir, "pack.pdf"), url, "{dir}");
+        }
+    }
 }

@@ -48,7 +48,7 @@ pub fn write_briefing(campaign: &Campaign, battle: &Battle, handoff: &Handoff) -
     let cells = if s.table.grid { "squares" } else { "cells" };
     let _ = writeln!(
         out,
-        "- Table: {} x {} {cells} of {} inches: {:.0} x {:.0} inches ({:.1} x {:.1} feet). See `table.png`.",
+        "- Table: {} x {} {cells} of {} inches: {:.0} x {:.0} inches ({:.1} x {:.1} feet). See `table.png`, or the table at one page and the sheets at true scale in `pack.pdf`.",
         s.table.width,
         s.table.depth,
         s.table.cell_inches,
@@ -103,7 +103,7 @@ pub fn write_briefing(campaign: &Campaign, battle: &Battle, handoff: &Handoff) -
     }
     let _ = writeln!(
         out,
-        "The table is turned so that the attacker's main approach is the near edge (the bottom of `table.png`).\n"
+        "The table is turned so that the attacker's main approach is the near edge (the bottom of `table.png` and of the table in `pack.pdf`).\n"
     );
     let _ = writeln!(out, "| edge | faces | comes on there |");
     let _ = writeln!(out, "|---|---|---|");

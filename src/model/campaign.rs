@@ -248,6 +248,10 @@ pub struct BattleRecord {
     pub prediction: Option<Prediction>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<BattleResult>,
+    /// The folder its battle pack was last written to, as the umpire's
+    /// machine names it (the chronicle links the pack's files from it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pack: Option<String>,
 }
 
 /// The engine's odds for a battle before it was fought.

@@ -10,6 +10,7 @@ use super::text::side_name;
 use super::theme;
 use crate::desk;
 use crate::handoff::sheet::Filled;
+use crate::handoff::tiles::Paper;
 use crate::model::{Arm, Battle, BattleStatus, Campaign, Event, ForceId, RuleSetId, StandId};
 use crate::rules::{self, Odds};
 use crate::strategy::aftermath::StandAfter;
@@ -41,6 +42,8 @@ struct BattleRow {
     seed: String,
     /// Where the battle pack goes.
     dir: String,
+    /// The paper `pack.pdf`'s true-scale sheets are laid out for.
+    paper: Paper,
     odds: Option<OddsJob>,
 }
 
@@ -150,6 +153,7 @@ impl BattleDesk {
                 rules: campaign.rules,
                 seed: String::new(),
                 dir: folder.join(format!("battle-{}", battle.id)).display().to_string(),
+                paper: Paper::default(),
                 odds: None,
             }
         })
@@ -417,15 +421,29 @@ fn battle_actions_ui(
         let label = ui.label("Pack folder");
         ui.add(egui::TextEdit::singleline(&mut row.dir).desired_width(260.0))
             .labelled_by(label.id);
+        let label = ui.label("Paper");
+        egui::ComboBox::from_id_salt(("battle paper", battle.id))
+            .selected_text(row.paper.name())
+            .show_ui(ui, |ui| {
+                for paper in [Paper::A4, Paper::Letter] {
+                    ui.selectable_value(&mut row.paper, paper, paper.name());
+                }
+            })
+            .response
+            .labelled_by(label.id);
         if ui
             .button("Battle pack")
-            .on_hover_text("Write scenario.json, briefing.md, table.png, result.toml and pack.pdf there")
+            .on_hover_text(
+                "Write scenario.json, briefing.md, table.png, result.toml and pack.pdf there, \
+                 pack.pdf's sheets on the paper chosen",
+            )
             .clicked()
         {
             commands.push(Command::Session(session::Command::WritePack {
                 battle: battle.id,
                 rules: Some(row.rules),
                 dir: PathBuf::from(row.dir.trim()),
+                paper: row.paper,
             }));
         }
     });

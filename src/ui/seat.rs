@@ -953,6 +953,7 @@ mod tests {
             battle: 1,
             rules: None,
             dir: PathBuf::from("pack"),
+            paper: crate::handoff::tiles::Paper::A4,
         };
         let resolve = Command::Resolve {
             battle: 1,

@@ -36,6 +36,8 @@ pub enum Command {
         battle: u32,
         rules: Option<RuleSetId>,
         dir: PathBuf,
+        /// The paper `pack.pdf`'s sheets are laid out for.
+        paper: crate::handoff::tiles::Paper,
     },
     /// Fight a pending battle with the engine and apply the outcome.
     Resolve {
@@ -313,14 +315,19 @@ impl Session {
                 let outcome = strategy::resolve(&work.before, &work.orders);
                 self.commit_turn(&work, &outcome)
             }
-            Command::WritePack { battle, rules, dir } => {
+            Command::WritePack {
+                battle,
+                rules,
+                dir,
+                paper,
+            } => {
                 let written = desk::write_pack(
                     &mut self.store,
                     (&self.campaign, self.at),
                     *battle,
                     *rules,
                     dir,
-                    crate::handoff::tiles::Paper::default(),
+                    *paper,
                 )
                 .map_err(|e| self.refused(e, "write the pack again"))?;
                 self.reload()?;
