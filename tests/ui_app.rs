@@ -528,6 +528,65 @@ fn the_menus_show_each_items_keyboard_shortcut() {
     }
 }
 
+/// The three Red forces at the Red centre HQ of the Jumbo table are one
+/// stack: one counter (their points together, their number at its corner)
+/// until the pointer comes over it, or one of them is selected.
+#[test]
+fn forces_in_one_region_are_one_stack_spread_out_under_the_pointer() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = common::umpire(
+        dir.path(),
+        &[
+            "new",
+            common::repo()
+                .join("campaigns/scruby_jumbo_1961.toml")
+                .to_str()
+                .unwrap(),
+            "jumbo.umpire",
+        ],
+    );
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let mut h = opened(&dir.path().join("jumbo.umpire"));
+    h.run();
+    let stack = ["red-div-3", "red-div-4", "red-heavy-cavalry"];
+    let shown = |h: &Harness<'_, UmpireApp>| -> Vec<bool> {
+        stack
+            .iter()
+            .map(|f| h.state().counter_shown(f).unwrap())
+            .collect()
+    };
+    assert_eq!(shown(&h), [true, false, false], "one counter for the stack");
+    // Over it, the stack spreads out; each counter its own place.
+    let top = h.state().counter_on_screen(stack[0]).unwrap();
+    h.event(Event::PointerMoved(top));
+    h.run();
+    assert_eq!(shown(&h), [true, true, true], "spread out under the pointer");
+    let places: Vec<Pos2> = stack
+        .iter()
+        .map(|f| h.state().counter_on_screen(f).unwrap())
+        .collect();
+    assert!(places[0].distance(places[1]) > 10.0 && places[1].distance(places[2]) > 10.0);
+    // Up its column to the last counter, it stays spread; that one can be clicked.
+    h.event(Event::PointerMoved(places[2]));
+    h.run();
+    assert_eq!(shown(&h), [true, true, true]);
+    // Away from it, one counter again.
+    let away = h.state().region_on_screen("central_plain").unwrap();
+    h.event(Event::PointerMoved(away));
+    h.run();
+    assert_eq!(shown(&h), [true, false, false]);
+    // A force of the stack selected in the tree: spread out to show it.
+    h.get_by_label_contains("Red Heavy Cavalry ").click();
+    h.run();
+    h.event(Event::PointerMoved(away));
+    h.run();
+    assert_eq!(
+        shown(&h),
+        [true, true, true],
+        "the selected force's stack is spread"
+    );
+}
+
 /// The Jumbo table is a few miles across: zoom to fit fills the map panel
 /// with it, as it does with a map of a thousand miles.
 #[test]

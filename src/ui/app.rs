@@ -235,6 +235,14 @@ impl UmpireApp {
         self.map.counter_pos(&crate::model::ForceId::new(force), campaign)
     }
 
+    /// Whether a force's own counter is drawn now: alone in its region, or in
+    /// a stack spread out, or the counter its stack shows.
+    pub fn counter_shown(&self, force: &str) -> Option<bool> {
+        let campaign = self.windows.seat.viewing.scene(self.session.as_ref())?.campaign;
+        self.map
+            .counter_shown(&crate::model::ForceId::new(force), campaign)
+    }
+
     /// Whether the map has a background picture to draw.
     pub fn has_background(&self) -> bool {
         self.map.has_background()

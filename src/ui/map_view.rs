@@ -130,14 +130,30 @@ struct Layout {
     /// Routes of marching forces: force index, region path (first is where it is), forced, given this move.
     /// Each marching force's route: force, regions, forced, how it goes, given this move.
     routes: Vec<(usize, Vec<usize>, bool, Conveyance, bool)>,
+    /// The counters in one spot, by `Counter::spot`: how many, and what the
+    /// stack's one counter says and is coloured while it is not spread out.
+    stacks: Vec<Stack>,
 }
 
-#[derive(Debug)]
+/// Two or more counters in one spot, drawn as one counter (the number of
+/// forces and their points together) until the pointer is over it or one of
+/// them is selected or dragged; then spread out, each its own counter.
+#[derive(Debug, Default, Clone)]
+struct Stack {
+    size: usize,
+    text: String,
+    colour: Color32,
+    ink: Color32,
+}
+
+#[derive(Debug, Clone)]
 struct Counter {
     force: usize,
     world: Pos2,
     /// Place in the stack of counters in one spot, from 0.
     stack: usize,
+    /// The stack it is in ([`Layout::stacks`]).
+    spot: usize,
     colour: Color32,
     text: String,
     /// The colour of its text and edge, and whether it is a blind (drawn pale, edged in its side's colour).
@@ -195,6 +211,8 @@ pub struct MapView {
     /// Screen cells taken by labels this frame (stamped with the frame number).
     label_cells: Vec<u32>,
     dragging: Option<usize>,
+    /// The stack spread out this frame, if any ([`Stack`]).
+    spread: Option<usize>,
     fit_next: bool,
     /// Screen position of each region last frame, for tests and tools.
     last_rect: Rect,
@@ -229,6 +247,7 @@ impl Default for MapView {
             frame: 0,
             label_cells: Vec::new(),
             dragging: None,
+            spread: None,
             fit_next: false,
             last_rect: Rect::NOTHING,
             background: None,
@@ -324,6 +343,13 @@ impl MapView {
         Some(counter_rect(camera, self.last_rect, c, scale).center())
     }
 
+    /// Whether a force's counter is drawn as it was last drawn ([`shown`]).
+    pub fn counter_shown(&self, force: &ForceId, campaign: &Campaign) -> Option<bool> {
+        let i = campaign.forces.iter().position(|f| &f.id == force)?;
+        let c = self.layout.counters.iter().find(|c| c.force == i)?;
+        Some(shown(&self.layout, self.spread, c))
+    }
+
     /// The forecast of the route a force is on (its order this move, else its
     /// standing order), computed once per change of the campaign.
     pub fn route_forecast(&mut self, scene: &Scene<'_>, force: &ForceId) -> Option<MarchForecast> {
@@ -411,6 +437,11 @@ impl MapView {
         }
 
         let scale = self.counter_scale(camera.zoom);
+        let selected = match &*input.selection {
+            Selection::Force(id) => campaign.forces.iter().position(|f| &f.id == id),
+            _ => None,
+        };
+        self.spread = self.spread_now(camera, rect, response.hover_pos(), scale, selected);
         let hit = response
             .hover_pos()
             .and_then(|p| self.hit(camera, rect, p, scale));
@@ -523,11 +554,63 @@ impl MapView {
         };
     }
 
+    /// The stack to spread out this frame: the dragged force's; else the one
+    /// whose counters, spread, would be under the pointer (the one spread
+    /// already first, so that moving up its column keeps it open); else the
+    /// selected force's.
+    fn spread_now(
+        &self,
+        camera: Camera,
+        rect: Rect,
+        pointer: Option<Pos2>,
+        scale: f32,
+        selected: Option<usize>,
+    ) -> Option<usize> {
+        let spot_of = |force: usize| {
+            self.layout
+                .counters
+                .iter()
+                .find(|c| c.force == force)
+                .map(|c| c.spot)
+        };
+        if let Some(f) = self.dragging {
+            return spot_of(f);
+        }
+        let stacked = |c: &&Counter| self.layout.stacks.get(c.spot).is_some_and(|s| s.size > 1);
+        if let Some(p) = pointer {
+            let under = |c: &&Counter| counter_rect(camera, rect, c, scale).expand(3.0).contains(p);
+            let mut over = self.layout.counters.iter().filter(stacked).filter(under);
+            if let Some(spread) = self.spread
+                && self
+                    .layout
+                    .counters
+                    .iter()
+                    .filter(stacked)
+                    .filter(under)
+                    .any(|c| c.spot == spread)
+            {
+                return Some(spread);
+            }
+            if let Some(c) = over.next() {
+                return Some(c.spot);
+            }
+        }
+        selected
+            .and_then(spot_of)
+            .filter(|&s| self.layout.stacks.get(s).is_some_and(|s| s.size > 1))
+    }
+
     /// The counter or region under the pointer.
     fn hit(&self, camera: Camera, rect: Rect, pointer: Pos2, scale: f32) -> Option<Hit> {
         let g = self.geometry.as_ref()?;
         // Counters on top, the last drawn first.
-        for c in self.layout.counters.iter().rev() {
+        for c in self
+            .layout
+            .counters
+            .iter()
+            .rev()
+            .filter(|c| shown(&self.layout, self.spread, c))
+        {
             if counter_rect(camera, rect, c, scale).expand(1.0).contains(pointer) {
                 return Some(Hit::Counter(c.force));
             }
@@ -810,7 +893,8 @@ impl MapView {
         }
         let frame = self.frame;
         // Counters are drawn over names: a name does not go under one.
-        for c in &self.layout.counters {
+        let (layout, spread) = (&self.layout, self.spread);
+        for c in layout.counters.iter().filter(|c| shown(layout, spread, c)) {
             let body = counter_rect(camera, rect, c, scale).intersect(rect);
             if !body.is_positive() {
                 continue;
@@ -927,9 +1011,31 @@ impl MapView {
         let mesh = Arc::make_mut(mesh);
         mesh.clear();
         let mut texts = Vec::new();
-        for c in &self.layout.counters {
+        let mut badges = Vec::new();
+        let layout = &self.layout;
+        let spread = self.spread;
+        for c in layout.counters.iter() {
+            let stack = layout.stacks.get(c.spot).filter(|s| s.size > 1);
+            let whole = stack.filter(|_| spread != Some(c.spot));
+            if whole.is_some() && c.stack > 0 {
+                continue;
+            }
             let body = counter_rect(camera, rect, c, scale);
             if !rect.intersects(body) {
+                continue;
+            }
+            if let Some(stack) = whole {
+                // The stack as one counter, a shadow behind it for the
+                // counters under it and their number at its corner.
+                let shadow = body.translate(vec2(3.0, -3.0) * scale);
+                mesh.add_colored_rect(shadow.expand(1.0), theme::COUNTER_EDGE);
+                mesh.add_colored_rect(shadow, stack.colour);
+                mesh.add_colored_rect(body.expand(1.0), theme::COUNTER_EDGE);
+                mesh.add_colored_rect(body, stack.colour);
+                if !small {
+                    texts.push((body.center(), stack.text.as_str(), false, c.force, stack.ink));
+                    badges.push((body.right_top() + vec2(2.0, -4.0) * scale, stack.size));
+                }
                 continue;
             }
             let cut = input.overlays.supply && self.supply.by_force.get(&c.force).is_some_and(|(s, _)| !s);
@@ -954,6 +1060,21 @@ impl MapView {
         if let Some(mesh) = self.meshes.get(slot) {
             painter.add(Shape::Mesh(mesh.clone()));
         }
+        for (at, count) in badges {
+            painter.circle(
+                at,
+                7.0 * scale.max(0.8),
+                theme::LABEL_STRONG,
+                Stroke::new(1.0, Color32::WHITE),
+            );
+            painter.text(
+                at,
+                Align2::CENTER_CENTER,
+                count.to_string(),
+                FontId::proportional(9.5 * scale.max(0.8)),
+                Color32::WHITE,
+            );
+        }
         for (at, text, cut, force, ink) in texts {
             painter.text(at, Align2::CENTER_CENTER, text, font.clone(), ink);
             if cut && let Some((_, left)) = self.supply.by_force.get(&force) {
@@ -972,7 +1093,20 @@ impl MapView {
             }
         }
         if let Some(c) = selected.and_then(|s| self.layout.counters.iter().find(|c| c.force == s)) {
-            let body = counter_rect(camera, rect, c, scale);
+            // In a stack not spread out, the stack's counter is ringed.
+            let body = if shown(&self.layout, self.spread, c) {
+                counter_rect(camera, rect, c, scale)
+            } else {
+                counter_rect(
+                    camera,
+                    rect,
+                    &Counter {
+                        stack: 0,
+                        ..c.clone()
+                    },
+                    scale,
+                )
+            };
             painter.rect_stroke(
                 body.expand(2.0),
                 2.0,
@@ -1536,7 +1670,7 @@ fn build_geometry(campaign: &Campaign, key: (std::path::PathBuf, usize)) -> Geom
 
 fn build_layout(scene: &Scene<'_>, g: &Geometry) -> Layout {
     let campaign = scene.campaign;
-    let mut stacks: HashMap<(usize, usize), usize> = HashMap::new();
+    let mut stacks: HashMap<(usize, usize), (usize, usize)> = HashMap::new();
     let mut counters = Vec::with_capacity(campaign.forces.len());
     let mut routes = Vec::new();
     for (i, force) in campaign.forces.iter().enumerate() {
@@ -1567,13 +1701,15 @@ fn build_layout(scene: &Scene<'_>, g: &Geometry) -> Layout {
             cell_number(world.x * 10.0 + 1e6),
             cell_number(world.y * 10.0 + 1e6),
         );
-        let stack = stacks.entry(spot).or_insert(0);
+        let next_spot = stacks.len();
+        let (spot, stack) = stacks.entry(spot).or_insert((next_spot, 0));
         let colour = side_colour(campaign, &force.side);
         let mark = scene.mark(&force.id);
         counters.push(Counter {
             force: i,
             world,
             stack: *stack,
+            spot: *spot,
             colour: mark.map_or(colour, |m| super::text::mark_colour(colour, m.in_sight)),
             text: mark.map_or_else(|| force.points().to_string(), |m| m.counter_text(force)),
             ink: match mark {
@@ -1626,13 +1762,50 @@ fn build_layout(scene: &Scene<'_>, g: &Geometry) -> Layout {
             Some((world, b.id, reserves))
         })
         .collect();
+    let stacks = stacks_of(&counters, stacks.len());
     Layout {
         revision: 0,
         counters,
         flags,
         battles,
         routes,
+        stacks,
     }
+}
+
+/// Whether counter `c` is drawn, `spread` being the stack spread out: alone
+/// in its spot, in the stack spread out, or the one counter a stack shows.
+fn shown(layout: &Layout, spread: Option<usize>, c: &Counter) -> bool {
+    c.stack == 0 || spread == Some(c.spot) || layout.stacks.get(c.spot).is_none_or(|s| s.size < 2)
+}
+
+/// What each spot's stack shows while not spread out: the points of its
+/// counters together (`?` when one is a blind or not made out), in the
+/// colour they share, or a dark counter when sides share the spot.
+fn stacks_of(counters: &[Counter], spots: usize) -> Vec<Stack> {
+    let mut stacks = vec![Stack::default(); spots];
+    let mut totals: Vec<Option<u64>> = vec![Some(0); spots];
+    for c in counters {
+        let (Some(stack), Some(total)) = (stacks.get_mut(c.spot), totals.get_mut(c.spot)) else {
+            continue;
+        };
+        if stack.size == 0 {
+            stack.colour = c.colour;
+            stack.ink = c.ink;
+        } else if stack.colour != c.colour {
+            stack.colour = theme::COUNTER_EDGE;
+            stack.ink = Color32::WHITE;
+        }
+        stack.size += 1;
+        *total = match (*total, c.text.parse::<u64>()) {
+            (Some(sum), Ok(points)) if !c.blind => Some(sum.saturating_add(points)),
+            _ => None,
+        };
+    }
+    for (stack, total) in stacks.iter_mut().zip(totals) {
+        stack.text = total.map_or_else(|| "?".to_owned(), |t| t.to_string());
+    }
+    stacks
 }
 
 /// A non-negative float as a cell or bucket number: rounded down, negative
