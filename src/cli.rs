@@ -1,4 +1,7 @@
 //! Command-line interface: parses arguments, calls the core, prints.
+//! Everything goes to stdout through `writeln!`, whose broken pipe (a reader
+//! gone, `umpire log | head`) `main` treats as done; `println!` would panic.
+#![deny(clippy::print_stdout)]
 
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
@@ -882,14 +885,15 @@ fn chronicle(save: &Path, out: &Path, side: Option<&str>) -> Result<ExitCode> {
         (Some(_), true) => " (the campaign has ended: everything is told)".to_owned(),
         (None, _) => String::new(),
     };
-    println!(
+    writeln!(
+        std::io::stdout(),
         "Wrote the chronicle of {}{whose} to {}: game moves {} to {}, {} KB.",
         printable(&campaign.title),
         out.display(),
         campaign.start_turn,
         campaign.turn.saturating_sub(1).max(campaign.start_turn),
         text.len().div_ceil(1024)
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 

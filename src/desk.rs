@@ -398,7 +398,7 @@ pub fn chronicle_text(
         };
         let then = crate::store::campaign_at(campaign, state).map_err(|detail| {
             DeskError::Read(format!(
-                "the state kept after game move {} cannot be read ({detail}); the save's log is damaged, so no chronicle can be told from it",
+                "the state kept after game move {} cannot be read ({detail}); the save's log is damaged, so no chronicle can be told from it; write it from a copy of the save made before the damage",
                 change.turn
             ))
         })?;

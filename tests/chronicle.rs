@@ -301,6 +301,9 @@ fn once_the_campaign_has_ended_a_sides_chronicle_tells_everything() {
     assert!(after.contains("The campaign has ended: everything is told, to every side."));
     // The umpire's ruling is told in its game move.
     assert!(article(&after, "move-6").contains("<h3>The umpire's rulings and edits</h3>"));
+    // Battle 1 is told, but not where the umpire keeps its pack.
+    assert!(article(&after, "battle-1").contains("the battle pack was made for"));
+    assert!(!after.contains("pack%201") && !after.contains("pack 1") && !after.contains("file:"));
 }
 
 #[test]

@@ -539,6 +539,13 @@ fn the_pack_can_be_made_for_every_rule_set() {
             _ => "stand value",
         };
         assert!(briefing.contains(unit), "{rules}: {unit:?} in the briefing");
+        // The attacker's resolve as the engine has it, told to the table.
+        let bonus = "The attacker adds 2.5 in a hundred to its resolve";
+        assert_eq!(
+            briefing.contains(bonus),
+            matches!(rules, "scruby-1961" | "harman-2021"),
+            "{rules}: {bonus:?}"
+        );
         // And the engine can fight each.
         ok(dir.path(), &["battle", &format!("{out}/scenario.json")]);
     }

@@ -604,6 +604,7 @@ fn a_reader_that_goes_away_is_not_a_failure() {
         &["log", "save.umpire"],
         &["report", "save.umpire", "red", "page.html"],
         &["report", "save.umpire", "red", "report.json"],
+        &["chronicle", "save.umpire", "chronicle.html"],
     ] {
         let mut child = Command::new(umpire_bin())
             .current_dir(dir.path())

@@ -738,3 +738,27 @@ fn a_game_move_ended_in_a_sides_view_tells_only_what_it_heard() {
         assert!(!text.contains(hidden), "`{hidden}` shows in blue's view:\n{text}");
     }
 }
+
+/// At the hot seat in a side's view, File > Export offers that side's
+/// report and chronicle only: neither the umpire's chronicle nor the enemy's.
+#[test]
+fn in_a_sides_view_the_exports_are_that_sides_own() {
+    let dir = fog_ground();
+    let save = dir.path().join("fog.umpire");
+    for (item, choice) in [
+        ("Export chronicle…", "Whose"),
+        ("Export a side's report…", "Side"),
+    ] {
+        let mut h = opened(&save, Some("red"));
+        h.get_by_label("File").click();
+        h.run();
+        h.get_by_label(item).click();
+        h.run();
+        // The list of whose it may be, opened: red's only.
+        h.get_by_label(choice).click();
+        h.run();
+        assert!(h.query_by_label("The umpire's: everything").is_none(), "{item}");
+        assert!(h.query_by_label("Blue Army").is_none(), "{item}");
+        assert!(h.query_all_by_label("Red Army").count() >= 1, "{item}");
+    }
+}

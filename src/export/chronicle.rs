@@ -76,6 +76,9 @@ struct Book<'a> {
     timeline: Timeline,
     /// The side whose chronicle it is; `None`: the umpire's, everything.
     viewer: Option<&'a SideId>,
+    /// The umpire's own chronicle (no side asked for, ended or not): only it
+    /// names the folders on the umpire's machine.
+    umpire: bool,
 }
 
 /// The chronicle of the campaign as one self-contained page.
@@ -114,11 +117,18 @@ pub fn chronicle_page(states: &[(usize, Campaign)], log: &[Event], side: Option<
     // The battles the page tells of: every one for the umpire, a side's own.
     let battles: BTreeSet<u32> = match viewer {
         None => now.battles.iter().map(|b| b.id).collect(),
-        Some(_) => told
+        // Those it heard of and fought in: an HQ's owner hears that a battle
+        // took it without being told of a battle between two other sides.
+        Some(s) => told
             .iter()
             .flat_map(|t| t.events.iter())
             .filter_map(|(i, _)| log.get(*i))
             .filter_map(|e| e.kind.battle())
+            .filter(|id| {
+                now.battles
+                    .iter()
+                    .any(|b| b.id == *id && (&b.attacker == s || &b.defender == s))
+            })
             .collect(),
     };
 
@@ -129,6 +139,7 @@ pub fn chronicle_page(states: &[(usize, Campaign)], log: &[Event], side: Option<
         battles,
         timeline,
         viewer,
+        umpire: side.is_none(),
     };
     let told = &book.told;
     let mut page = String::with_capacity(256 * 1024);
@@ -770,11 +781,12 @@ fn battles_section(book: &Book<'_>) -> String {
                 reserves.join(", ")
             }
         );
-        let pack = b.record.scenario.as_deref().and_then(|text| {
-            let s: crate::scenario::Scenario = serde_json::from_str(text).ok()?;
-            // The umpire's chronicle links the pack's files on the umpire's
-            // machine; a side's does not name the umpire's folders.
-            let files = b.record.pack.as_deref().filter(|_| viewer.is_none()).map_or_else(
+        let pack =
+            b.record.scenario.as_deref().and_then(|text| {
+                let s: crate::scenario::Scenario = serde_json::from_str(text).ok()?;
+                // The umpire's chronicle links the pack's files on the umpire's
+                // machine; a side's does not name the umpire's folders.
+                let files = b.record.pack.as_deref().filter(|_| book.umpire).map_or_else(
                 String::new,
                 |dir| {
                     format!(
@@ -785,11 +797,11 @@ fn battles_section(book: &Book<'_>) -> String {
                     )
                 },
             );
-            Some(format!(
-                "the battle pack was made for {}{files}",
-                escape(s.rules.as_str())
-            ))
-        });
+                Some(format!(
+                    "the battle pack was made for {}{files}",
+                    escape(s.rules.as_str())
+                ))
+            });
         match (&b.record.result, b.status) {
             (Some(r), _) => {
                 let winner = r.winner.as_ref().map_or_else(

@@ -163,6 +163,13 @@ pub fn write_briefing(campaign: &Campaign, battle: &Battle, handoff: &Handoff) -
         RESOLVE_STEP * 100.0,
         (RESOLVE_BASE + 10.0 * RESOLVE_STEP) * 100.0
     );
+    if let Some(bonus) = rules.map(|r| r.attacker_resolve()).filter(|b| *b > 0.0) {
+        let _ = writeln!(
+            out,
+            "- The attacker adds {:.1} in a hundred to its resolve (under this rule set the attacker comes on under the fire of a standing line; this program's own, set so that the same army each side comes out even).",
+            bonus * 100.0
+        );
+    }
     let last_word = rules
         .and_then(|r| r.last_word_rule())
         .map(|w| format!("{w}; failing that, "))

@@ -144,6 +144,10 @@ use crate::scenario::{Scenario, TableStand};
 pub struct Harman2021;
 
 impl RuleSet for Harman2021 {
+    fn attacker_resolve(&self) -> f64 {
+        battle::ATTACKER_RESOLVE
+    }
+
     fn id(&self) -> RuleSetId {
         RuleSetId::Harman2021
     }

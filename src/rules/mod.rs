@@ -153,6 +153,12 @@ pub trait RuleSet: Sync {
     fn last_word_rule(&self) -> Option<&'static str> {
         None
     }
+
+    /// What the attacker adds to its resolve ([`Resolve::draw`]), as a share
+    /// of its points: the engine's own, which the briefing tells the table.
+    fn attacker_resolve(&self) -> f64 {
+        0.0
+    }
 }
 
 /// What a roster's tick boxes count for one stand: `boxes` of `each`.
@@ -164,9 +170,11 @@ pub struct Losses {
 }
 
 impl Losses {
-    /// A box for each tenth of the stand's full roster points it still has.
+    /// A box for each tenth of the stand's full roster points it still has,
+    /// a tenth rounded up to a whole point: ten boxes at most, fewer for a
+    /// stand of under ten points (a box a point).
     pub fn in_points(stand: &TableStand) -> Losses {
-        let step = (stand.full / 10).max(1);
+        let step = stand.full.div_ceil(10).max(1);
         Losses {
             boxes: stand.strength.div_ceil(step),
             each: if step == 1 {

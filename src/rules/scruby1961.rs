@@ -214,6 +214,10 @@ use crate::scenario::{Scenario, TableStand};
 pub struct Scruby1961;
 
 impl RuleSet for Scruby1961 {
+    fn attacker_resolve(&self) -> f64 {
+        battle::ATTACKER_RESOLVE
+    }
+
     fn id(&self) -> RuleSetId {
         RuleSetId::Scruby1961
     }

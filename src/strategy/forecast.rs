@@ -355,6 +355,13 @@ pub fn known_supply_lines(report: &Report) -> Vec<SupplyLine> {
         grace,
         &mut lines,
     );
+    // A force the last game move found cut off, whose road the side sees no
+    // enemy on: cut where it cannot see, so its road home is not drawn as open.
+    for line in &mut lines {
+        if line.supplied && line.cut_moves > 0 {
+            line.supplied = false;
+        }
+    }
     lines
 }
 
@@ -629,5 +636,11 @@ mod tests {
             assert_eq!(!lines[0].supplied, cut, "in sight {in_sight}: {lines:?}");
             assert_eq!(lines[0].cuts, if cut { path(&["b"]) } else { vec![] });
         }
+        // Found cut off by the last game move, by an enemy red does not see:
+        // its road is drawn as cut, with no cross on the hidden enemy's region.
+        c.knowledge.sightings.clear();
+        c.forces[0].supply.cut_moves = 1;
+        let lines = known_supply_lines(&Report::of(&c, &red, &[]).unwrap());
+        assert!(!lines[0].supplied && lines[0].cuts.is_empty(), "{lines:?}");
     }
 }

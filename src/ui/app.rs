@@ -424,7 +424,8 @@ impl UmpireApp {
             },
             Command::SaveAs(path) => {
                 let Some(session) = self.session.as_mut() else {
-                    self.notes.error("No campaign is open to save.");
+                    self.notes
+                        .error("No campaign is open to save: open one first (File > Open).");
                     return;
                 };
                 match session.save_as(&path) {
@@ -963,7 +964,9 @@ impl eframe::App for UmpireApp {
 /// no campaign is open, or `path` is its save.
 fn export_refusal(session: Option<&Session>, path: &std::path::Path, what: &str) -> Option<String> {
     match session {
-        None => Some(format!("No campaign is open to write a {what} of.")),
+        None => Some(format!(
+            "No campaign is open to write a {what} of: open its save first (File > Open)."
+        )),
         Some(s) if crate::files::same_file(path, s.path()) => Some(format!(
             "{} is the save itself: give the {what} another file name",
             path.display()

@@ -40,15 +40,19 @@ pub struct ChronicleForm {
     /// `None`: the umpire's, everything; else an index into `sides`.
     pub side: Option<usize>,
     pub path: String,
+    /// Whether the umpire's chronicle may be chosen: not in a side's view.
+    pub umpire: bool,
 }
 
 impl ChronicleForm {
-    /// The form for `session`'s campaign: the umpire's chronicle, beside the save.
-    fn of(session: &Session) -> ChronicleForm {
-        let sides = session
+    /// The form for `session`'s campaign: the umpire's chronicle, beside the
+    /// save; in a side's view (`viewer`), that side's only.
+    fn of(session: &Session, viewer: Option<&crate::model::SideId>) -> ChronicleForm {
+        let sides: Vec<_> = session
             .campaign()
             .sides
             .iter()
+            .filter(|s| viewer.is_none_or(|v| &s.id == v))
             .map(|s| (s.id.clone(), s.name.clone()))
             .collect();
         let path = session.path().parent().map_or_else(
@@ -57,8 +61,9 @@ impl ChronicleForm {
         );
         ChronicleForm {
             sides,
-            side: None,
+            side: viewer.map(|_| 0),
             path,
+            umpire: viewer.is_none(),
         }
     }
 }
@@ -73,12 +78,13 @@ pub struct ExportForm {
 
 impl ExportForm {
     /// The form for `session`'s campaign: the first side, its page beside the save
-    /// ("british_move3.html").
-    fn of(session: &Session) -> ExportForm {
+    /// ("british_move3.html"); in a side's view (`viewer`), that side's only.
+    fn of(session: &Session, viewer: Option<&crate::model::SideId>) -> ExportForm {
         let campaign = session.campaign();
         let sides: Vec<_> = campaign
             .sides
             .iter()
+            .filter(|s| viewer.is_none_or(|v| &s.id == v))
             .map(|s| (s.id.clone(), s.name.clone()))
             .collect();
         let mut form = ExportForm {
@@ -224,7 +230,7 @@ pub fn menu_bar_ui(ui: &mut Ui, bar: MenuBar<'_>) -> bool {
                     .clicked()
                     && let Some(session) = session
                 {
-                    forms.export_report = Some(ExportForm::of(session));
+                    forms.export_report = Some(ExportForm::of(session, viewing.viewer()));
                 }
                 if ui
                     .add_enabled(session.is_some(), egui::Button::new("Export chronicle…"))
@@ -232,7 +238,7 @@ pub fn menu_bar_ui(ui: &mut Ui, bar: MenuBar<'_>) -> bool {
                     .clicked()
                     && let Some(session) = session
                 {
-                    forms.export_chronicle = Some(ChronicleForm::of(session));
+                    forms.export_chronicle = Some(ChronicleForm::of(session, viewing.viewer()));
                 }
                 seat::file_menu_ui(ui, viewing, seat_forms, commands);
                 ui.menu_button("Recent files", |ui| {
@@ -1277,7 +1283,9 @@ pub fn file_windows(
                 egui::ComboBox::from_id_salt("chronicle_side")
                     .selected_text(chosen)
                     .show_ui(ui, |ui| {
-                        if ui.selectable_label(form.side.is_none(), "The umpire's: everything").clicked() {
+                        if form.umpire
+                            && ui.selectable_label(form.side.is_none(), "The umpire's: everything").clicked()
+                        {
                             form.side = None;
                         }
                         for (i, (_, name)) in form.sides.iter().enumerate() {

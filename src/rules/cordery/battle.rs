@@ -21,7 +21,7 @@ use crate::scenario::{Cell, Role, Scenario, TableStand};
 /// What the attacker adds to its resolve ([`Resolve`]), as a share of its
 /// points: nothing. This program's own: the proving ground's mirror
 /// battles under this rule set come out within 0.10 without it.
-const ATTACKER_RESOLVE: f64 = 0.0;
+pub(super) const ATTACKER_RESOLVE: f64 = 0.0;
 
 /// No stand in this place of a square.
 pub(super) const EMPTY: u32 = u32::MAX;

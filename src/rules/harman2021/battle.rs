@@ -33,7 +33,7 @@ use crate::scenario::{Cell, Role, Scenario};
 /// (2.5%) evens them. CDB90's 51 battles of 1800-1849
 /// (`../shared/history/`), in which the attackers won 55%, agree that an
 /// attacker gave up no sooner than a defender.
-const ATTACKER_RESOLVE: f64 = 0.025;
+pub(super) const ATTACKER_RESOLVE: f64 = 0.025;
 
 /// A square: (x, y).
 pub use crate::rules::board::Square;

@@ -218,7 +218,7 @@ use doctrine::unit_vector;
 /// CDB90's 51 battles of 1800-1849 (`../shared/history/`), in which the
 /// attackers won 55%, agree that an attacker gave up no sooner than a
 /// defender.
-const ATTACKER_RESOLVE: f64 = 0.025;
+pub(super) const ATTACKER_RESOLVE: f64 = 0.025;
 
 impl<'a> Battle<'a> {
     pub(super) fn new(scenario: &'a Scenario, seed: u64, keep_log: bool) -> Battle<'a> {

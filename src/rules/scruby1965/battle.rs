@@ -207,7 +207,7 @@ pub(super) use doctrine::unit_vector;
 /// points: nothing. This program's own: the proving ground's mirror
 /// battles under this rule set come out within 0.10 at 9 and 20 a side
 /// without it.
-const ATTACKER_RESOLVE: f64 = 0.0;
+pub(super) const ATTACKER_RESOLVE: f64 = 0.0;
 
 impl<'a> Battle<'a> {
     /// Sets out the table: every stand on its place (the doctrine's

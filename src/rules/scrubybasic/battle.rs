@@ -67,7 +67,7 @@ use crate::rules::engine::Status;
 /// battles under this rule set do not lean one way at every size (the
 /// defender ahead at 9 and 40 a side, the attacker at 20), so no one
 /// bonus evens them.
-const ATTACKER_RESOLVE: f64 = 0.0;
+pub(super) const ATTACKER_RESOLVE: f64 = 0.0;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Formation {
