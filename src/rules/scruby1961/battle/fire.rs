@@ -239,6 +239,11 @@ impl Battle<'_> {
                     continue;
                 }
                 let d = doctrine::dist(u.at, e.at);
+                // Beyond both its ranges, or no nearer than the best so
+                // far: passed over before its ground is looked up.
+                if d > u.range.max(FOREST_FIRE_INCHES) + EPSILON || best.is_some_and(|(_, b)| !nearer(d, b)) {
+                    continue;
+                }
                 let ec = self.cell(e.at);
                 // Inside forests, fire only into the adjoining square.
                 let range = if in_forest || ec.ground == Ground::ForestInterior {

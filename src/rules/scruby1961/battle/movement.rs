@@ -123,12 +123,21 @@ impl Battle<'_> {
         }
         let (at, owner) = (u.at, u.owner);
         let my_level = self.cell(at).level;
+        // The longer of its reaches, up or down hill: an enemy beyond it is
+        // passed over before its ground is looked up.
+        let far = [false, true]
+            .into_iter()
+            .filter_map(|uphill| melee_reach(troop, uphill))
+            .fold(f64::NEG_INFINITY, f64::max);
         let mut best: Option<(usize, f64, f64)> = None;
         for (j, e) in self.stands.iter().enumerate() {
             if e.owner == owner || !e.combatant() || e.concealed || e.engaged {
                 continue;
             }
             let d = doctrine::dist(at, e.at);
+            if d > far + CONTACT_INCHES + EPSILON {
+                continue;
+            }
             let uphill = self.cell(e.at).level > my_level;
             let Some(reach) = melee_reach(troop, uphill) else {
                 continue;
