@@ -168,6 +168,16 @@ pub(super) struct Battle<'a> {
     /// stand, found once a side's move ([`Battle::move_side`]): while a
     /// side moves no enemy stand moves, falls or changes hands.
     foes: Vec<(usize, Point)>,
+    /// Scratch for [`Battle::manoeuvre`]: the enemy regiments whose musket
+    /// range a stand keeping out of it might reach on its way (position,
+    /// range).
+    threats: Vec<(Point, f64)>,
+    /// Whether any gun on the table has lost its crew, as a side's move
+    /// begins ([`Battle::move_side`]).
+    crewless: bool,
+    /// Each side's infantry stands, all told (a stand's side and troop
+    /// never change): the width of its line of attack.
+    foot: [usize; 2],
     /// Routes round ground a stand may not cross.
     routes: route::Routes,
     /// Where each side's attack aims this game move, inches.
@@ -244,6 +254,12 @@ impl<'a> Battle<'a> {
             }
         }
         let goals = sides.each_ref().map(|s| s.goal);
+        let foot = [0, 1].map(|s| {
+            stands
+                .iter()
+                .filter(|f| f.side == s && f.troop.is_some_and(Troop::is_infantry))
+                .count()
+        });
         let routes = route::Routes::new(&board);
         let mut battle = Battle {
             scenario,
@@ -258,6 +274,9 @@ impl<'a> Battle<'a> {
             crew_killed: vec![false; n],
             charge_at: vec![None; n],
             foes: Vec::with_capacity(n),
+            threats: Vec::new(),
+            crewless: false,
+            foot,
             routes,
             goals,
             assault: [false; 2],

@@ -262,7 +262,7 @@ impl Battle<'_> {
     pub(super) fn artillery_move(&mut self, i: usize) {
         let unit = self.unit(i);
         let horse = unit == Unit::HorseArtillery;
-        if self.gun_target(i).is_some() {
+        if self.has_gun_target(i) {
             if self.pieces.get(i).is_some_and(|p| p.limbered) {
                 // Unlimber: foot artillery fires next turn; horse artillery
                 // having not moved may fire now.
@@ -297,7 +297,7 @@ impl Battle<'_> {
             p.limbered = true;
         }
         // Horse artillery may "move one square, unlimber and Fire the same turn".
-        if horse && self.gun_target(i).is_some() {
+        if horse && self.has_gun_target(i) {
             if let Some(p) = self.pieces.get_mut(i) {
                 p.limbered = false;
             }

@@ -103,11 +103,16 @@ impl Battle<'_> {
     /// Whether the guns at `a` have a line of fire to `b`: not over troops,
     /// unless "firing from a hill ... over friendly troops on lower ground".
     pub(super) fn line_of_fire(&self, a: Square, b: Square) -> bool {
+        self.line_of_fire_from(a, self.cell(a).level, b)
+    }
+
+    /// [`Battle::line_of_fire`] from `a`, whose level is `level` (asked once
+    /// by a caller tracing many lines from one square).
+    fn line_of_fire_from(&self, a: Square, level: u8, b: Square) -> bool {
         if cheb(a, b) <= 1 {
             return true;
         }
         let steps = 2 * cheb(a, b);
-        let level = self.cell(a).level;
         let (fa, fb) = (centre(a), centre(b));
         for t in 1..steps {
             let f = f64::from(t) / f64::from(steps);
@@ -126,6 +131,14 @@ impl Battle<'_> {
     pub(super) fn gun_target(&mut self, i: usize) -> Option<(usize, u32, Hit)> {
         let at = self.at(i);
         self.gun_target_from(i, at)
+    }
+
+    /// Whether battery `i` has a target where it stands:
+    /// `gun_target(i).is_some()`, for which any enemy will do
+    /// ([`Battle::has_gun_target_from`]).
+    pub(super) fn has_gun_target(&mut self, i: usize) -> bool {
+        let at = self.at(i);
+        self.has_gun_target_from(i, at)
     }
 
     /// What battery `i` would fire at were it unlimbered in square `from`.
@@ -174,12 +187,13 @@ impl Battle<'_> {
         if !p.combatant() || p.condition() != Condition::Fresh || p.retiring {
             return false;
         }
-        let on_hill = self.cell(from).level > 0;
-        self.foes(p.side).iter().any(|&(f, e)| {
-            let at = self.at(e);
+        let level = self.cell(from).level;
+        let on_hill = level > 0;
+        // The map was refreshed above: each enemy stands where it lists.
+        self.foes(p.side).iter().any(|&(f, _)| {
             artillery_fire(p.unit, on_hill, cheb(from, f)).is_some()
-                && self.line_of_fire(from, at)
-                && self.sight(from, at, p.unit)
+                && self.line_of_fire_from(from, level, f)
+                && self.sight(from, f, p.unit)
         })
     }
 

@@ -268,12 +268,15 @@ impl Battle<'_> {
             }
             let (mut fighters, mut up) = (0_u32, 0_u32);
             let mut line: Vec<f64> = Vec::new();
+            // Its enemy combatants listed once: `nearest_foe(i)` is
+            // `nearest(i, |e| e.combatant())`, and nothing moves here.
+            self.list_foes(s);
             for (i, u) in self.stands.iter().enumerate() {
                 if u.owner != s || !u.fighter() {
                     continue;
                 }
                 fighters += 1;
-                let near = self.nearest(i, |e| e.combatant()).map(|(_, d)| d);
+                let near = self.nearest_foe(i).map(|(_, d)| d);
                 if near.is_some_and(|d| d <= RALLY_INCHES + TRAY_LENGTH_INCHES) {
                     up += 1;
                 }
@@ -479,11 +482,7 @@ impl Battle<'_> {
         let u = self.stands.get(i)?;
         let (slot, back) = u.slot?;
         let side = self.side(u.owner);
-        let foot = self
-            .stands
-            .iter()
-            .filter(|f| f.side == u.owner && f.troop.is_some_and(Troop::is_infantry))
-            .count();
+        let foot = self.foot.get(u.owner).copied().unwrap_or(0);
         #[allow(clippy::cast_precision_loss)]
         let width = foot as f64 * self.line_spacing();
         let shift = match side.plan.axis {
@@ -631,6 +630,7 @@ impl Battle<'_> {
         // A gun whose crew was killed, near and not its own side's to hold:
         // its men go and hold it, to man it in three moves (CASUALTY RATES 8).
         if !troop.is_cavalry()
+            && self.crewless
             && let Some((g, _)) = self
                 .nearest(i, |e| {
                     e.fighting() && e.is_gun() && !e.crewed && e.held_by != Some(u.owner)

@@ -55,6 +55,30 @@ impl Battle<'_> {
         best.map(|(j, _)| j)
     }
 
+    /// Whether gun `g` has a target: `gun_target(g).is_some()`, for which
+    /// any enemy it could fire at will do, so none is measured against
+    /// another.
+    pub(super) fn has_gun_target(&self, g: usize) -> bool {
+        let Some(gun) = self.stands.get(g) else {
+            return false;
+        };
+        if !gun.combatant() || !gun.is_gun() {
+            return false;
+        }
+        let range = artillery_range_inches(self.cell(gun.at).level > 0);
+        self.stands.iter().any(|e| {
+            if e.owner == gun.owner || !e.combatant() || e.concealed || e.engaged {
+                return false;
+            }
+            if doctrine::dist(gun.at, e.at) > range + EPSILON {
+                return false;
+            }
+            !immune_to_cannon(self.cell(e.at))
+                && self.clear_sight(gun.at, e.at)
+                && !self.lane_blocked(gun.owner, gun.at, e.at, g)
+        })
+    }
+
     /// Side `side`'s cannons fire, each once, results at once (COMBAT 1:
     /// "Cannons are fired and casualties removed immediately").
     pub(super) fn artillery(&mut self, side: usize) {
@@ -215,6 +239,11 @@ impl Battle<'_> {
                     continue;
                 }
                 let d = doctrine::dist(u.at, e.at);
+                // Beyond both its ranges, or no nearer than the best so
+                // far: passed over before its ground is looked up.
+                if d > u.range.max(FOREST_FIRE_INCHES) + EPSILON || best.is_some_and(|(_, b)| !nearer(d, b)) {
+                    continue;
+                }
                 let ec = self.cell(e.at);
                 // Inside forests, fire only into the adjoining square.
                 let range = if in_forest || ec.ground == Ground::ForestInterior {

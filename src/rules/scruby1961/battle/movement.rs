@@ -3,7 +3,9 @@
 use super::*;
 
 impl Battle<'_> {
-    pub(super) fn move_side(&mut self, side: usize) {
+    /// Lists side `side`'s enemy combatants in `self.foes`
+    /// ([`Battle::nearest_foe`]).
+    pub(super) fn list_foes(&mut self, side: usize) {
         let mut foes = std::mem::take(&mut self.foes);
         foes.clear();
         foes.extend(
@@ -14,6 +16,15 @@ impl Battle<'_> {
                 .map(|(j, e)| (j, e.at)),
         );
         self.foes = foes;
+    }
+
+    pub(super) fn move_side(&mut self, side: usize) {
+        self.list_foes(side);
+        // No gun loses or regains its crew while a side moves.
+        self.crewless = self
+            .stands
+            .iter()
+            .any(|e| e.fighting() && e.is_gun() && !e.crewed);
         for i in 0..self.stands.len() {
             let Some(u) = self.stands.get(i) else { continue };
             if u.owner != side || !u.combatant() || u.engaged {
@@ -112,12 +123,21 @@ impl Battle<'_> {
         }
         let (at, owner) = (u.at, u.owner);
         let my_level = self.cell(at).level;
+        // The longer of its reaches, up or down hill: an enemy beyond it is
+        // passed over before its ground is looked up.
+        let far = [false, true]
+            .into_iter()
+            .filter_map(|uphill| melee_reach(troop, uphill))
+            .fold(f64::NEG_INFINITY, f64::max);
         let mut best: Option<(usize, f64, f64)> = None;
         for (j, e) in self.stands.iter().enumerate() {
             if e.owner == owner || !e.combatant() || e.concealed || e.engaged {
                 continue;
             }
             let d = doctrine::dist(at, e.at);
+            if d > far + CONTACT_INCHES + EPSILON {
+                continue;
+            }
             let uphill = self.cell(e.at).level > my_level;
             let Some(reach) = melee_reach(troop, uphill) else {
                 continue;
@@ -398,18 +418,37 @@ impl Battle<'_> {
         let road = self.cell(here).road && self.cell(aim).road;
         let mut end = self.travel(i, aim, budget);
         if order.keep_out {
-            // Only as far as it stays out of musket range.
+            // Only as far as it stays out of musket range: each step is
+            // [`Battle::musket_margin`]`(side, p).0 < 0.0` asked of the enemy
+            // regiments near enough to matter (every step is within `total`
+            // of `here`, so one further off than that and its range cannot
+            // be reached).
             let total = doctrine::dist(here, end);
+            let mut threats = std::mem::take(&mut self.threats);
+            threats.clear();
+            threats.extend(
+                self.stands
+                    .iter()
+                    .filter(|e| e.owner != side && e.fighter() && e.troop.is_some_and(Troop::is_infantry))
+                    .filter(|e| {
+                        doctrine::dist(here, e.at) - total - TRAY_LENGTH_INCHES < e.range + TRAY_DEPTH_INCHES
+                    })
+                    .map(|e| (e.at, e.range)),
+            );
             let mut safe = here;
             let mut walked = STEP_INCHES;
             while walked <= total + EPSILON {
                 let p = doctrine::step_toward(here, end, walked);
-                if self.musket_margin(side, p).0 < 0.0 {
+                if threats
+                    .iter()
+                    .any(|&(at, range)| doctrine::dist(p, at) - range - TRAY_DEPTH_INCHES < 0.0)
+                {
                     break;
                 }
                 safe = p;
                 walked += STEP_INCHES;
             }
+            self.threats = threats;
             end = safe;
         }
         // Keep off: a stand not charging does not end in contact.
@@ -453,7 +492,7 @@ impl Battle<'_> {
     /// stays to fire; otherwise it moves with its side, stopping when a
     /// target would be in range, and out of the enemy's musket range.
     pub(super) fn move_gun(&mut self, i: usize) {
-        if self.gun_target(i).is_some() {
+        if self.has_gun_target(i) {
             return;
         }
         let Some(u) = self.stands.get(i) else { return };
