@@ -115,22 +115,12 @@ pub fn chronicle_page(states: &[(usize, Campaign)], log: &[Event], side: Option<
         Some(_) => Timeline::counting(now, log, |i| heard.contains(&i)),
     };
     // The battles the page tells of: every one for the umpire, a side's own.
-    let battles: BTreeSet<u32> = match viewer {
-        None => now.battles.iter().map(|b| b.id).collect(),
-        // Those it heard of and fought in: an HQ's owner hears that a battle
-        // took it without being told of a battle between two other sides.
-        Some(s) => told
-            .iter()
-            .flat_map(|t| t.events.iter())
-            .filter_map(|(i, _)| log.get(*i))
-            .filter_map(|e| e.kind.battle())
-            .filter(|id| {
-                now.battles
-                    .iter()
-                    .any(|b| b.id == *id && (&b.attacker == s || &b.defender == s))
-            })
-            .collect(),
-    };
+    let heard_kinds = told
+        .iter()
+        .flat_map(|t| t.events.iter())
+        .filter_map(|(i, _)| log.get(*i))
+        .map(|e| &e.kind);
+    let battles = battles_told(&now.battles, heard_kinds, viewer);
 
     let book = Book {
         now,
@@ -717,6 +707,28 @@ fn arrow(chapter: &Chapter<'_>, m: &crate::model::event::Moved, sentence: &str) 
 
 // -- Battles and service records -------------------------------------------------
 
+/// The battles a chronicle tells of: every one for the umpire (`viewer`
+/// `None`); for a side, those named by an event it heard (`heard`) that its
+/// side fought in. An HQ's owner hears that a battle took it without being
+/// told of a battle between two other sides.
+fn battles_told<'e>(
+    battles: &[crate::model::Battle],
+    heard: impl Iterator<Item = &'e EventKind>,
+    viewer: Option<&SideId>,
+) -> BTreeSet<u32> {
+    match viewer {
+        None => battles.iter().map(|b| b.id).collect(),
+        Some(s) => heard
+            .filter_map(EventKind::battle)
+            .filter(|id| {
+                battles
+                    .iter()
+                    .any(|b| b.id == *id && (&b.attacker == s || &b.defender == s))
+            })
+            .collect(),
+    }
+}
+
 /// A `file:` address for `name` in the folder `dir` (as the umpire's
 /// machine writes it: `/home/...` or `C:\\...`), each byte outside the
 /// letters, digits, `-._~` and `/` written as `%XX`.
@@ -1035,7 +1047,44 @@ fn forces_section(book: &Book<'_>) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::file_url;
+    use super::{battles_told, file_url};
+    use crate::model::event::{EventKind, HqChange};
+    use crate::model::{Battle, BattleStatus, ForceId, RegionId, SideId, Wing};
+
+    #[test]
+    fn a_side_is_told_only_the_battles_its_side_fought() {
+        // Blue attacked red at green's HQ, which red held: green, its owner,
+        // hears the HQ change hands in battle 7, a battle it did not fight.
+        let battle = Battle {
+            id: 7,
+            turn: 3,
+            region: RegionId::new("green-home"),
+            attacker: SideId::new("blue"),
+            defender: SideId::new("red"),
+            forces: vec![ForceId::new("blue-column"), ForceId::new("red-garrison")],
+            reserves: Vec::new(),
+            status: BattleStatus::Fought,
+            came_from: Vec::new(),
+            record: Default::default(),
+        };
+        let heard = [EventKind::HqCaptured(HqChange {
+            side: SideId::new("green"),
+            wing: Wing::Left,
+            region: RegionId::new("green-home"),
+            held_by: SideId::new("blue"),
+            battle: Some(7),
+        })];
+        let told = |viewer: Option<&str>| {
+            let viewer = viewer.map(SideId::new);
+            battles_told(std::slice::from_ref(&battle), heard.iter(), viewer.as_ref())
+                .into_iter()
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(told(Some("green")), Vec::<u32>::new(), "green fought no battle");
+        assert_eq!(told(Some("blue")), [7]);
+        assert_eq!(told(Some("red")), [7]);
+        assert_eq!(told(None), [7], "the umpire is told every battle");
+    }
 
     #[test]
     fn a_folder_becomes_a_file_address() {
