@@ -351,6 +351,23 @@ pub fn report_text(
     Some((report, text))
 }
 
+/// Whether writing `side`'s report to `path` must first fight its battles'
+/// odds (a page, the house rule `odds_in_reports`, a battle of the side's
+/// with no odds kept under the campaign's rule set): the window then writes
+/// it on another thread.
+pub fn report_needs_odds(campaign: &Campaign, side: &crate::model::SideId, path: &Path) -> bool {
+    is_page(path)
+        && campaign.house_rules.odds_in_reports
+        && campaign.battles.iter().any(|b| {
+            b.status == crate::model::BattleStatus::Pending
+                && (&b.attacker == side || &b.defender == side)
+                && b.record
+                    .prediction
+                    .as_ref()
+                    .is_none_or(|p| p.rules != campaign.rules)
+        })
+}
+
 /// The engine's odds of each battle in `report`, under the campaign's rule
 /// set: those kept with the battle when its pack was written, else fought
 /// now from the battle's scenario. The battle's forces and reserves are

@@ -261,3 +261,73 @@ fn file_export_chronicle_writes_the_page_umpire_chronicle_writes() {
         std::fs::read_to_string(dir.path().join("cli.html")).unwrap()
     );
 }
+
+/// With the house rule `odds_in_reports`, the report page's battle odds are
+/// fought on another thread: the window goes on drawing, and says when the
+/// page is written.
+#[test]
+fn a_report_with_battle_odds_is_written_on_another_thread() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let repo = repo();
+    std::fs::create_dir_all(d.join("campaigns")).unwrap();
+    std::fs::create_dir_all(d.join("maps")).unwrap();
+    for file in ["egypt_1895.toml", "egypt_1895.png"] {
+        std::fs::copy(repo.join("maps").join(file), d.join("maps").join(file)).unwrap();
+    }
+    let text = std::fs::read_to_string(repo.join("campaigns/egyptian_rebellion_1895.toml"))
+        .unwrap()
+        .replacen("[end]", "[house_rules]\nodds_in_reports = true\n\n[end]", 1);
+    std::fs::write(d.join("campaigns/rebellion.toml"), text).unwrap();
+    let run = |args: &[&str]| {
+        let out = umpire(d, args);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    };
+    run(&["new", "campaigns/rebellion.toml", "war.umpire"]);
+    for (side, file) in [("british", "british_move1.toml"), ("rebels", "rebels_move1.toml")] {
+        let orders = repo.join("campaigns/orders").join(file);
+        run(&["orders", "war.umpire", side, orders.to_str().unwrap()]);
+    }
+    for _ in 0..4 {
+        run(&["turn", "war.umpire"]);
+    }
+    let mut h = opened(&d.join("war.umpire"));
+    h.get_by_label("File").click();
+    h.run();
+    h.get_by_label("Export a side's report…").click();
+    h.run();
+    h.get_by_label("Export").click();
+    h.run();
+    assert!(h.state().exporting(), "the odds are fought on another thread");
+    let notes = |h: &Harness<'_, UmpireApp>| -> Vec<String> {
+        h.state().notes().iter().map(|n| n.text.clone()).collect()
+    };
+    assert!(
+        notes(&h)
+            .iter()
+            .any(|n| n.contains("Working out the battles' odds")),
+        "{:?}",
+        notes(&h)
+    );
+    // Done within a minute, even in a debug build on a loaded machine.
+    for _ in 0..600 {
+        if !h.state().exporting() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        h.run();
+    }
+    assert!(
+        !h.state().exporting(),
+        "the report is still being written after a minute"
+    );
+    assert!(
+        notes(&h)
+            .iter()
+            .any(|n| n.contains("Wrote British Field Force's report for game move 5 to")),
+        "{:?}",
+        notes(&h)
+    );
+    let page = std::fs::read_to_string(d.join("british_move5.html")).unwrap();
+    assert!(page.contains("<p class=\"odds\">"), "{page:.300}");
+}

@@ -97,6 +97,10 @@ pub struct UmpireApp {
     by: crate::model::Conveyance,
     commands: Vec<Command>,
     job: Option<TurnJob>,
+    /// A side's report page being written on another thread, because its
+    /// battles' odds must be fought first (the house rule `odds_in_reports`):
+    /// what it says when done.
+    export: Option<mpsc::Receiver<Result<String, String>>>,
     /// Regions and forces above which a game move resolves on another thread.
     threaded_turn: usize,
     /// The save whose background picture the map has (or has tried to load).
@@ -143,6 +147,7 @@ impl UmpireApp {
             by: crate::model::Conveyance::Foot,
             commands: Vec::new(),
             job: None,
+            export: None,
             threaded_turn: THREADED_TURN,
             background_for: None,
             launch,
@@ -481,6 +486,34 @@ impl UmpireApp {
                 let Some(session) = self.session.as_ref() else {
                     return;
                 };
+                // Odds to fight first (1,000 battles each): on another thread,
+                // so the window does not wait for them.
+                if crate::desk::report_needs_odds(session.campaign(), &side, &path) {
+                    if self.export.is_some() {
+                        self.notes
+                            .error("A report is still being written: wait for it, then export again.");
+                        return;
+                    }
+                    let (campaign, log) = (session.campaign().clone(), session.events().to_vec());
+                    let (tx, rx) = mpsc::channel();
+                    let repaint = self.ctx.clone();
+                    std::thread::spawn(move || {
+                        let done = match crate::desk::report_text(&campaign, &log, &side, &path) {
+                            None => Err(format!("The campaign has no side `{side}` to report on.")),
+                            Some((report, text)) => match crate::files::write_file(&path, text.as_bytes()) {
+                                Ok(_) => Ok(written_report(&report, &path)),
+                                Err(why) => Err(format!("The report was not written: {why}")),
+                            },
+                        };
+                        let _ = tx.send(done);
+                        repaint.request_repaint();
+                    });
+                    self.export = Some(rx);
+                    self.windows.forms.export_report = None;
+                    self.notes
+                        .note("Working out the battles' odds for the report page…");
+                    return;
+                }
                 let Some((report, text)) =
                     crate::desk::report_text(session.campaign(), session.events(), &side, &path)
                 else {
@@ -491,17 +524,7 @@ impl UmpireApp {
                 match crate::files::write_file(&path, text.as_bytes()) {
                     Ok(_) => {
                         self.windows.forms.export_report = None;
-                        self.notes.note(format!(
-                            "Wrote {}'s report for game move {} to {}{}.",
-                            report.side_name,
-                            report.turn,
-                            path.display(),
-                            if crate::desk::is_page(&path) {
-                                ": a page to read in any browser"
-                            } else {
-                                ""
-                            }
-                        ));
+                        self.notes.note(written_report(&report, &path));
                     }
                     Err(why) => self.notes.error(format!("The report was not written: {why}")),
                 }
@@ -627,6 +650,32 @@ impl UmpireApp {
         if gone {
             self.selection = Selection::None;
         }
+    }
+
+    /// Takes in a report page written on another thread, once done.
+    fn poll_export(&mut self) {
+        let Some(rx) = &self.export else { return };
+        match rx.try_recv() {
+            Ok(Ok(said)) => {
+                self.export = None;
+                self.notes.note(said);
+            }
+            Ok(Err(why)) => {
+                self.export = None;
+                self.notes.error(why);
+            }
+            Err(mpsc::TryRecvError::Empty) => {}
+            Err(mpsc::TryRecvError::Disconnected) => {
+                self.export = None;
+                self.notes
+                    .error("Writing the report failed; nothing was written.");
+            }
+        }
+    }
+
+    /// Whether a report page is being written on another thread.
+    pub fn exporting(&self) -> bool {
+        self.export.is_some()
     }
 
     fn poll_job(&mut self) {
@@ -926,6 +975,7 @@ impl eframe::App for UmpireApp {
         let ctx = ui.ctx().clone();
         self.catch_up();
         self.poll_job();
+        self.poll_export();
         let seat = &self.windows.seat;
         if seat::pass_ui(
             ui,
@@ -943,7 +993,7 @@ impl eframe::App for UmpireApp {
         self.shortcuts(&ctx);
         self.panels_ui(ui, &ctx);
         self.apply_commands(&ctx);
-        if self.job.is_some() {
+        if self.job.is_some() || self.export.is_some() {
             ctx.request_repaint_after(std::time::Duration::from_millis(50));
         }
         self.screenshot(&ctx);
@@ -962,6 +1012,21 @@ impl eframe::App for UmpireApp {
 
 /// Why a page (`what`: "report", "chronicle") cannot be written to `path`:
 /// no campaign is open, or `path` is its save.
+/// What the window says once a side's report is written to `path`.
+fn written_report(report: &crate::model::report::Report, path: &std::path::Path) -> String {
+    format!(
+        "Wrote {}'s report for game move {} to {}{}.",
+        report.side_name,
+        report.turn,
+        path.display(),
+        if crate::desk::is_page(path) {
+            ": a page to read in any browser"
+        } else {
+            ""
+        }
+    )
+}
+
 fn export_refusal(session: Option<&Session>, path: &std::path::Path, what: &str) -> Option<String> {
     match session {
         None => Some(format!(
