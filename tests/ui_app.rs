@@ -39,6 +39,16 @@ fn opened(save: &Path) -> Harness<'static, UmpireApp> {
     })
 }
 
+/// The window on a new save of the bundled Jumbo game (1961) in `dir`.
+fn jumbo(dir: &Path) -> Harness<'static, UmpireApp> {
+    let campaign = common::repo().join("campaigns/scruby_jumbo_1961.toml");
+    let out = common::umpire(dir, &["new", campaign.to_str().unwrap(), "jumbo.umpire"]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let mut h = opened(&dir.join("jumbo.umpire"));
+    h.run();
+    h
+}
+
 fn campaign(h: &Harness<'_, UmpireApp>) -> Campaign {
     h.state()
         .session()
@@ -534,20 +544,7 @@ fn the_menus_show_each_items_keyboard_shortcut() {
 #[test]
 fn forces_in_one_region_are_one_stack_spread_out_under_the_pointer() {
     let dir = tempfile::tempdir().unwrap();
-    let out = common::umpire(
-        dir.path(),
-        &[
-            "new",
-            common::repo()
-                .join("campaigns/scruby_jumbo_1961.toml")
-                .to_str()
-                .unwrap(),
-            "jumbo.umpire",
-        ],
-    );
-    assert!(out.status.success(), "{}", common::stderr(&out));
-    let mut h = opened(&dir.path().join("jumbo.umpire"));
-    h.run();
+    let mut h = jumbo(dir.path());
     let stack = ["red-div-3", "red-div-4", "red-heavy-cavalry"];
     let shown = |h: &Harness<'_, UmpireApp>| -> Vec<bool> {
         stack
@@ -592,20 +589,7 @@ fn forces_in_one_region_are_one_stack_spread_out_under_the_pointer() {
 #[test]
 fn zoom_to_fit_fills_the_panel_with_a_small_map() {
     let dir = tempfile::tempdir().unwrap();
-    let out = common::umpire(
-        dir.path(),
-        &[
-            "new",
-            common::repo()
-                .join("campaigns/scruby_jumbo_1961.toml")
-                .to_str()
-                .unwrap(),
-            "jumbo.umpire",
-        ],
-    );
-    assert!(out.status.success(), "{}", common::stderr(&out));
-    let mut h = opened(&dir.path().join("jumbo.umpire"));
-    h.run();
+    let h = jumbo(dir.path());
     let c = campaign(&h);
     let spots: Vec<Pos2> = c
         .map

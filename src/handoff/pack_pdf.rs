@@ -1369,6 +1369,24 @@ fn round(v: f64) -> i64 {
 }
 
 /// Words on the table on a pale ground so they read over the terrain.
+/// `words` at the top of a fixed page, under its title, wrapped to `width`
+/// in 8.5-point type; returns the lines it took.
+fn page_note(pen: &mut Pen, ty: &mut Type, words: &str, width: f64, colour: [u8; 3]) -> usize {
+    let lines = ty.wrap(8.5, words, width);
+    for (i, line) in lines.iter().enumerate() {
+        pen.text(
+            ty,
+            MARGIN_PT,
+            MARGIN_PT + 30.0 + i as f64 * 11.0,
+            8.5,
+            line,
+            colour,
+            false,
+        );
+    }
+    lines.len()
+}
+
 fn label(pen: &mut Pen, ty: &mut Type, x: f64, y: f64, size: f64, words: &str, pale: bool) {
     if pale {
         let w = ty.width(size, words);
@@ -1796,18 +1814,7 @@ fn whole_table(doc: &mut Doc, scenario: &Scenario, cells: Option<&[Cell]>, small
         td / 12.0,
         1.0 / small
     );
-    let lines = ty.wrap(8.5, &scale_words, pw - 2.0 * MARGIN_PT);
-    for (i, line) in lines.iter().enumerate() {
-        pen.text(
-            ty,
-            MARGIN_PT,
-            MARGIN_PT + 30.0 + i as f64 * 11.0,
-            8.5,
-            line,
-            GREY,
-            false,
-        );
-    }
+    page_note(pen, ty, &scale_words, pw - 2.0 * MARGIN_PT, GREY);
     let (x, y) = small_origin(pw, tw, small);
     show_form(pen, SMALL_FORM, x, y, small, td * PT);
     // Edge words: the far edge on top, the near edge (attacker's approach) below.
@@ -1937,20 +1944,9 @@ fn page_map(doc: &mut Doc, layout: &TileLayout, small: f64, first: usize, drawn:
             layout.paper.name()
         )
     };
-    let lines = ty.wrap(8.5, &words, pw - 2.0 * MARGIN_PT);
-    for (i, line) in lines.iter().enumerate() {
-        pen.text(
-            ty,
-            MARGIN_PT,
-            MARGIN_PT + 30.0 + i as f64 * 11.0,
-            8.5,
-            line,
-            INK,
-            false,
-        );
-    }
+    let lines = page_note(pen, ty, &words, pw - 2.0 * MARGIN_PT, INK);
     let (x, y) = small_origin(pw, tw, small);
-    let y = y + (lines.len().saturating_sub(2) as f64) * 11.0;
+    let y = y + (lines.saturating_sub(2) as f64) * 11.0;
     show_form(pen, SMALL_FORM, x, y, small, td * PT);
     if !drawn {
         return;

@@ -578,21 +578,22 @@ impl MapView {
         }
         let stacked = |c: &&Counter| self.layout.stacks.get(c.spot).is_some_and(|s| s.size > 1);
         if let Some(p) = pointer {
-            let under = |c: &&Counter| counter_rect(camera, rect, c, scale).expand(3.0).contains(p);
-            let mut over = self.layout.counters.iter().filter(stacked).filter(under);
-            if let Some(spread) = self.spread
-                && self
-                    .layout
-                    .counters
-                    .iter()
-                    .filter(stacked)
-                    .filter(under)
-                    .any(|c| c.spot == spread)
+            // The stacks whose counters, spread, would be under the pointer;
+            // the one spread already first.
+            let under: Vec<usize> = self
+                .layout
+                .counters
+                .iter()
+                .filter(stacked)
+                .filter(|c| counter_rect(camera, rect, c, scale).expand(3.0).contains(p))
+                .map(|c| c.spot)
+                .collect();
+            if let Some(spot) = self
+                .spread
+                .filter(|s| under.contains(s))
+                .or(under.first().copied())
             {
-                return Some(spread);
-            }
-            if let Some(c) = over.next() {
-                return Some(c.spot);
+                return Some(spot);
             }
         }
         selected

@@ -1,7 +1,7 @@
 //! Plots of the campaign's history (egui_plot): each side's strength over
 //! the game moves, stands lost by cause, and HQs held.
 
-use super::history::Cause;
+use super::history::{Cause, SideTally, Timeline};
 use super::session::Session;
 use super::state::Timelines;
 use egui::{Color32, Ui};
@@ -54,26 +54,7 @@ pub fn plots_ui(ui: &mut Ui, session: Option<&Session>, timelines: &mut Timeline
         .y_axis_label("points")
         .allow_scroll(false)
         .show(ui, |plot| {
-            for (i, (name, colour)) in sides.iter().enumerate() {
-                let series: Vec<[f64; 2]> = timeline
-                    .moments
-                    .iter()
-                    .filter_map(|m| m.sides.get(i).map(|s| [f64::from(m.turn), s.points as f64]))
-                    .collect();
-                let (width, style, marker) = look(i);
-                plot.line(
-                    Line::new(name.clone(), PlotPoints::from(series.clone()))
-                        .color(*colour)
-                        .width(width)
-                        .style(style),
-                );
-                plot.points(
-                    Points::new(name.clone(), series)
-                        .color(*colour)
-                        .shape(marker)
-                        .radius(3.5),
-                );
-            }
+            side_lines(plot, &sides, timeline, |s| s.points as f64);
         });
 
     ui.label("Stands lost, by side and cause");
@@ -139,25 +120,36 @@ pub fn plots_ui(ui: &mut Ui, session: Option<&Session>, timelines: &mut Timeline
         .y_axis_label("HQs")
         .allow_scroll(false)
         .show(ui, |plot| {
-            for (i, (name, colour)) in sides.iter().enumerate() {
-                let series: Vec<[f64; 2]> = timeline
-                    .moments
-                    .iter()
-                    .filter_map(|m| m.sides.get(i).map(|s| [f64::from(m.turn), s.hqs_held as f64]))
-                    .collect();
-                let (width, style, marker) = look(i);
-                plot.line(
-                    Line::new(name.clone(), PlotPoints::from(series.clone()))
-                        .color(*colour)
-                        .width(width)
-                        .style(style),
-                );
-                plot.points(
-                    Points::new(name.clone(), series)
-                        .color(*colour)
-                        .shape(marker)
-                        .radius(3.5),
-                );
-            }
+            side_lines(plot, &sides, timeline, |s| s.hqs_held as f64);
         });
+}
+
+/// One line a side over the game moves, `figure` read from each side's
+/// figures after each, drawn as [`look`] says, with a marker at each move.
+fn side_lines(
+    plot: &mut egui_plot::PlotUi<'_>,
+    sides: &[(String, Color32)],
+    timeline: &Timeline,
+    figure: impl Fn(&SideTally) -> f64,
+) {
+    for (i, (name, colour)) in sides.iter().enumerate() {
+        let series: Vec<[f64; 2]> = timeline
+            .moments
+            .iter()
+            .filter_map(|m| m.sides.get(i).map(|s| [f64::from(m.turn), figure(s)]))
+            .collect();
+        let (width, style, marker) = look(i);
+        plot.line(
+            Line::new(name.clone(), PlotPoints::from(series.clone()))
+                .color(*colour)
+                .width(width)
+                .style(style),
+        );
+        plot.points(
+            Points::new(name.clone(), series)
+                .color(*colour)
+                .shape(marker)
+                .radius(3.5),
+        );
+    }
 }
