@@ -361,11 +361,21 @@ pub fn report_needs_odds(campaign: &Campaign, side: &crate::model::SideId, path:
         && campaign.battles.iter().any(|b| {
             b.status == crate::model::BattleStatus::Pending
                 && (&b.attacker == side || &b.defender == side)
-                && b.record
-                    .prediction
-                    .as_ref()
-                    .is_none_or(|p| p.rules != campaign.rules)
+                && kept_odds(campaign, b).is_none()
         })
+}
+
+/// The odds kept with `battle` when its pack was written, if they are under
+/// the campaign's rule set.
+fn kept_odds<'c>(
+    campaign: &Campaign,
+    battle: &'c crate::model::Battle,
+) -> Option<&'c crate::model::Prediction> {
+    battle
+        .record
+        .prediction
+        .as_ref()
+        .filter(|p| p.rules == campaign.rules)
 }
 
 /// The engine's odds of each battle in `report`, under the campaign's rule
@@ -385,8 +395,8 @@ fn battle_odds(
                 .battles
                 .iter()
                 .find(|c| c.id == b.id)
-                .and_then(|c| c.record.prediction.clone())
-                .filter(|p| p.rules == campaign.rules);
+                .and_then(|c| kept_odds(campaign, c))
+                .cloned();
             let odds = match kept {
                 Some(odds) => odds,
                 None => handoff::predict(&scenario_for(campaign, b.id, None).ok()?.scenario).ok()?,
