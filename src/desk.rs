@@ -431,6 +431,15 @@ pub fn chronicle_text(
         })?;
         states.push((change.at, then));
     }
+    // A battle's record (its pack, its odds) is written without a checkpoint
+    // of its own: the last state takes the records the campaign has now.
+    if let Some((_, last)) = states.last_mut() {
+        for battle in &mut last.battles {
+            if let Some(now) = campaign.battles.iter().find(|b| b.id == battle.id) {
+                battle.record = now.record.clone();
+            }
+        }
+    }
     Ok(crate::export::chronicle_page(&states, log, side))
 }
 

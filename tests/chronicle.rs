@@ -326,3 +326,33 @@ fn the_chronicle_is_refused_for_an_unknown_side_or_the_save_itself() {
     );
     assert!(!d.join("c.html").exists());
 }
+
+/// A pack written for a pending battle is linked at once, though writing it
+/// made no checkpoint of its own.
+#[test]
+fn a_pending_battles_pack_is_linked_as_soon_as_it_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let repo = common::repo();
+    let run = |args: &[&str]| {
+        let out = umpire(d, args);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    };
+    let campaign = repo.join("campaigns/egyptian_rebellion_1895.toml");
+    run(&["new", campaign.to_str().unwrap(), "r.umpire"]);
+    for (side, file) in [("british", "british_move1.toml"), ("rebels", "rebels_move1.toml")] {
+        let orders = repo.join("campaigns/orders").join(file);
+        run(&["orders", "r.umpire", side, orders.to_str().unwrap()]);
+    }
+    for _ in 0..4 {
+        run(&["turn", "r.umpire"]);
+    }
+    run(&["scenario", "r.umpire", "1", "--out", "pack"]);
+    run(&["chronicle", "r.umpire", "c.html"]);
+    let page = std::fs::read_to_string(d.join("c.html")).unwrap();
+    let battle = article(&page, "battle-1");
+    assert!(
+        battle.contains("Pending") && battle.contains(">pack.pdf</a>"),
+        "{battle}"
+    );
+}
