@@ -45,6 +45,7 @@ fn generated(n: usize) -> Campaign {
             x: (i % cols) as f64 * 10.0 + rng.random_range(-2.0..2.0),
             y: (i / cols) as f64 * 10.0 + rng.random_range(-2.0..2.0),
             features: vec![],
+            shape: vec![],
         })
         .collect();
     let mut roads = Vec::with_capacity(3 * n);
@@ -142,6 +143,7 @@ fn generated(n: usize) -> Campaign {
             regions,
             roads,
             background: None,
+            waters: Vec::new(),
         },
         turn: 1,
         start_turn: 1,

@@ -12,7 +12,7 @@ use common::*;
 use rusqlite::Connection;
 use std::path::{Path, PathBuf};
 use umpire::files;
-use umpire::model::Campaign;
+use umpire::model::{Campaign, Water, WaterKind};
 use umpire::store::{APPLICATION_ID, Overwrite, SCHEMA_VERSION, Store, StoreError};
 
 fn fixture_campaign(dir: &Path) -> Campaign {
@@ -445,4 +445,28 @@ fn every_state_comes_back_on_undo_across_snapshots_and_changes() {
         states[0],
         "the state written back to the tables is the state read back"
     );
+}
+
+#[test]
+fn region_shapes_and_waters_survive_the_save() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut campaign = fixture_campaign(dir.path());
+    campaign.map.regions[0].shape = vec![[0.0, 0.0], [3.0, 0.0], [3.0, 2.5]];
+    campaign.map.waters = vec![
+        Water {
+            kind: WaterKind::River,
+            name: Some("The Brook".to_owned()),
+            points: vec![[1.0, 1.0], [2.0, 4.0]],
+        },
+        Water {
+            kind: WaterKind::Lake,
+            name: None,
+            points: vec![[5.0, 5.0], [6.0, 5.0], [6.0, 6.0]],
+        },
+    ];
+    let path = dir.path().join("shapes.umpire");
+    Store::create(&path, &campaign, Overwrite::Refuse).unwrap();
+    let store = Store::open(&path).unwrap();
+    let loaded = store.load().unwrap();
+    assert_eq!(loaded.map, campaign.map);
 }

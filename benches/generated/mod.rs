@@ -64,6 +64,7 @@ fn generate_map(n: usize, rng: &mut ChaCha8Rng) -> Grid {
             x: (i % cols) as f64 * SPACING + rng.random_range(-2.0..2.0),
             y: (i / cols) as f64 * SPACING + rng.random_range(-2.0..2.0),
             features: vec![],
+            shape: vec![],
         })
         .collect();
 
@@ -149,6 +150,7 @@ fn generate_map(n: usize, rng: &mut ChaCha8Rng) -> Grid {
         regions,
         roads,
         background: None,
+        waters: Vec::new(),
     };
     Grid { map, cols, adjacent }
 }

@@ -14,7 +14,9 @@ use super::date::Date;
 use super::diag::{Diagnostic, Lines, Location, Severity};
 use super::house_rules::read::{self as house_rules, RawHouseRules};
 use super::ids::{ForceId, RegionId, SideId, StandId, is_valid_key};
-use super::map::{Background, Feature, Map, Region, RiverCrossing, Road, RoadKind, Terrain};
+use super::map::{
+    Background, Feature, Map, MapPoint, Region, RiverCrossing, Road, RoadKind, Terrain, Water, WaterKind,
+};
 use super::plain_toml;
 use super::rng::RngState;
 use super::stand::{Quality, Stand, StandKind};
@@ -118,6 +120,17 @@ struct RawMap {
     #[serde(default)]
     roads: Vec<RawRoad>,
     background: Option<Spanned<RawBackground>>,
+    #[serde(default)]
+    waters: Vec<RawWater>,
+}
+
+/// `[[waters]]`: a river or canal as a line, a lake or the sea as an area.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawWater {
+    kind: Spanned<String>,
+    name: Option<Spanned<String>>,
+    points: Spanned<Vec<Vec<f64>>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -140,6 +153,7 @@ struct RawRegion {
     y: Spanned<f64>,
     #[serde(default)]
     features: Vec<Spanned<String>>,
+    shape: Option<Spanned<Vec<Vec<f64>>>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -529,6 +543,82 @@ fn check_background(sink: &mut Sink<'_>, raw: &RawBackground) -> Option<Backgrou
     })
 }
 
+/// The most points one outline or line may have: a map file is written by a
+/// person or an import, and the window draws every point at every frame.
+const MAX_POINTS: usize = 10_000;
+
+/// A `points` or `shape` list checked: each point two finite numbers of miles,
+/// at least `least` points (2 for a line, 3 for an area), at most [`MAX_POINTS`].
+fn check_points(
+    sink: &mut Sink<'_>,
+    raw: &Spanned<Vec<Vec<f64>>>,
+    least: usize,
+    what: &str,
+) -> Option<Vec<MapPoint>> {
+    let span = raw.span();
+    let mut points = Vec::with_capacity(raw.get_ref().len());
+    for (i, point) in raw.get_ref().iter().enumerate() {
+        match point.as_slice() {
+            [x, y] if x.is_finite() && y.is_finite() => points.push([*x, *y]),
+            _ => {
+                sink.error(
+                    &span,
+                    format!(
+                        "{what}: point {} must be two numbers of miles, [x, y] (east, south), such as [12.5, 40.0]",
+                        i + 1
+                    ),
+                );
+                return None;
+            }
+        }
+    }
+    if points.len() < least {
+        sink.error(
+            &span,
+            format!(
+                "{what} has {} point{} but needs at least {least}",
+                points.len(),
+                if points.len() == 1 { "" } else { "s" }
+            ),
+        );
+        return None;
+    }
+    if points.len() > MAX_POINTS {
+        sink.error(
+            &span,
+            format!(
+                "{what} has {} points, more than the {MAX_POINTS} one line or outline may have: simplify it",
+                points.len()
+            ),
+        );
+        return None;
+    }
+    Some(points)
+}
+
+/// The map file's `[[waters]]` checked, in file order; a wrong one left out.
+fn check_waters(sink: &mut Sink<'_>, raw: &[RawWater]) -> Vec<Water> {
+    let mut waters = Vec::with_capacity(raw.len());
+    for water in raw {
+        let kind = sink.word(&water.kind, "water kind", WaterKind::parse, WaterKind::choices);
+        sink.optional_name(water.name.as_ref(), "water");
+        let Some(kind) = kind else { continue };
+        let least = if kind.is_area() { 3 } else { 2 };
+        let what = match &water.name {
+            Some(name) => format!("{kind} `{}`", name.get_ref()),
+            None => format!("the {kind}"),
+        };
+        if let Some(points) = check_points(sink, &water.points, least, &what) {
+            waters.push(Water {
+                kind,
+                name: water.name.as_ref().map(|n| n.get_ref().clone()),
+                points,
+            });
+        }
+    }
+    waters
+}
+
 /// Reads and checks a map file.
 pub fn check_map(source: Source<'_>) -> Checked<Map> {
     let mut sink = Sink::new(source);
@@ -548,11 +638,12 @@ pub fn check_map(source: Source<'_>) -> Checked<Map> {
 
     // The checks read the raw file; the map is built from it after, its
     // strings moved, not copied.
-    let (terrains, features, roads, parts) = {
+    let (terrains, features, shapes, roads, parts) = {
         let mut ids = Seen::new("region id");
         let mut names = Seen::new("region name");
         let mut terrains = Vec::with_capacity(raw.regions.len());
         let mut all_features = Vec::with_capacity(raw.regions.len());
+        let mut shapes = Vec::with_capacity(raw.regions.len());
         for region in &raw.regions {
             sink.key(&region.id, "region");
             ids.add(&mut sink, region.id.get_ref().as_str(), &region.id.span());
@@ -567,6 +658,15 @@ pub fn check_map(source: Source<'_>) -> Checked<Map> {
                     );
                 }
             }
+            let shape = region.shape.as_ref().and_then(|shape| {
+                check_points(
+                    &mut sink,
+                    shape,
+                    3,
+                    &format!("the shape of region `{}`", region.id.get_ref()),
+                )
+            });
+            shapes.push(shape.unwrap_or_default());
             let mut features = Vec::new();
             for feature in &region.features {
                 if let Some(f) = sink.word(feature, "feature", Feature::parse, Feature::choices) {
@@ -688,7 +788,7 @@ pub fn check_map(source: Source<'_>) -> Checked<Map> {
         } else {
             super::map::connected_parts(raw.regions.len(), joined.into_iter())
         };
-        (terrains, all_features, roads, parts)
+        (terrains, all_features, shapes, roads, parts)
     };
     if parts.len() > 1 {
         // Name the regions cut off from the largest part, each at its own line.
@@ -718,19 +818,22 @@ pub fn check_map(source: Source<'_>) -> Checked<Map> {
         .background
         .as_ref()
         .and_then(|b| check_background(&mut sink, b.get_ref()));
+    let waters = check_waters(&mut sink, &raw.waters);
     sink.finish(|| {
         let regions = raw
             .regions
             .into_iter()
             .zip(terrains)
             .zip(features)
-            .map(|((region, terrain), features)| Region {
+            .zip(shapes)
+            .map(|(((region, terrain), features), shape)| Region {
                 id: RegionId::new(region.id.into_inner()),
                 name: region.name.into_inner(),
                 terrain: terrain.unwrap_or(Terrain::Open),
                 x: region.x.into_inner(),
                 y: region.y.into_inner(),
                 features,
+                shape,
             })
             .collect();
         let roads = raw
@@ -752,6 +855,7 @@ pub fn check_map(source: Source<'_>) -> Checked<Map> {
             regions,
             roads,
             background,
+            waters,
         })
     })
 }

@@ -57,6 +57,43 @@ vocabulary! {
     }
 }
 
+vocabulary! {
+    /// Water drawn on the map (a line or an area), which the map file gives
+    /// so that a map needs no background picture.
+    pub enum WaterKind {
+        /// A river, as a line from its source towards its mouth.
+        River = "river",
+        /// A canal, as a line.
+        Canal = "canal",
+        /// A lake, as an area.
+        Lake = "lake",
+        /// The sea, as an area: its edge is the coast.
+        Sea = "sea",
+    }
+}
+
+impl WaterKind {
+    /// Whether the water is an area (a closed polygon) rather than a line.
+    pub fn is_area(self) -> bool {
+        matches!(self, WaterKind::Lake | WaterKind::Sea)
+    }
+}
+
+/// A point in the map's miles: east of the left edge, south of the top edge.
+pub type MapPoint = [f64; 2];
+
+/// A river, canal, lake or sea drawn on the map (`[[waters]]` in the map file).
+/// It only draws: movement follows the roads (a road that crosses water says
+/// so with its `river` crossing), and steamers the `river` roads.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Water {
+    pub kind: WaterKind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The line's points in order, or the area's outline (closed implicitly).
+    pub points: Vec<MapPoint>,
+}
+
 /// An area of the map.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Region {
@@ -68,6 +105,10 @@ pub struct Region {
     /// Miles south of the map's top edge.
     pub y: f64,
     pub features: Vec<Feature>,
+    /// The region's outline, when the map file draws one (`shape`); empty
+    /// when the program derives it from the region points.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shape: Vec<MapPoint>,
 }
 
 impl Region {
@@ -123,6 +164,9 @@ pub struct Map {
     /// The picture under the map, if the map file names one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub background: Option<Background>,
+    /// Rivers, canals, lakes and the sea, drawn under the regions.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub waters: Vec<Water>,
 }
 
 impl Map {

@@ -16,6 +16,7 @@ pub mod house_rules;
 mod ids;
 mod knowledge;
 mod map;
+pub mod map_file;
 mod plain_toml;
 pub mod report;
 mod rng;
@@ -39,7 +40,9 @@ pub use house_rules::{GraceCount, HouseRules, MarchPercent};
 pub(crate) use ids::is_valid_key;
 pub use ids::{ForceId, RegionId, SideId, StandId};
 pub use knowledge::{How, Knowledge, MarkerCount, Seen, Sighting};
-pub use map::{Background, Feature, Map, Region, RiverCrossing, Road, RoadKind, Terrain};
+pub use map::{
+    Background, Feature, Map, MapPoint, Region, RiverCrossing, Road, RoadKind, Terrain, Water, WaterKind,
+};
 pub use rng::RngState;
 pub use stand::{Arm, Quality, Stand, StandKind};
 pub use transport::{

@@ -527,6 +527,7 @@ fn synthetic(template: &Campaign, probe: &Probe, index: u64) -> Result<ProvingBa
         x,
         y: 0.0,
         features,
+        shape: Vec::new(),
     };
     let (terrain, mut features) = match ground {
         Ground::Open => (Terrain::Open, vec![]),

@@ -17,8 +17,8 @@ pub(super) fn write_campaign(tx: &Transaction<'_>, campaign: &Campaign) -> rusql
     tx.execute(
         "INSERT INTO campaign (id, title, description, turn, start_turn, start_date, days_per_turn, rules,
                                rng_seed, rng_word_pos, map_name, map_description, miles_per_inch, map_background,
-                               transport, arrivals, house_rules, campaign_end)
-         VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+                               transport, arrivals, house_rules, campaign_end, map_waters)
+         VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
         params![
             campaign.title,
             campaign.description,
@@ -37,10 +37,11 @@ pub(super) fn write_campaign(tx: &Transaction<'_>, campaign: &Campaign) -> rusql
             arrivals_json(campaign),
             (!campaign.house_rules.is_seed()).then(|| json(&campaign.house_rules)),
             end_json(&campaign.end),
+            (!map.waters.is_empty()).then(|| json(&map.waters)),
         ],
     )?;
     let mut insert = tx.prepare(
-        "INSERT INTO regions (id, ord, name, terrain, x, y, features) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        "INSERT INTO regions (id, ord, name, terrain, x, y, features, shape) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
     )?;
     for (ord, r) in map.regions.iter().enumerate() {
         let features: Vec<&str> = r.features.iter().map(|f| f.as_str()).collect();
@@ -51,7 +52,8 @@ pub(super) fn write_campaign(tx: &Transaction<'_>, campaign: &Campaign) -> rusql
             r.terrain.as_str(),
             r.x,
             r.y,
-            features.join(" ")
+            features.join(" "),
+            (!r.shape.is_empty()).then(|| json(&r.shape)),
         ])?;
     }
     let mut insert = tx.prepare(
@@ -550,6 +552,7 @@ pub(super) fn created_state(campaign: &Campaign) -> serde_json::Value {
         regions: _,
         roads: _,
         background,
+        waters,
     } = map;
     let start = Campaign {
         title: title.clone(),
@@ -560,6 +563,7 @@ pub(super) fn created_state(campaign: &Campaign) -> serde_json::Value {
             regions: Vec::new(),
             roads: Vec::new(),
             background: background.clone(),
+            waters: waters.clone(),
         },
         turn: *turn,
         start_turn: *start_turn,
@@ -666,7 +670,7 @@ fn first_text(row: &Row<'_>) -> String {
 fn read_map(reader: &Reader<'_>) -> Result<(Vec<Region>, Vec<Road>), StoreError> {
     let regions = reader.rows(
         "regions",
-        "SELECT id, name, terrain, x, y, features FROM regions ORDER BY ord",
+        "SELECT id, name, terrain, x, y, features, shape FROM regions ORDER BY ord",
         first_text,
         |row| {
             let features = text(row, 5)?
@@ -680,6 +684,10 @@ fn read_map(reader: &Reader<'_>) -> Result<(Vec<Region>, Vec<Road>), StoreError>
                 x: number(row, 3)?,
                 y: number(row, 4)?,
                 features,
+                shape: opt_text(row, 6)?
+                    .map(|json| serde_json::from_str(&json).map_err(|e| format!("shape: {e}")))
+                    .transpose()?
+                    .unwrap_or_default(),
             })
         },
     )?;
@@ -903,7 +911,7 @@ pub(super) fn read_campaign_with(
     let mut campaign = reader.rows(
         "campaign",
         "SELECT title, description, turn, start_turn, start_date, days_per_turn, rules, rng_seed, rng_word_pos,
-                map_name, map_description, miles_per_inch, map_background, transport, arrivals, house_rules, campaign_end FROM campaign WHERE id = 1",
+                map_name, map_description, miles_per_inch, map_background, transport, arrivals, house_rules, campaign_end, map_waters FROM campaign WHERE id = 1",
         |_| "1".to_owned(),
         |row| {
             Ok(Campaign {
@@ -926,6 +934,10 @@ pub(super) fn read_campaign_with(
                     background: opt_text(row, 12)?
                         .map(|json| serde_json::from_str(&json).map_err(|e| format!("map_background: {e}")))
                         .transpose()?,
+                    waters: opt_text(row, 17)?
+                        .map(|json| serde_json::from_str(&json).map_err(|e| format!("map_waters: {e}")))
+                        .transpose()?
+                        .unwrap_or_default(),
                 },
                 miles_per_inch: number(row, 11)?,
                 transport: opt_text(row, 13)?

@@ -444,6 +444,7 @@ mod tests {
             x,
             y: 0.0,
             features: vec![],
+            shape: vec![],
         }
     }
 
@@ -512,6 +513,7 @@ mod tests {
                     .collect(),
                 roads: ids.windows(2).map(|w| road(w[0], w[1], 15.0)).collect(),
                 background: None,
+                waters: Vec::new(),
             },
             turn: 1,
             start_turn: 1,

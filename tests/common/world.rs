@@ -18,6 +18,7 @@ pub fn region(id: &str, terrain: Terrain) -> Region {
         x: 0.0,
         y: 0.0,
         features: vec![],
+        shape: vec![],
     }
 }
 
@@ -119,6 +120,7 @@ pub fn campaign(
             regions,
             roads,
             background: None,
+            waters: Vec::new(),
         },
         turn: 1,
         start_turn: 1,
