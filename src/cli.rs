@@ -21,6 +21,7 @@ use umpire::strategy::{self, Order};
 
 mod battles;
 mod edit;
+mod maps;
 mod players;
 mod proving;
 
@@ -127,10 +128,15 @@ enum Command {
         with_pending: bool,
     },
     /// List the map for writing orders: regions (id, name, terrain, who holds
-    /// them), roads with miles and march hours by arm, and the HQs.
+    /// them), roads with miles and march hours by arm, and the HQs. Also
+    /// `umpire map generate` and `umpire map import`, which make map files.
+    #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
     Map {
+        #[command(subcommand)]
+        tool: Option<maps::MapTool>,
         /// The campaign save.
-        save: PathBuf,
+        #[arg(required = true)]
+        save: Option<PathBuf>,
         /// Only what this side knows (by id) of who holds what.
         #[arg(long)]
         side: Option<String>,
@@ -310,7 +316,16 @@ pub fn run() -> Result<ExitCode> {
             json,
             with_pending,
         } => turn(&save, json, with_pending),
-        Command::Map { save, side, json } => players::map(&save, side.as_deref(), json),
+        Command::Map { tool: Some(tool), .. } => maps::run(tool),
+        Command::Map {
+            save: Some(save),
+            side,
+            json,
+            ..
+        } => players::map(&save, side.as_deref(), json),
+        Command::Map { .. } => bail!(
+            "give a campaign save, e.g. `umpire map rebellion.umpire`, or `umpire map generate` / `umpire map import`"
+        ),
         Command::Route {
             save,
             force,
@@ -380,7 +395,7 @@ fn app(
     Ok(ExitCode::SUCCESS)
 }
 
-fn print_diagnostics(out: &mut impl Write, diagnostics: &[Diagnostic]) -> Result<()> {
+pub(crate) fn print_diagnostics(out: &mut impl Write, diagnostics: &[Diagnostic]) -> Result<()> {
     for d in diagnostics {
         writeln!(out, "{d}")?;
     }

@@ -11,6 +11,7 @@ pub mod desk;
 pub mod export;
 pub mod files;
 pub mod handoff;
+pub mod map_tools;
 pub mod model;
 pub mod proving;
 pub mod rules;

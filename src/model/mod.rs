@@ -40,6 +40,7 @@ pub use house_rules::{GraceCount, HouseRules, MarchPercent};
 pub(crate) use ids::is_valid_key;
 pub use ids::{ForceId, RegionId, SideId, StandId};
 pub use knowledge::{How, Knowledge, MarkerCount, Seen, Sighting};
+pub(crate) use map::connected_parts;
 pub use map::{
     Background, Feature, Map, MapPoint, Region, RiverCrossing, Road, RoadKind, Terrain, Water, WaterKind,
 };
