@@ -7,6 +7,7 @@
 //! `export` writes pages to read (a side's report as HTML with an SVG map),
 //! pure like `model`: it returns text and writes no file.
 
+pub mod ai;
 pub mod desk;
 pub mod export;
 pub mod files;

@@ -330,7 +330,10 @@ impl World {
     fn region_points(&self, n: usize, layout: Layout, rng: &mut ChaCha8Rng) -> Vec<MapPoint> {
         let row_step = SPACING_MILES * 3f64.sqrt() / 2.0;
         // The middle of the land a little to the north, so the land meets the sea along the coast.
-        let middle = [self.width / 2.0, self.coast_mean + (self.height - self.coast_mean) * 0.4];
+        let middle = [
+            self.width / 2.0,
+            self.coast_mean + (self.height - self.coast_mean) * 0.4,
+        ];
         let mut scale = 1.0;
         loop {
             let width = self.width * scale;

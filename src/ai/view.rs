@@ -1,0 +1,242 @@
+//! What a side knows, from its report, in the shape the opponents think in:
+//! regions by index, the roads a force can march, its own forces and their
+//! strength, the enemy as last seen, the HQs; and distances on foot.
+
+use crate::model::report::Report;
+use crate::model::{ForceId, RegionId, RiverCrossing, RoadKind, SideId, StandKind, Wing};
+use std::cmp::Ordering;
+use std::collections::{BinaryHeap, HashMap};
+
+/// An own force as the opponents see it.
+#[derive(Debug, Clone)]
+pub struct OwnForce {
+    pub id: ForceId,
+    pub name: String,
+    pub region: usize,
+    pub points: f64,
+    /// All its stands light cavalry: a scout.
+    pub scout: bool,
+    /// On the march between regions (it goes on unless told otherwise).
+    pub en_route: bool,
+    /// Must rest this game move: it cannot march.
+    pub must_rest: bool,
+    /// Game moves cut off from every HQ of its side.
+    pub cut_moves: u32,
+}
+
+/// An enemy force as last seen.
+#[derive(Debug, Clone)]
+pub struct EnemyForce {
+    /// "Blue Host" or "blind 3": the side's own name for it.
+    pub label: String,
+    pub side: SideId,
+    pub region: usize,
+    /// Its points when seen in full; a blind's is guessed (`guessed`).
+    pub points: f64,
+    pub guessed: bool,
+    pub seen_turn: u32,
+    pub in_sight: bool,
+}
+
+/// An HQ, public to every side.
+#[derive(Debug, Clone)]
+pub struct KnownHq {
+    pub side: SideId,
+    pub wing: Wing,
+    pub region: usize,
+    pub name: String,
+    pub held_by: SideId,
+}
+
+/// A side's picture of the campaign, built from its report alone.
+#[derive(Debug, Clone)]
+pub struct Known {
+    pub side: SideId,
+    pub turn: u32,
+    pub region_ids: Vec<RegionId>,
+    pub region_names: Vec<String>,
+    /// For each region, the regions a force can march to and the miles.
+    pub neighbours: Vec<Vec<(usize, f64)>>,
+    pub forces: Vec<OwnForce>,
+    pub enemies: Vec<EnemyForce>,
+    pub hqs: Vec<KnownHq>,
+}
+
+impl Known {
+    pub fn of(report: &Report) -> Known {
+        let map = &report.map;
+        let index: HashMap<&RegionId, usize> =
+            map.regions.iter().enumerate().map(|(i, r)| (&r.id, i)).collect();
+        let mut neighbours = vec![Vec::new(); map.regions.len()];
+        for road in &map.roads {
+            // On foot: no steamer river, and no water without a bridge or ford.
+            if road.kind == RoadKind::River || road.river == Some(RiverCrossing::None) {
+                continue;
+            }
+            let (Some(&a), Some(&b)) = (index.get(&road.from), index.get(&road.to)) else {
+                continue;
+            };
+            let miles = if road.miles.is_finite() && road.miles > 0.0 {
+                road.miles
+            } else {
+                1.0
+            };
+            if let Some(list) = neighbours.get_mut(a) {
+                list.push((b, miles));
+            }
+            if let Some(list) = neighbours.get_mut(b) {
+                list.push((a, miles));
+            }
+        }
+        let at = |id: &RegionId| index.get(id).copied();
+        let forces: Vec<OwnForce> = report
+            .forces
+            .iter()
+            .filter(|f| f.side == report.side && !f.stands.is_empty())
+            .filter_map(|f| {
+                Some(OwnForce {
+                    id: f.id.clone(),
+                    name: f.name.clone(),
+                    region: at(&f.region)?,
+                    points: f.stands.iter().map(|s| f64::from(s.strength)).sum(),
+                    scout: f.stands.iter().all(|s| s.kind == StandKind::LightCavalry),
+                    en_route: f.en_route.is_some(),
+                    must_rest: f.fatigue.must_rest,
+                    cut_moves: f.supply.cut_moves,
+                })
+            })
+            .collect();
+        // A blind is guessed at the mean of the enemy forces seen in full,
+        // or, with none seen, of the side's own forces.
+        let seen: Vec<f64> = report
+            .known
+            .iter()
+            .filter_map(|k| k.points)
+            .map(|p| p as f64)
+            .collect();
+        let guess = if seen.is_empty() {
+            let own: f64 = forces.iter().map(|f| f.points).sum();
+            if forces.is_empty() {
+                100.0
+            } else {
+                own / forces.len() as f64
+            }
+        } else {
+            seen.iter().sum::<f64>() / seen.len() as f64
+        };
+        let enemies = report
+            .known
+            .iter()
+            .filter(|k| k.side != report.side)
+            .filter_map(|k| {
+                Some(EnemyForce {
+                    label: k.label(),
+                    side: k.side.clone(),
+                    region: at(&k.region)?,
+                    points: k.points.map_or(guess, |p| p as f64),
+                    guessed: k.points.is_none(),
+                    seen_turn: k.seen_turn,
+                    in_sight: k.in_sight,
+                })
+            })
+            .collect();
+        let hqs = report
+            .hqs
+            .iter()
+            .filter_map(|h| {
+                Some(KnownHq {
+                    side: h.side.clone(),
+                    wing: h.wing,
+                    region: at(&h.region)?,
+                    name: h
+                        .name
+                        .clone()
+                        .unwrap_or_else(|| format!("{} HQ", map.region_name(&h.region))),
+                    held_by: h.held_by.clone(),
+                })
+            })
+            .collect();
+        Known {
+            side: report.side.clone(),
+            turn: report.turn,
+            region_ids: map.regions.iter().map(|r| r.id.clone()).collect(),
+            region_names: map.regions.iter().map(|r| r.name.clone()).collect(),
+            neighbours,
+            forces,
+            enemies,
+            hqs,
+        }
+    }
+
+    pub fn region_name(&self, region: usize) -> &str {
+        self.region_names.get(region).map_or("?", String::as_str)
+    }
+
+    pub fn region_id(&self, region: usize) -> Option<&RegionId> {
+        self.region_ids.get(region)
+    }
+
+    /// Miles on foot from the nearest of `sources` to every region
+    /// (infinite where no road leads), by Dijkstra's search.
+    pub fn miles_from(&self, sources: &[usize]) -> Vec<f64> {
+        let mut miles = vec![f64::INFINITY; self.neighbours.len()];
+        let mut queue = BinaryHeap::new();
+        for &s in sources {
+            if let Some(m) = miles.get_mut(s) {
+                *m = 0.0;
+                queue.push(Step(0.0, s));
+            }
+        }
+        while let Some(Step(d, region)) = queue.pop() {
+            if miles.get(region).is_some_and(|&m| d > m) {
+                continue;
+            }
+            for &(next, length) in self.neighbours.get(region).map_or(&[][..], Vec::as_slice) {
+                let through = d + length;
+                if let Some(m) = miles.get_mut(next)
+                    && through < *m
+                {
+                    *m = through;
+                    queue.push(Step(through, next));
+                }
+            }
+        }
+        miles
+    }
+
+    /// HQs held by the side, and by anyone else.
+    pub fn own_hqs(&self) -> impl Iterator<Item = &KnownHq> {
+        self.hqs.iter().filter(|h| h.held_by == self.side)
+    }
+
+    pub fn other_hqs(&self) -> impl Iterator<Item = &KnownHq> {
+        self.hqs.iter().filter(|h| h.held_by != self.side)
+    }
+
+    /// The enemy's known points in and around `region` (within `reach` miles).
+    pub fn enemy_points_near(&self, miles: &[f64], reach: f64) -> f64 {
+        self.enemies
+            .iter()
+            .filter(|e| miles.get(e.region).is_some_and(|&m| m <= reach))
+            .map(|e| e.points)
+            .sum()
+    }
+}
+
+/// A region and its distance in the search's queue, nearest first.
+#[derive(PartialEq)]
+struct Step(f64, usize);
+
+impl Eq for Step {}
+
+impl Ord for Step {
+    fn cmp(&self, other: &Self) -> Ordering {
+        other.0.total_cmp(&self.0).then_with(|| self.1.cmp(&other.1))
+    }
+}
+
+impl PartialOrd for Step {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
