@@ -19,6 +19,7 @@ use umpire::model::{Diagnostic, Severity};
 use umpire::store::{Overwrite, Store, Undone};
 use umpire::strategy::{self, Order};
 
+mod ai;
 mod battles;
 mod edit;
 mod maps;
@@ -143,6 +144,47 @@ enum Command {
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
+    },
+    /// The programmed commander's orders for a side, computed from that
+    /// side's report alone: its reasons, and the orders as an orders file.
+    Ai {
+        /// The campaign save.
+        save: PathBuf,
+        /// The side, by id (as `umpire status` shows it).
+        side: String,
+        /// The dice's seed (by default the campaign's seed and the side).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Give the orders for the current game move (else only show them).
+        #[arg(long)]
+        give: bool,
+        /// Also write the orders file here.
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
+    /// Plays whole campaigns between the programmed commander and scripted
+    /// opponents (rush, turtle, random) and itself, on balanced generated
+    /// maps, battles fought by the engine; prints wins, HQs held and points lost.
+    Tournament {
+        /// Campaigns per pairing (each opponent plays Red in half of them).
+        #[arg(long, default_value_t = 20)]
+        campaigns: usize,
+        /// Regions of each generated map.
+        #[arg(long, default_value_t = 60)]
+        regions: usize,
+        /// The first map's seed; each pair of campaigns takes the next.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Game moves before a campaign ends (unless a side takes every enemy HQ sooner).
+        #[arg(long, default_value_t = 30)]
+        moves: u32,
+        /// Only this pairing, e.g. "commander-rush".
+        #[arg(long)]
+        only: Option<String>,
+        /// Tell one campaign of the (first) pairing move by move: each side's
+        /// log and what happened.
+        #[arg(long)]
+        trace: bool,
     },
     /// A march's route, time, arrival and forced-march cost, as the window forecasts it.
     Route {
@@ -326,6 +368,21 @@ pub fn run() -> Result<ExitCode> {
         Command::Map { .. } => bail!(
             "give a campaign save, e.g. `umpire map rebellion.umpire`, or `umpire map generate` / `umpire map import`"
         ),
+        Command::Ai {
+            save,
+            side,
+            seed,
+            give,
+            out,
+        } => ai::orders(&save, &side, seed, give, out.as_deref()),
+        Command::Tournament {
+            campaigns,
+            regions,
+            seed,
+            moves,
+            only,
+            trace,
+        } => ai::tournament(campaigns, regions, seed, moves, only.as_deref(), trace),
         Command::Route {
             save,
             force,

@@ -449,3 +449,111 @@ pub fn is_page(path: &Path) -> bool {
         .and_then(|e| e.to_str())
         .is_some_and(|e| e.eq_ignore_ascii_case("html") || e.eq_ignore_ascii_case("htm"))
 }
+
+/// The programmed commander's orders for a side, checked, with its log and
+/// what it will remember (`commander_orders`).
+#[derive(Debug, Clone)]
+pub struct CommanderOrders {
+    pub orders: OrderSet,
+    /// Its reasons, then a line for each order the orders check refused (left out).
+    pub log: Vec<String>,
+    pub memory: crate::ai::Memory,
+    /// The dice's seed.
+    pub seed: u64,
+}
+
+/// The programmed commander's memory for `side`: the note kept with the last
+/// orders it gave that still stand in `log` (undone game moves' orders do not).
+pub fn commander_memory(log: &[Event], side: &crate::model::SideId) -> crate::ai::Memory {
+    use crate::model::EventKind;
+    let last_turn = log.iter().map(|e| e.turn).max().unwrap_or(0);
+    let first_turn = log.iter().map(|e| e.turn).min().unwrap_or(0);
+    (first_turn..=last_turn)
+        .rev()
+        .flat_map(|turn| crate::model::report::standing_events(log, turn).into_iter().rev())
+        .find_map(|event| match &event.kind {
+            EventKind::OrdersGiven(given) if &given.side == side => given
+                .commander
+                .as_ref()
+                .and_then(|note| note.get("memory"))
+                .and_then(|memory| serde_json::from_value(memory.clone()).ok()),
+            _ => None,
+        })
+        .unwrap_or_default()
+}
+
+/// `umpire ai`, and the window's sides played by the program: the
+/// programmed commander's orders for `side` from that side's report of
+/// `campaign` alone (the report is all it is given), with dice seeded by
+/// `seed` or else by the campaign's seed and the side. Orders the orders
+/// check refuses are left out and said in the log. Pure: nothing is written.
+pub fn commander_orders(
+    campaign: &Campaign,
+    log: &[Event],
+    side: &crate::model::SideId,
+    seed: Option<u64>,
+) -> Result<CommanderOrders, DeskError> {
+    still_open(campaign)?;
+    let report = crate::model::report::Report::of(campaign, side, log).ok_or_else(|| {
+        DeskError::Read(format!(
+            "no side `{side}` in this campaign: `umpire status` lists the sides"
+        ))
+    })?;
+    let seed = seed.unwrap_or_else(|| {
+        side.as_str()
+            .bytes()
+            .fold(campaign.rng.seed, |h, b| h.rotate_left(5) ^ u64::from(b))
+    });
+    let memory = commander_memory(log, side);
+    let decision = crate::ai::decide(crate::ai::Opponent::Commander, &report, &memory, seed);
+    let mut lines = decision.log;
+    let mut requests = decision.requests;
+    let mut orders = crate::strategy::OrderSet {
+        side: side.clone(),
+        turn: campaign.turn,
+        orders: Vec::new(),
+    };
+    // Each round leaves out at least one refused order, so it ends.
+    for _ in 0..=requests.len() {
+        match crate::strategy::check_requests(campaign, side, &requests) {
+            Ok(set) => {
+                orders = set;
+                break;
+            }
+            Err(problems) => {
+                let bad: std::collections::HashSet<usize> = problems.iter().map(|p| p.entry).collect();
+                for p in &problems {
+                    if let Some(r) = requests.get(p.entry) {
+                        lines.push(format!("Order for {} left out: {}.", r.force, p.message));
+                    }
+                }
+                requests = requests
+                    .into_iter()
+                    .enumerate()
+                    .filter(|(i, _)| !bad.contains(i))
+                    .map(|(_, r)| r)
+                    .collect();
+            }
+        }
+    }
+    Ok(CommanderOrders {
+        orders,
+        log: lines,
+        memory: decision.memory,
+        seed,
+    })
+}
+
+/// Gives the commander's `orders` for `campaign`, the save's state at `at`,
+/// with its log and memory kept in the `orders_given` event (the umpire
+/// reads them; no other side does).
+pub fn give_commander_orders(
+    store: &mut Store,
+    (campaign, at): (&Campaign, Revision),
+    orders: &CommanderOrders,
+) -> Result<(), DeskError> {
+    still_open(campaign)?;
+    let note = serde_json::json!({ "log": orders.log, "memory": orders.memory, "seed": orders.seed });
+    store.submit_orders_noted(at, &orders.orders, "programmed commander", Some(note))?;
+    Ok(())
+}

@@ -19,4 +19,5 @@ pub mod rules;
 pub mod scenario;
 pub mod store;
 pub mod strategy;
+pub mod tournament;
 pub mod ui;

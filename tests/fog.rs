@@ -1180,6 +1180,7 @@ fn orders(side: &str) -> EventKind {
         side: SideId::new(side),
         source: "orders.toml".to_owned(),
         orders: serde_json::json!([]),
+        commander: None,
     })
 }
 

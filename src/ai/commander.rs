@@ -8,7 +8,7 @@ use super::Decision;
 use super::scripted::{hold, march_to};
 use super::view::{Known, OwnForce};
 use crate::model::RegionId;
-use crate::strategy::OrderRequest;
+use crate::strategy::{Action, OrderRequest};
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
@@ -68,29 +68,698 @@ pub struct Memory {
     pub looked: BTreeMap<RegionId, u32>,
 }
 
-pub(super) fn decide(known: &Known, memory: &Memory, _rng: &mut ChaCha8Rng) -> Decision {
-    let requests: Vec<OrderRequest> = known
-        .forces
-        .iter()
-        .filter(|f| !f.en_route)
-        .map(hold_order)
-        .collect();
+/// Miles a force marches in about one game move, for "near" and "within a
+/// move": the Strategic Rules' infantry march of 20 miles a day on a road
+/// (scruby-1965-unbalanced-equality.txt, STRATEGIC RULES, Movement), taken
+/// for the slowest arm a force may hold.
+const MOVE_MILES: f64 = 20.0;
+
+/// The odds the commander wants before it attacks: its points in reach
+/// against the enemy's known and guessed points. Three to two: in the
+/// proving ground (README, The proving ground) a 1.5:1 attack is won by the
+/// stronger side in most engine battles under every rule set, while at even
+/// points the outcome is a coin's toss.
+const ATTACK_ODDS: f64 = 1.5;
+
+/// The plan is drawn again after this many game moves without success.
+const PLAN_PATIENCE: u32 = 6;
+
+pub(super) fn decide(known: &Known, memory: &Memory, rng: &mut ChaCha8Rng) -> Decision {
+    let mut log = Vec::new();
     let mut memory = memory.clone();
-    memory.since_turn = known.turn;
+    // Where its forces look this game move: their regions and the neighbours.
+    for force in &known.forces {
+        for region in std::iter::once(force.region).chain(
+            known
+                .neighbours
+                .get(force.region)
+                .into_iter()
+                .flatten()
+                .map(|&(r, _)| r),
+        ) {
+            if let Some(id) = known.region_id(region) {
+                memory.looked.insert(id.clone(), known.turn);
+            }
+        }
+    }
+    let own_points: f64 = known.forces.iter().map(|f| f.points).sum();
+    let enemy_points: f64 = known.enemies.iter().map(|e| e.points).sum();
+    let hqs_held = known.own_hqs().count();
+    let ratio = if enemy_points > 0.0 {
+        own_points / enemy_points
+    } else {
+        1.0
+    };
+
+    // Draw a plan when there is none, when the situation has changed (an HQ
+    // lost or won, a battle's losses or a reinforcement: a fifth of the
+    // points), when the plan has succeeded or when it has run too long.
+    let changed = memory.plan.is_none()
+        || hqs_held != memory.hqs_held
+        || (memory.points > 0.0 && ((own_points - memory.points).abs() / memory.points) > 0.2);
+    let succeeded = memory.plan == Some(Plan::StrikeHq)
+        && memory
+            .target
+            .as_ref()
+            .is_some_and(|t| known.own_hqs().any(|h| known.region_id(h.region) == Some(t)));
+    let stale = known.turn.saturating_sub(memory.since_turn) >= PLAN_PATIENCE;
+    if changed || succeeded || stale {
+        let why = if memory.plan.is_none() {
+            "at the start".to_owned()
+        } else if succeeded {
+            "the last plan succeeded".to_owned()
+        } else if changed {
+            format!(
+                "the situation changed ({hqs_held} HQs held, was {}; {:.0} points, were {:.0})",
+                memory.hqs_held, own_points, memory.points
+            )
+        } else {
+            format!("the last plan ran {PLAN_PATIENCE} game moves")
+        };
+        let (plan, roll, table) = draw_plan(known, ratio, rng);
+        memory.plan = Some(plan);
+        memory.roll = roll;
+        memory.since_turn = known.turn;
+        memory.target = None;
+        log.push(format!(
+            "Plan: {}, drawn {roll} on the plan table ({table}), {why}.",
+            plan.words()
+        ));
+    }
+    memory.hqs_held = hqs_held;
+    memory.points = own_points;
+    let plan = memory.plan.unwrap_or(Plan::DefendHqs);
+    // Whatever the plan, an HQ of its own in danger comes first: one held by
+    // the enemy to retake, or one with more enemy near it than guards.
+    let danger = danger(known);
+    if let Some((hq, threat, guards)) = &danger {
+        let lost = known
+            .hqs
+            .iter()
+            .any(|h| h.region == *hq && h.side == known.side && h.held_by != known.side);
+        log.push(if lost {
+            format!("{} is in enemy hands: the main body goes to retake it.", known.region_name(*hq))
+        } else {
+            format!(
+                "{} in danger: {:.0} enemy points within two moves against {:.0} of its own within one; the main body goes to it.",
+                known.region_name(*hq),
+                threat + 0.0,
+                guards + 0.0
+            )
+        });
+    }
+    let danger_here = danger.is_some();
+    let target = danger
+        .map(|(hq, _, _)| hq)
+        .or_else(|| objective(known, plan, &memory));
+    memory.target = target.and_then(|t| known.region_id(t).cloned());
+    match target {
+        Some(t) => log.push(format!("Objective: {}.", known.region_name(t))),
+        None => log.push("No objective in reach: every force to the nearest HQ it holds.".to_owned()),
+    }
+
+    let mut requests = Vec::new();
+    let mut busy = Busy(vec![false; known.forces.len()]);
+    // Forces that cannot march hold; forces on the road go on.
+    for (i, force) in known.forces.iter().enumerate() {
+        if force.must_rest {
+            requests.push(hold(force));
+            log.push(format!("{} rests after its forced marches.", force.name));
+            busy.set(i);
+        }
+    }
+    let own_hq_regions: Vec<usize> = known.own_hqs().map(|h| h.region).collect();
+    let to_hq = known.miles_from(&own_hq_regions);
+    // Cut off: back to supply first.
+    for (i, force) in known.forces.iter().enumerate() {
+        if busy.is(i) || force.cut_moves == 0 {
+            continue;
+        }
+        if let Some(hq) = nearest(&to_hq, &own_hq_regions, known, force.region)
+            && let Some(request) = march_to(known, force, hq, false)
+        {
+            requests.push(request);
+            log.push(format!(
+                "{} is cut off ({} game moves): back to supply at {}.",
+                force.name,
+                force.cut_moves,
+                known.region_name(hq)
+            ));
+            busy.set(i);
+        }
+    }
+    // Guards: each HQ it holds keeps the smallest force there (a lost HQ
+    // costs a stand a game move, Strategic Rules 2.1); a large force alone at
+    // an HQ leaves a detachment behind; an HQ with an enemy within two moves
+    // and no guard has the nearest force sent to it.
+    let mut detached = 0;
+    for hq in known.own_hqs() {
+        let near = known.miles_from(&[hq.region]);
+        let threat = known.enemy_points_near(&near, 2.0 * MOVE_MILES);
+        let guarded = known.forces.iter().any(|f| f.region == hq.region && !f.en_route);
+        if hq_guards_full(known, hq.region, &busy) {
+            continue;
+        }
+        let here: Vec<usize> = (0..known.forces.len())
+            .filter(|&i| {
+                known
+                    .forces
+                    .get(i)
+                    .is_some_and(|f| f.region == hq.region && !f.en_route && !f.scout)
+            })
+            .collect();
+        if here.len() == 1
+            && let Some(&i) = here.first()
+            && let Some(force) = known.forces.get(i)
+            && !busy.is(i)
+            && force.stands.len() >= 6
+        {
+            // Two of its infantry stay as the HQ's guard.
+            let guard: Vec<_> = force
+                .stands
+                .iter()
+                .filter(|(_, kind, _)| kind.arm() == crate::model::Arm::Infantry)
+                .take(2)
+                .map(|(id, _, _)| *id)
+                .collect();
+            if guard.len() == 2 {
+                detached += 1;
+                requests.push(OrderRequest {
+                    force: force.id.clone(),
+                    action: Action::Split {
+                        stands: guard,
+                        new_force: crate::model::ForceId::new(format!(
+                            "{}-guard-{}-{detached}",
+                            force.id, known.turn
+                        )),
+                        name: format!("{} Guard", known.region_name(hq.region)),
+                    },
+                    forced: false,
+                    by: crate::model::Conveyance::Foot,
+                });
+                log.push(format!(
+                    "{} leaves two stands behind as the guard of {}.",
+                    force.name, hq.name
+                ));
+                continue;
+            }
+        }
+        if threat <= 0.0 && plan != Plan::DefendHqs && !guarded {
+            continue;
+        }
+        if guarded {
+            // The smallest force there stays, unless it is the only force of the side.
+            if let Some((i, force)) = known
+                .forces
+                .iter()
+                .enumerate()
+                .filter(|(i, f)| f.region == hq.region && !busy.is(*i) && !f.en_route && !f.scout)
+                .min_by(|a, b| a.1.points.total_cmp(&b.1.points))
+                && known.forces.len() > 1
+                && (here.len() > 1 || force.stands.len() < 6)
+            {
+                requests.push(hold(force));
+                log.push(format!(
+                    "{} guards {} ({:.0} enemy points within two moves).",
+                    force.name,
+                    hq.name,
+                    threat + 0.0
+                ));
+                busy.set(i);
+            }
+            continue;
+        }
+        let guard = known
+            .forces
+            .iter()
+            .enumerate()
+            .filter(|(i, f)| !busy.is(*i) && !f.scout && near.get(f.region).is_some_and(|m| m.is_finite()))
+            .min_by(|a, b| at(&near, a.1.region).total_cmp(&at(&near, b.1.region)));
+        if let Some((i, force)) = guard
+            && let Some(request) = march_to(known, force, hq.region, false)
+        {
+            requests.push(request);
+            log.push(format!(
+                "{} marches to guard {} ({:.0} enemy points within two moves).",
+                force.name, hq.name, threat
+            ));
+            busy.set(i);
+        }
+    }
+    // Scouts: light cavalry to where the side knows least.
+    for (i, force) in known.forces.iter().enumerate() {
+        if busy.is(i) || !force.scout {
+            continue;
+        }
+        if let Some((region, age)) = scouting_target(known, &memory, force)
+            && let Some(request) = march_to(known, force, region, false)
+        {
+            requests.push(request);
+            log.push(match age {
+                Some(age) => format!(
+                    "{} scouts {}, last looked at {age} game moves ago.",
+                    force.name,
+                    known.region_name(region)
+                ),
+                None => format!(
+                    "{} scouts {}, never looked at.",
+                    force.name,
+                    known.region_name(region)
+                ),
+            });
+            busy.set(i);
+        }
+    }
+    // The main body: to the objective when the odds are good, else gather short of it.
+    let Some(target) = target else {
+        for (i, force) in known.forces.iter().enumerate() {
+            if busy.is(i) {
+                continue;
+            }
+            match nearest(&to_hq, &own_hq_regions, known, force.region) {
+                Some(hq) if hq != force.region => requests.extend(march_to(known, force, hq, false)),
+                _ => requests.push(hold(force)),
+            }
+        }
+        return Decision {
+            requests,
+            memory,
+            log,
+        };
+    };
+    let field = known.miles_from(&[target]);
+    let defended = known.enemy_points_near(&field, MOVE_MILES * 0.5);
+    let body: Vec<usize> = (0..known.forces.len()).filter(|i| !busy.is(*i)).collect();
+    // The forces that march with the body and are within two moves of the
+    // objective: the ones that will be in the battle.
+    let in_reach: f64 = body
+        .iter()
+        .filter_map(|&i| known.forces.get(i))
+        .filter(|f| field.get(f.region).is_some_and(|m| *m <= 2.0 * MOVE_MILES))
+        .map(|f| f.points)
+        .sum();
+    let attack = plan == Plan::FallBack
+        || plan == Plan::DefendHqs
+        || defended <= 0.0
+        || in_reach >= ATTACK_ODDS * defended;
+    if matches!(plan, Plan::StrikeHq | Plan::Concentrate | Plan::CutSupply) {
+        if defended <= 0.0 {
+            log.push(format!(
+                "{} is not known to be held: march on it.",
+                known.region_name(target)
+            ));
+        } else if attack {
+            log.push(format!(
+                "Attack {}: {:.0} points in reach against {:.0} known there ({:.1} : 1, at least {ATTACK_ODDS} : 1 wanted).",
+                known.region_name(target),
+                in_reach + 0.0,
+                defended + 0.0,
+                in_reach / defended
+            ));
+        } else {
+            log.push(format!(
+                "Gather short of {}: {:.0} points in reach against {:.0} known there ({:.1} : 1; {ATTACK_ODDS} : 1 wanted before attacking).",
+                known.region_name(target),
+                in_reach + 0.0,
+                defended + 0.0,
+                in_reach / defended.max(1.0)
+            ));
+        }
+    }
+    // Short of the objective: the neighbour of the objective nearest the body.
+    let staging = known
+        .neighbours
+        .get(target)
+        .into_iter()
+        .flatten()
+        .map(|&(r, _)| r)
+        .filter(|r| known.enemies.iter().all(|e| e.region != *r))
+        .min_by(|a, b| {
+            let reach = |r: usize| {
+                let from = known.miles_from(&[r]);
+                body.iter()
+                    .filter_map(|&i| known.forces.get(i))
+                    .map(|f| from.get(f.region).copied().unwrap_or(f64::INFINITY))
+                    .sum::<f64>()
+            };
+            reach(*a).total_cmp(&reach(*b))
+        });
+    for &i in &body {
+        let Some(force) = known.forces.get(i) else {
+            continue;
+        };
+        let destination = if attack { Some(target) } else { staging };
+        match destination {
+            Some(d) if d != force.region && field.get(force.region).is_some_and(|m| m.is_finite()) => {
+                // Forced march only to reach its own HQ in danger within the
+                // move, never to attack (Strategic Rules 3.4 forbids it).
+                let own_hq_held = known
+                    .hqs
+                    .iter()
+                    .any(|h| h.region == d && h.side == known.side && h.held_by == known.side);
+                let forced = own_hq_held
+                    && danger_here
+                    && field
+                        .get(force.region)
+                        .is_some_and(|m| *m > MOVE_MILES && *m <= MOVE_MILES * 1.5);
+                if let Some(request) = march_to(known, force, d, forced) {
+                    requests.push(request);
+                    if forced {
+                        log.push(format!(
+                            "{} forced-marches to reach {} before the enemy: worth the stands it may lose.",
+                            force.name,
+                            known.region_name(d)
+                        ));
+                    }
+                }
+            }
+            _ => requests.push(hold(force)),
+        }
+    }
     Decision {
         requests,
         memory,
-        log: Vec::new(),
+        log,
     }
 }
 
-fn hold_order(force: &OwnForce) -> OrderRequest {
-    hold(force)
+/// The plan table: each plan's share of a d6 by the situation's weights,
+/// and the die's throw. Returns the plan, the throw and the table in words.
+fn draw_plan(known: &Known, ratio: f64, rng: &mut ChaCha8Rng) -> (Plan, u8, String) {
+    let threatened = known
+        .own_hqs()
+        .filter(|h| known.enemy_points_near(&known.miles_from(&[h.region]), 2.0 * MOVE_MILES) > 0.0)
+        .count();
+    let seen = !known.enemies.is_empty();
+    let cut = known.forces.iter().any(|f| f.cut_moves > 0);
+    let weight = |plan: Plan| -> f64 {
+        match plan {
+            // Not knowing where the enemy is, it waits for him at home: a
+            // third of the table, till its scouts find him or the plan runs out.
+            Plan::DefendHqs => {
+                0.5 + 1.5 * threatened as f64
+                    + if ratio < 0.8 { 1.5 } else { 0.0 }
+                    + if seen { 0.0 } else { 1.5 }
+            }
+            Plan::StrikeHq => 2.5 * ratio.clamp(0.0, 3.0),
+            Plan::CutSupply => {
+                if seen {
+                    0.5 * ratio.clamp(0.0, 2.0)
+                } else {
+                    0.0
+                }
+            }
+            Plan::Concentrate => {
+                if seen {
+                    2.0 * ratio.clamp(0.0, 3.0)
+                } else {
+                    0.0
+                }
+            }
+            Plan::FallBack => {
+                if ratio < 0.6 || cut {
+                    2.0
+                } else {
+                    0.0
+                }
+            }
+        }
+    };
+    let weights: Vec<(Plan, f64)> = Plan::ALL.iter().map(|&p| (p, weight(p).max(0.0))).collect();
+    let slots = d6_slots(&weights);
+    let roll = rng.random_range(1..=6u8);
+    let mut table = Vec::new();
+    let mut first = 1u8;
+    let mut drawn = Plan::DefendHqs;
+    for (plan, count) in &slots {
+        if *count == 0 {
+            continue;
+        }
+        let last = first + count - 1;
+        if (first..=last).contains(&roll) {
+            drawn = *plan;
+        }
+        table.push(if first == last {
+            format!("{first} {}", plan.words())
+        } else {
+            format!("{first}-{last} {}", plan.words())
+        });
+        first = last + 1;
+    }
+    (drawn, roll, table.join(", "))
 }
 
-#[allow(dead_code)]
-fn unused(known: &Known, force: &OwnForce, rng: &mut ChaCha8Rng) -> Option<OrderRequest> {
-    let _ = rng.random_range(0..6);
-    let _ = Plan::ALL.map(Plan::words);
-    march_to(known, force, 0, false)
+/// Six faces shared among the plans by weight (largest remainders).
+fn d6_slots(weights: &[(Plan, f64)]) -> Vec<(Plan, u8)> {
+    let total: f64 = weights.iter().map(|w| w.1).sum();
+    if total <= 0.0 {
+        return vec![(Plan::DefendHqs, 6)];
+    }
+    let mut slots: Vec<(Plan, u8, f64)> = weights
+        .iter()
+        .map(|&(p, w)| {
+            let share = w / total * 6.0;
+            (p, faces(share), share - share.floor())
+        })
+        .collect();
+    let mut given: u8 = slots.iter().map(|s| s.1).sum();
+    while given < 6 {
+        let Some(best) = slots.iter_mut().max_by(|a, b| a.2.total_cmp(&b.2)) else {
+            break;
+        };
+        best.1 += 1;
+        best.2 = -1.0;
+        given += 1;
+    }
+    slots.into_iter().map(|(p, n, _)| (p, n)).collect()
+}
+
+/// The plan's objective: a region.
+fn objective(known: &Known, plan: Plan, memory: &Memory) -> Option<usize> {
+    let own: Vec<usize> = known.forces.iter().map(|f| f.region).collect();
+    let from_own = known.miles_from(&own);
+    let reachable = |r: usize| from_own.get(r).is_some_and(|m| m.is_finite());
+    // Keep the objective the plan had, while it is still of the plan's kind.
+    let kept = memory
+        .target
+        .as_ref()
+        .and_then(|t| known.region_ids.iter().position(|r| r == t))
+        .filter(|&t| reachable(t));
+    match plan {
+        Plan::StrikeHq => {
+            // The HQ with the fewest enemy points near it, then the nearest;
+            // the one it had kept unless another is clearly better (by a
+            // fifth of its own points), so it does not march to and fro.
+            let own_points: f64 = known.forces.iter().map(|f| f.points).sum();
+            let score = |h: usize| {
+                let near = known.miles_from(&[h]);
+                known.enemy_points_near(&near, MOVE_MILES) + from_own.get(h).copied().unwrap_or(0.0)
+            };
+            let best = known
+                .other_hqs()
+                .filter(|h| reachable(h.region))
+                .map(|h| (h.region, score(h.region)))
+                .min_by(|a, b| a.1.total_cmp(&b.1));
+            let still = kept.filter(|t| known.other_hqs().any(|h| h.region == *t));
+            match (still, best) {
+                (Some(t), Some((b, best_score))) if score(t) > best_score + own_points / 5.0 => Some(b),
+                (Some(t), _) => Some(t),
+                (None, best) => best.map(|(r, _)| r),
+            }
+        }
+        Plan::Concentrate => known
+            .enemies
+            .iter()
+            .filter(|e| reachable(e.region))
+            .min_by(|a, b| {
+                let score = |e: &super::view::EnemyForce| {
+                    e.points + 10.0 * (known.turn.saturating_sub(e.seen_turn)) as f64
+                };
+                score(a).total_cmp(&score(b))
+            })
+            .map(|e| e.region)
+            .or_else(|| objective(known, Plan::StrikeHq, memory)),
+        Plan::CutSupply => {
+            // Halfway along the road from the strongest enemy force seen to the nearest HQ its side holds.
+            let strongest = known
+                .enemies
+                .iter()
+                .max_by(|a, b| a.points.total_cmp(&b.points))?;
+            let theirs: Vec<usize> = known
+                .hqs
+                .iter()
+                .filter(|h| h.held_by == strongest.side)
+                .map(|h| h.region)
+                .collect();
+            let to_theirs = known.miles_from(&theirs);
+            let mut here = strongest.region;
+            let whole = to_theirs.get(here).copied().unwrap_or(f64::INFINITY);
+            if !whole.is_finite() {
+                return objective(known, Plan::StrikeHq, memory);
+            }
+            while to_theirs.get(here).is_some_and(|m| *m > whole / 2.0) {
+                let next = known
+                    .neighbours
+                    .get(here)
+                    .into_iter()
+                    .flatten()
+                    .map(|&(r, _)| r)
+                    .min_by(|a, b| at(&to_theirs, *a).total_cmp(&at(&to_theirs, *b)))?;
+                if to_theirs.get(next) >= to_theirs.get(here) {
+                    break;
+                }
+                here = next;
+            }
+            Some(here).filter(|&r| reachable(r))
+        }
+        Plan::DefendHqs => {
+            // The HQ most threatened; with none threatened, the one in the
+            // middle of the others, from which the body reaches each soonest.
+            let threatened = known
+                .own_hqs()
+                .map(|h| {
+                    (
+                        h.region,
+                        known.enemy_points_near(&known.miles_from(&[h.region]), 2.0 * MOVE_MILES),
+                    )
+                })
+                .filter(|(_, threat)| *threat > 0.0)
+                .max_by(|a, b| a.1.total_cmp(&b.1))
+                .map(|(r, _)| r);
+            threatened.or_else(|| {
+                let hqs: Vec<usize> = known.own_hqs().map(|h| h.region).collect();
+                hqs.iter().copied().min_by(|a, b| {
+                    let spread = |h: usize| {
+                        let from = known.miles_from(&[h]);
+                        hqs.iter()
+                            .map(|&o| from.get(o).copied().unwrap_or(1e9))
+                            .fold(0.0, f64::max)
+                    };
+                    spread(*a).total_cmp(&spread(*b))
+                })
+            })
+        }
+        Plan::FallBack => {
+            let hqs: Vec<usize> = known.own_hqs().map(|h| h.region).collect();
+            let to_hq = known.miles_from(&hqs);
+            // The HQ nearest the side's forces as a whole.
+            hqs.iter()
+                .copied()
+                .min_by(|a, b| {
+                    let sum = |h: usize| {
+                        let from = known.miles_from(&[h]);
+                        own.iter()
+                            .map(|&r| from.get(r).copied().unwrap_or(1e9))
+                            .sum::<f64>()
+                    };
+                    sum(*a).total_cmp(&sum(*b))
+                })
+                .filter(|h| to_hq.get(*h).is_some())
+        }
+    }
+}
+
+/// The side's own HQ in most danger, with the enemy's points near it and its
+/// own there: one the enemy holds (to retake), or one with more enemy points
+/// within two moves than the side has within one. `None` when none is.
+fn danger(known: &Known) -> Option<(usize, f64, f64)> {
+    known
+        .hqs
+        .iter()
+        .filter(|h| h.side == known.side)
+        .filter_map(|h| {
+            let near = known.miles_from(&[h.region]);
+            let threat = known.enemy_points_near(&near, 2.0 * MOVE_MILES);
+            let guards: f64 = known
+                .forces
+                .iter()
+                .filter(|f| near.get(f.region).is_some_and(|m| *m <= MOVE_MILES))
+                .map(|f| f.points)
+                .sum();
+            let lost = h.held_by != known.side;
+            (lost || threat > guards).then_some((h.region, threat, guards, lost))
+        })
+        // A lost HQ first, then the greatest shortfall.
+        .max_by(|a, b| {
+            (a.3, a.1 - a.2)
+                .partial_cmp(&(b.3, b.1 - b.2))
+                .unwrap_or(std::cmp::Ordering::Equal)
+        })
+        .map(|(r, t, g, _)| (r, t, g))
+}
+
+/// Whether the HQ at `region` already has a force of the side held there this game move.
+fn hq_guards_full(known: &Known, region: usize, busy: &Busy) -> bool {
+    known
+        .forces
+        .iter()
+        .enumerate()
+        .any(|(i, f)| f.region == region && busy.is(i) && !f.en_route)
+}
+
+/// The nearest of `targets` to `region`.
+fn nearest(_field: &[f64], targets: &[usize], known: &Known, region: usize) -> Option<usize> {
+    let from = known.miles_from(&[region]);
+    targets
+        .iter()
+        .copied()
+        .filter(|t| from.get(*t).is_some_and(|m| m.is_finite()))
+        .min_by(|a, b| at(&from, *a).total_cmp(&at(&from, *b)))
+}
+
+/// Where a scout should look: the region within three moves whose last look
+/// is oldest (never first), nearest the enemy's HQs, without a known enemy
+/// stronger than the scout.
+fn scouting_target(known: &Known, memory: &Memory, scout: &OwnForce) -> Option<(usize, Option<u32>)> {
+    let from = known.miles_from(&[scout.region]);
+    let theirs: Vec<usize> = known.other_hqs().map(|h| h.region).collect();
+    let toward_them = known.miles_from(&theirs);
+    (0..known.region_ids.len())
+        .filter(|&r| r != scout.region && from.get(r).is_some_and(|m| *m <= 3.0 * MOVE_MILES))
+        .filter(|&r| {
+            known
+                .enemies
+                .iter()
+                .all(|e| e.region != r || e.points < scout.points)
+        })
+        .map(|r| {
+            let age = known
+                .region_id(r)
+                .and_then(|id| memory.looked.get(id))
+                .map(|&t| known.turn.saturating_sub(t));
+            (r, age)
+        })
+        .max_by(|a, b| {
+            let key = |(r, age): &(usize, Option<u32>)| {
+                let staleness = age.map_or(1_000.0, f64::from);
+                staleness - toward_them.get(*r).copied().unwrap_or(1e6) / 1_000.0
+            };
+            key(a).total_cmp(&key(b))
+        })
+}
+
+/// Which forces have their order this game move.
+struct Busy(Vec<bool>);
+
+impl Busy {
+    fn is(&self, i: usize) -> bool {
+        self.0.get(i).copied().unwrap_or(true)
+    }
+
+    fn set(&mut self, i: usize) {
+        if let Some(b) = self.0.get_mut(i) {
+            *b = true;
+        }
+    }
+}
+
+/// Miles in a distance field, infinite off the map.
+fn at(field: &[f64], region: usize) -> f64 {
+    field.get(region).copied().unwrap_or(f64::INFINITY)
+}
+
+/// A share of the d6's faces rounded down (0 to 6).
+#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+fn faces(share: f64) -> u8 {
+    share.floor().clamp(0.0, 6.0) as u8
 }

@@ -3,7 +3,7 @@
 //! strength, the enemy as last seen, the HQs; and distances on foot.
 
 use crate::model::report::Report;
-use crate::model::{ForceId, RegionId, RiverCrossing, RoadKind, SideId, StandKind, Wing};
+use crate::model::{ForceId, RegionId, RiverCrossing, RoadKind, SideId, StandId, StandKind, Wing};
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashMap};
 
@@ -22,6 +22,8 @@ pub struct OwnForce {
     pub must_rest: bool,
     /// Game moves cut off from every HQ of its side.
     pub cut_moves: u32,
+    /// Its stands: id, kind and points.
+    pub stands: Vec<(StandId, StandKind, u32)>,
 }
 
 /// An enemy force as last seen.
@@ -103,6 +105,7 @@ impl Known {
                     en_route: f.en_route.is_some(),
                     must_rest: f.fatigue.must_rest,
                     cut_moves: f.supply.cut_moves,
+                    stands: f.stands.iter().map(|s| (s.id, s.kind, s.strength)).collect(),
                 })
             })
             .collect();

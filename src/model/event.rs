@@ -440,6 +440,11 @@ pub struct OrdersGiven {
     pub side: SideId,
     pub source: String,
     pub orders: serde_json::Value,
+    /// Orders given by the programmed commander (`ai`): its log and what it
+    /// remembers for the next game move, for the umpire's eyes (no other
+    /// side hears of orders given). Absent for orders a person gave.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commander: Option<serde_json::Value>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -737,6 +742,7 @@ mod tests {
                 side: SideId::new("a"),
                 source: String::new(),
                 orders: serde_json::Value::Null,
+                commander: None,
             }),
             EventKind::EditUndone(EditUndone {
                 first_seq: 0,

@@ -36,6 +36,18 @@ impl Store {
     /// `at` is the revision the orders were checked at; if the save has moved
     /// on since, nothing is written.
     pub fn submit_orders(&mut self, at: Revision, orders: &OrderSet, source: &str) -> Result<(), StoreError> {
+        self.submit_orders_noted(at, orders, source, None)
+    }
+
+    /// [`submit_orders`](Store::submit_orders) with the programmed
+    /// commander's note (its log and memory) kept in the `orders_given` event.
+    pub fn submit_orders_noted(
+        &mut self,
+        at: Revision,
+        orders: &OrderSet,
+        source: &str,
+        commander: Option<serde_json::Value>,
+    ) -> Result<(), StoreError> {
         let path = path_text(&self.path);
         let sqlite = |action| sqlite(&path, action);
         let tx = begin(&mut self.conn, &path, "starting to record the orders")?;
@@ -62,6 +74,7 @@ impl Store {
                 side: orders.side.clone(),
                 source: source.to_owned(),
                 orders: serde_json::to_value(&orders.orders).unwrap_or_default(),
+                commander,
             }),
             sentence: format!(
                 "{side_name} gave orders for game move {} ({source}): {}.",

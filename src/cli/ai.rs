@@ -1,0 +1,142 @@
+//! `umpire tournament` (and `umpire ai`): the programmed opponents at the command line.
+
+use anyhow::{Context, Result, bail};
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+use umpire::ai::Opponent;
+use umpire::desk;
+use umpire::model::SideId;
+use umpire::store::Store;
+use umpire::strategy::write_orders_file;
+use umpire::tournament::tally;
+
+/// The pairings the tournament plays, first against second.
+const PAIRINGS: [(Opponent, Opponent); 5] = [
+    (Opponent::Commander, Opponent::Rush),
+    (Opponent::Commander, Opponent::Turtle),
+    (Opponent::Commander, Opponent::Random),
+    (Opponent::Commander, Opponent::Commander),
+    (Opponent::Rush, Opponent::Turtle),
+];
+
+pub(crate) fn tournament(
+    campaigns: usize,
+    regions: usize,
+    seed: u64,
+    moves: u32,
+    only: Option<&str>,
+    trace: bool,
+) -> Result<ExitCode> {
+    let pairings: Vec<(Opponent, Opponent)> = PAIRINGS
+        .into_iter()
+        .filter(|(a, b)| only.is_none_or(|o| o == format!("{}-{}", a.name(), b.name())))
+        .collect();
+    if pairings.is_empty() {
+        let names: Vec<String> = PAIRINGS
+            .iter()
+            .map(|(a, b)| format!("{}-{}", a.name(), b.name()))
+            .collect();
+        bail!(
+            "no pairing `{}`: the pairings are {}",
+            only.unwrap_or(""),
+            names.join(", ")
+        );
+    }
+    let mut out = std::io::stdout().lock();
+    if trace {
+        // One campaign of the first pairing, told move by move.
+        let (first, second) = pairings
+            .first()
+            .copied()
+            .unwrap_or((Opponent::Commander, Opponent::Rush));
+        let Some(campaign) = umpire::tournament::balanced_campaign(regions, seed, moves) else {
+            bail!("no balanced campaign could be laid out on {regions} regions");
+        };
+        let players = [(SideId::new("red"), first), (SideId::new("blue"), second)];
+        let played = umpire::tournament::play(campaign, &players, seed ^ 0x5EED, moves + 1);
+        for line in &played.trace {
+            writeln!(out, "{line}")?;
+        }
+        writeln!(
+            out,
+            "winner: {}",
+            played.winner.as_ref().map_or("none (a draw)", SideId::as_str)
+        )?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    writeln!(
+        out,
+        "{campaigns} campaigns a pairing on generated maps of {regions} regions (seeds from {seed}), up to {moves} game moves, sides swapped every other campaign"
+    )?;
+    writeln!(
+        out,
+        "{:<22} {:>6} {:>6} {:>6} {:>7} {:>10} {:>10} {:>8} {:>8}",
+        "first v second", "won", "lost", "drawn", "win %", "HQs held", "pts lost", "battles", "refused"
+    )?;
+    for (first, second) in pairings {
+        let t = tally(first, second, campaigns, regions, seed, moves);
+        let n = t.campaigns.max(1) as f64;
+        writeln!(
+            out,
+            "{:<22} {:>6} {:>6} {:>6} {:>6.1}% {:>4.1} v {:<3.1} {:>4.0} v {:<4.0} {:>8} {:>8}",
+            format!("{} v {}", first.name(), second.name()),
+            t.first_wins,
+            t.second_wins,
+            t.draws,
+            100.0 * t.first_wins as f64 / n,
+            t.first_hqs as f64 / n,
+            t.second_hqs as f64 / n,
+            t.first_points_lost as f64 / n,
+            t.second_points_lost as f64 / n,
+            t.battles,
+            t.refused_orders
+        )?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `umpire ai SAVE SIDE [--seed N] [--give] [--out FILE]`.
+pub(crate) fn orders(
+    save: &Path,
+    side: &str,
+    seed: Option<u64>,
+    give: bool,
+    out: Option<&Path>,
+) -> Result<ExitCode> {
+    let (mut store, campaign, at) = Store::open_and_load_at(save)?;
+    let side = SideId::new(side);
+    let log = store.events()?;
+    let decided = desk::commander_orders(&campaign, &log, &side, seed)?;
+    let text = write_orders_file(&campaign.title, &decided.orders);
+    if let Some(out) = out {
+        umpire::files::write_file(out, text.as_bytes())?;
+    }
+    if give {
+        desk::give_commander_orders(&mut store, (&campaign, at), &decided)
+            .with_context(|| format!("the orders for {side} were not given"))?;
+    }
+    let mut stdout = std::io::stdout().lock();
+    writeln!(
+        stdout,
+        "The programmed commander of {side}, game move {} (dice seed {}):",
+        campaign.turn, decided.seed
+    )?;
+    for line in &decided.log {
+        writeln!(stdout, "  {line}")?;
+    }
+    writeln!(stdout, "Orders: {}.", decided.orders.summary())?;
+    match (give, out) {
+        (true, _) => writeln!(stdout, "Given for game move {}.", campaign.turn)?,
+        (false, Some(out)) => writeln!(
+            stdout,
+            "Written to {} (give them with `umpire orders`, or run again with --give).",
+            out.display()
+        )?,
+        (false, None) => {
+            writeln!(stdout, "Not given (run again with --give). As an orders file:\n")?;
+            write!(stdout, "{text}")?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
