@@ -284,20 +284,40 @@ pub fn play(mut campaign: Campaign, players: &[(SideId, Opponent)], seed: u64, m
             .map(|b| b.id)
             .collect();
         for id in pending {
-            let Ok(handoff) = crate::handoff::build(&campaign, id, campaign.rules) else {
-                continue;
+            let handoff = match crate::handoff::build(&campaign, id, campaign.rules) {
+                Ok(handoff) => handoff,
+                Err(e) => {
+                    trace.push(format!(
+                        "move {}: battle {id} could not be set up: {e}",
+                        campaign.turn
+                    ));
+                    continue;
+                }
             };
-            let Ok(outcome) = crate::rules::fight(&handoff.scenario, campaign.rules, handoff.scenario.seed)
-            else {
-                continue;
+            let outcome = match crate::rules::fight(&handoff.scenario, campaign.rules, handoff.scenario.seed)
+            {
+                Ok(outcome) => outcome,
+                Err(e) => {
+                    trace.push(format!(
+                        "move {}: battle {id} could not be fought: {e}",
+                        campaign.turn
+                    ));
+                    continue;
+                }
             };
             let verdict = Verdict::from_outcome(&outcome);
-            if let Ok((mut after, events)) = crate::strategy::aftermath::apply(&campaign, id, &verdict) {
-                crate::strategy::end::restand(&mut after);
-                campaign = after;
-                trace.extend(events.iter().map(|e| format!("move {}: {}", e.turn, e.sentence)));
-                log.extend(events);
-                battles += 1;
+            match crate::strategy::aftermath::apply(&campaign, id, &verdict) {
+                Ok((mut after, events)) => {
+                    crate::strategy::end::restand(&mut after);
+                    campaign = after;
+                    trace.extend(events.iter().map(|e| format!("move {}: {}", e.turn, e.sentence)));
+                    log.extend(events);
+                    battles += 1;
+                }
+                Err(e) => trace.push(format!(
+                    "move {}: battle {id}'s result could not be applied: {e}",
+                    campaign.turn
+                )),
             }
         }
     }

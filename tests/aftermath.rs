@@ -505,3 +505,66 @@ proptest::proptest! {
         proptest::prop_assert!(sense.is_ok(), "{:?}", sense);
     }
 }
+
+/// A gun the engine manned again with infantry ends stronger than it began:
+/// the men moved, the side lost no more than it did, and a results sheet or
+/// an engine result that makes men out of nothing is still refused.
+#[test]
+fn a_gun_manned_again_by_the_engine_takes_its_men_from_the_infantry() {
+    let mut c = clash(Terrain::Open);
+    let id = c.battles[0].id;
+    // The gun (stand 20) came in with its crew nearly gone.
+    let holders = c.forces.iter_mut().find(|f| f.id.as_str() == "holders").unwrap();
+    holders
+        .stands
+        .iter_mut()
+        .find(|s| s.id == StandId(20))
+        .unwrap()
+        .strength = 5;
+    let engine = |stands: &[(u32, u32, bool)]| Verdict {
+        source: ResultSource::Engine { seed: 1 },
+        ..verdict("red", stands)
+    };
+    // 55 men of infantry stand 21 to the gun; blue loses 30 on stand 40.
+    let (after, _) = apply(
+        &c,
+        id,
+        &engine(&[(20, 57, false), (21, 45, false), (40, 70, false)]),
+    )
+    .unwrap();
+    let holders = after.forces.iter().find(|f| f.id.as_str() == "holders").unwrap();
+    let strength = |id: u32| {
+        holders
+            .stands
+            .iter()
+            .find(|s| s.id == StandId(id))
+            .unwrap()
+            .strength
+    };
+    assert_eq!((strength(20), strength(21)), (57, 45));
+    let record = after.battles.iter().find(|b| b.id == id).unwrap();
+    let lost = |side: &str| {
+        record
+            .record
+            .result
+            .as_ref()
+            .unwrap()
+            .losses
+            .iter()
+            .find(|l| l.side.as_str() == side)
+            .unwrap()
+            .points
+    };
+    assert_eq!(lost("red"), 3, "55 moved to the gun, 52 of them kept: 3 lost");
+    assert_eq!(lost("blue"), 30);
+    // Men out of nothing: the side ends stronger than it began.
+    let err = apply(&c, id, &engine(&[(20, 57, false)])).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("ends with 57 points, more than the 5 it had"),
+        "{err}"
+    );
+    // A results sheet may not do it either.
+    let err = apply(&c, id, &verdict("red", &[(20, 57, false), (21, 45, false)])).unwrap_err();
+    assert!(err.to_string().contains("more than the 5 it had"), "{err}");
+}

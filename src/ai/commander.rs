@@ -7,6 +7,7 @@
 use super::Decision;
 use super::scripted::{hold, march_to};
 use super::view::{Known, OwnForce};
+use crate::model::Conveyance;
 use crate::model::RegionId;
 use crate::strategy::{Action, OrderRequest};
 use rand::RngExt;
@@ -122,7 +123,25 @@ pub(super) fn decide(known: &Known, memory: &Memory, rng: &mut ChaCha8Rng) -> De
             .target
             .as_ref()
             .is_some_and(|t| known.own_hqs().any(|h| known.region_id(h.region) == Some(t)));
-    let stale = known.turn.saturating_sub(memory.since_turn) >= PLAN_PATIENCE;
+    // A plan runs out of patience, unless its objective is within two moves
+    // of the side's forces: then the attack is under way.
+    let offensive = matches!(
+        memory.plan,
+        Some(Plan::StrikeHq | Plan::Concentrate | Plan::CutSupply)
+    );
+    let near_objective = offensive
+        && memory
+            .target
+            .as_ref()
+            .and_then(|t| known.region_ids.iter().position(|r| r == t))
+            .is_some_and(|t| {
+                let field = known.miles_from(&[t]);
+                known
+                    .forces
+                    .iter()
+                    .any(|f| !f.scout && at(&field, f.region) <= 2.0 * MOVE_MILES)
+            });
+    let stale = known.turn.saturating_sub(memory.since_turn) >= PLAN_PATIENCE && !near_objective;
     if changed || succeeded || stale {
         let why = if memory.plan.is_none() {
             "at the start".to_owned()
@@ -196,7 +215,7 @@ pub(super) fn decide(known: &Known, memory: &Memory, rng: &mut ChaCha8Rng) -> De
             continue;
         }
         if let Some(hq) = nearest(&to_hq, &own_hq_regions, known, force.region)
-            && let Some(request) = march_to(known, force, hq, false)
+            && let Some(request) = go(known, force, hq, false)
         {
             requests.push(request);
             log.push(format!(
@@ -296,7 +315,7 @@ pub(super) fn decide(known: &Known, memory: &Memory, rng: &mut ChaCha8Rng) -> De
             .filter(|(i, f)| !busy.is(*i) && !f.scout && near.get(f.region).is_some_and(|m| m.is_finite()))
             .min_by(|a, b| at(&near, a.1.region).total_cmp(&at(&near, b.1.region)));
         if let Some((i, force)) = guard
-            && let Some(request) = march_to(known, force, hq.region, false)
+            && let Some(request) = go(known, force, hq.region, false)
         {
             requests.push(request);
             log.push(format!(
@@ -306,13 +325,26 @@ pub(super) fn decide(known: &Known, memory: &Memory, rng: &mut ChaCha8Rng) -> De
             busy.set(i);
         }
     }
-    // Scouts: light cavalry to where the side knows least.
+    // Scouts: light cavalry raid an HQ the enemy left empty, or go where
+    // the side knows least.
     for (i, force) in known.forces.iter().enumerate() {
         if busy.is(i) || !force.scout {
             continue;
         }
+        if let Some(hq) = empty_hq_in_reach(known, &memory, force)
+            && let Some(request) = go(known, force, hq, false)
+        {
+            requests.push(request);
+            log.push(format!(
+                "{} rides for {}, which no enemy was seen to hold when last looked at.",
+                force.name,
+                known.region_name(hq)
+            ));
+            busy.set(i);
+            continue;
+        }
         if let Some((region, age)) = scouting_target(known, &memory, force)
-            && let Some(request) = march_to(known, force, region, false)
+            && let Some(request) = go(known, force, region, false)
         {
             requests.push(request);
             log.push(match age {
@@ -337,7 +369,7 @@ pub(super) fn decide(known: &Known, memory: &Memory, rng: &mut ChaCha8Rng) -> De
                 continue;
             }
             match nearest(&to_hq, &own_hq_regions, known, force.region) {
-                Some(hq) if hq != force.region => requests.extend(march_to(known, force, hq, false)),
+                Some(hq) if hq != force.region => requests.extend(go(known, force, hq, false)),
                 _ => requests.push(hold(force)),
             }
         }
@@ -422,7 +454,7 @@ pub(super) fn decide(known: &Known, memory: &Memory, rng: &mut ChaCha8Rng) -> De
                     && field
                         .get(force.region)
                         .is_some_and(|m| *m > MOVE_MILES && *m <= MOVE_MILES * 1.5);
-                if let Some(request) = march_to(known, force, d, forced) {
+                if let Some(request) = go(known, force, d, forced) {
                     requests.push(request);
                     if forced {
                         log.push(format!(
@@ -707,6 +739,25 @@ fn nearest(_field: &[f64], targets: &[usize], known: &Known, region: usize) -> O
         .min_by(|a, b| at(&from, *a).total_cmp(&at(&from, *b)))
 }
 
+/// An HQ the side does not hold, within three moves of `scout`, looked at
+/// in the last two game moves with no enemy force seen there since.
+fn empty_hq_in_reach(known: &Known, memory: &Memory, scout: &OwnForce) -> Option<usize> {
+    let from = known.miles_from(&[scout.region]);
+    known
+        .other_hqs()
+        .map(|h| h.region)
+        .filter(|&r| at(&from, r) <= 3.0 * MOVE_MILES)
+        .filter(|&r| {
+            let looked = known.region_id(r).and_then(|id| memory.looked.get(id)).copied();
+            looked.is_some_and(|t| known.turn.saturating_sub(t) <= 2)
+                && !known
+                    .enemies
+                    .iter()
+                    .any(|e| e.region == r && known.turn.saturating_sub(e.seen_turn) <= 2)
+        })
+        .min_by(|a, b| at(&from, *a).total_cmp(&at(&from, *b)))
+}
+
 /// Where a scout should look: the region within three moves whose last look
 /// is oldest (never first), nearest the enemy's HQs, without a known enemy
 /// stronger than the scout.
@@ -762,4 +813,28 @@ fn at(field: &[f64], region: usize) -> f64 {
 #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
 fn faces(share: f64) -> u8 {
     share.floor().clamp(0.0, 6.0) as u8
+}
+
+/// An order to march `force` to `region`: by a path round every region where
+/// an enemy force was seen in the last three game moves (but the destination),
+/// or, with no such path or on the road, by the quickest way.
+fn go(known: &Known, force: &OwnForce, region: usize, forced: bool) -> Option<OrderRequest> {
+    let enemy_at = |r: usize| {
+        known
+            .enemies
+            .iter()
+            .any(|e| e.region == r && known.turn.saturating_sub(e.seen_turn) <= 3)
+    };
+    if !force.en_route
+        && let Some(path) = known.path(force.region, region, enemy_at)
+    {
+        let path: Option<Vec<RegionId>> = path.iter().map(|&r| known.region_id(r).cloned()).collect();
+        return Some(OrderRequest {
+            force: force.id.clone(),
+            action: Action::March(path?),
+            forced,
+            by: Conveyance::Foot,
+        });
+    }
+    march_to(known, force, region, forced)
 }

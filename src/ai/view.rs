@@ -207,6 +207,56 @@ impl Known {
         miles
     }
 
+    /// The quickest way on foot from `from` to `to` (the regions after
+    /// `from`, `to` last), through no region `avoid` names but `to` itself.
+    pub fn path(&self, from: usize, to: usize, avoid: impl Fn(usize) -> bool) -> Option<Vec<usize>> {
+        let mut miles = vec![f64::INFINITY; self.neighbours.len()];
+        let mut previous: Vec<Option<usize>> = vec![None; self.neighbours.len()];
+        let mut queue = BinaryHeap::new();
+        *miles.get_mut(from)? = 0.0;
+        queue.push(Step(0.0, from));
+        while let Some(Step(d, region)) = queue.pop() {
+            if region == to {
+                break;
+            }
+            if miles.get(region).is_some_and(|&m| d > m) {
+                continue;
+            }
+            for &(next, length) in self.neighbours.get(region).map_or(&[][..], Vec::as_slice) {
+                if next != to && avoid(next) {
+                    continue;
+                }
+                let through = d + length;
+                if let Some(m) = miles.get_mut(next)
+                    && through < *m
+                {
+                    *m = through;
+                    if let Some(p) = previous.get_mut(next) {
+                        *p = Some(region);
+                    }
+                    queue.push(Step(through, next));
+                }
+            }
+        }
+        if !miles.get(to)?.is_finite() || from == to {
+            return None;
+        }
+        let mut path = vec![to];
+        let mut at = to;
+        while let Some(Some(p)) = previous.get(at) {
+            if *p == from {
+                path.reverse();
+                return Some(path);
+            }
+            path.push(*p);
+            at = *p;
+            if path.len() > self.neighbours.len() {
+                return None;
+            }
+        }
+        None
+    }
+
     /// HQs held by the side, and by anyone else.
     pub fn own_hqs(&self) -> impl Iterator<Item = &KnownHq> {
         self.hqs.iter().filter(|h| h.held_by == self.side)

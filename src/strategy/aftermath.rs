@@ -165,7 +165,23 @@ impl Run {
                 }
             }
         }
-        // Check everything before changing anything.
+        // Check everything before changing anything. A stand ends no
+        // stronger than it began, but for a gun the engine manned again with
+        // men of its side's other stands (scruby-1965-unbalanced-equality.txt,
+        // ARTILLERY AND MAXIM GUNS: a gun's crew "may be replaced by taking 60
+        // points out of an Infantry unit"): up to its full strength, the
+        // side's stands together no stronger than they began.
+        let engine = matches!(verdict.source, ResultSource::Engine { .. });
+        let mut side_change: HashMap<&SideId, i64> = HashMap::new();
+        for s in &verdict.stands {
+            if let Some(&(f, i)) = at.get(&s.id)
+                && let Some(force) = self.state.forces.get(f)
+                && let Some(stand) = force.stands.get(i)
+            {
+                *side_change.entry(&force.side).or_default() +=
+                    i64::from(s.after) - i64::from(stand.strength);
+            }
+        }
         for s in &verdict.stands {
             let Some(&(f, i)) = at.get(&s.id) else {
                 return Err(AftermathError::NotInBattle {
@@ -173,8 +189,15 @@ impl Run {
                     battle: battle.id,
                 });
             };
-            if let Some(stand) = self.state.forces.get(f).and_then(|x| x.stands.get(i))
+            let manned_again = |force: &Force, stand: &Stand| {
+                engine
+                    && s.after <= stand.full.max(stand.kind.roster_points())
+                    && side_change.get(&force.side).is_some_and(|change| *change <= 0)
+            };
+            if let Some(force) = self.state.forces.get(f)
+                && let Some(stand) = force.stands.get(i)
                 && s.after > stand.strength
+                && !manned_again(force, stand)
             {
                 return Err(AftermathError::Stronger {
                     id: s.id,
@@ -188,6 +211,8 @@ impl Run {
         losses.insert(battle.attacker.clone(), 0);
         losses.insert(battle.defender.clone(), 0);
         let mut per_force: BTreeMap<usize, (u64, Vec<String>)> = BTreeMap::new();
+        let mut gains: BTreeMap<SideId, u64> = BTreeMap::new();
+        let mut force_gains: BTreeMap<usize, u64> = BTreeMap::new();
         let mut captured: Vec<(usize, Stand)> = Vec::new();
         for s in &verdict.stands {
             let Some(&(f, i)) = at.get(&s.id) else { continue };
@@ -204,6 +229,17 @@ impl Run {
             } else {
                 u64::from(stand.strength.saturating_sub(s.after))
             };
+            // Men who went to man a gun are not lost: the gun's gain is taken
+            // off its side's and force's losses below.
+            let gained = if s.captured {
+                0
+            } else {
+                u64::from(s.after.saturating_sub(stand.strength))
+            };
+            if gained > 0 {
+                *gains.entry(side.clone()).or_default() += gained;
+                *force_gains.entry(f).or_default() += gained;
+            }
             *losses.entry(side).or_default() += lost;
             let entry = per_force.entry(f).or_default();
             entry.0 += lost;
@@ -224,6 +260,16 @@ impl Run {
                 if s.after == 0 {
                     entry.1.push(stand.name.clone());
                 }
+            }
+        }
+        for (side, gained) in gains {
+            if let Some(lost) = losses.get_mut(&side) {
+                *lost = lost.saturating_sub(gained);
+            }
+        }
+        for (f, gained) in force_gains {
+            if let Some(entry) = per_force.get_mut(&f) {
+                entry.0 = entry.0.saturating_sub(gained);
             }
         }
         for (f, (points, destroyed)) in &per_force {
