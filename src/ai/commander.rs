@@ -67,6 +67,10 @@ pub struct Memory {
     pub points: f64,
     /// The game move each region was last looked at by one of its forces.
     pub looked: BTreeMap<RegionId, u32>,
+    /// The points of each enemy force (by the side's marker) when last seen
+    /// in full: a blind that was once made out is taken at that strength.
+    #[serde(default)]
+    pub strengths: BTreeMap<u32, f64>,
 }
 
 /// Miles a force marches in about one game move, for "near" and "within a
@@ -82,12 +86,26 @@ const MOVE_MILES: f64 = 20.0;
 /// points the outcome is a coin's toss.
 const ATTACK_ODDS: f64 = 1.5;
 
-/// The plan is drawn again after this many game moves without success.
-const PLAN_PATIENCE: u32 = 6;
+/// The plan is drawn again after this many game moves without success: time
+/// for the body to cross a generated map of 60 regions (about 150 miles at
+/// 15 miles a game move).
+const PLAN_PATIENCE: u32 = 10;
 
 pub(super) fn decide(known: &Known, memory: &Memory, rng: &mut ChaCha8Rng) -> Decision {
     let mut log = Vec::new();
     let mut memory = memory.clone();
+    // What it remembers of each enemy force's strength stands in for a guess.
+    let mut known = known.clone();
+    for enemy in &mut known.enemies {
+        if enemy.guessed {
+            if let Some(&points) = memory.strengths.get(&enemy.marker) {
+                enemy.points = points;
+            }
+        } else {
+            memory.strengths.insert(enemy.marker, enemy.points);
+        }
+    }
+    let known = &known;
     // Where its forces look this game move: their regions and the neighbours.
     for force in &known.forces {
         for region in std::iter::once(force.region).chain(
@@ -247,11 +265,16 @@ pub(super) fn decide(known: &Known, memory: &Memory, rng: &mut ChaCha8Rng) -> De
                     .is_some_and(|f| f.region == hq.region && !f.en_route && !f.scout)
             })
             .collect();
+        // With no enemy within three moves and an attack to make, a garrison
+        // of four stands or more leaves two behind and joins the attack.
+        let quiet = known.enemy_points_near(&near, 3.0 * MOVE_MILES) <= 0.0
+            && matches!(plan, Plan::StrikeHq | Plan::Concentrate | Plan::CutSupply);
+        let least = if quiet { 4 } else { 6 };
         if here.len() == 1
             && let Some(&i) = here.first()
             && let Some(force) = known.forces.get(i)
             && !busy.is(i)
-            && force.stands.len() >= 6
+            && force.stands.len() >= least
         {
             // Two of its infantry stay as the HQ's guard.
             let guard: Vec<_> = force
@@ -400,6 +423,12 @@ pub(super) fn decide(known: &Known, memory: &Memory, rng: &mut ChaCha8Rng) -> De
                 "{} is not known to be held: march on it.",
                 known.region_name(target)
             ));
+        } else if in_reach <= 0.0 {
+            log.push(format!(
+                "Approach {}, {:.0} enemy points known there: the body is more than two moves away.",
+                known.region_name(target),
+                defended
+            ));
         } else if attack {
             log.push(format!(
                 "Attack {}: {:.0} points in reach against {:.0} known there ({:.1} : 1, at least {ATTACK_ODDS} : 1 wanted).",
@@ -491,7 +520,7 @@ fn draw_plan(known: &Known, ratio: f64, rng: &mut ChaCha8Rng) -> (Plan, u8, Stri
             Plan::DefendHqs => {
                 0.5 + 1.5 * threatened as f64
                     + if ratio < 0.8 { 1.5 } else { 0.0 }
-                    + if seen { 0.0 } else { 1.5 }
+                    + if seen { 0.0 } else { 0.5 }
             }
             Plan::StrikeHq => 2.5 * ratio.clamp(0.0, 3.0),
             Plan::CutSupply => {
@@ -603,6 +632,8 @@ fn objective(known: &Known, plan: Plan, memory: &Memory) -> Option<usize> {
             .enemies
             .iter()
             .filter(|e| reachable(e.region))
+            // One it can beat: its whole strength at the odds it wants.
+            .filter(|e| e.points * ATTACK_ODDS <= known.forces.iter().map(|f| f.points).sum::<f64>())
             .min_by(|a, b| {
                 let score = |e: &super::view::EnemyForce| {
                     e.points + 10.0 * (known.turn.saturating_sub(e.seen_turn)) as f64
@@ -740,7 +771,7 @@ fn nearest(_field: &[f64], targets: &[usize], known: &Known, region: usize) -> O
 }
 
 /// An HQ the side does not hold, within three moves of `scout`, looked at
-/// in the last two game moves with no enemy force seen there since.
+/// in the last two game moves, where it knows of no enemy force.
 fn empty_hq_in_reach(known: &Known, memory: &Memory, scout: &OwnForce) -> Option<usize> {
     let from = known.miles_from(&[scout.region]);
     known
@@ -750,10 +781,7 @@ fn empty_hq_in_reach(known: &Known, memory: &Memory, scout: &OwnForce) -> Option
         .filter(|&r| {
             let looked = known.region_id(r).and_then(|id| memory.looked.get(id)).copied();
             looked.is_some_and(|t| known.turn.saturating_sub(t) <= 2)
-                && !known
-                    .enemies
-                    .iter()
-                    .any(|e| e.region == r && known.turn.saturating_sub(e.seen_turn) <= 2)
+                && !known.enemies.iter().any(|e| e.region == r)
         })
         .min_by(|a, b| at(&from, *a).total_cmp(&at(&from, *b)))
 }

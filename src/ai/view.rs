@@ -31,6 +31,8 @@ pub struct OwnForce {
 pub struct EnemyForce {
     /// "Blue Host" or "blind 3": the side's own name for it.
     pub label: String,
+    /// The side's marker number for it, which stays with the force.
+    pub marker: u32,
     pub side: SideId,
     pub region: usize,
     /// Its points when seen in full; a blind's is guessed (`guessed`).
@@ -134,6 +136,7 @@ impl Known {
             .filter_map(|k| {
                 Some(EnemyForce {
                     label: k.label(),
+                    marker: k.marker,
                     side: k.side.clone(),
                     region: at(&k.region)?,
                     points: k.points.map_or(guess, |p| p as f64),
