@@ -216,6 +216,7 @@ pub(super) fn decide(known: &Known, memory: &Memory, rng: &mut ChaCha8Rng) -> De
     }
 
     let mut requests = Vec::new();
+    let mut ways = Ways::default();
     let mut busy = Busy(vec![false; known.forces.len()]);
     // Forces that cannot march hold; forces on the road go on.
     for (i, force) in known.forces.iter().enumerate() {
@@ -233,7 +234,7 @@ pub(super) fn decide(known: &Known, memory: &Memory, rng: &mut ChaCha8Rng) -> De
             continue;
         }
         if let Some(hq) = nearest(&to_hq, &own_hq_regions, known, force.region)
-            && let Some(request) = go(known, force, hq, false)
+            && let Some(request) = go(&mut ways, known, force, hq, false)
         {
             requests.push(request);
             log.push(format!(
@@ -338,7 +339,7 @@ pub(super) fn decide(known: &Known, memory: &Memory, rng: &mut ChaCha8Rng) -> De
             .filter(|(i, f)| !busy.is(*i) && !f.scout && near.get(f.region).is_some_and(|m| m.is_finite()))
             .min_by(|a, b| at(&near, a.1.region).total_cmp(&at(&near, b.1.region)));
         if let Some((i, force)) = guard
-            && let Some(request) = go(known, force, hq.region, false)
+            && let Some(request) = go(&mut ways, known, force, hq.region, false)
         {
             requests.push(request);
             log.push(format!(
@@ -355,7 +356,7 @@ pub(super) fn decide(known: &Known, memory: &Memory, rng: &mut ChaCha8Rng) -> De
             continue;
         }
         if let Some(hq) = empty_hq_in_reach(known, &memory, force)
-            && let Some(request) = go(known, force, hq, false)
+            && let Some(request) = go(&mut ways, known, force, hq, false)
         {
             requests.push(request);
             log.push(format!(
@@ -367,7 +368,7 @@ pub(super) fn decide(known: &Known, memory: &Memory, rng: &mut ChaCha8Rng) -> De
             continue;
         }
         if let Some((region, age)) = scouting_target(known, &memory, force)
-            && let Some(request) = go(known, force, region, false)
+            && let Some(request) = go(&mut ways, known, force, region, false)
         {
             requests.push(request);
             log.push(match age {
@@ -392,7 +393,7 @@ pub(super) fn decide(known: &Known, memory: &Memory, rng: &mut ChaCha8Rng) -> De
                 continue;
             }
             match nearest(&to_hq, &own_hq_regions, known, force.region) {
-                Some(hq) if hq != force.region => requests.extend(go(known, force, hq, false)),
+                Some(hq) if hq != force.region => requests.extend(go(&mut ways, known, force, hq, false)),
                 _ => requests.push(hold(force)),
             }
         }
@@ -483,7 +484,7 @@ pub(super) fn decide(known: &Known, memory: &Memory, rng: &mut ChaCha8Rng) -> De
                     && field
                         .get(force.region)
                         .is_some_and(|m| *m > MOVE_MILES && *m <= MOVE_MILES * 1.5);
-                if let Some(request) = go(known, force, d, forced) {
+                if let Some(request) = go(&mut ways, known, force, d, forced) {
                     requests.push(request);
                     if forced {
                         log.push(format!(
@@ -843,26 +844,44 @@ fn faces(share: f64) -> u8 {
     share.floor().clamp(0.0, 6.0) as u8
 }
 
+/// The ways to each destination found so far this game move: one search
+/// per destination, shared by every force bound for it.
+#[derive(Default)]
+struct Ways(std::collections::HashMap<usize, Vec<Option<usize>>>);
+
 /// An order to march `force` to `region`: by a path round every region where
 /// an enemy force was seen in the last three game moves (but the destination),
 /// or, with no such path or on the road, by the quickest way.
-fn go(known: &Known, force: &OwnForce, region: usize, forced: bool) -> Option<OrderRequest> {
-    let enemy_at = |r: usize| {
-        known
-            .enemies
-            .iter()
-            .any(|e| e.region == r && known.turn.saturating_sub(e.seen_turn) <= 3)
-    };
-    if !force.en_route
-        && let Some(path) = known.path(force.region, region, enemy_at)
-    {
-        let path: Option<Vec<RegionId>> = path.iter().map(|&r| known.region_id(r).cloned()).collect();
-        return Some(OrderRequest {
-            force: force.id.clone(),
-            action: Action::March(path?),
-            forced,
-            by: Conveyance::Foot,
+fn go(ways: &mut Ways, known: &Known, force: &OwnForce, region: usize, forced: bool) -> Option<OrderRequest> {
+    if !force.en_route && force.region != region {
+        let next = ways.0.entry(region).or_insert_with(|| {
+            known.ways_to(region, |r| {
+                known
+                    .enemies
+                    .iter()
+                    .any(|e| e.region == r && known.turn.saturating_sub(e.seen_turn) <= 3)
+            })
         });
+        let mut path = Vec::new();
+        let mut at = force.region;
+        while at != region && path.len() <= next.len() {
+            match next.get(at).copied().flatten() {
+                Some(step) => {
+                    path.push(step);
+                    at = step;
+                }
+                None => break,
+            }
+        }
+        if at == region {
+            let path: Option<Vec<RegionId>> = path.iter().map(|&r| known.region_id(r).cloned()).collect();
+            return Some(OrderRequest {
+                force: force.id.clone(),
+                action: Action::March(path?),
+                forced,
+                by: Conveyance::Foot,
+            });
+        }
     }
     march_to(known, force, region, forced)
 }

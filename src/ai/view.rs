@@ -210,54 +210,39 @@ impl Known {
         miles
     }
 
-    /// The quickest way on foot from `from` to `to` (the regions after
-    /// `from`, `to` last), through no region `avoid` names but `to` itself.
-    pub fn path(&self, from: usize, to: usize, avoid: impl Fn(usize) -> bool) -> Option<Vec<usize>> {
+    /// For every region, the next region on the quickest way on foot to
+    /// `to` through no region `avoid` names (but `to`); `None` where no such
+    /// way is. One search serves every force bound for `to`.
+    pub fn ways_to(&self, to: usize, avoid: impl Fn(usize) -> bool) -> Vec<Option<usize>> {
         let mut miles = vec![f64::INFINITY; self.neighbours.len()];
-        let mut previous: Vec<Option<usize>> = vec![None; self.neighbours.len()];
+        let mut next: Vec<Option<usize>> = vec![None; self.neighbours.len()];
         let mut queue = BinaryHeap::new();
-        *miles.get_mut(from)? = 0.0;
-        queue.push(Step(0.0, from));
+        if let Some(m) = miles.get_mut(to) {
+            *m = 0.0;
+            queue.push(Step(0.0, to));
+        }
         while let Some(Step(d, region)) = queue.pop() {
-            if region == to {
-                break;
-            }
             if miles.get(region).is_some_and(|&m| d > m) {
                 continue;
             }
-            for &(next, length) in self.neighbours.get(region).map_or(&[][..], Vec::as_slice) {
-                if next != to && avoid(next) {
-                    continue;
-                }
+            // A force in an avoided region may still leave it, but no way runs through one.
+            if region != to && avoid(region) {
+                continue;
+            }
+            for &(from, length) in self.neighbours.get(region).map_or(&[][..], Vec::as_slice) {
                 let through = d + length;
-                if let Some(m) = miles.get_mut(next)
+                if let Some(m) = miles.get_mut(from)
                     && through < *m
                 {
                     *m = through;
-                    if let Some(p) = previous.get_mut(next) {
-                        *p = Some(region);
+                    if let Some(n) = next.get_mut(from) {
+                        *n = Some(region);
                     }
-                    queue.push(Step(through, next));
+                    queue.push(Step(through, from));
                 }
             }
         }
-        if !miles.get(to)?.is_finite() || from == to {
-            return None;
-        }
-        let mut path = vec![to];
-        let mut at = to;
-        while let Some(Some(p)) = previous.get(at) {
-            if *p == from {
-                path.reverse();
-                return Some(path);
-            }
-            path.push(*p);
-            at = *p;
-            if path.len() > self.neighbours.len() {
-                return None;
-            }
-        }
-        None
+        next
     }
 
     /// HQs held by the side, and by anyone else.
