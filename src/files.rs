@@ -76,6 +76,21 @@ fn picture_path(map_path: &Path, file: &str) -> std::path::PathBuf {
     map_path.parent().unwrap_or(Path::new("")).join(file)
 }
 
+/// The bytes of a PNG picture (a map's background, for the map maker).
+pub fn read_picture(path: &Path) -> Result<Vec<u8>, Diagnostic> {
+    let problem = |message: String| Diagnostic {
+        file: display_name(path),
+        location: Location { line: 1, column: 1 },
+        severity: Severity::Error,
+        message,
+    };
+    let bytes = std::fs::read(path).map_err(|e| problem(format!("cannot read the picture: {e}")))?;
+    if !bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
+        return Err(problem("the picture is not a PNG file".to_owned()));
+    }
+    Ok(bytes)
+}
+
 /// The bytes of the background picture the campaign's map names, read from
 /// beside the map file; `None` when the map names none.
 pub fn load_map_picture(campaign_path: &Path, campaign: &Campaign) -> Result<Option<Vec<u8>>, Diagnostic> {

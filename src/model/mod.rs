@@ -16,6 +16,7 @@ pub mod house_rules;
 mod ids;
 mod knowledge;
 mod map;
+pub mod map_edit;
 pub mod map_file;
 mod plain_toml;
 pub mod report;
