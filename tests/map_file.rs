@@ -1,4 +1,10 @@
 //! The map file writer: every bundled map written and read back is the same map.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
 
 mod common;
 

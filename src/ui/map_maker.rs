@@ -825,9 +825,9 @@ impl MapMaker {
                         self.map().roads.len()
                     );
                     if errors > 0 {
-                        ui.colored_label(theme::ERROR, format!("{errors} problems · {counts}"));
+                        ui.colored_label(theme::ERROR, format!("{} · {counts}", plural(errors, "problem")));
                     } else if warnings > 0 {
-                        ui.label(format!("checks, {warnings} warnings · {counts}"));
+                        ui.label(format!("checks, {} · {counts}", plural(warnings, "warning")));
                     } else {
                         ui.colored_label(theme::GOOD, format!("umpire check passes · {counts}"));
                     }
@@ -1518,6 +1518,14 @@ fn picture_path(map_path: Option<&Path>, file: &str) -> PathBuf {
         .and_then(Path::parent)
         .unwrap_or(Path::new(""))
         .join(file)
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
 }
 
 fn capitalised(word: &str) -> String {
