@@ -283,3 +283,65 @@ fn a_bad_edit_shows_its_problem_at_its_place() {
     h.run();
     assert!(maker(&h).map().roads.is_empty());
 }
+
+#[test]
+fn a_region_dragged_moves_with_its_roads_in_one_undo_step_and_delete_takes_its_roads() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(dir.path(), Some(common::repo().join("maps/scruby_jumbo.toml")));
+    let before = maker(&h).map().clone();
+    let i = before
+        .regions
+        .iter()
+        .position(|r| r.id.as_str() == "central_plain")
+        .unwrap();
+    let from = maker(&h).region_on_screen("central_plain").unwrap();
+    let to = from + vec2(60.0, 30.0);
+    h.event(Event::PointerMoved(from));
+    h.run();
+    h.event(Event::PointerButton {
+        pos: from,
+        button: PointerButton::Primary,
+        pressed: true,
+        modifiers: Modifiers::NONE,
+    });
+    h.run();
+    for step in 1..=6 {
+        h.event(Event::PointerMoved(from + (to - from) * (step as f32 / 6.0)));
+        h.run();
+    }
+    h.event(Event::PointerButton {
+        pos: to,
+        button: PointerButton::Primary,
+        pressed: false,
+        modifiers: Modifiers::NONE,
+    });
+    h.run();
+    h.run();
+    let after = maker(&h).map().clone();
+    let (was, now) = (&before.regions[i], &after.regions[i]);
+    assert!(
+        now.x > was.x && now.y > was.y,
+        "moved east and south: {was:?} → {now:?}"
+    );
+    // The map did not pan under it: the region is where the pointer let go.
+    let dropped = maker(&h).region_on_screen("central_plain").unwrap();
+    assert!(dropped.distance(to) < 2.0, "{dropped:?} vs {to:?}");
+    assert_eq!(maker(&h).picked(), Picked::Region(i));
+    // One step back: where it was, roads and all.
+    h.key_press_modifiers(Modifiers::COMMAND, egui::Key::Z);
+    h.run();
+    assert_eq!(maker(&h).map(), &before);
+
+    // Delete takes the region and its roads; undo brings them back.
+    let roads = before.roads_from(&before.regions[i].id).count();
+    assert!(roads > 0);
+    send(&mut h, MakerCommand::Select(Picked::Region(i)));
+    h.key_press(egui::Key::Delete);
+    h.run();
+    let deleted = maker(&h).map().clone();
+    assert_eq!(deleted.regions.len(), before.regions.len() - 1);
+    assert_eq!(deleted.roads.len(), before.roads.len() - roads);
+    h.key_press_modifiers(Modifiers::COMMAND, egui::Key::Z);
+    h.run();
+    assert_eq!(maker(&h).map(), &before);
+}

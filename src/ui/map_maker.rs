@@ -12,7 +12,6 @@
 
 use super::keys;
 use super::map_view::{Camera, fit, miles, paint_scale_bar, pan_and_zoom};
-use super::seat::path_field_ui;
 use super::state::Notes;
 use super::theme;
 use crate::model::map_edit::{self, MapEdits, Problem, ProblemAt};
@@ -157,9 +156,14 @@ pub struct MapMaker {
     show_picture: bool,
     /// The region being dragged.
     dragging: Option<usize>,
+    /// A region was just added: its name field takes the keyboard, the name
+    /// selected, so typing names it.
+    focus_name: bool,
     /// The File menu's forms: the path typed.
     open_form: Option<String>,
     save_form: Option<String>,
+    /// A form was just opened: its field takes the keyboard.
+    form_fresh: bool,
     /// A discard of unsaved changes was warned of: the next one goes ahead.
     discard_warned: bool,
     notes: Notes,
@@ -190,8 +194,10 @@ impl MapMaker {
             show_names: true,
             show_picture: true,
             dragging: None,
+            focus_name: false,
             open_form: None,
             save_form: None,
+            form_fresh: false,
             discard_warned: false,
             notes: Notes::default(),
             commands: Vec::new(),
@@ -201,7 +207,7 @@ impl MapMaker {
             Start::New => maker.notes.note(
                 "A new map: click the empty map to add a region. Nothing is written until you save (Ctrl+S).",
             ),
-            Start::AskForFile => maker.open_form = Some("maps/".to_owned()),
+            Start::AskForFile => maker.ask_open(),
             Start::File(path) => maker.open(&path),
         }
         maker
@@ -473,7 +479,7 @@ impl MapMaker {
             self.commands.push(MakerCommand::Save);
         }
         if pressed(keys::OPEN) {
-            self.open_form.get_or_insert_with(|| "maps/".to_owned());
+            self.ask_open();
         }
         if pressed(keys::NEW) {
             self.commands.push(MakerCommand::New);
@@ -520,6 +526,12 @@ impl MapMaker {
             |p| p.display().to_string(),
         );
         self.save_form.get_or_insert(suggested);
+        self.form_fresh = true;
+    }
+
+    fn ask_open(&mut self) {
+        self.open_form.get_or_insert_with(|| "maps/".to_owned());
+        self.form_fresh = true;
     }
 
     fn apply(&mut self, command: MakerCommand) {
@@ -623,11 +635,12 @@ impl MapMaker {
             Edit::AddRegion(at) => {
                 let region = map_edit::new_region(self.map(), at);
                 let said = format!(
-                    "Added {} (open ground): name it and set its ground at the right; click again for the next region.",
+                    "Added {} (open ground): type its name now (Enter), set its ground at the right; click the map again for the next region.",
                     region.name
                 );
                 self.edits.change(merge, |map| map.regions.push(region));
                 self.picked = Picked::Region(self.map().regions.len() - 1);
+                self.focus_name = true;
                 self.notes.note(said);
             }
             Edit::MoveRegion(i, to) => self.edits.change(merge, |map| map_edit::move_region(map, i, to)),
@@ -721,7 +734,7 @@ impl MapMaker {
                         .add(egui::Button::new("Open a map file…").shortcut_text(short(&keys::OPEN)))
                         .clicked()
                     {
-                        self.open_form.get_or_insert_with(|| "maps/".to_owned());
+                        self.ask_open();
                     }
                     if ui
                         .add(egui::Button::new("Save map").shortcut_text(short(&keys::SAVE)))
@@ -886,7 +899,18 @@ impl MapMaker {
         egui::Grid::new("maker_region").num_columns(2).show(ui, |ui| {
             let label = ui.label("Name");
             let mut name = region.name.clone();
-            if ui.text_edit_singleline(&mut name).labelled_by(label.id).changed() {
+            let field = egui::TextEdit::singleline(&mut name).show(ui);
+            let response = field.response.response.clone().labelled_by(label.id);
+            if std::mem::take(&mut self.focus_name) {
+                // Typing names the new region: its name is selected, to be typed over.
+                response.request_focus();
+                let mut state = field.state.clone();
+                state
+                    .cursor
+                    .set_char_range(Some(egui::text::CCursorRange::select_all_str(&name)));
+                state.store(ui.ctx(), response.id);
+            }
+            if response.changed() {
                 self.commands.push(MakerCommand::merged(
                     Edit::RenameRegion(i, name),
                     format!("name {i}"),
@@ -1070,8 +1094,36 @@ impl MapMaker {
         if changed.kind == RoadKind::River {
             ui.weak("A river road carries steamers only, from its first region (upstream) to its second.");
         }
-        if changed.river.is_some_and(|c| c != RiverCrossing::None) {
-            ui.weak("A bridge or ford needs the feature in one of the two regions.");
+        let needs = match changed.river {
+            Some(RiverCrossing::Bridge) => Some(Feature::Bridge),
+            Some(RiverCrossing::Ford) => Some(Feature::Ford),
+            _ => None,
+        };
+        let ends: Vec<(usize, Region)> = [&road.from, &road.to]
+            .into_iter()
+            .filter_map(|id| {
+                let i = map_edit::region_index(self.map(), id)?;
+                Some((i, self.map().regions.get(i)?.clone()))
+            })
+            .collect();
+        if let Some(feature) = needs
+            && !ends.iter().any(|(_, r)| r.has(feature))
+        {
+            ui.label(format!(
+                "A {feature} needs the `{feature}` feature in one of the two regions:"
+            ));
+            ui.horizontal(|ui| {
+                for (n, region) in &ends {
+                    if ui
+                        .button(format!("{} at {}", capitalised(feature.as_str()), region.name))
+                        .clicked()
+                    {
+                        let mut with = region.clone();
+                        with.features.push(feature);
+                        self.commands.push(MakerCommand::edit(Edit::SetRegion(*n, with)));
+                    }
+                }
+            });
         }
         if changed != road {
             let merge = if changed.name != road.name {
@@ -1114,11 +1166,16 @@ impl MapMaker {
             ui.end_row();
             let label = ui.label("Description");
             let mut description = map.description.clone().unwrap_or_default();
-            if ui
-                .add(egui::TextEdit::multiline(&mut description).desired_rows(3))
-                .labelled_by(label.id)
-                .changed()
-            {
+            let changed = egui::ScrollArea::vertical()
+                .id_salt("maker_description")
+                .max_height(110.0)
+                .show(ui, |ui| {
+                    ui.add(egui::TextEdit::multiline(&mut description).desired_rows(3))
+                        .labelled_by(label.id)
+                        .changed()
+                })
+                .inner;
+            if changed {
                 let description = (!description.trim().is_empty()).then_some(description);
                 self.commands.push(MakerCommand::merged(
                     Edit::SetDescription(description),
@@ -1199,7 +1256,15 @@ impl MapMaker {
             return;
         }
         ui.strong(format!("Problems ({})", self.problems.len()));
-        for problem in &self.problems {
+        // While a map is being drawn most regions are not joined up yet: one line for them all.
+        let apart = |p: &&Problem| !p.error && p.message.starts_with("the map is not connected");
+        let cut_off = self.problems.iter().filter(apart).count();
+        if cut_off > 2 {
+            ui.label(format!(
+                "warning: the map is not connected: {cut_off} regions or groups cannot be reached by road from the rest (thin rings on the map)"
+            ));
+        }
+        for problem in self.problems.iter().filter(|p| cut_off <= 2 || !apart(p)) {
             let colour = if problem.error { theme::ERROR } else { theme::LABEL };
             let word = if problem.error { "error" } else { "warning" };
             let place = match problem.at {
@@ -1243,9 +1308,10 @@ impl MapMaker {
             Some(c) => c,
             None => fit(self.bounds(), rect),
         };
-        // What the pointer is over, before the camera moves.
-        let pointer = response.interact_pointer_pos().or_else(|| response.hover_pos());
-        let hit = pointer.and_then(|p| self.hit(camera, rect, p));
+        // What the button went down on, before the camera moves: a drag
+        // starts once the pointer has gone a few points from there.
+        let pressed = ui.input(|i| i.pointer.press_origin());
+        let hit = pressed.and_then(|p| self.hit(camera, rect, p));
         if response.drag_started_by(egui::PointerButton::Primary)
             && self.tool == Tool::Regions
             && let Some(Picked::Region(i)) = hit
@@ -1255,6 +1321,7 @@ impl MapMaker {
         }
         if let Some(i) = self.dragging {
             if response.dragged()
+                && response.drag_delta() != egui::Vec2::ZERO
                 && let Some(p) = response.interact_pointer_pos()
             {
                 let w = to_world(camera, rect, p);
@@ -1438,18 +1505,27 @@ impl MapMaker {
                 .filter(|p| p.at == ProblemAt::Region(i))
                 .map(|p| p.error)
                 .max();
-            if let Some(error) = problem {
-                let colour = if error { theme::ERROR } else { theme::FORCED };
-                painter.circle_stroke(at, REGION_RADIUS + 6.0, Stroke::new(2.5, colour));
+            match problem {
+                Some(true) => {
+                    painter.circle_stroke(at, REGION_RADIUS + 6.0, Stroke::new(2.5, theme::ERROR));
+                }
+                // A warning (a region not joined up yet, while drawing): a thin ring.
+                Some(false) => {
+                    painter.circle_stroke(
+                        at,
+                        REGION_RADIUS + 5.0,
+                        Stroke::new(1.0, theme::FORCED.gamma_multiply(0.7)),
+                    );
+                }
+                None => {}
             }
             if self.show_names {
-                painter.text(
-                    at + vec2(0.0, REGION_RADIUS + 3.0),
-                    Align2::CENTER_TOP,
-                    &region.name,
-                    font.clone(),
-                    theme::LABEL_STRONG,
-                );
+                // On a pale ground, so roads passing under a name leave it readable.
+                let galley = painter.layout_no_wrap(region.name.clone(), font.clone(), theme::LABEL_STRONG);
+                let place =
+                    Align2::CENTER_TOP.anchor_size(at + vec2(0.0, REGION_RADIUS + 3.0), galley.size());
+                painter.rect_filled(place.expand(1.0), 2.0, theme::NOTE_FILL.gamma_multiply(0.75));
+                painter.galley(place.min, galley, theme::LABEL_STRONG);
             }
         }
         if map.regions.is_empty() {
@@ -1465,14 +1541,15 @@ impl MapMaker {
     }
 
     fn forms(&mut self, ctx: &egui::Context) {
+        let fresh = std::mem::take(&mut self.form_fresh);
         if let Some(path) = self.open_form.as_mut() {
             let (mut open, mut go) = (true, false);
             egui::Window::new("Open a map file")
                 .open(&mut open)
                 .show(ctx, |ui| {
                     ui.label("A map file (maps/*.toml) to edit; it must pass `umpire check`.");
-                    path_field_ui(ui, "Map file", path);
-                    go = ui.button("Open").clicked();
+                    let entered = file_field_ui(ui, path, fresh);
+                    go = ui.button("Open").clicked() || entered;
                 });
             if go {
                 self.commands.push(MakerCommand::Open(PathBuf::from(path.trim())));
@@ -1487,8 +1564,8 @@ impl MapMaker {
                 ui.label(
                     "Writes the map as a map file (TOML) that `umpire check` reads and campaign files name.",
                 );
-                path_field_ui(ui, "Map file", path);
-                go = ui.button("Save").clicked();
+                let entered = file_field_ui(ui, path, fresh);
+                go = ui.button("Save").clicked() || entered;
             });
             if go {
                 self.commands
@@ -1499,6 +1576,22 @@ impl MapMaker {
             }
         }
     }
+}
+
+/// The file field of the map maker's forms; `focus`: it takes the keyboard
+/// (the form was just opened). True when Enter was pressed in it.
+fn file_field_ui(ui: &mut Ui, path: &mut String, focus: bool) -> bool {
+    ui.horizontal(|ui| {
+        let label = ui.label("Map file");
+        let field = ui
+            .add(egui::TextEdit::singleline(path).desired_width(380.0))
+            .labelled_by(label.id);
+        if focus {
+            field.request_focus();
+        }
+        field.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter))
+    })
+    .inner
 }
 
 /// A map with no regions yet.

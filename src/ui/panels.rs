@@ -251,7 +251,6 @@ pub fn menu_bar_ui(ui: &mut Ui, bar: MenuBar<'_>) -> bool {
                 if ui.button("Edit a map file…").clicked() {
                     commands.push(Command::MapMaker(super::map_maker::Start::AskForFile));
                 }
-                ui.separator();
                 seat::file_menu_ui(ui, viewing, seat_forms, commands);
                 ui.menu_button("Recent files", |ui| {
                     if view.recent.is_empty() {
