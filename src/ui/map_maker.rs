@@ -1484,7 +1484,6 @@ impl MapMaker {
                 4.0,
             ));
         }
-        let font = FontId::proportional(12.0);
         for (i, region) in map.regions.iter().enumerate() {
             let at = screen(world(region));
             if !rect.expand(60.0).contains(at) {
@@ -1519,15 +1518,8 @@ impl MapMaker {
                 }
                 None => {}
             }
-            if self.show_names {
-                // On a pale ground, so roads passing under a name leave it readable.
-                let galley = painter.layout_no_wrap(region.name.clone(), font.clone(), theme::LABEL_STRONG);
-                let place =
-                    Align2::CENTER_TOP.anchor_size(at + vec2(0.0, REGION_RADIUS + 3.0), galley.size());
-                painter.rect_filled(place.expand(1.0), 2.0, theme::NOTE_FILL.gamma_multiply(0.75));
-                painter.galley(place.min, galley, theme::LABEL_STRONG);
-            }
         }
+        self.paint_names(painter, camera, rect, hover);
         if map.regions.is_empty() {
             painter.text(
                 rect.center(),
@@ -1538,6 +1530,51 @@ impl MapMaker {
             );
         }
         paint_scale_bar(painter, rect, camera.zoom);
+    }
+
+    /// The regions' names under them, on a pale ground so roads passing under
+    /// a name leave it readable. Where names would overlap, the selected
+    /// region's, the hovered one's and those with problems come first and the
+    /// others give way (zoom in to see them).
+    fn paint_names(&self, painter: &egui::Painter, camera: Camera, rect: Rect, hover: Option<Pos2>) {
+        if !self.show_names {
+            return;
+        }
+        let map = self.map();
+        let font = FontId::proportional(12.0);
+        let hovered = hover.and_then(|p| self.hit(camera, rect, p));
+        let rank = |i: usize| {
+            if self.picked == Picked::Region(i) || hovered == Some(Picked::Region(i)) {
+                0
+            } else if self.problems.iter().any(|p| p.at == ProblemAt::Region(i)) {
+                1
+            } else {
+                2
+            }
+        };
+        let mut order: Vec<(usize, Pos2)> = map
+            .regions
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (i, to_screen(camera, rect, world(r))))
+            .filter(|(_, at)| rect.expand(60.0).contains(*at))
+            .collect();
+        order.sort_by_key(|(i, _)| rank(*i));
+        let mut placed: Vec<Rect> = Vec::new();
+        for (i, at) in order {
+            let Some(region) = map.regions.get(i) else {
+                continue;
+            };
+            let galley = painter.layout_no_wrap(region.name.clone(), font.clone(), theme::LABEL_STRONG);
+            let place = Align2::CENTER_TOP.anchor_size(at + vec2(0.0, REGION_RADIUS + 3.0), galley.size());
+            // Names beyond a few hundred on screen are not worth the frame.
+            if placed.len() > 400 || placed.iter().any(|p| p.intersects(place)) {
+                continue;
+            }
+            placed.push(place);
+            painter.rect_filled(place.expand(1.0), 2.0, theme::NOTE_FILL.gamma_multiply(0.75));
+            painter.galley(place.min, galley, theme::LABEL_STRONG);
+        }
     }
 
     fn forms(&mut self, ctx: &egui::Context) {
