@@ -265,6 +265,45 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<std::path::PathBuf, Write
     Ok(written.into_iter().next().unwrap_or_else(|| path.to_owned()))
 }
 
+/// How a campaign file at `campaign` names the map file at `map`: relative
+/// to the campaign file's folder when they share a root ("../maps/x.toml"),
+/// else the map's whole path.
+pub fn relative_path(campaign: &Path, map: &Path) -> String {
+    // A folder not made yet is placed by the nearest one above it that is.
+    fn absolute(dir: &Path) -> Option<std::path::PathBuf> {
+        match std::fs::canonicalize(dir) {
+            Ok(found) => Some(found),
+            Err(_) => Some(absolute(dir.parent()?)?.join(dir.file_name()?)),
+        }
+    }
+    let folder = |p: &Path| {
+        let dir = match p.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => std::path::PathBuf::from("."),
+        };
+        absolute(&dir)
+    };
+    let (Some(from), Some(to), Some(name)) = (folder(campaign), folder(map), map.file_name()) else {
+        return map.display().to_string();
+    };
+    let common = from
+        .components()
+        .zip(to.components())
+        .take_while(|(a, b)| a == b)
+        .count();
+    if common == 0 {
+        return to.join(name).display().to_string();
+    }
+    let mut parts: Vec<String> = from.components().skip(common).map(|_| "..".to_owned()).collect();
+    parts.extend(
+        to.components()
+            .skip(common)
+            .map(|c| c.as_os_str().to_string_lossy().into_owned()),
+    );
+    parts.push(name.to_string_lossy().into_owned());
+    parts.join("/")
+}
+
 /// Whether two paths name the same file on disk (both must exist).
 pub fn same_file(a: &Path, b: &Path) -> bool {
     match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {

@@ -345,3 +345,161 @@ fn a_region_dragged_moves_with_its_roads_in_one_undo_step_and_delete_takes_its_r
     h.run();
     assert_eq!(maker(&h).map(), &before);
 }
+
+/// A press, a drag in steps and a release.
+fn drag(h: &mut Harness<'_, UmpireApp>, from: Pos2, to: Pos2) {
+    h.event(Event::PointerMoved(from));
+    h.run();
+    h.event(Event::PointerButton {
+        pos: from,
+        button: PointerButton::Primary,
+        pressed: true,
+        modifiers: Modifiers::NONE,
+    });
+    h.run();
+    for step in 1..=6 {
+        h.event(Event::PointerMoved(from + (to - from) * (step as f32 / 6.0)));
+        h.run();
+    }
+    h.event(Event::PointerButton {
+        pos: to,
+        button: PointerButton::Primary,
+        pressed: false,
+        modifiers: Modifiers::NONE,
+    });
+    h.run();
+    h.run();
+}
+
+#[test]
+fn a_new_campaign_is_set_out_on_the_map_by_dragging_from_the_palette_and_saved_as_a_campaign_file() {
+    use umpire::ui::campaign_sketch::{Palette, SketchCommand};
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("maps")).unwrap();
+    let map_file = dir.path().join("maps/jumbo.toml");
+    std::fs::copy(common::repo().join("maps/scruby_jumbo.toml"), &map_file).unwrap();
+    let mut h = harness(dir.path(), Some(map_file.clone()));
+    h.get_by_label("Campaign").click();
+    h.run();
+    h.run();
+    let sketch = maker(&h)
+        .sketching()
+        .expect("the Campaign tool began a campaign")
+        .sketch
+        .clone();
+    assert_eq!(sketch.sides.len(), 2);
+    assert!(
+        maker(&h)
+            .sketching()
+            .unwrap()
+            .problems()
+            .iter()
+            .any(|(error, m)| *error && m.contains("has no left HQ")),
+        "{:?}",
+        maker(&h).sketching().unwrap().problems()
+    );
+
+    // Red's left HQ and an infantry brigade dragged from the palette onto the map.
+    let palette = h.get_by_label("Left HQ").rect().center();
+    let target = maker(&h).region_on_screen("red_left_hq").unwrap();
+    drag(&mut h, palette, target);
+    let palette = h.get_by_label("Infantry brigade (4)").rect().center();
+    drag(&mut h, palette, target);
+    let sketch = maker(&h).sketching().unwrap().sketch.clone();
+    assert_eq!(
+        sketch
+            .hqs
+            .iter()
+            .map(|hq| (hq.side.as_str(), hq.wing.as_str(), hq.region.as_str()))
+            .collect::<Vec<_>>(),
+        [("red", "left", "red_left_hq")],
+        "{:?}",
+        maker(&h).notes()
+    );
+    assert_eq!(sketch.forces.len(), 1);
+    assert_eq!(
+        (sketch.forces[0].side.as_str(), sketch.forces[0].stands.len()),
+        ("red", 4)
+    );
+
+    // The rest placed as the palette does: every HQ, a force for Blue.
+    for (side, wing, region) in [
+        (0, umpire::model::Wing::Centre, "red_centre_hq"),
+        (0, umpire::model::Wing::Right, "red_right_hq"),
+        (1, umpire::model::Wing::Left, "blue_left_hq"),
+        (1, umpire::model::Wing::Centre, "blue_centre_hq"),
+        (1, umpire::model::Wing::Right, "blue_right_hq"),
+    ] {
+        send(&mut h, MakerCommand::Sketch(SketchCommand::Choose(side)));
+        send(
+            &mut h,
+            MakerCommand::Sketch(SketchCommand::Place(
+                Palette::Hq(wing),
+                umpire::model::RegionId::new(region),
+            )),
+        );
+    }
+    send(
+        &mut h,
+        MakerCommand::Sketch(SketchCommand::Place(
+            Palette::Force(1),
+            umpire::model::RegionId::new("blue_centre_hq"),
+        )),
+    );
+    let problems = maker(&h).sketching().unwrap().problems().to_vec();
+    assert!(problems.iter().all(|(error, _)| !error), "{problems:?}");
+    h.get_by_label_contains("`umpire check` passes this campaign");
+
+    // Saved beside the map's folder: it names the map relative to itself,
+    // `umpire check` passes it and `umpire new` starts it.
+    let file = dir.path().join("campaigns/jumbo_war.toml");
+    send(&mut h, MakerCommand::Sketch(SketchCommand::Save(file.clone())));
+    assert!(file.is_file(), "{:?}", maker(&h).notes());
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("map = \"../maps/jumbo.toml\""), "{text}");
+    let out = common::umpire(dir.path(), &["check", file.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}{}",
+        common::stdout(&out),
+        common::stderr(&out)
+    );
+    let out = common::umpire(dir.path(), &["new", file.to_str().unwrap(), "jumbo_war.umpire"]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let campaign = umpire::files::load_campaign(&file)
+        .value
+        .expect("the campaign checks");
+    assert_eq!(
+        (campaign.sides.len(), campaign.forces.len(), campaign.hqs.len()),
+        (2, 2, 6)
+    );
+    assert_eq!(campaign.map, read_map(&map_file));
+}
+
+#[test]
+fn a_campaign_is_not_saved_on_a_map_not_saved() {
+    use umpire::ui::campaign_sketch::SketchCommand;
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(dir.path(), None);
+    h.state_mut().send(Command::MapMaker(Start::New));
+    h.run();
+    send(
+        &mut h,
+        MakerCommand::Edit {
+            edit: Edit::AddRegion([1.0, 1.0]),
+            merge: None,
+        },
+    );
+    send(&mut h, MakerCommand::Tool(umpire::ui::map_maker::Tool::Campaign));
+    let file = dir.path().join("c.toml");
+    send(&mut h, MakerCommand::Sketch(SketchCommand::Save(file.clone())));
+    assert!(!file.exists());
+    assert!(
+        maker(&h)
+            .notes()
+            .iter()
+            .any(|n| n.error && n.text.contains("Save the map first")),
+        "{:?}",
+        maker(&h).notes()
+    );
+}

@@ -6,6 +6,7 @@
 
 pub mod arrival;
 mod campaign;
+pub mod campaign_file;
 pub mod check;
 mod date;
 mod diag;

@@ -40,6 +40,8 @@ pub const HELP: Key = Key::F1;
 /// The map maker's tools: regions (add, move, select) and roads (click one region, then another).
 pub const MAKER_REGIONS: Key = Key::Num1;
 pub const MAKER_ROADS: Key = Key::Num2;
+/// The map maker's Campaign tool: sides, HQs and forces for a new campaign on the map.
+pub const MAKER_CAMPAIGN: Key = Key::Num3;
 
 /// `shortcut` as this platform writes it ("Ctrl+Z", "⌘Z").
 pub fn text(ctx: &egui::Context, shortcut: &KeyboardShortcut) -> String {

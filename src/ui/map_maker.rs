@@ -10,6 +10,7 @@
 //! Like the rest of the window it draws from state and asks for changes with
 //! a [`MakerCommand`], applied after the frame.
 
+use super::campaign_sketch::{Palette, SketchCommand, Sketching};
 use super::keys;
 use super::map_view::{Camera, fit, miles, paint_scale_bar, pan_and_zoom};
 use super::state::Notes;
@@ -48,6 +49,8 @@ pub enum Tool {
     Regions,
     /// Click one region, then another, to join them by a road of the chosen kind.
     Roads,
+    /// Set out a new campaign on the map: sides, HQs and forces dragged from a palette.
+    Campaign,
 }
 
 /// A change to the map being drawn.
@@ -95,6 +98,8 @@ pub enum MakerCommand {
     ZoomToFit,
     /// Centres the map on a region or road.
     Show(Picked),
+    /// A change to the campaign being set out (the Campaign tool).
+    Sketch(SketchCommand),
 }
 
 impl MakerCommand {
@@ -169,6 +174,8 @@ pub struct MapMaker {
     notes: Notes,
     commands: Vec<MakerCommand>,
     closed: bool,
+    /// A new campaign being set out on the map (the Campaign tool), once begun.
+    sketching: Option<Sketching>,
 }
 
 impl MapMaker {
@@ -202,6 +209,7 @@ impl MapMaker {
             notes: Notes::default(),
             commands: Vec::new(),
             closed: false,
+            sketching: None,
         };
         match start {
             Start::New => maker.notes.note(
@@ -246,6 +254,11 @@ impl MapMaker {
     /// Whether the map has changes not saved.
     pub fn unsaved(&self) -> bool {
         self.saved != Some(self.edits.revision())
+    }
+
+    /// The campaign being set out with the Campaign tool, once begun.
+    pub fn sketching(&self) -> Option<&Sketching> {
+        self.sketching.as_ref()
     }
 
     /// Whether the map maker was closed: the window goes back to the campaign.
@@ -401,6 +414,9 @@ impl MapMaker {
 
     /// Checks the map again when it changed (not while a region is dragged).
     fn check(&mut self) {
+        if let Some(sketching) = self.sketching.as_mut() {
+            sketching.check(self.edits.map(), self.edits.revision());
+        }
         if self.checked == Some(self.edits.revision()) || self.dragging.is_some() {
             return;
         }
@@ -507,6 +523,9 @@ impl MapMaker {
         if key(keys::MAKER_ROADS) {
             self.commands.push(MakerCommand::Tool(Tool::Roads));
         }
+        if key(keys::MAKER_CAMPAIGN) {
+            self.commands.push(MakerCommand::Tool(Tool::Campaign));
+        }
     }
 
     fn delete_picked(&mut self) {
@@ -561,6 +580,20 @@ impl MapMaker {
             MakerCommand::Tool(tool) => {
                 self.tool = tool;
                 self.road_from = None;
+                if tool == Tool::Campaign && self.sketching.is_none() {
+                    self.sketching = Some(Sketching::new(self.edits.map()));
+                }
+            }
+            MakerCommand::Sketch(command) => {
+                let map_path = match (&self.path, self.unsaved()) {
+                    (Some(path), false) => Ok(path.as_path()),
+                    _ => Err(
+                        "Save the map first (File > Save map): the campaign file names the map file, as saved.",
+                    ),
+                };
+                if let Some(sketching) = self.sketching.as_mut() {
+                    sketching.apply(command, self.edits.map(), map_path, &mut self.notes);
+                }
             }
             MakerCommand::RoadKind(kind) => {
                 self.road_kind = kind;
@@ -821,6 +854,7 @@ impl MapMaker {
                 self.road_kind,
                 keys::key_text(keys::MAKER_REGIONS)
             ),
+            (Tool::Campaign, _) => "Campaign: drag an HQ or a force from the palette at the right onto a region, for the side ticked; save the map, then the campaign.".to_owned(),
             (Tool::Regions, _) => format!(
                 "Regions: click the empty map to add one, drag one to move it, Delete deletes the selection. Roads tool: {}. Drag the empty map to pan, wheel to zoom.",
                 keys::key_text(keys::MAKER_ROADS)
@@ -856,6 +890,7 @@ impl MapMaker {
             for (tool, label, key) in [
                 (Tool::Regions, "Regions", keys::MAKER_REGIONS),
                 (Tool::Roads, "Roads", keys::MAKER_ROADS),
+                (Tool::Campaign, "Campaign", keys::MAKER_CAMPAIGN),
             ] {
                 if ui
                     .selectable_label(self.tool == tool, label)
@@ -865,23 +900,35 @@ impl MapMaker {
                     self.commands.push(MakerCommand::Tool(tool));
                 }
             }
-            let label = ui.label("kind");
-            egui::ComboBox::from_id_salt("maker_road_kind")
-                .selected_text(self.road_kind.to_string())
-                .show_ui(ui, |ui| {
-                    for kind in RoadKind::ALL {
-                        if ui
-                            .selectable_label(self.road_kind == *kind, kind.to_string())
-                            .clicked()
-                        {
-                            self.commands.push(MakerCommand::RoadKind(*kind));
+            if self.tool != Tool::Campaign {
+                let label = ui.label("kind");
+                egui::ComboBox::from_id_salt("maker_road_kind")
+                    .selected_text(self.road_kind.to_string())
+                    .show_ui(ui, |ui| {
+                        for kind in RoadKind::ALL {
+                            if ui
+                                .selectable_label(self.road_kind == *kind, kind.to_string())
+                                .clicked()
+                            {
+                                self.commands.push(MakerCommand::RoadKind(*kind));
+                            }
                         }
-                    }
-                })
-                .response
-                .labelled_by(label.id);
+                    })
+                    .response
+                    .labelled_by(label.id);
+            }
         });
         ui.separator();
+        if self.tool == Tool::Campaign
+            && let Some(sketching) = &self.sketching
+        {
+            let mut asked = Vec::new();
+            sketching.panel_ui(ui, self.edits.map(), &mut asked);
+            self.commands.extend(asked.into_iter().map(MakerCommand::Sketch));
+            ui.separator();
+            self.problems_ui(ui);
+            return;
+        }
         match self.picked {
             Picked::Region(i) => self.region_ui(ui, i),
             Picked::Road(i) => self.road_ui(ui, i),
@@ -1335,6 +1382,16 @@ impl MapMaker {
                 self.commands.push(MakerCommand::EndStep);
             }
         }
+        if let Some(item) = response.dnd_release_payload::<Palette>()
+            && let Some(p) = ui.input(|i| i.pointer.interact_pos())
+            && let Some(Picked::Region(i)) = self.hit(camera, rect, p)
+            && let Some(region) = self.map().regions.get(i)
+        {
+            self.commands.push(MakerCommand::Sketch(SketchCommand::Place(
+                *item,
+                region.id.clone(),
+            )));
+        }
         pan_and_zoom(ui, &response, rect, &mut camera, self.dragging.is_some());
         self.camera = Some(camera);
         if response.clicked()
@@ -1358,6 +1415,8 @@ impl MapMaker {
             }
             (Tool::Roads, Some(Picked::Region(i))) => self.commands.push(MakerCommand::RoadEnd(i)),
             (Tool::Roads, Some(picked)) => self.commands.push(MakerCommand::Select(picked)),
+            (Tool::Campaign, Some(picked)) => self.commands.push(MakerCommand::Select(picked)),
+            (Tool::Campaign, None) => self.commands.push(MakerCommand::Select(Picked::None)),
             (Tool::Roads, None) => self.commands.push(if self.road_from.is_some() {
                 MakerCommand::CancelRoad
             } else {
@@ -1520,6 +1579,11 @@ impl MapMaker {
             }
         }
         self.paint_names(painter, camera, rect, hover);
+        if let Some(sketching) = &self.sketching {
+            sketching.paint(painter, |id| {
+                map.region(id).map(|r| to_screen(camera, rect, world(r)))
+            });
+        }
         if map.regions.is_empty() {
             painter.text(
                 rect.center(),
@@ -1578,6 +1642,11 @@ impl MapMaker {
     }
 
     fn forms(&mut self, ctx: &egui::Context) {
+        if let Some(sketching) = self.sketching.as_mut() {
+            let mut asked = Vec::new();
+            sketching.form_ui(ctx, &mut asked);
+            self.commands.extend(asked.into_iter().map(MakerCommand::Sketch));
+        }
         let fresh = std::mem::take(&mut self.form_fresh);
         if let Some(path) = self.open_form.as_mut() {
             let (mut open, mut go) = (true, false);

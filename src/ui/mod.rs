@@ -9,6 +9,7 @@
 
 mod app;
 pub mod battles;
+pub mod campaign_sketch;
 mod command;
 mod ending;
 pub use crate::model::timeline as history;
