@@ -176,6 +176,8 @@ pub struct MapMaker {
     closed: bool,
     /// A new campaign being set out on the map (the Campaign tool), once begun.
     sketching: Option<Sketching>,
+    /// The keyboard shortcuts window is open.
+    show_keys: bool,
 }
 
 impl MapMaker {
@@ -210,6 +212,7 @@ impl MapMaker {
             commands: Vec::new(),
             closed: false,
             sketching: None,
+            show_keys: false,
         };
         match start {
             Start::New => maker.notes.note(
@@ -526,6 +529,9 @@ impl MapMaker {
         if key(keys::MAKER_CAMPAIGN) {
             self.commands.push(MakerCommand::Tool(Tool::Campaign));
         }
+        if key(keys::HELP) {
+            self.show_keys = !self.show_keys;
+        }
     }
 
     fn delete_picked(&mut self) {
@@ -826,6 +832,16 @@ impl MapMaker {
                     }
                     ui.checkbox(&mut self.show_names, "Region names");
                     ui.checkbox(&mut self.show_picture, "Background picture");
+                });
+                ui.menu_button("Help", |ui| {
+                    if ui
+                        .add(
+                            egui::Button::new("Keyboard shortcuts").shortcut_text(keys::key_text(keys::HELP)),
+                        )
+                        .clicked()
+                    {
+                        self.show_keys = true;
+                    }
                 });
                 ui.separator();
                 let file = self
@@ -1641,7 +1657,61 @@ impl MapMaker {
         }
     }
 
+    fn keys_window(&mut self, ctx: &egui::Context) {
+        let short = |k: &egui::KeyboardShortcut| keys::text(ctx, k);
+        let key = |k: Key| keys::key_text(k).to_owned();
+        egui::Window::new("Map maker: keyboard shortcuts")
+            .open(&mut self.show_keys)
+            .show(ctx, |ui| {
+                egui::Grid::new("maker_keys").striped(true).show(ui, |ui| {
+                    for (combo, what) in [
+                        (
+                            key(keys::MAKER_REGIONS),
+                            "Regions tool: click the empty map to add one, drag one to move it",
+                        ),
+                        (
+                            key(keys::MAKER_ROADS),
+                            "Roads tool: click a region, then the next",
+                        ),
+                        (
+                            key(keys::MAKER_CAMPAIGN),
+                            "Campaign tool: sides, HQs and forces for a new campaign",
+                        ),
+                        ("Enter".to_owned(), "Done typing a new region's name"),
+                        (
+                            key(keys::DESELECT),
+                            "Stop the road being drawn, or select nothing",
+                        ),
+                        (
+                            "Delete".to_owned(),
+                            "Delete the selected region (with its roads) or road",
+                        ),
+                        (short(&keys::UNDO), "Undo"),
+                        (
+                            format!("{}, {}", short(&keys::REDO), short(&keys::REDO_TOO)),
+                            "Redo",
+                        ),
+                        (short(&keys::SAVE), "Save map"),
+                        (short(&keys::SAVE_AS), "Save map as"),
+                        (
+                            format!("{} / {}", short(&keys::NEW), short(&keys::OPEN)),
+                            "New map / open a map file",
+                        ),
+                        (key(keys::ZOOM_TO_FIT), "Zoom to fit"),
+                        ("Arrows, WASD, drag".to_owned(), "Pan the map"),
+                        ("Wheel, + and -".to_owned(), "Zoom"),
+                        (key(keys::HELP), "This list"),
+                    ] {
+                        ui.label(egui::RichText::new(combo).strong());
+                        ui.label(what);
+                        ui.end_row();
+                    }
+                });
+            });
+    }
+
     fn forms(&mut self, ctx: &egui::Context) {
+        self.keys_window(ctx);
         if let Some(sketching) = self.sketching.as_mut() {
             let mut asked = Vec::new();
             sketching.form_ui(ctx, &mut asked);
