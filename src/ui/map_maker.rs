@@ -582,6 +582,7 @@ impl MapMaker {
             MakerCommand::Select(picked) => {
                 self.picked = picked;
                 self.road_from = None;
+                self.focus_name = false;
             }
             MakerCommand::Tool(tool) => {
                 self.tool = tool;
