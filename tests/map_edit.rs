@@ -229,3 +229,85 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_campaign_sketch_is_written_as_a_campaign_file_that_checks_on_its_map() {
+    use umpire::model::Wing;
+    use umpire::model::campaign_file::{CampaignSketch, TEMPLATES, campaign_file_text, sketch_problems};
+    use umpire::model::check::read_campaign;
+    let mut map = blank();
+    for at in [
+        [0.0, 0.0],
+        [5.0, 0.0],
+        [10.0, 0.0],
+        [0.0, 5.0],
+        [5.0, 5.0],
+        [10.0, 5.0],
+    ] {
+        let region = map_edit::new_region(&map, at);
+        map.regions.push(region);
+    }
+    for (a, b) in [(0, 1), (1, 2), (0, 3), (3, 4), (4, 5), (1, 4)] {
+        map_edit::add_road(&mut map, a, b, RoadKind::Road).unwrap();
+    }
+    let mut sketch = CampaignSketch::new(&map.name, "map.toml");
+    assert!(
+        sketch_problems(&sketch, &map)
+            .iter()
+            .any(|(e, m)| *e && m.contains("no left HQ"))
+    );
+    for (side, row) in [(0, 0), (1, 3)] {
+        for (k, wing) in Wing::ALL.iter().enumerate() {
+            let region = map.regions[row + k].id.clone();
+            sketch.place_hq(side, *wing, region, "here");
+        }
+        for template in TEMPLATES {
+            sketch.place_force(side, template, map.regions[row].id.clone());
+        }
+    }
+    // The same template twice: a name, an id and stand numbers of its own.
+    sketch.place_force(0, &TEMPLATES[0], map.regions[1].id.clone());
+    assert_eq!(sketch.forces.len(), 2 * TEMPLATES.len() + 1);
+    let last = sketch.forces.last().unwrap();
+    assert_eq!(
+        (last.id.as_str(), last.name.as_str()),
+        ("red-infantry-brigade-2", "Red Infantry brigade 2")
+    );
+    let mut ids: Vec<u32> = sketch
+        .forces
+        .iter()
+        .flat_map(|f| f.stands.iter().map(|s| s.id))
+        .collect();
+    let count = ids.len();
+    ids.dedup();
+    assert_eq!(ids.len(), count, "stand ids in turn");
+    assert_eq!(sketch_problems(&sketch, &map), []);
+
+    let text = campaign_file_text(&sketch, "test").unwrap();
+    assert!(
+        text.contains("start_date = 1895-03-01\n"),
+        "a TOML date: {text:.400}"
+    );
+    let campaign = read_campaign(Source {
+        name: "c",
+        text: &text,
+    })
+    .unwrap()
+    .check(Ok(map.clone()))
+    .value
+    .unwrap();
+    assert_eq!(campaign.hqs.len(), 6);
+    assert_eq!(campaign.forces.len(), sketch.forces.len());
+
+    // A side removed takes its HQs and forces; a bad date is said, not written.
+    sketch.remove_side(1);
+    assert!(sketch.hqs.iter().all(|h| h.side == "red"));
+    assert!(sketch.forces.iter().all(|f| f.side == "red"));
+    sketch.start_date = "March 1895".to_owned();
+    assert!(
+        campaign_file_text(&sketch, "test")
+            .unwrap_err()
+            .to_string()
+            .contains("March 1895")
+    );
+}

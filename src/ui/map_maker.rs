@@ -391,6 +391,10 @@ impl MapMaker {
     /// Draws the map maker over the whole window and carries out what it asked.
     pub fn frame_ui(&mut self, ui: &mut Ui) {
         let ctx = ui.ctx().clone();
+        // The window closed with the map unsaved: warned once, as Close is.
+        if ctx.input(|i| i.viewport().close_requested()) && !self.may_discard() {
+            ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
+        }
         self.shortcuts(&ctx);
         self.check();
         self.load_picture(&ctx);
@@ -502,6 +506,10 @@ impl MapMaker {
         }
         if pressed(keys::NEW) {
             self.commands.push(MakerCommand::New);
+        }
+        if pressed(keys::QUIT) {
+            // Closing asks about unsaved changes first (`frame_ui`).
+            ctx.send_viewport_cmd(egui::ViewportCommand::Close);
         }
         if ctx.egui_wants_keyboard_input() {
             return;
@@ -791,6 +799,12 @@ impl MapMaker {
                     ui.separator();
                     if ui.button("Close the map maker").clicked() {
                         self.commands.push(MakerCommand::Close);
+                    }
+                    if ui
+                        .add(egui::Button::new("Quit").shortcut_text(short(&keys::QUIT)))
+                        .clicked()
+                    {
+                        ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
                     }
                 });
                 ui.menu_button("Edit", |ui| {
