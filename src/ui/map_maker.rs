@@ -136,6 +136,11 @@ impl std::fmt::Debug for Picture {
 const REGION_RADIUS: f32 = 7.0;
 /// How near a click must be to a road's line to pick it, in points.
 const ROAD_PICK: f32 = 6.0;
+/// Above this many regions in view the map is drawn as dots and lines, without names.
+const DENSE: usize = 1500;
+/// A check slower than this waits for the edits to pause for `CHECK_PAUSE`.
+const SLOW_CHECK: std::time::Duration = std::time::Duration::from_millis(150);
+const CHECK_PAUSE: std::time::Duration = std::time::Duration::from_millis(400);
 /// The part of the map a new, empty map shows, in miles.
 const EMPTY_MAP_MILES: f32 = 100.0;
 
@@ -178,6 +183,15 @@ pub struct MapMaker {
     sketching: Option<Sketching>,
     /// The keyboard shortcuts window is open.
     show_keys: bool,
+    /// How long the last check took, and when the map last changed (the
+    /// revision then): a slow check waits for the edits to pause.
+    check_cost: std::time::Duration,
+    changed_at: std::time::Instant,
+    seen_revision: u64,
+    /// Each region's place in map miles, by id, for the revision it was made
+    /// for: roads find their ends without searching the regions.
+    places: std::collections::HashMap<crate::model::RegionId, Pos2>,
+    places_for: Option<u64>,
 }
 
 impl MapMaker {
@@ -213,6 +227,11 @@ impl MapMaker {
             closed: false,
             sketching: None,
             show_keys: false,
+            check_cost: std::time::Duration::ZERO,
+            changed_at: std::time::Instant::now(),
+            seen_revision: 0,
+            places: std::collections::HashMap::new(),
+            places_for: None,
         };
         match start {
             Start::New => maker.notes.note(
@@ -391,12 +410,21 @@ impl MapMaker {
     /// Draws the map maker over the whole window and carries out what it asked.
     pub fn frame_ui(&mut self, ui: &mut Ui) {
         let ctx = ui.ctx().clone();
+        if self.places_for != Some(self.edits.revision()) {
+            self.places_for = Some(self.edits.revision());
+            self.places = self
+                .map()
+                .regions
+                .iter()
+                .map(|r| (r.id.clone(), world(r)))
+                .collect();
+        }
         // The window closed with the map unsaved: warned once, as Close is.
         if ctx.input(|i| i.viewport().close_requested()) && !self.may_discard() {
             ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
         }
         self.shortcuts(&ctx);
-        self.check();
+        self.check(&ctx);
         self.load_picture(&ctx);
         self.menu_bar_ui(ui);
         super::panels::notes_ui(ui, &mut self.notes);
@@ -420,7 +448,20 @@ impl MapMaker {
     }
 
     /// Checks the map again when it changed (not while a region is dragged).
-    fn check(&mut self) {
+    fn check(&mut self, ctx: &egui::Context) {
+        // A map whose check is slow (thousands of regions) is checked once
+        // the edits pause, not after every one.
+        let now = std::time::Instant::now();
+        if self.seen_revision != self.edits.revision() {
+            self.seen_revision = self.edits.revision();
+            self.changed_at = now;
+        }
+        let pause = now.saturating_duration_since(self.changed_at);
+        if self.check_cost > SLOW_CHECK && pause < CHECK_PAUSE && self.checked.is_some() {
+            ctx.request_repaint_after(CHECK_PAUSE - pause);
+            return;
+        }
+        let started = std::time::Instant::now();
         if let Some(sketching) = self.sketching.as_mut() {
             sketching.check(self.edits.map(), self.edits.revision());
         }
@@ -429,6 +470,7 @@ impl MapMaker {
         }
         self.checked = Some(self.edits.revision());
         self.problems = map_edit::problems(self.map());
+        self.check_cost = started.elapsed();
         if let Some(why) = &self.picture.problem
             && self.map().background.is_some()
         {
@@ -651,7 +693,7 @@ impl MapMaker {
                 self.picked = picked;
                 let at = match picked {
                     Picked::Region(i) => self.map().regions.get(i).map(world),
-                    Picked::Road(i) => road_ends(self.map(), i).map(|(a, b)| a.lerp(b, 0.5)),
+                    Picked::Road(i) => self.road_ends(i).map(|(a, b)| a.lerp(b, 0.5)),
                     Picked::None => None,
                 };
                 if let (Some(at), Some(camera)) = (at, self.camera.as_mut()) {
@@ -1359,6 +1401,23 @@ impl MapMaker {
         }
     }
 
+    /// Whether so many regions are in view that they are drawn as dots.
+    fn dense(&self, camera: Camera, rect: Rect) -> bool {
+        let view = Rect::from_min_max(to_world(camera, rect, rect.min), to_world(camera, rect, rect.max));
+        self.places
+            .values()
+            .filter(|p| view.contains(**p))
+            .take(DENSE + 1)
+            .count()
+            > DENSE
+    }
+
+    /// A road's two ends in map miles.
+    fn road_ends(&self, i: usize) -> Option<(Pos2, Pos2)> {
+        let road = self.map().roads.get(i)?;
+        Some((*self.places.get(&road.from)?, *self.places.get(&road.to)?))
+    }
+
     /// The map's extent in miles: its regions, or a square round the one or none.
     fn bounds(&self) -> Rect {
         let map = self.map();
@@ -1472,7 +1531,7 @@ impl MapMaker {
         }
         (0..map.roads.len())
             .filter_map(|i| {
-                let (a, b) = road_ends(map, i)?;
+                let (a, b) = self.road_ends(i)?;
                 let d = distance_to_segment(at, to_screen(camera, rect, a), to_screen(camera, rect, b));
                 (d <= ROAD_PICK).then_some((i, d))
             })
@@ -1537,11 +1596,21 @@ impl MapMaker {
                 .iter()
                 .any(|p| p.error && p.at == ProblemAt::Road(i))
         };
+        // Thousands of regions in view: plain dots and lines in one mesh, no names.
+        let dense = self.dense(camera, rect);
+        let mut mesh = egui::epaint::Mesh::default();
         for i in 0..map.roads.len() {
-            let (Some((a, b)), Some(road)) = (road_ends(map, i), map.roads.get(i)) else {
+            let (Some((a, b)), Some(road)) = (self.road_ends(i), map.roads.get(i)) else {
                 continue;
             };
             let (a, b) = (screen(a), screen(b));
+            if !Rect::from_two_pos(a, b).intersects(rect) {
+                continue;
+            }
+            if dense && self.picked != Picked::Road(i) && !wrong_road(i) {
+                quad(&mut mesh, a, b, 1.0, road_colour(road.kind));
+                continue;
+            }
             if self.picked == Picked::Road(i) {
                 painter.line_segment([a, b], Stroke::new(9.0, theme::SELECTED));
             }
@@ -1579,6 +1648,17 @@ impl MapMaker {
             if !rect.expand(60.0).contains(at) {
                 continue;
             }
+            if dense && self.picked != Picked::Region(i) && self.road_from != Some(i) {
+                mesh.add_colored_rect(Rect::from_center_size(at, vec2(3.0, 3.0)), theme::REGION_DOT);
+                if self
+                    .problems
+                    .iter()
+                    .any(|p| p.error && p.at == ProblemAt::Region(i))
+                {
+                    painter.circle_stroke(at, REGION_RADIUS, Stroke::new(2.0, theme::ERROR));
+                }
+                continue;
+            }
             if self.picked == Picked::Region(i) || self.road_from == Some(i) {
                 painter.circle_filled(at, REGION_RADIUS + 4.0, theme::SELECTED);
             }
@@ -1609,10 +1689,11 @@ impl MapMaker {
                 None => {}
             }
         }
-        self.paint_names(painter, camera, rect, hover);
+        painter.add(Shape::mesh(mesh));
+        self.paint_names(painter, camera, rect, hover, dense);
         if let Some(sketching) = &self.sketching {
             sketching.paint(painter, |id| {
-                map.region(id).map(|r| to_screen(camera, rect, world(r)))
+                self.places.get(id).map(|p| to_screen(camera, rect, *p))
             });
         }
         if map.regions.is_empty() {
@@ -1631,7 +1712,14 @@ impl MapMaker {
     /// a name leave it readable. Where names would overlap, the selected
     /// region's, the hovered one's and those with problems come first and the
     /// others give way (zoom in to see them).
-    fn paint_names(&self, painter: &egui::Painter, camera: Camera, rect: Rect, hover: Option<Pos2>) {
+    fn paint_names(
+        &self,
+        painter: &egui::Painter,
+        camera: Camera,
+        rect: Rect,
+        hover: Option<Pos2>,
+        dense: bool,
+    ) {
         if !self.show_names {
             return;
         }
@@ -1654,6 +1742,10 @@ impl MapMaker {
             .map(|(i, r)| (i, to_screen(camera, rect, world(r))))
             .filter(|(_, at)| rect.expand(60.0).contains(*at))
             .collect();
+        if dense {
+            // Only the selected and hovered regions' names.
+            order.retain(|(i, _)| rank(*i) == 0);
+        }
         order.sort_by_key(|(i, _)| rank(*i));
         let mut placed: Vec<Rect> = Vec::new();
         for (i, at) in order {
@@ -1712,6 +1804,7 @@ impl MapMaker {
                             format!("{} / {}", short(&keys::NEW), short(&keys::OPEN)),
                             "New map / open a map file",
                         ),
+                        (short(&keys::QUIT), "Quit (asks first about unsaved changes)"),
                         (key(keys::ZOOM_TO_FIT), "Zoom to fit"),
                         ("Arrows, WASD, drag".to_owned(), "Pan the map"),
                         ("Wheel, + and -".to_owned(), "Zoom"),
@@ -1824,11 +1917,6 @@ fn world(region: &Region) -> Pos2 {
     pos2(miles(region.x), miles(region.y))
 }
 
-fn road_ends(map: &Map, i: usize) -> Option<(Pos2, Pos2)> {
-    let road = map.roads.get(i)?;
-    Some((world(map.region(&road.from)?), world(map.region(&road.to)?)))
-}
-
 fn to_screen(camera: Camera, rect: Rect, at: Pos2) -> Pos2 {
     let [cx, cy] = camera.center;
     rect.center() + (at - pos2(cx, cy)) * camera.zoom
@@ -1847,6 +1935,23 @@ fn distance_to_segment(p: Pos2, a: Pos2, b: Pos2) -> f32 {
         0.0
     };
     p.distance(a + ab * t)
+}
+
+/// A straight band from `a` to `b`, `width` points wide, into `mesh`.
+fn quad(mesh: &mut egui::epaint::Mesh, a: Pos2, b: Pos2, width: f32, colour: Color32) {
+    let along = b - a;
+    let length = along.length();
+    if length < 0.01 {
+        return;
+    }
+    let across = vec2(-along.y, along.x) / length * (width / 2.0);
+    let first = u32::try_from(mesh.vertices.len()).unwrap_or(u32::MAX);
+    for p in [a + across, a - across, b - across, b + across] {
+        mesh.colored_vertex(p, colour);
+    }
+    let [second, third, fourth] = [1, 2, 3].map(|k| first.saturating_add(k));
+    mesh.add_triangle(first, second, third);
+    mesh.add_triangle(first, third, fourth);
 }
 
 fn road_colour(kind: RoadKind) -> Color32 {
