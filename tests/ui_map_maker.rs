@@ -503,3 +503,25 @@ fn a_campaign_is_not_saved_on_a_map_not_saved() {
         maker(&h).notes()
     );
 }
+
+#[test]
+fn edit_a_map_file_asks_for_the_file_and_opens_it_on_enter() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(dir.path(), None);
+    h.get_by_label("File").click();
+    h.run();
+    h.get_by_label("Edit a map file…").click();
+    h.run();
+    h.run();
+    // The form's field has the keyboard: type over it and press Enter.
+    let file = common::repo().join("maps/scruby_jumbo.toml");
+    h.key_press_modifiers(Modifiers::COMMAND, egui::Key::A);
+    h.get_by_label("Map file").type_text(file.to_str().unwrap());
+    h.run();
+    h.key_press(egui::Key::Enter);
+    h.run();
+    h.run();
+    assert_eq!(maker(&h).path(), Some(file.as_path()), "{:?}", maker(&h).notes());
+    assert_eq!(maker(&h).map(), &read_map(&file));
+    assert!(h.query_by_label("Open a map file").is_none(), "the form closes");
+}
