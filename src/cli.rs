@@ -52,6 +52,9 @@ struct Cli {
     /// Open a side's report (written by `umpire report`) in the window, to give its orders on it.
     #[arg(long, value_name = "FILE")]
     report: Option<PathBuf>,
+    /// Open the window in the map maker on this map file (maps/*.toml), to draw it.
+    #[arg(long, value_name = "MAP")]
+    edit_map: Option<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -334,10 +337,17 @@ enum Command {
 pub fn run() -> Result<ExitCode> {
     let cli = Cli::parse();
     let Some(command) = cli.command else {
-        return app(cli.open, cli.screenshot, cli.view, cli.report);
+        return app(cli.open, cli.screenshot, cli.view, cli.report, cli.edit_map);
     };
-    if cli.open.is_some() || cli.screenshot.is_some() || cli.view.is_some() || cli.report.is_some() {
-        bail!("--open, --screenshot, --view and --report are for the window: give them without a command");
+    if cli.open.is_some()
+        || cli.screenshot.is_some()
+        || cli.view.is_some()
+        || cli.report.is_some()
+        || cli.edit_map.is_some()
+    {
+        bail!(
+            "--open, --screenshot, --view, --report and --edit-map are for the window: give them without a command"
+        );
     }
     match command {
         Command::Check { files } => check(&files),
@@ -440,6 +450,7 @@ fn app(
     screenshot: Option<PathBuf>,
     view: Option<String>,
     report: Option<PathBuf>,
+    edit_map: Option<PathBuf>,
 ) -> Result<ExitCode> {
     umpire::ui::run(umpire::ui::Launch {
         data_folder: None,
@@ -448,6 +459,7 @@ fn app(
         remember: true,
         view,
         report,
+        edit_map,
     })?;
     Ok(ExitCode::SUCCESS)
 }

@@ -76,6 +76,21 @@ fn picture_path(map_path: &Path, file: &str) -> std::path::PathBuf {
     map_path.parent().unwrap_or(Path::new("")).join(file)
 }
 
+/// The bytes of a PNG picture (a map's background, for the map maker).
+pub fn read_picture(path: &Path) -> Result<Vec<u8>, Diagnostic> {
+    let problem = |message: String| Diagnostic {
+        file: display_name(path),
+        location: Location { line: 1, column: 1 },
+        severity: Severity::Error,
+        message,
+    };
+    let bytes = std::fs::read(path).map_err(|e| problem(format!("cannot read the picture: {e}")))?;
+    if !bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
+        return Err(problem("the picture is not a PNG file".to_owned()));
+    }
+    Ok(bytes)
+}
+
 /// The bytes of the background picture the campaign's map names, read from
 /// beside the map file; `None` when the map names none.
 pub fn load_map_picture(campaign_path: &Path, campaign: &Campaign) -> Result<Option<Vec<u8>>, Diagnostic> {
@@ -248,6 +263,45 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<std::path::PathBuf, Write
     };
     let written = write_files(dir, &[(name.as_str(), bytes)])?;
     Ok(written.into_iter().next().unwrap_or_else(|| path.to_owned()))
+}
+
+/// How a campaign file at `campaign` names the map file at `map`: relative
+/// to the campaign file's folder when they share a root ("../maps/x.toml"),
+/// else the map's whole path.
+pub fn relative_path(campaign: &Path, map: &Path) -> String {
+    // A folder not made yet is placed by the nearest one above it that is.
+    fn absolute(dir: &Path) -> Option<std::path::PathBuf> {
+        match std::fs::canonicalize(dir) {
+            Ok(found) => Some(found),
+            Err(_) => Some(absolute(dir.parent()?)?.join(dir.file_name()?)),
+        }
+    }
+    let folder = |p: &Path| {
+        let dir = match p.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => std::path::PathBuf::from("."),
+        };
+        absolute(&dir)
+    };
+    let (Some(from), Some(to), Some(name)) = (folder(campaign), folder(map), map.file_name()) else {
+        return map.display().to_string();
+    };
+    let common = from
+        .components()
+        .zip(to.components())
+        .take_while(|(a, b)| a == b)
+        .count();
+    if common == 0 {
+        return to.join(name).display().to_string();
+    }
+    let mut parts: Vec<String> = from.components().skip(common).map(|_| "..".to_owned()).collect();
+    parts.extend(
+        to.components()
+            .skip(common)
+            .map(|c| c.as_os_str().to_string_lossy().into_owned()),
+    );
+    parts.push(name.to_string_lossy().into_owned());
+    parts.join("/")
 }
 
 /// Whether two paths name the same file on disk (both must exist).

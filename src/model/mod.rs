@@ -6,6 +6,7 @@
 
 pub mod arrival;
 mod campaign;
+pub mod campaign_file;
 pub mod check;
 mod date;
 mod diag;
@@ -16,6 +17,7 @@ pub mod house_rules;
 mod ids;
 mod knowledge;
 mod map;
+pub mod map_edit;
 pub mod map_file;
 mod plain_toml;
 pub mod report;

@@ -4,6 +4,7 @@
 use super::battles::{BattleDesk, BattlesInput};
 use super::command::{Command, Selection};
 use super::keys;
+use super::map_maker::{self, MapMaker};
 use super::map_view::{MapInput, MapView, Overlays, miles};
 use super::panels::{self, FileForms, HelpWindows, LogRows, OrderForm, TreeState};
 use super::seat::{self, Seat, Shift};
@@ -34,6 +35,8 @@ pub struct Launch {
     pub view: Option<String>,
     /// Start on this side's report file (written by `umpire report`).
     pub report: Option<PathBuf>,
+    /// Start in the map maker on this map file.
+    pub edit_map: Option<PathBuf>,
 }
 
 /// Maps with more regions and forces than this resolve a game move on another thread.
@@ -70,6 +73,8 @@ pub(super) struct Windows {
     pub end_turn: panels::EndTurnCheck,
     /// The umpire's pencil window.
     pub pencil: super::pencil::Pencil,
+    /// The map maker, when it is open over the window.
+    pub maker: Option<super::map_maker::MapMaker>,
 }
 
 impl Windows {
@@ -182,6 +187,9 @@ impl UmpireApp {
             report.as_deref(),
         );
         app.shift(shift);
+        if let Some(path) = app.launch.edit_map.clone() {
+            app.windows.maker = Some(MapMaker::start(map_maker::Start::File(path)));
+        }
         app
     }
 
@@ -213,6 +221,16 @@ impl UmpireApp {
 
     pub fn selection(&self) -> &Selection {
         &self.selection
+    }
+
+    /// The map maker, when it is open.
+    pub fn map_maker(&self) -> Option<&MapMaker> {
+        self.windows.maker.as_ref()
+    }
+
+    /// The map maker, when it is open, to send it commands (for tests).
+    pub fn map_maker_mut(&mut self) -> Option<&mut MapMaker> {
+        self.windows.maker.as_mut()
     }
 
     /// The umpire's pencil window: open or not, and its fields.
@@ -530,6 +548,7 @@ impl UmpireApp {
                 }
             }
             Command::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
+            Command::MapMaker(start) => self.windows.maker = Some(MapMaker::start(start)),
             Command::View(command) => {
                 let shift = self
                     .windows
@@ -976,6 +995,16 @@ impl eframe::App for UmpireApp {
         self.catch_up();
         self.poll_job();
         self.poll_export();
+        // The map maker covers the window until closed; the campaign waits.
+        if let Some(maker) = self.windows.maker.as_mut() {
+            maker.frame_ui(ui);
+            if maker.closed() {
+                self.windows.maker = None;
+                ctx.request_repaint();
+            }
+            self.screenshot(&ctx);
+            return;
+        }
         let seat = &self.windows.seat;
         if seat::pass_ui(
             ui,

@@ -43,6 +43,8 @@ pub enum Command {
         path: PathBuf,
     },
     Quit,
+    /// Opens the map maker over the window (a new map, or a map file).
+    MapMaker(super::map_maker::Start),
     /// Whose view the window shows, and reports (the hot seat, play by email).
     View(ViewCommand),
 }

@@ -28,6 +28,8 @@ pub const REDO: KeyboardShortcut = command(Key::Y);
 pub const REDO_TOO: KeyboardShortcut = command_shift(Key::Z);
 pub const NEW: KeyboardShortcut = command(Key::N);
 pub const OPEN: KeyboardShortcut = command(Key::O);
+/// The map maker's Save map.
+pub const SAVE: KeyboardShortcut = command(Key::S);
 pub const SAVE_AS: KeyboardShortcut = command_shift(Key::S);
 pub const QUIT: KeyboardShortcut = command(Key::Q);
 /// Keys without a modifier, read only while no text field has the keyboard.
@@ -35,6 +37,11 @@ pub const ZOOM_TO_FIT: Key = Key::Home;
 pub const FORCED_MARCH: Key = Key::F;
 pub const DESELECT: Key = Key::Escape;
 pub const HELP: Key = Key::F1;
+/// The map maker's tools: regions (add, move, select) and roads (click one region, then another).
+pub const MAKER_REGIONS: Key = Key::Num1;
+pub const MAKER_ROADS: Key = Key::Num2;
+/// The map maker's Campaign tool: sides, HQs and forces for a new campaign on the map.
+pub const MAKER_CAMPAIGN: Key = Key::Num3;
 
 /// `shortcut` as this platform writes it ("Ctrl+Z", "⌘Z").
 pub fn text(ctx: &egui::Context, shortcut: &KeyboardShortcut) -> String {

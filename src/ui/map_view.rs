@@ -1479,7 +1479,7 @@ fn to_world_rect(camera: Camera, rect: Rect) -> Rect {
     Rect::from_min_max(to_world(camera, rect, rect.min), to_world(camera, rect, rect.max))
 }
 
-fn fit(bounds: Rect, rect: Rect) -> Camera {
+pub(super) fn fit(bounds: Rect, rect: Rect) -> Camera {
     let size = bounds.size().max(Vec2::splat(1.0));
     let zoom = ((rect.width() - 40.0).max(10.0) / size.x)
         .min((rect.height() - 40.0).max(10.0) / size.y)
@@ -1503,7 +1503,13 @@ fn counter_rect(camera: Camera, rect: Rect, c: &Counter, scale: f32) -> Rect {
 }
 
 /// Pan with a drag, the arrow keys or WASD; zoom with the wheel, pinch or + and -.
-fn pan_and_zoom(ui: &Ui, response: &Response, rect: Rect, camera: &mut Camera, dragging_counter: bool) {
+pub(super) fn pan_and_zoom(
+    ui: &Ui,
+    response: &Response,
+    rect: Rect,
+    camera: &mut Camera,
+    dragging_counter: bool,
+) {
     let [cx, cy] = camera.center;
     let mut center = pos2(cx, cy);
     let mut zoom = camera.zoom;
@@ -1989,7 +1995,7 @@ fn clamp_into(rect: Rect, clip: Rect) -> Vec2 {
     shift
 }
 
-fn paint_scale_bar(painter: &Painter, rect: Rect, zoom: f32) {
+pub(super) fn paint_scale_bar(painter: &Painter, rect: Rect, zoom: f32) {
     let target = 120.0 / zoom;
     let nice = [
         1.0, 2.0, 5.0, 10.0, 20.0, 25.0, 50.0, 100.0, 200.0, 250.0, 500.0, 1000.0, 2000.0, 5000.0,

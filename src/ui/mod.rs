@@ -9,10 +9,12 @@
 
 mod app;
 pub mod battles;
+pub mod campaign_sketch;
 mod command;
 mod ending;
 pub use crate::model::timeline as history;
 mod keys;
+pub mod map_maker;
 mod map_view;
 mod panels;
 pub mod pencil;

@@ -240,6 +240,17 @@ pub fn menu_bar_ui(ui: &mut Ui, bar: MenuBar<'_>) -> bool {
                 {
                     forms.export_chronicle = Some(ChronicleForm::of(session, viewing.viewer()));
                 }
+                ui.separator();
+                if ui
+                    .button("New map (map maker)…")
+                    .on_hover_text("Draw a map file in the window: regions, roads, rivers; the campaign in play is not touched")
+                    .clicked()
+                {
+                    commands.push(Command::MapMaker(super::map_maker::Start::New));
+                }
+                if ui.button("Edit a map file…").clicked() {
+                    commands.push(Command::MapMaker(super::map_maker::Start::AskForFile));
+                }
                 seat::file_menu_ui(ui, viewing, seat_forms, commands);
                 ui.menu_button("Recent files", |ui| {
                     if view.recent.is_empty() {
