@@ -234,6 +234,11 @@ impl UmpireApp {
         self.map.screen_pos(&crate::model::RegionId::new(region))
     }
 
+    /// Where a region's name is drawn on the map; `None`: hidden (or not drawn yet).
+    pub fn label_on_screen(&self, region: &str) -> Option<egui::Rect> {
+        self.map.label_rect(&crate::model::RegionId::new(region))
+    }
+
     /// Where a force's counter is on screen, once the map has been drawn.
     pub fn counter_on_screen(&self, force: &str) -> Option<egui::Pos2> {
         let campaign = self.windows.seat.viewing.scene(self.session.as_ref())?.campaign;
