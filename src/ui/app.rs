@@ -539,7 +539,7 @@ impl UmpireApp {
                 let shift = self
                     .windows
                     .seat
-                    .apply(self.session.as_ref(), &mut self.notes, command);
+                    .apply(self.session.as_mut(), &mut self.notes, command);
                 self.shift(shift);
             }
         }
@@ -908,6 +908,13 @@ impl UmpireApp {
         panels::help_windows(ctx, &mut w.help, &house_rules);
         panels::end_turn_warning(ctx, &mut w.end_turn, &mut self.commands);
         seat::forms_ui(ctx, &mut w.seat.forms, &mut self.commands);
+        super::passphrase::passphrases_ui(
+            ctx,
+            &mut w.seat.forms.passphrases,
+            viewing.is_umpire(),
+            session,
+            &mut self.commands,
+        );
         if let Some(scene) = viewing.scene(session).filter(|_| !viewing.is_umpire()) {
             seat::battles_window(ctx, &scene, &mut self.view.show_battles, &mut self.selection);
         }
@@ -981,10 +988,11 @@ impl eframe::App for UmpireApp {
         self.catch_up();
         self.poll_job();
         self.poll_export();
-        let seat = &self.windows.seat;
+        let seat = &mut self.windows.seat;
         if seat::pass_ui(
             ui,
             seat.passing.as_ref(),
+            &mut seat.gate,
             self.session.as_ref(),
             &mut self.commands,
         ) {

@@ -16,6 +16,7 @@ mod keys;
 mod labels;
 mod map_view;
 mod panels;
+mod passphrase;
 pub mod pencil;
 mod plots;
 pub mod seat;
