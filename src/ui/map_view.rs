@@ -139,6 +139,11 @@ struct Layout {
     weight: Vec<u64>,
 }
 
+/// A name's claim to its place, highest first when sorted: always shown
+/// (under the pointer or selected), then the region's rank (HQ, town), then
+/// the points of the forces seen there.
+type LabelPriority = std::cmp::Reverse<(bool, u8, u64)>;
+
 /// What the names need besides the map: the campaign, the counters' scale,
 /// and the regions under the pointer and selected (always named).
 struct Names<'a> {
@@ -223,7 +228,7 @@ pub struct MapView {
     frame: u32,
     /// The label placer and its buffers, reused from frame to frame.
     labels: labels::Placer,
-    label_order: Vec<(std::cmp::Reverse<(bool, u8, u64)>, u32)>,
+    label_order: Vec<(LabelPriority, u32)>,
     label_wanted: Vec<labels::Wanted>,
     label_places: Vec<Option<Rect>>,
     /// The names drawn last frame: region index and rectangle on screen.
@@ -932,22 +937,36 @@ impl MapView {
         let (layout, spread) = (&self.layout, self.spread);
         let order = &mut self.label_order;
         order.clear();
-        for r in gr {
-            for c in gc.clone() {
-                for &i in g.grid.regions.get(r * g.grid.cols + c).into_iter().flatten() {
-                    let always = names.hovered == Some(i as usize) || names.selected == Some(i as usize);
-                    if crowded && !always {
-                        continue;
-                    }
-                    let Some(p) = g.pos.get(i as usize) else { continue };
-                    if !view.contains(*p) {
-                        continue;
-                    }
-                    let rank = g.rank.get(i as usize).copied().unwrap_or(0);
-                    let weight = layout.weight.get(i as usize).copied().unwrap_or(0);
-                    order.push((std::cmp::Reverse((always, rank, weight)), i));
+        let mut consider = |i: u32| {
+            let always = names.hovered == Some(i as usize) || names.selected == Some(i as usize);
+            let Some(p) = g.pos.get(i as usize) else { return };
+            if !view.contains(*p) {
+                return;
+            }
+            let rank = g.rank.get(i as usize).copied().unwrap_or(0);
+            let weight = layout.weight.get(i as usize).copied().unwrap_or(0);
+            order.push((std::cmp::Reverse((always, rank, weight)), i));
+        };
+        if crowded {
+            // Too many to name: only the region under the pointer or selected.
+            let mut always: Vec<usize> = names.hovered.into_iter().chain(names.selected).collect();
+            always.dedup();
+            for i in always {
+                if let Ok(i) = u32::try_from(i) {
+                    consider(i);
                 }
             }
+        } else {
+            for r in gr {
+                for c in gc.clone() {
+                    for &i in g.grid.regions.get(r * g.grid.cols + c).into_iter().flatten() {
+                        consider(i);
+                    }
+                }
+            }
+        }
+        if order.is_empty() {
+            return;
         }
         order.sort_unstable();
         let mut galleys = Vec::with_capacity(order.len());
