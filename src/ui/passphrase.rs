@@ -16,6 +16,8 @@ pub struct Gate {
     pub locked: bool,
     pub typed: String,
     pub refused: Option<String>,
+    /// The field has had the keyboard since the page came up or last refused.
+    pub focused: bool,
 }
 
 /// The umpire's passphrase dialog: whose view, and the new passphrase typed.
@@ -42,6 +44,10 @@ pub fn gate_ui(ui: &mut Ui, gate: &mut Gate, name: &str) -> bool {
             .desired_width(240.0),
     );
     let field = field.labelled_by(label.id);
+    if !gate.focused {
+        field.request_focus();
+        gate.focused = true;
+    }
     if let Some(why) = &gate.refused {
         ui.add_space(6.0);
         ui.colored_label(super::theme::BATTLE, why);

@@ -495,6 +495,7 @@ impl Seat {
             };
             if refused.is_some() {
                 self.gate.refused = refused;
+                self.gate.focused = false;
                 return Shift::NONE;
             }
         }
