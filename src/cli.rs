@@ -25,6 +25,7 @@ mod edit;
 mod maps;
 mod players;
 mod proving;
+mod seat;
 
 /// The campaign umpire for model-soldier wargames. With no command, opens the
 /// desktop window on the campaign used last (the first time, on a new save of
@@ -221,6 +222,11 @@ enum Command {
         #[command(subcommand)]
         edit: edit::EditCommand,
     },
+    /// The hot seat: the passphrases the window asks before it shows a side's view or the umpire's.
+    Seat {
+        #[command(subcommand)]
+        command: seat::SeatCommand,
+    },
     /// Take back the last change: orders not yet resolved, a battle's result, an umpire's edit, or the last game move.
     Undo {
         /// The campaign save.
@@ -402,6 +408,7 @@ pub fn run() -> Result<ExitCode> {
         } => players::route(&save, &force, &to, forced, by.as_deref()),
         Command::Log { save, turn } => log(&save, turn),
         Command::Edit { save, edit } => edit::edit(&save, &edit),
+        Command::Seat { command } => seat::seat(&command),
         Command::Undo { save } => undo(&save),
         Command::Battle {
             file,

@@ -608,3 +608,57 @@ fn zoom_to_fit_fills_the_panel_with_a_small_map() {
         "the regions span {wide} x {high} points"
     );
 }
+
+/// On the Egyptian map, the names of Medinet el-Faiyum and Beni Suef (close
+/// together, both towns) do not overlap each other or a counter: at the
+/// first zoom one may be hidden for want of room; zoomed in, both are shown,
+/// apart. The region under the pointer is always named.
+#[test]
+fn region_names_keep_clear_of_each_other_and_of_the_counters() {
+    let folder = tempfile::tempdir().unwrap();
+    let mut h = bundled(folder.path());
+    let names = ["faiyum", "beni_suef"];
+    let apart = |h: &Harness<'_, UmpireApp>| -> Vec<Option<egui::Rect>> {
+        let rects: Vec<Option<egui::Rect>> = names.iter().map(|r| h.state().label_on_screen(r)).collect();
+        if let [Some(a), Some(b)] = rects[..] {
+            assert!(!a.intersects(b), "the names overlap: {a:?} and {b:?}");
+        }
+        let c = campaign(h);
+        for (name, rect) in names.iter().zip(&rects) {
+            for f in &c.forces {
+                if let (Some(rect), Some(true)) = (rect, h.state().counter_shown(f.id.as_str())) {
+                    let at = h.state().counter_on_screen(f.id.as_str()).unwrap();
+                    assert!(!rect.contains(at), "{name}'s name under {}'s counter", f.id);
+                }
+            }
+        }
+        rects
+    };
+    let first = apart(&h);
+    assert!(
+        first.iter().any(Option::is_some),
+        "at least one of the two named: {first:?}"
+    );
+    assert!(h.state_mut().look_at("beni_suef", 12.0));
+    h.run();
+    h.run();
+    let zoomed = apart(&h);
+    assert!(
+        zoomed.iter().all(Option::is_some),
+        "both named zoomed in: {zoomed:?}"
+    );
+    // At the first zoom again, the pointer over a region names it.
+    h.key_press(egui::Key::Home);
+    h.run();
+    for name in names {
+        let at = h.state().region_on_screen(name).unwrap();
+        h.event(Event::PointerMoved(at));
+        h.run();
+        h.run();
+        assert!(
+            h.state().label_on_screen(name).is_some(),
+            "{name} named under the pointer"
+        );
+        apart(&h);
+    }
+}

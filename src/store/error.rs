@@ -40,6 +40,9 @@ pub enum StoreError {
     #[error("{path}: nothing to undo: {why}")]
     NothingToUndo { path: String, why: String },
 
+    #[error("{path}: the passphrase was not set: {why}")]
+    Passphrase { path: String, why: String },
+
     #[error("{path}: battle {battle} {why}")]
     BattleNotPending { path: String, battle: u32, why: String },
 

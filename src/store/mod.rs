@@ -17,6 +17,7 @@ mod moves;
 mod pack;
 mod revision;
 mod rows;
+mod seat;
 
 pub use error::StoreError;
 pub use moves::Undone;
@@ -53,6 +54,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0012_house_rules.sql"),
     include_str!("../../migrations/0013_campaign_end.sql"),
     include_str!("../../migrations/0014_map_shapes.sql"),
+    include_str!("../../migrations/0015_seat_passphrases.sql"),
 ];
 
 /// The schema this build writes: the number of migrations.
@@ -61,7 +63,7 @@ const MIGRATIONS: &[&str] = &[
 /// save read on three threads at once, those locks were a tenth of the work.
 const ONE_THREAD: OpenFlags = OpenFlags::SQLITE_OPEN_NO_MUTEX;
 
-pub const SCHEMA_VERSION: i64 = 14;
+pub const SCHEMA_VERSION: i64 = 15;
 
 /// SQLite `application_id` of an umpire save: "UMPR".
 pub const APPLICATION_ID: i32 = 0x554D_5052;

@@ -252,6 +252,11 @@ impl UmpireApp {
         self.map.screen_pos(&crate::model::RegionId::new(region))
     }
 
+    /// Where a region's name is drawn on the map; `None`: hidden (or not drawn yet).
+    pub fn label_on_screen(&self, region: &str) -> Option<egui::Rect> {
+        self.map.label_rect(&crate::model::RegionId::new(region))
+    }
+
     /// Where a force's counter is on screen, once the map has been drawn.
     pub fn counter_on_screen(&self, force: &str) -> Option<egui::Pos2> {
         let campaign = self.windows.seat.viewing.scene(self.session.as_ref())?.campaign;
@@ -553,7 +558,7 @@ impl UmpireApp {
                 let shift = self
                     .windows
                     .seat
-                    .apply(self.session.as_ref(), &mut self.notes, command);
+                    .apply(self.session.as_mut(), &mut self.notes, command);
                 self.shift(shift);
             }
         }
@@ -922,6 +927,13 @@ impl UmpireApp {
         panels::help_windows(ctx, &mut w.help, &house_rules);
         panels::end_turn_warning(ctx, &mut w.end_turn, &mut self.commands);
         seat::forms_ui(ctx, &mut w.seat.forms, &mut self.commands);
+        super::passphrase::passphrases_ui(
+            ctx,
+            &mut w.seat.forms.passphrases,
+            viewing.is_umpire(),
+            session,
+            &mut self.commands,
+        );
         if let Some(scene) = viewing.scene(session).filter(|_| !viewing.is_umpire()) {
             seat::battles_window(ctx, &scene, &mut self.view.show_battles, &mut self.selection);
         }
@@ -1005,10 +1017,11 @@ impl eframe::App for UmpireApp {
             self.screenshot(&ctx);
             return;
         }
-        let seat = &self.windows.seat;
+        let seat = &mut self.windows.seat;
         if seat::pass_ui(
             ui,
             seat.passing.as_ref(),
+            &mut seat.gate,
             self.session.as_ref(),
             &mut self.commands,
         ) {

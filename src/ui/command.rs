@@ -63,4 +63,15 @@ pub enum ViewCommand {
     WriteOrders(PathBuf),
     /// Leaves the report, passing the screen back to the umpire's view.
     CloseReport,
+    /// The pass-the-screen page's Back: the screen stays with the view shown
+    /// before (asking its passphrase, if it has one).
+    Back,
+    /// Opens the umpire's hot-seat passphrase dialog (the umpire's view only).
+    Passphrases,
+    /// Sets (`Some`) or clears (`None`) the passphrase of a side's view or of
+    /// the umpire's (`seat` `None`); the umpire's view only.
+    SetPassphrase {
+        seat: Option<SideId>,
+        passphrase: Option<String>,
+    },
 }

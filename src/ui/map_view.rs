@@ -11,6 +11,7 @@
 //! in proportion to the map.
 
 use super::command::{Command, Selection};
+use super::labels;
 use super::text::{forecast_text, march_words, plural, side_colour, supply_text, where_is};
 use super::view::Scene;
 use super::{session, theme};
@@ -133,6 +134,23 @@ struct Layout {
     /// The counters in one spot, by `Counter::spot`: how many, and what the
     /// stack's one counter says and is coloured while it is not spread out.
     stacks: Vec<Stack>,
+    /// By region: the points of the forces seen standing there (a blind or
+    /// a force not made out counts one), for the names' priority.
+    weight: Vec<u64>,
+}
+
+/// A name's claim to its place, highest first when sorted: always shown
+/// (under the pointer or selected), then the region's rank (HQ, town), then
+/// the points of the forces seen there.
+type LabelPriority = std::cmp::Reverse<(bool, u8, u64)>;
+
+/// What the names need besides the map: the campaign, the counters' scale,
+/// and the regions under the pointer and selected (always named).
+struct Names<'a> {
+    campaign: &'a Campaign,
+    scale: f32,
+    hovered: Option<usize>,
+    selected: Option<usize>,
 }
 
 /// Two or more counters in one spot, drawn as one counter (the number of
@@ -208,8 +226,13 @@ pub struct MapView {
     /// Per-road stamp of the frame it was last drawn in, so roads in several cells draw once.
     stamps: Vec<u32>,
     frame: u32,
-    /// Screen cells taken by labels this frame (stamped with the frame number).
-    label_cells: Vec<u32>,
+    /// The label placer and its buffers, reused from frame to frame.
+    labels: labels::Placer,
+    label_order: Vec<(LabelPriority, u32)>,
+    label_wanted: Vec<labels::Wanted>,
+    label_places: Vec<Option<Rect>>,
+    /// The names drawn last frame: region index and rectangle on screen.
+    shown_labels: Vec<(u32, Rect)>,
     dragging: Option<usize>,
     /// The stack spread out this frame, if any ([`Stack`]).
     spread: Option<usize>,
@@ -245,7 +268,11 @@ impl Default for MapView {
             meshes: Default::default(),
             stamps: Vec::new(),
             frame: 0,
-            label_cells: Vec::new(),
+            labels: labels::Placer::default(),
+            label_order: Vec::new(),
+            label_wanted: Vec::new(),
+            label_places: Vec::new(),
+            shown_labels: Vec::new(),
             dragging: None,
             spread: None,
             fit_next: false,
@@ -332,6 +359,15 @@ impl MapView {
         let camera = self.camera?;
         let i = *g.by_id.get(region)?;
         Some(to_screen(camera, self.last_rect, *g.pos.get(i)?))
+    }
+
+    /// Where a region's name was drawn on screen last frame; `None`: hidden.
+    pub fn label_rect(&self, region: &RegionId) -> Option<Rect> {
+        let i = *self.geometry.as_ref()?.by_id.get(region)?;
+        self.shown_labels
+            .iter()
+            .find(|(r, _)| *r as usize == i)
+            .map(|(_, rect)| *rect)
     }
 
     /// Where a force's counter is on screen now.
@@ -457,7 +493,21 @@ impl MapView {
         };
         self.paint_routes(&painter, camera, rect, &input, forecast.as_ref());
         if input.overlays.names {
-            self.paint_names(&painter, camera, rect, campaign, scale);
+            let names = Names {
+                campaign,
+                scale,
+                hovered: match hit {
+                    Some(Hit::Region(r)) => Some(r),
+                    _ => None,
+                },
+                selected: match &*input.selection {
+                    Selection::Region(id) => self.region_index(id),
+                    _ => None,
+                },
+            };
+            self.paint_names(&painter, camera, rect, names);
+        } else {
+            self.shown_labels.clear();
         }
         self.paint_flags(&painter, camera, rect);
         self.paint_counters(&painter, camera, rect, &input, scale);
@@ -873,97 +923,109 @@ impl MapView {
         }
     }
 
-    fn paint_names(
-        &mut self,
-        painter: &Painter,
-        camera: Camera,
-        rect: Rect,
-        campaign: &Campaign,
-        scale: f32,
-    ) {
+    fn paint_names(&mut self, painter: &Painter, camera: Camera, rect: Rect, names: Names<'_>) {
+        self.shown_labels.clear();
         let Some(g) = self.geometry.as_ref() else { return };
         let px_spacing = g.spacing * camera.zoom;
-        if px_spacing < 14.0 && g.pos.len() > SMALL_MAP {
-            return;
-        }
-        const CELL: f32 = 8.0;
-        let cols = cell_number((rect.width() / CELL).ceil()) + 1;
-        let rows = cell_number((rect.height() / CELL).ceil()) + 1;
-        if self.label_cells.len() < cols * rows {
-            self.label_cells.resize(cols * rows, 0);
-        }
-        let frame = self.frame;
-        // Counters are drawn over names: a name does not go under one.
-        let (layout, spread) = (&self.layout, self.spread);
-        for c in layout.counters.iter().filter(|c| shown(layout, spread, c)) {
-            let body = counter_rect(camera, rect, c, scale).intersect(rect);
-            if !body.is_positive() {
-                continue;
-            }
-            let c0 = cell_number((body.min.x - rect.min.x) / CELL);
-            let c1 = (cell_number((body.max.x - rect.min.x) / CELL)).min(cols - 1);
-            let r0 = cell_number((body.min.y - rect.min.y) / CELL);
-            let r1 = (cell_number((body.max.y - rect.min.y) / CELL)).min(rows - 1);
-            for y in r0..=r1 {
-                for x in c0..=c1 {
-                    if let Some(s) = self.label_cells.get_mut(y * cols + x) {
-                        *s = frame;
-                    }
-                }
-            }
-        }
+        let crowded = px_spacing < 14.0 && g.pos.len() > SMALL_MAP;
         let font = FontId::proportional(11.0);
+        // The regions in view, most important first: the one under the
+        // pointer or selected (always named), then HQs, then towns, then by
+        // the forces seen there, then the rest.
         let view = to_world_rect(camera, rect);
         let (gc, gr) = g.grid.span(view);
-        // Important regions claim their place first.
-        for pass in (0..=2u8).rev() {
-            for r in gr.clone() {
+        let (layout, spread) = (&self.layout, self.spread);
+        let order = &mut self.label_order;
+        order.clear();
+        let mut consider = |i: u32| {
+            let always = names.hovered == Some(i as usize) || names.selected == Some(i as usize);
+            let Some(p) = g.pos.get(i as usize) else { return };
+            if !view.contains(*p) {
+                return;
+            }
+            let rank = g.rank.get(i as usize).copied().unwrap_or(0);
+            let weight = layout.weight.get(i as usize).copied().unwrap_or(0);
+            order.push((std::cmp::Reverse((always, rank, weight)), i));
+        };
+        if crowded {
+            // Too many to name: only the region under the pointer or selected.
+            let mut always: Vec<usize> = names.hovered.into_iter().chain(names.selected).collect();
+            always.dedup();
+            for i in always {
+                if let Ok(i) = u32::try_from(i) {
+                    consider(i);
+                }
+            }
+        } else {
+            for r in gr {
                 for c in gc.clone() {
                     for &i in g.grid.regions.get(r * g.grid.cols + c).into_iter().flatten() {
-                        let i = i as usize;
-                        if g.rank.get(i) != Some(&pass) {
-                            continue;
-                        }
-                        let (Some(p), Some(region)) = (g.pos.get(i), campaign.map.regions.get(i)) else {
-                            continue;
-                        };
-                        let at = to_screen(camera, rect, *p) + vec2(0.0, 5.0);
-                        let width = region.name.chars().count() as f32 * 6.0;
-                        let area = Rect::from_min_size(at - vec2(width / 2.0, 0.0), vec2(width, 13.0));
-                        if !rect.contains_rect(area) {
-                            continue;
-                        }
-                        let cells = |area: Rect| {
-                            let c0 = cell_number((area.min.x - rect.min.x) / CELL);
-                            let c1 = cell_number((area.max.x - rect.min.x) / CELL);
-                            let r0 = cell_number((area.min.y - rect.min.y) / CELL);
-                            let r1 = cell_number((area.max.y - rect.min.y) / CELL);
-                            (c0..=c1.min(cols - 1), r0..=r1.min(rows - 1))
-                        };
-                        let (cc, rr) = cells(area);
-                        let free = rr.clone().all(|y| {
-                            cc.clone()
-                                .all(|x| self.label_cells.get(y * cols + x).is_none_or(|s| *s != frame))
-                        });
-                        if !free {
-                            continue;
-                        }
-                        for y in rr {
-                            for x in cc.clone() {
-                                if let Some(s) = self.label_cells.get_mut(y * cols + x) {
-                                    *s = frame;
-                                }
-                            }
-                        }
-                        let colour = if pass > 0 {
-                            theme::LABEL_STRONG
-                        } else {
-                            theme::LABEL
-                        };
-                        painter.text(at, Align2::CENTER_TOP, &region.name, font.clone(), colour);
+                        consider(i);
                     }
                 }
             }
+        }
+        if order.is_empty() {
+            return;
+        }
+        order.sort_unstable();
+        let mut galleys = Vec::with_capacity(order.len());
+        self.label_wanted.clear();
+        for &(std::cmp::Reverse((always, _, _)), i) in order.iter() {
+            let (Some(p), Some(region)) = (g.pos.get(i as usize), names.campaign.map.regions.get(i as usize))
+            else {
+                continue;
+            };
+            let galley = painter.layout_no_wrap(region.name.clone(), font.clone(), Color32::PLACEHOLDER);
+            self.label_wanted.push(labels::Wanted {
+                point: to_screen(camera, rect, *p),
+                size: galley.size(),
+                always,
+            });
+            galleys.push((i, galley));
+        }
+        // Counters (a stack with its shadow and badge) and flags are drawn
+        // over names: a name does not go under one.
+        let scale = names.scale;
+        let counters = layout
+            .counters
+            .iter()
+            .filter(|c| shown(layout, spread, c))
+            .map(|c| {
+                let body = counter_rect(camera, rect, c, scale).expand(1.0);
+                let stacked = layout.stacks.get(c.spot).is_some_and(|s| s.size > 1) && spread != Some(c.spot);
+                if stacked {
+                    body.union(body.translate(vec2(3.0, -3.0) * scale))
+                        .union(Rect::from_center_size(
+                            body.right_top() + vec2(2.0, -4.0) * scale,
+                            vec2(16.0, 16.0) * scale.max(0.8),
+                        ))
+                } else {
+                    body
+                }
+            });
+        let smallest = if g.pos.len() <= SMALL_MAP { 8.0 } else { 5.0 };
+        let size = (g.spacing * camera.zoom / 3.0).clamp(smallest, 14.0);
+        let flags = layout.flags.iter().map(|f| {
+            let base = to_screen(camera, rect, f.world) + vec2(-size * 0.9, 0.0);
+            Rect::from_min_max(base - vec2(1.0, size * 1.8), base + vec2(size * 1.1, 0.0))
+        });
+        self.labels.place(
+            rect,
+            24.0,
+            counters.chain(flags),
+            &self.label_wanted,
+            &mut self.label_places,
+        );
+        for ((i, galley), place) in galleys.into_iter().zip(&self.label_places) {
+            let Some(place) = place else { continue };
+            let colour = if g.rank.get(i as usize).is_some_and(|r| *r > 0) {
+                theme::LABEL_STRONG
+            } else {
+                theme::LABEL
+            };
+            painter.galley(place.min, galley, colour);
+            self.shown_labels.push((i, *place));
         }
     }
 
@@ -1770,6 +1832,22 @@ fn build_layout(scene: &Scene<'_>, g: &Geometry) -> Layout {
         })
         .collect();
     let stacks = stacks_of(&counters, stacks.len());
+    let mut weight = vec![0u64; g.pos.len()];
+    for (c, force) in counters
+        .iter()
+        .filter_map(|c| Some((c, campaign.forces.get(c.force)?)))
+    {
+        if force.en_route.is_none()
+            && let Some(w) = g.by_id.get(&force.region).and_then(|r| weight.get_mut(*r))
+        {
+            let points = if c.blind {
+                1
+            } else {
+                c.text.parse::<u64>().unwrap_or(1)
+            };
+            *w = w.saturating_add(points);
+        }
+    }
     Layout {
         revision: 0,
         counters,
@@ -1777,6 +1855,7 @@ fn build_layout(scene: &Scene<'_>, g: &Geometry) -> Layout {
         battles,
         routes,
         stacks,
+        weight,
     }
 }
 

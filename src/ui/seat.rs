@@ -12,6 +12,7 @@
 
 pub use super::command::ViewCommand as Command;
 use super::command::{Command as WindowCommand, Selection};
+use super::passphrase::{Gate, PassphraseForm};
 use super::session::{self, Refusal, Session};
 use super::state::Notes;
 use super::text::{mark_colour, side_colour, side_name, stand_line, where_is};
@@ -87,6 +88,8 @@ pub struct SeatForms {
     pub report: Option<String>,
     /// File > Write orders…
     pub orders: Option<String>,
+    /// View > Hot seat passphrases… (the umpire's view only).
+    pub passphrases: Option<PassphraseForm>,
 }
 
 /// The views' part of the window's state.
@@ -96,6 +99,8 @@ pub struct Seat {
     /// The pass-the-screen page is up, handing the screen to a side (`Some`)
     /// or to the umpire (`None`).
     pub passing: Option<Option<SideId>>,
+    /// The page's passphrase field, when the view it goes to has one.
+    pub gate: Gate,
     pub forms: SeatForms,
 }
 
@@ -389,7 +394,17 @@ impl Seat {
     }
 
     /// Carries out a view command.
-    pub fn apply(&mut self, session: Option<&Session>, notes: &mut Notes, command: Command) -> Shift {
+    pub fn apply(&mut self, mut session: Option<&mut Session>, notes: &mut Notes, command: Command) -> Shift {
+        if let Command::SetPassphrase { seat, passphrase } = &command {
+            self.set_passphrase(
+                session.as_deref_mut(),
+                notes,
+                seat.as_ref(),
+                passphrase.as_deref(),
+            );
+            return Shift::NONE;
+        }
+        let session = session.as_deref();
         match command {
             Command::ViewAs(to) => {
                 let same = match &self.viewing {
@@ -403,18 +418,39 @@ impl Seat {
                         "No campaign is open: open a save first, or open a side's report (File menu).",
                     );
                 } else {
-                    self.passing = Some(to);
+                    self.pass_to(session, to);
                 }
                 Shift::NONE
             }
-            Command::Continue => match self.passing.take() {
-                Some(to) => self.show(session, notes, to),
-                None => Shift::NONE,
-            },
+            Command::Continue => self.unlock(session, notes),
+            Command::Back => {
+                match &self.viewing {
+                    Viewing::Report(_) => self.passing = None,
+                    viewing => {
+                        let current = viewing.viewer().cloned();
+                        if session.is_some_and(|s| s.has_passphrase(current.as_ref())) {
+                            self.pass_to(session, current);
+                        } else {
+                            self.passing = None;
+                        }
+                    }
+                }
+                Shift::NONE
+            }
+            Command::Passphrases => {
+                if self.viewing.is_umpire() && session.is_some() {
+                    self.forms.passphrases = Some(PassphraseForm::default());
+                } else {
+                    notes.error("Passphrases are set in the umpire's view, with a campaign open.");
+                }
+                Shift::NONE
+            }
+            // Carried out in `apply`, which holds the session to write to.
+            Command::SetPassphrase { .. } => Shift::NONE,
             Command::OpenReport(path) => self.open_report(notes, &path),
             Command::CloseReport => {
                 if matches!(self.viewing, Viewing::Report(_)) {
-                    self.passing = Some(None);
+                    self.pass_to(session, None);
                 }
                 Shift::NONE
             }
@@ -422,6 +458,75 @@ impl Seat {
                 self.write_orders(notes, &path);
                 Shift::NONE
             }
+        }
+    }
+
+    /// Puts up the pass-the-screen page for `to`, with a passphrase field
+    /// when its view has a passphrase.
+    fn pass_to(&mut self, session: Option<&Session>, to: Option<SideId>) {
+        self.gate = Gate {
+            locked: session.is_some_and(|s| s.has_passphrase(to.as_ref())),
+            ..Gate::default()
+        };
+        self.passing = Some(to);
+    }
+
+    /// The page's Continue: shows the view passed to, if it has no
+    /// passphrase or the one typed is right; else the page stays up, saying why.
+    fn unlock(&mut self, session: Option<&Session>, notes: &mut Notes) -> Shift {
+        let Some(to) = self.passing.clone() else {
+            return Shift::NONE;
+        };
+        if let Some(session) = session
+            && session.has_passphrase(to.as_ref())
+        {
+            let typed = std::mem::take(&mut self.gate.typed);
+            let name = whom(Some(session), to.as_ref());
+            self.gate.locked = true;
+            let refused = match session.check_passphrase(to.as_ref(), &typed) {
+                Ok(true) => None,
+                Ok(false) if typed.is_empty() => Some(format!(
+                    "{name}'s view has a passphrase: type it in the field, then press Continue."
+                )),
+                Ok(false) => Some(format!(
+                    "That is not {name}'s passphrase: the view was not changed. Try again, or press Back."
+                )),
+                Err(e) => Some(format!("The passphrase could not be checked: {e}")),
+            };
+            if refused.is_some() {
+                self.gate.refused = refused;
+                self.gate.focused = false;
+                return Shift::NONE;
+            }
+        }
+        self.gate = Gate::default();
+        self.passing = None;
+        self.show(session, notes, to)
+    }
+
+    /// Sets or clears a view's passphrase, in the umpire's view only.
+    fn set_passphrase(
+        &mut self,
+        session: Option<&mut Session>,
+        notes: &mut Notes,
+        seat: Option<&SideId>,
+        passphrase: Option<&str>,
+    ) {
+        let Some(session) = session.filter(|_| self.viewing.is_umpire()) else {
+            notes.error(
+                "Passphrases are set in the umpire's view, with a campaign open: nothing was changed.",
+            );
+            return;
+        };
+        let name = whom(Some(session), seat);
+        match session.set_passphrase(seat, passphrase) {
+            Ok(()) if passphrase.is_some() => notes.done(format!(
+                "Set the passphrase of {name}'s view: the window asks for it before it shows that view."
+            )),
+            Ok(()) => notes.done(format!(
+                "Cleared the passphrase of {name}'s view: it opens without one."
+            )),
+            Err(e) => notes.error(format!("The passphrase of {name}'s view was not changed: {e}")),
         }
     }
 
@@ -583,6 +688,7 @@ pub fn screen(
 pub fn pass_ui(
     ui: &mut Ui,
     passing: Option<&Option<SideId>>,
+    gate: &mut Gate,
     session: Option<&Session>,
     commands: &mut Vec<WindowCommand>,
 ) -> bool {
@@ -601,13 +707,21 @@ pub fn pass_ui(
             ui.add_space(12.0);
             ui.label(format!("Press Continue when {players} can see it."));
             ui.add_space(18.0);
+            let entered = super::passphrase::gate_ui(ui, gate, &name);
             if ui
                 .add(
                     egui::Button::new(RichText::new("Continue").size(18.0)).min_size(egui::vec2(140.0, 36.0)),
                 )
                 .clicked()
+                || entered
             {
                 commands.push(WindowCommand::View(Command::Continue));
+            }
+            if gate.locked {
+                ui.add_space(6.0);
+                if ui.button("Back").clicked() {
+                    commands.push(WindowCommand::View(Command::Back));
+                }
             }
         });
     });
@@ -645,6 +759,10 @@ pub fn view_menu_ui(
             commands.push(WindowCommand::View(Command::ViewAs(to)));
             ui.close();
         }
+    }
+    if viewing.is_umpire() && session.is_some() && ui.button("Hot seat passphrases…").clicked() {
+        commands.push(WindowCommand::View(Command::Passphrases));
+        ui.close();
     }
     ui.separator();
 }

@@ -180,6 +180,22 @@ impl Session {
         Ok(())
     }
 
+    /// Whether the view of `seat` (a side, or the umpire: `None`) has a
+    /// hot-seat passphrase. A save that cannot be read says no.
+    pub fn has_passphrase(&self, seat: Option<&SideId>) -> bool {
+        self.store.has_passphrase(seat).unwrap_or(false)
+    }
+
+    /// Whether `given` opens the view of `seat`.
+    pub fn check_passphrase(&self, seat: Option<&SideId>, given: &str) -> Result<bool, Refusal> {
+        Ok(self.store.check_passphrase(seat, given)?)
+    }
+
+    /// Sets or clears the passphrase of a view, if the save is still as read.
+    pub fn set_passphrase(&mut self, seat: Option<&SideId>, passphrase: Option<&str>) -> Result<(), Refusal> {
+        Ok(self.store.set_passphrase(self.at, seat, passphrase)?)
+    }
+
     /// The map's background picture kept in the save, with where it lies.
     pub fn picture(&self) -> Option<(crate::model::Background, Vec<u8>)> {
         let background = self.campaign.map.background.clone()?;
