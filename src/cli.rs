@@ -165,6 +165,13 @@ enum Command {
         /// Also write the orders file here.
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
+        /// From now on the program plays this side: `umpire turn` (and the
+        /// window's End turn) gives its orders when it has none.
+        #[arg(long, conflicts_with_all = ["give", "out", "stop"])]
+        play: bool,
+        /// A person plays this side again.
+        #[arg(long, conflicts_with_all = ["give", "out", "play"])]
+        stop: bool,
     },
     /// Plays whole campaigns between the programmed commander and scripted
     /// opponents (rush, turtle, random) and itself, on balanced generated
@@ -390,7 +397,15 @@ pub fn run() -> Result<ExitCode> {
             seed,
             give,
             out,
-        } => ai::orders(&save, &side, seed, give, out.as_deref()),
+            play,
+            stop,
+        } => {
+            if play || stop {
+                ai::mark(&save, &side, play)
+            } else {
+                ai::orders(&save, &side, seed, give, out.as_deref())
+            }
+        }
         Command::Tournament {
             campaigns,
             regions,
@@ -1076,8 +1091,21 @@ fn turn(save: &Path, json: bool, with_pending: bool) -> Result<ExitCode> {
     // The end first: after it, pending battles are no reason to wait.
     desk::still_open(&campaign)?;
     refuse_with_pending_battles(&campaign, save, with_pending)?;
+    // The sides the program plays give their orders first (`umpire ai --play`).
+    let (at, programmed) = desk::give_programmed_orders(&mut store, (&campaign, at))?;
     let outcome = desk::game_move(&mut store, (&campaign, at))?;
     let mut out = std::io::stdout().lock();
+    if !json {
+        for (side, given) in &programmed {
+            let name = campaign.side(side).map_or(side.as_str(), |s| s.name.as_str());
+            writeln!(
+                out,
+                "The programmed commander gave the orders of the {}: {} (its reasons: `umpire log`).",
+                printable(name),
+                given.orders.summary()
+            )?;
+        }
+    }
     if json {
         let report = serde_json::json!({
             "turn": campaign.turn,
@@ -1164,6 +1192,17 @@ fn log(save: &Path, only: Option<u32>) -> Result<ExitCode> {
         }
         let mark = if history.is_undone(i) { "(undone) " } else { "" };
         writeln!(out, "  {mark}{}", printable(&event.sentence))?;
+        // The programmed commander's reasons, kept with its orders (the log is the umpire's).
+        if let umpire::model::EventKind::OrdersGiven(given) = &event.kind {
+            let lines = given
+                .commander
+                .as_ref()
+                .and_then(|note| note.get("log"))
+                .and_then(serde_json::Value::as_array);
+            for line in lines.into_iter().flatten().filter_map(serde_json::Value::as_str) {
+                writeln!(out, "      {}", printable(line))?;
+            }
+        }
     }
     if current.is_none() {
         match only {

@@ -315,6 +315,7 @@ pub fn commit_turn(
 /// campaign's end.
 pub fn game_move(store: &mut Store, (campaign, at): (&Campaign, Revision)) -> Result<TurnOutcome, DeskError> {
     still_open(campaign)?;
+    let (at, _) = give_programmed_orders(store, (campaign, at))?;
     // Orders given after `at` make the game move refused when it is written.
     let orders = store.pending_orders()?;
     let outcome = crate::strategy::resolve(campaign, &orders);
@@ -556,4 +557,34 @@ pub fn give_commander_orders(
     let note = serde_json::json!({ "log": orders.log, "memory": orders.memory, "seed": orders.seed });
     store.submit_orders_noted(at, &orders.orders, "programmed commander", Some(note))?;
     Ok(())
+}
+
+/// Gives the orders of every side the program plays (`Store::programmed_sides`)
+/// that has none yet for the current game move of `campaign`, the save's
+/// state at `at`: each from its own report, kept with its log. Returns the
+/// revision after these writes (the game move is written at it) and what each
+/// commander decided. Called by `umpire turn` and the window's End turn.
+pub fn give_programmed_orders(
+    store: &mut Store,
+    (campaign, at): (&Campaign, Revision),
+) -> Result<(Revision, Vec<(crate::model::SideId, CommanderOrders)>), DeskError> {
+    let sides = store.programmed_sides()?;
+    if sides.is_empty() || campaign.end.ended.is_some() {
+        return Ok((at, Vec::new()));
+    }
+    let pending = store.pending_orders()?;
+    let log = store.events()?;
+    let mut at = at;
+    let mut given = Vec::new();
+    for side in sides {
+        if pending.iter().any(|o| o.side == side) {
+            continue;
+        }
+        let decided = commander_orders(campaign, &log, &side, None)?;
+        give_commander_orders(store, (campaign, at), &decided)?;
+        // The save moved on by this write alone.
+        at = store.revision()?;
+        given.push((side, decided));
+    }
+    Ok((at, given))
 }

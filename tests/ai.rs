@@ -254,3 +254,38 @@ fn umpire_ai_gives_orders_whose_log_only_the_umpire_reads() {
     let next = stdout(&umpire(dir.path(), &["ai", "r.umpire", "rebels"]));
     assert!(!next.contains("at the start"), "{next}");
 }
+
+#[test]
+fn a_side_the_program_plays_gives_its_orders_at_umpire_turn() {
+    let dir = tempfile::tempdir().unwrap();
+    let campaign = repo().join("campaigns/egyptian_rebellion_1895.toml");
+    assert!(
+        umpire(dir.path(), &["new", campaign.to_str().unwrap(), "s.umpire"])
+            .status
+            .success()
+    );
+    let play = umpire(dir.path(), &["ai", "s.umpire", "Army of the Rebellion", "--play"]);
+    assert!(
+        stdout(&play).starts_with("The program now plays Army of the Rebellion (rebels)"),
+        "{}",
+        stdout(&play)
+    );
+    let turn = stdout(&umpire(dir.path(), &["turn", "s.umpire"]));
+    assert!(
+        turn.starts_with("The programmed commander gave the orders of the Army of the Rebellion: "),
+        "{turn}"
+    );
+    assert!(!turn.contains("British Field Force:"), "{turn}");
+    // --stop hands the side back.
+    let stop = umpire(dir.path(), &["ai", "s.umpire", "rebels", "--stop"]);
+    assert!(stdout(&stop).contains("A person plays Army of the Rebellion (rebels) again."));
+    let turn = stdout(&umpire(dir.path(), &["turn", "s.umpire"]));
+    assert!(!turn.contains("programmed commander"), "{turn}");
+    let wrong = umpire(dir.path(), &["ai", "s.umpire", "dervishes", "--play"]);
+    assert!(!wrong.status.success());
+    assert!(
+        common::stderr(&wrong).contains("no side `dervishes`"),
+        "{}",
+        common::stderr(&wrong)
+    );
+}

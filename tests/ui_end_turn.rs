@@ -331,3 +331,48 @@ fn a_report_with_battle_odds_is_written_on_another_thread() {
     let page = std::fs::read_to_string(d.join("british_move5.html")).unwrap();
     assert!(page.contains("<p class=\"odds\">"), "{page:.300}");
 }
+
+/// View > Played by the program: the umpire ticks a side, End turn gives its
+/// orders from its own report (kept with its reasons), and resolves the move.
+#[test]
+fn a_side_played_by_the_program_gives_its_orders_at_end_turn() {
+    let dir = tempfile::tempdir().unwrap();
+    let campaign = repo().join("campaigns/egyptian_rebellion_1895.toml");
+    assert!(
+        umpire(dir.path(), &["new", campaign.to_str().unwrap(), "solo.umpire"])
+            .status
+            .success()
+    );
+    let save = dir.path().join("solo.umpire");
+    let mut h = opened(&save);
+    h.get_by_label("View").click();
+    h.run();
+    h.get_by_label("Played by the program");
+    // (The open menu shows in two layers of the accessibility tree; either will do.)
+    h.get_all_by_role_and_label(egui::accesskit::Role::CheckBox, "Army of the Rebellion")
+        .next()
+        .unwrap()
+        .click();
+    h.run();
+    assert_eq!(
+        umpire::store::Store::open(&save)
+            .unwrap()
+            .programmed_sides()
+            .unwrap(),
+        vec![umpire::model::SideId::new("rebels")]
+    );
+    h.key_press(egui::Key::Escape);
+    h.run();
+    h.get_by_label("End turn").click();
+    h.run();
+    h.run();
+    assert_eq!(turn(&h), 2);
+    let log = stdout(&umpire(dir.path(), &["log", "solo.umpire", "--turn", "1"]));
+    assert!(
+        log.contains("Army of the Rebellion gave orders for game move 1 (programmed commander)"),
+        "{log}"
+    );
+    assert!(log.contains("      Plan: "), "{log}");
+    // The British, a person's side, gave none.
+    assert!(!log.contains("British Field Force gave orders"), "{log}");
+}

@@ -140,3 +140,28 @@ pub(crate) fn orders(
     }
     Ok(ExitCode::SUCCESS)
 }
+
+/// `umpire ai SAVE SIDE --play|--stop`: the program plays the side from now on, or stops.
+pub(crate) fn mark(save: &Path, side: &str, play: bool) -> Result<ExitCode> {
+    let (mut store, campaign, at) = Store::open_and_load_at(save)?;
+    let Some(found) = campaign
+        .sides
+        .iter()
+        .find(|s| s.id.as_str() == side || s.name == side)
+    else {
+        bail!("no side `{side}` in this campaign: `umpire status` lists the sides");
+    };
+    let id = found.id.clone();
+    store.set_programmed(at, &id, play)?;
+    let mut stdout = std::io::stdout().lock();
+    if play {
+        writeln!(
+            stdout,
+            "The program now plays {} ({id}): `umpire turn` gives its orders from its own report when it has none.",
+            found.name
+        )?;
+    } else {
+        writeln!(stdout, "A person plays {} ({id}) again.", found.name)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -43,6 +43,9 @@ pub enum StoreError {
     #[error("{path}: the passphrase was not set: {why}")]
     Passphrase { path: String, why: String },
 
+    #[error("{path}: the campaign has no side `{side}`: `umpire status` lists the sides")]
+    NoSuchSide { path: String, side: String },
+
     #[error("{path}: battle {battle} {why}")]
     BattleNotPending { path: String, battle: u32, why: String },
 

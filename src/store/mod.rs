@@ -15,6 +15,7 @@ mod error;
 mod events;
 mod moves;
 mod pack;
+mod programmed;
 mod revision;
 mod rows;
 mod seat;
@@ -55,6 +56,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0013_campaign_end.sql"),
     include_str!("../../migrations/0014_map_shapes.sql"),
     include_str!("../../migrations/0015_seat_passphrases.sql"),
+    include_str!("../../migrations/0016_programmed_sides.sql"),
 ];
 
 /// The schema this build writes: the number of migrations.
@@ -63,7 +65,7 @@ const MIGRATIONS: &[&str] = &[
 /// save read on three threads at once, those locks were a tenth of the work.
 const ONE_THREAD: OpenFlags = OpenFlags::SQLITE_OPEN_NO_MUTEX;
 
-pub const SCHEMA_VERSION: i64 = 15;
+pub const SCHEMA_VERSION: i64 = 16;
 
 /// SQLite `application_id` of an umpire save: "UMPR".
 pub const APPLICATION_ID: i32 = 0x554D_5052;

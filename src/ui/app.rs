@@ -408,6 +408,13 @@ impl UmpireApp {
                     c.end.ended.is_none() && c.map.regions.len() + c.forces.len() > self.threaded_turn
                 }) =>
             {
+                // The sides the program plays give their orders first.
+                if let Some(session) = self.session.as_mut()
+                    && let Err(refusal) = session.give_programmed()
+                {
+                    self.notes.error(refusal.to_string());
+                    return;
+                }
                 if let Some(session) = &self.session {
                     let work = session.turn_work();
                     let (tx, rx) = mpsc::channel();

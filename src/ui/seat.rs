@@ -764,6 +764,23 @@ pub fn view_menu_ui(
         commands.push(WindowCommand::View(Command::Passphrases));
         ui.close();
     }
+    if viewing.is_umpire()
+        && let Some(session) = session
+    {
+        ui.separator();
+        ui.label(RichText::new("Played by the program").strong())
+            .on_hover_text("Its orders are given at End turn by the programmed commander, from that side's report alone; its reasons are in the log (`umpire log`).");
+        let programmed = session.programmed_sides();
+        for side in &session.campaign().sides {
+            let mut on = programmed.contains(&side.id);
+            if ui.checkbox(&mut on, side.name.as_str()).changed() {
+                commands.push(WindowCommand::Session(session::Command::SetProgrammed {
+                    side: side.id.clone(),
+                    on,
+                }));
+            }
+        }
+    }
     ui.separator();
 }
 

@@ -53,6 +53,8 @@ pub enum Command {
     },
     /// The umpire's pencil: an edit outside the rules, with the reason.
     Edit { edit: Edit, reason: String },
+    /// The program plays `side` from now on (`on`), or a person does.
+    SetProgrammed { side: SideId, on: bool },
 }
 
 /// What a command did, for the window to tell.
@@ -327,6 +329,7 @@ impl Session {
             Command::EndTurn => {
                 // After the campaign's end, refused before anything is resolved.
                 desk::still_open(&self.campaign)?;
+                self.give_programmed()?;
                 let work = self.turn_work();
                 let outcome = strategy::resolve(&work.before, &work.orders);
                 self.commit_turn(&work, &outcome)
@@ -384,7 +387,39 @@ impl Session {
                     .map_or_else(|| "The edit was made.".to_owned(), |e| e.sentence.clone());
                 Ok(Applied::Edited(said))
             }
+            Command::SetProgrammed { side, on } => {
+                self.store
+                    .set_programmed(self.at, side, *on)
+                    .map_err(|e| self.refused(e.into(), "mark the side again"))?;
+                let name = self
+                    .campaign
+                    .side(side)
+                    .map_or(side.as_str(), |s| s.name.as_str());
+                Ok(Applied::Edited(if *on {
+                    format!(
+                        "The program now plays the {name}: its orders are given at End turn, from its own report."
+                    )
+                } else {
+                    format!("A person plays the {name} again.")
+                }))
+            }
         }
+    }
+
+    /// The sides the program plays (none when the save cannot say).
+    pub fn programmed_sides(&self) -> Vec<SideId> {
+        self.store.programmed_sides().unwrap_or_default()
+    }
+
+    /// Gives the orders of the sides the program plays that have none yet
+    /// (`desk::give_programmed_orders`), before End turn resolves the game move.
+    pub fn give_programmed(&mut self) -> Result<(), Refusal> {
+        let given = desk::give_programmed_orders(&mut self.store, (&self.campaign, self.at))
+            .map_err(|e| self.refused(e, "press End turn again"))?;
+        if !given.1.is_empty() {
+            self.reload()?;
+        }
+        Ok(())
     }
 
     fn after_battle(&mut self, battle: u32, events: Vec<Event>) -> Result<Applied, Refusal> {
