@@ -521,7 +521,7 @@ fn draw_plan(known: &Known, ratio: f64, rng: &mut ChaCha8Rng) -> (Plan, u8, Stri
             Plan::DefendHqs => {
                 0.5 + 1.5 * threatened as f64
                     + if ratio < 0.8 { 1.5 } else { 0.0 }
-                    + if seen { 0.0 } else { 0.5 }
+                    + if seen { 0.0 } else { 0.25 }
             }
             Plan::StrikeHq => 2.5 * ratio.clamp(0.0, 3.0),
             Plan::CutSupply => {
@@ -609,25 +609,24 @@ fn objective(known: &Known, plan: Plan, memory: &Memory) -> Option<usize> {
         .filter(|&t| reachable(t));
     match plan {
         Plan::StrikeHq => {
-            // The HQ with the fewest enemy points near it, then the nearest;
-            // the one it had kept unless another is clearly better (by a
-            // fifth of its own points), so it does not march to and fro.
+            // The HQ with the fewest enemy points known near it, the nearest
+            // of those; the one it had is kept while it can still be beaten
+            // (the enemy there no more than its points at the odds it wants),
+            // so the body does not turn from one HQ to the next as it marches.
             let own_points: f64 = known.forces.iter().map(|f| f.points).sum();
-            let score = |h: usize| {
-                let near = known.miles_from(&[h]);
-                known.enemy_points_near(&near, MOVE_MILES) + from_own.get(h).copied().unwrap_or(0.0)
-            };
-            let best = known
+            let guard = |h: usize| known.enemy_points_near(&known.miles_from(&[h]), MOVE_MILES);
+            let still = kept.filter(|t| known.other_hqs().any(|h| h.region == *t));
+            if let Some(t) = still
+                && guard(t) * ATTACK_ODDS <= own_points
+            {
+                return Some(t);
+            }
+            known
                 .other_hqs()
                 .filter(|h| reachable(h.region))
-                .map(|h| (h.region, score(h.region)))
-                .min_by(|a, b| a.1.total_cmp(&b.1));
-            let still = kept.filter(|t| known.other_hqs().any(|h| h.region == *t));
-            match (still, best) {
-                (Some(t), Some((b, best_score))) if score(t) > best_score + own_points / 5.0 => Some(b),
-                (Some(t), _) => Some(t),
-                (None, best) => best.map(|(r, _)| r),
-            }
+                .map(|h| (h.region, guard(h.region), at(&from_own, h.region)))
+                .min_by(|a, b| a.1.total_cmp(&b.1).then(a.2.total_cmp(&b.2)))
+                .map(|(r, _, _)| r)
         }
         Plan::Concentrate => known
             .enemies
@@ -850,18 +849,14 @@ fn faces(share: f64) -> u8 {
 struct Ways(std::collections::HashMap<usize, Vec<Option<usize>>>);
 
 /// An order to march `force` to `region`: by a path round every region where
-/// an enemy force was seen in the last three game moves (but the destination),
-/// or, with no such path or on the road, by the quickest way.
+/// it knows of an enemy force (as last seen; but the destination), or, with no
+/// such path or on the road, by the quickest way.
 fn go(ways: &mut Ways, known: &Known, force: &OwnForce, region: usize, forced: bool) -> Option<OrderRequest> {
     if !force.en_route && force.region != region {
-        let next = ways.0.entry(region).or_insert_with(|| {
-            known.ways_to(region, |r| {
-                known
-                    .enemies
-                    .iter()
-                    .any(|e| e.region == r && known.turn.saturating_sub(e.seen_turn) <= 3)
-            })
-        });
+        let next = ways
+            .0
+            .entry(region)
+            .or_insert_with(|| known.ways_to(region, |r| known.enemies.iter().any(|e| e.region == r)));
         let mut path = Vec::new();
         let mut at = force.region;
         while at != region && path.len() <= next.len() {
