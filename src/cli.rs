@@ -196,6 +196,10 @@ enum Command {
         /// log and what happened.
         #[arg(long)]
         trace: bool,
+        /// Play this campaign file (its first two sides) instead of generated
+        /// maps, e.g. campaigns/egyptian_rebellion_1895.toml.
+        #[arg(long, value_name = "FILE")]
+        campaign: Option<PathBuf>,
     },
     /// A march's route, time, arrival and forced-march cost, as the window forecasts it.
     Route {
@@ -413,7 +417,16 @@ pub fn run() -> Result<ExitCode> {
             moves,
             only,
             trace,
-        } => ai::tournament(campaigns, regions, seed, moves, only.as_deref(), trace),
+            campaign,
+        } => ai::tournament(
+            campaigns,
+            regions,
+            seed,
+            moves,
+            only.as_deref(),
+            trace,
+            campaign.as_deref(),
+        ),
         Command::Route {
             save,
             force,

@@ -365,59 +365,75 @@ pub struct Tally {
     pub refused_orders: usize,
 }
 
-/// `campaigns` campaigns of `first` against `second` on balanced generated
-/// maps of `regions` regions (seeds from `seed`), sides swapped every other campaign.
+/// Where a tournament's campaigns are played.
+#[derive(Debug, Clone)]
+pub enum Field {
+    /// Balanced campaigns on generated maps of this many regions (`balanced_campaign`).
+    Generated { regions: usize },
+    /// This campaign (its first two sides), its random stream seeded afresh each time.
+    Given(Box<Campaign>),
+}
+
+/// `campaigns` campaigns of `first` against `second` on `field` (seeds from
+/// `seed`), sides swapped every other campaign, each played to its end or
+/// `last_move` game moves.
 pub fn tally(
     first: Opponent,
     second: Opponent,
     campaigns: usize,
-    regions: usize,
+    field: &Field,
     seed: u64,
     last_move: u32,
 ) -> Tally {
     use rayon::prelude::*;
-    let results: Vec<(bool, Played)> = (0..campaigns)
+    let results: Vec<(SideId, SideId, Played)> = (0..campaigns)
         .into_par_iter()
         .filter_map(|k| {
-            let map_seed = seed.wrapping_add((k / 2) as u64);
-            let campaign = balanced_campaign(regions, map_seed, last_move)?;
-            let first_is_red = k % 2 == 0;
-            let (red, blue) = if first_is_red {
-                (first, second)
-            } else {
-                (second, first)
+            let run_seed = seed.wrapping_add((k / 2) as u64);
+            let (campaign, max_moves) = match field {
+                Field::Generated { regions } => {
+                    (balanced_campaign(*regions, run_seed, last_move)?, last_move + 1)
+                }
+                Field::Given(campaign) => {
+                    let mut campaign = (**campaign).clone();
+                    campaign.rng =
+                        RngState::new(campaign.rng.seed ^ run_seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+                    let moves = last_move;
+                    (campaign, moves)
+                }
             };
-            let players = [(SideId::new("red"), red), (SideId::new("blue"), blue)];
+            let (a, b) = match campaign.sides.as_slice() {
+                [a, b, ..] => (a.id.clone(), b.id.clone()),
+                _ => return None,
+            };
+            let (first_side, second_side) = if k % 2 == 0 { (a, b) } else { (b, a) };
+            let players = [(first_side.clone(), first), (second_side.clone(), second)];
             Some((
-                first_is_red,
-                play(campaign, &players, map_seed ^ 0x5EED, last_move + 1),
+                first_side,
+                second_side,
+                play(campaign, &players, run_seed ^ 0x5EED, max_moves),
             ))
         })
         .collect();
     let mut t = Tally::default();
-    for (first_is_red, played) in results {
-        let (first_side, second_side) = if first_is_red {
-            ("red", "blue")
-        } else {
-            ("blue", "red")
-        };
+    for (first_side, second_side, played) in results {
         t.campaigns += 1;
-        match played.winner.as_ref().map(SideId::as_str) {
-            Some(w) if w == first_side => t.first_wins += 1,
-            Some(w) if w == second_side => t.second_wins += 1,
+        match played.winner.as_ref() {
+            Some(w) if *w == first_side => t.first_wins += 1,
+            Some(w) if *w == second_side => t.second_wins += 1,
             _ => t.draws += 1,
         }
         for s in &played.standing.sides {
-            if s.side.as_str() == first_side {
+            if s.side == first_side {
                 t.first_hqs += s.hqs;
-            } else if s.side.as_str() == second_side {
+            } else if s.side == second_side {
                 t.second_hqs += s.hqs;
             }
         }
         for (side, lost) in &played.points_lost {
-            if side.as_str() == first_side {
+            if *side == first_side {
                 t.first_points_lost += lost;
-            } else {
+            } else if *side == second_side {
                 t.second_points_lost += lost;
             }
         }

@@ -16,7 +16,7 @@ use umpire::ai::{Memory, Opponent, decide};
 use umpire::desk;
 use umpire::model::report::Report;
 use umpire::model::{Campaign, Seen, SideId, StandId};
-use umpire::tournament::{balanced_campaign, play, tally};
+use umpire::tournament::{Field, balanced_campaign, play, tally};
 
 fn egypt() -> Campaign {
     umpire::files::load_campaign(&repo().join("campaigns/egyptian_rebellion_1895.toml"))
@@ -209,7 +209,14 @@ fn a_balanced_campaign_is_balanced_and_plays_to_its_end() {
 
 #[test]
 fn the_commander_beats_random_orders() {
-    let t = tally(Opponent::Commander, Opponent::Random, 10, 40, 1, 30);
+    let t = tally(
+        Opponent::Commander,
+        Opponent::Random,
+        10,
+        &Field::Generated { regions: 40 },
+        1,
+        30,
+    );
     assert_eq!(t.campaigns, 10);
     assert_eq!(t.first_wins + t.second_wins + t.draws, 10);
     assert!(t.first_wins >= 6, "{t:?}");

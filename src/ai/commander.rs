@@ -73,12 +73,6 @@ pub struct Memory {
     pub strengths: BTreeMap<u32, f64>,
 }
 
-/// Miles a force marches in about one game move, for "near" and "within a
-/// move": the Strategic Rules' infantry march of 20 miles a day on a road
-/// (scruby-1965-unbalanced-equality.txt, STRATEGIC RULES, Movement), taken
-/// for the slowest arm a force may hold.
-const MOVE_MILES: f64 = 20.0;
-
 /// The odds the commander wants before it attacks: its points in reach
 /// against the enemy's known and guessed points. Three to two: in the
 /// proving ground (README, The proving ground) a 1.5:1 attack is won by the
@@ -157,7 +151,7 @@ pub(super) fn decide(known: &Known, memory: &Memory, rng: &mut ChaCha8Rng) -> De
                 known
                     .forces
                     .iter()
-                    .any(|f| !f.scout && at(&field, f.region) <= 2.0 * MOVE_MILES)
+                    .any(|f| !f.scout && at(&field, f.region) <= 2.0 * known.move_miles)
             });
     let stale = known.turn.saturating_sub(memory.since_turn) >= PLAN_PATIENCE && !near_objective;
     if changed || succeeded || stale {
@@ -253,7 +247,7 @@ pub(super) fn decide(known: &Known, memory: &Memory, rng: &mut ChaCha8Rng) -> De
     let mut detached = 0;
     for hq in known.own_hqs() {
         let near = known.miles_from(&[hq.region]);
-        let threat = known.enemy_points_near(&near, 2.0 * MOVE_MILES);
+        let threat = known.enemy_points_near(&near, 2.0 * known.move_miles);
         let guarded = known.forces.iter().any(|f| f.region == hq.region && !f.en_route);
         if hq_guards_full(known, hq.region, &busy) {
             continue;
@@ -268,7 +262,7 @@ pub(super) fn decide(known: &Known, memory: &Memory, rng: &mut ChaCha8Rng) -> De
             .collect();
         // With no enemy within three moves and an attack to make, a garrison
         // of four stands or more leaves two behind and joins the attack.
-        let quiet = known.enemy_points_near(&near, 3.0 * MOVE_MILES) <= 0.0
+        let quiet = known.enemy_points_near(&near, 3.0 * known.move_miles) <= 0.0
             && matches!(plan, Plan::StrikeHq | Plan::Concentrate | Plan::CutSupply);
         let least = if quiet { 4 } else { 6 };
         if here.len() == 1
@@ -404,14 +398,14 @@ pub(super) fn decide(known: &Known, memory: &Memory, rng: &mut ChaCha8Rng) -> De
         };
     };
     let field = known.miles_from(&[target]);
-    let defended = known.enemy_points_near(&field, MOVE_MILES * 0.5);
+    let defended = known.enemy_points_near(&field, known.move_miles * 0.5);
     let body: Vec<usize> = (0..known.forces.len()).filter(|i| !busy.is(*i)).collect();
     // The forces that march with the body and are within two moves of the
     // objective: the ones that will be in the battle.
     let in_reach: f64 = body
         .iter()
         .filter_map(|&i| known.forces.get(i))
-        .filter(|f| field.get(f.region).is_some_and(|m| *m <= 2.0 * MOVE_MILES))
+        .filter(|f| field.get(f.region).is_some_and(|m| *m <= 2.0 * known.move_miles))
         .map(|f| f.points)
         .sum();
     let attack = plan == Plan::FallBack
@@ -483,7 +477,7 @@ pub(super) fn decide(known: &Known, memory: &Memory, rng: &mut ChaCha8Rng) -> De
                     && danger_here
                     && field
                         .get(force.region)
-                        .is_some_and(|m| *m > MOVE_MILES && *m <= MOVE_MILES * 1.5);
+                        .is_some_and(|m| *m > known.move_miles && *m <= known.move_miles * 1.5);
                 if let Some(request) = go(&mut ways, known, force, d, forced) {
                     requests.push(request);
                     if forced {
@@ -510,7 +504,7 @@ pub(super) fn decide(known: &Known, memory: &Memory, rng: &mut ChaCha8Rng) -> De
 fn draw_plan(known: &Known, ratio: f64, rng: &mut ChaCha8Rng) -> (Plan, u8, String) {
     let threatened = known
         .own_hqs()
-        .filter(|h| known.enemy_points_near(&known.miles_from(&[h.region]), 2.0 * MOVE_MILES) > 0.0)
+        .filter(|h| known.enemy_points_near(&known.miles_from(&[h.region]), 2.0 * known.move_miles) > 0.0)
         .count();
     let seen = !known.enemies.is_empty();
     let cut = known.forces.iter().any(|f| f.cut_moves > 0);
@@ -614,7 +608,7 @@ fn objective(known: &Known, plan: Plan, memory: &Memory) -> Option<usize> {
             // (the enemy there no more than its points at the odds it wants),
             // so the body does not turn from one HQ to the next as it marches.
             let own_points: f64 = known.forces.iter().map(|f| f.points).sum();
-            let guard = |h: usize| known.enemy_points_near(&known.miles_from(&[h]), MOVE_MILES);
+            let guard = |h: usize| known.enemy_points_near(&known.miles_from(&[h]), known.move_miles);
             let still = kept.filter(|t| known.other_hqs().any(|h| h.region == *t));
             if let Some(t) = still
                 && guard(t) * ATTACK_ODDS <= own_points
@@ -683,7 +677,7 @@ fn objective(known: &Known, plan: Plan, memory: &Memory) -> Option<usize> {
                 .map(|h| {
                     (
                         h.region,
-                        known.enemy_points_near(&known.miles_from(&[h.region]), 2.0 * MOVE_MILES),
+                        known.enemy_points_near(&known.miles_from(&[h.region]), 2.0 * known.move_miles),
                     )
                 })
                 .filter(|(_, threat)| *threat > 0.0)
@@ -732,11 +726,11 @@ fn danger(known: &Known) -> Option<(usize, f64, f64)> {
         .filter(|h| h.side == known.side)
         .filter_map(|h| {
             let near = known.miles_from(&[h.region]);
-            let threat = known.enemy_points_near(&near, 2.0 * MOVE_MILES);
+            let threat = known.enemy_points_near(&near, 2.0 * known.move_miles);
             let guards: f64 = known
                 .forces
                 .iter()
-                .filter(|f| near.get(f.region).is_some_and(|m| *m <= MOVE_MILES))
+                .filter(|f| near.get(f.region).is_some_and(|m| *m <= known.move_miles))
                 .map(|f| f.points)
                 .sum();
             let lost = h.held_by != known.side;
@@ -777,7 +771,7 @@ fn empty_hq_in_reach(known: &Known, memory: &Memory, scout: &OwnForce) -> Option
     known
         .other_hqs()
         .map(|h| h.region)
-        .filter(|&r| at(&from, r) <= 3.0 * MOVE_MILES)
+        .filter(|&r| at(&from, r) <= 3.0 * known.move_miles)
         .filter(|&r| {
             let looked = known.region_id(r).and_then(|id| memory.looked.get(id)).copied();
             looked.is_some_and(|t| known.turn.saturating_sub(t) <= 2)
@@ -794,7 +788,7 @@ fn scouting_target(known: &Known, memory: &Memory, scout: &OwnForce) -> Option<(
     let theirs: Vec<usize> = known.other_hqs().map(|h| h.region).collect();
     let toward_them = known.miles_from(&theirs);
     (0..known.region_ids.len())
-        .filter(|&r| r != scout.region && from.get(r).is_some_and(|m| *m <= 3.0 * MOVE_MILES))
+        .filter(|&r| r != scout.region && from.get(r).is_some_and(|m| *m <= 3.0 * known.move_miles))
         .filter(|&r| {
             known
                 .enemies

@@ -64,6 +64,11 @@ pub struct Known {
     pub forces: Vec<OwnForce>,
     pub enemies: Vec<EnemyForce>,
     pub hqs: Vec<KnownHq>,
+    /// About one game move's march, for "near" and "within a move": the
+    /// median length of the roads a force can march. Maps lay neighbouring
+    /// regions about a march apart (20 to 30 miles on the Egyptian map, a
+    /// mile on Scruby's Jumbo table), so the measure follows the map's scale.
+    pub move_miles: f64,
 }
 
 impl Known {
@@ -162,7 +167,11 @@ impl Known {
                 })
             })
             .collect();
+        let mut lengths: Vec<f64> = neighbours.iter().flatten().map(|&(_, miles)| miles).collect();
+        lengths.sort_by(f64::total_cmp);
+        let move_miles = lengths.get(lengths.len() / 2).copied().unwrap_or(20.0);
         Known {
+            move_miles,
             side: report.side.clone(),
             turn: report.turn,
             region_ids: map.regions.iter().map(|r| r.id.clone()).collect(),

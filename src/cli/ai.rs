@@ -9,7 +9,7 @@ use umpire::desk;
 use umpire::model::SideId;
 use umpire::store::Store;
 use umpire::strategy::write_orders_file;
-use umpire::tournament::tally;
+use umpire::tournament::{Field, tally};
 
 /// The pairings the tournament plays, first against second.
 const PAIRINGS: [(Opponent, Opponent); 5] = [
@@ -27,6 +27,7 @@ pub(crate) fn tournament(
     moves: u32,
     only: Option<&str>,
     trace: bool,
+    file: Option<&Path>,
 ) -> Result<ExitCode> {
     let pairings: Vec<(Opponent, Opponent)> = PAIRINGS
         .into_iter()
@@ -43,6 +44,27 @@ pub(crate) fn tournament(
             names.join(", ")
         );
     }
+    let field = match file {
+        Some(path) => {
+            let checked = umpire::files::load_campaign(path);
+            let Some(campaign) = checked.value else {
+                let mut stderr = std::io::stderr().lock();
+                for d in &checked.diagnostics {
+                    writeln!(stderr, "{d}")?;
+                }
+                bail!("{} cannot be played until its errors are fixed", path.display());
+            };
+            if campaign.sides.len() < 2 {
+                bail!("{} has fewer than two sides", path.display());
+            }
+            Field::Given(Box::new(campaign))
+        }
+        None => Field::Generated { regions },
+    };
+    let where_played = match (&field, file) {
+        (Field::Given(c), Some(path)) => format!("\"{}\" ({})", c.title, path.display()),
+        _ => format!("generated maps of {regions} regions"),
+    };
     let mut out = std::io::stdout().lock();
     if trace {
         // One campaign of the first pairing, told move by move.
@@ -50,10 +72,20 @@ pub(crate) fn tournament(
             .first()
             .copied()
             .unwrap_or((Opponent::Commander, Opponent::Rush));
-        let Some(campaign) = umpire::tournament::balanced_campaign(regions, seed, moves) else {
-            bail!("no balanced campaign could be laid out on {regions} regions");
+        let campaign = match &field {
+            Field::Given(c) => (**c).clone(),
+            Field::Generated { regions } => {
+                match umpire::tournament::balanced_campaign(*regions, seed, moves) {
+                    Some(c) => c,
+                    None => bail!("no balanced campaign could be laid out on {regions} regions"),
+                }
+            }
         };
-        let players = [(SideId::new("red"), first), (SideId::new("blue"), second)];
+        let (a, b) = match campaign.sides.as_slice() {
+            [a, b, ..] => (a.id.clone(), b.id.clone()),
+            _ => bail!("the campaign has fewer than two sides"),
+        };
+        let players = [(a, first), (b, second)];
         let played = umpire::tournament::play(campaign, &players, seed ^ 0x5EED, moves + 1);
         for line in &played.trace {
             writeln!(out, "{line}")?;
@@ -67,7 +99,7 @@ pub(crate) fn tournament(
     }
     writeln!(
         out,
-        "{campaigns} campaigns a pairing on generated maps of {regions} regions (seeds from {seed}), up to {moves} game moves, sides swapped every other campaign"
+        "{campaigns} campaigns a pairing on {where_played} (seeds from {seed}), up to {moves} game moves, sides swapped every other campaign"
     )?;
     writeln!(
         out,
@@ -75,7 +107,7 @@ pub(crate) fn tournament(
         "first v second", "won", "lost", "drawn", "win %", "HQs held", "pts lost", "battles", "refused"
     )?;
     for (first, second) in pairings {
-        let t = tally(first, second, campaigns, regions, seed, moves);
+        let t = tally(first, second, campaigns, &field, seed, moves);
         let n = t.campaigns.max(1) as f64;
         writeln!(
             out,
