@@ -1207,12 +1207,7 @@ fn log(save: &Path, only: Option<u32>) -> Result<ExitCode> {
         writeln!(out, "  {mark}{}", printable(&event.sentence))?;
         // The programmed commander's reasons, kept with its orders (the log is the umpire's).
         if let umpire::model::EventKind::OrdersGiven(given) = &event.kind {
-            let lines = given
-                .commander
-                .as_ref()
-                .and_then(|note| note.get("log"))
-                .and_then(serde_json::Value::as_array);
-            for line in lines.into_iter().flatten().filter_map(serde_json::Value::as_str) {
+            for line in given.commander_log() {
                 writeln!(out, "      {}", printable(line))?;
             }
         }

@@ -316,12 +316,14 @@ pub(super) fn decide(known: &Known, memory: &Memory, rng: &mut ChaCha8Rng) -> De
                 && (here.len() > 1 || force.stands.len() < 6)
             {
                 requests.push(hold(force));
-                log.push(format!(
-                    "{} guards {} ({:.0} enemy points within two moves).",
-                    force.name,
-                    hq.name,
-                    threat + 0.0
-                ));
+                if threat > 0.0 {
+                    log.push(format!(
+                        "{} guards {} ({:.0} enemy points within two moves).",
+                        force.name,
+                        hq.name,
+                        threat + 0.0
+                    ));
+                }
                 busy.set(i);
             }
             continue;

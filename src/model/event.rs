@@ -447,6 +447,21 @@ pub struct OrdersGiven {
     pub commander: Option<serde_json::Value>,
 }
 
+impl OrdersGiven {
+    /// The programmed commander's reasons for these orders, in sentences;
+    /// empty for orders a person gave.
+    pub fn commander_log(&self) -> Vec<&str> {
+        self.commander
+            .as_ref()
+            .and_then(|note| note.get("log"))
+            .and_then(serde_json::Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(serde_json::Value::as_str)
+            .collect()
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct OrdersWithdrawn {
     pub side: SideId,

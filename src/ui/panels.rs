@@ -1148,10 +1148,20 @@ pub fn log_ui(ui: &mut Ui, input: Log<'_>) {
                     continue;
                 };
                 let text = format!("Move {}: {}", event.turn, event.sentence);
-                if undone.contains(&i) {
-                    ui.label(RichText::new(format!("(undone) {text}")).weak().strikethrough());
+                // The programmed commander's reasons, on hover (the umpire's log only).
+                let reasons = match &event.kind {
+                    crate::model::EventKind::OrdersGiven(given) => given.commander_log().join("\n"),
+                    _ => String::new(),
+                };
+                let label = if undone.contains(&i) {
+                    ui.label(RichText::new(format!("(undone) {text}")).weak().strikethrough())
+                } else if reasons.is_empty() {
+                    ui.label(text)
                 } else {
-                    ui.label(text);
+                    ui.label(format!("{text} (its reasons: hover)"))
+                };
+                if !reasons.is_empty() {
+                    label.on_hover_text(reasons);
                 }
             }
         });
