@@ -508,34 +508,12 @@ pub fn commander_orders(
     let memory = commander_memory(log, side);
     let decision = crate::ai::decide(crate::ai::Opponent::Commander, &report, &memory, seed);
     let mut lines = decision.log;
-    let mut requests = decision.requests;
-    let mut orders = crate::strategy::OrderSet {
-        side: side.clone(),
-        turn: campaign.turn,
-        orders: Vec::new(),
-    };
-    // Each round leaves out at least one refused order, so it ends.
-    for _ in 0..=requests.len() {
-        match crate::strategy::check_requests(campaign, side, &requests) {
-            Ok(set) => {
-                orders = set;
-                break;
-            }
-            Err(problems) => {
-                let bad: std::collections::HashSet<usize> = problems.iter().map(|p| p.entry).collect();
-                for p in &problems {
-                    if let Some(r) = requests.get(p.entry) {
-                        lines.push(format!("Order for {} left out: {}.", r.force, p.message));
-                    }
-                }
-                requests = requests
-                    .into_iter()
-                    .enumerate()
-                    .filter(|(i, _)| !bad.contains(i))
-                    .map(|(_, r)| r)
-                    .collect();
-            }
-        }
+    let (orders, refused) = crate::strategy::check_leaving_out(campaign, side, decision.requests);
+    for (request, problem) in refused {
+        lines.push(format!(
+            "Order for {} left out: {}.",
+            request.force, problem.message
+        ));
     }
     Ok(CommanderOrders {
         orders,

@@ -15,7 +15,7 @@ use crate::model::{
     Supply, Transport, Wing,
 };
 use crate::strategy::aftermath::Verdict;
-use crate::strategy::{OrderSet, check_requests, resolve};
+use crate::strategy::{check_leaving_out, resolve};
 use std::collections::HashMap;
 
 /// How one campaign ended.
@@ -191,48 +191,6 @@ fn capital(word: &str) -> String {
         .unwrap_or_default()
 }
 
-/// `requests` checked for `side`; an order the check refuses is dropped and
-/// the rest checked again, so one bad order does not cost a side its move.
-fn checked_orders(
-    campaign: &Campaign,
-    side: &SideId,
-    mut requests: Vec<crate::strategy::OrderRequest>,
-    trace: &mut Vec<String>,
-) -> (OrderSet, usize) {
-    let mut refused = 0;
-    for _ in 0..4 {
-        match check_requests(campaign, side, &requests) {
-            Ok(set) => return (set, refused),
-            Err(problems) => {
-                trace.extend(problems.iter().map(|p| {
-                    format!(
-                        "move {} {side}: order {} refused: {}",
-                        campaign.turn,
-                        p.entry + 1,
-                        p.message
-                    )
-                }));
-                let bad: std::collections::HashSet<usize> = problems.iter().map(|p| p.entry).collect();
-                refused += bad.len();
-                requests = requests
-                    .into_iter()
-                    .enumerate()
-                    .filter(|(i, _)| !bad.contains(i))
-                    .map(|(_, r)| r)
-                    .collect();
-            }
-        }
-    }
-    (
-        OrderSet {
-            side: side.clone(),
-            turn: campaign.turn,
-            orders: Vec::new(),
-        },
-        refused + requests.len(),
-    )
-}
-
 /// Plays `campaign` to its end (or `max_moves` game moves) with each side's
 /// orders from its opponent; every pending battle fought by the engine after
 /// each game move.
@@ -263,8 +221,14 @@ pub fn play(mut campaign: Campaign, players: &[(SideId, Opponent)], seed: u64, m
                     .map(|line| format!("move {} {side}: {line}", campaign.turn)),
             );
             memories.insert(side.clone(), decision.memory);
-            let (set, refused) = checked_orders(&campaign, side, decision.requests, &mut trace);
-            refused_orders += refused;
+            let (set, refused) = check_leaving_out(&campaign, side, decision.requests);
+            refused_orders += refused.len();
+            trace.extend(refused.iter().map(|(request, p)| {
+                format!(
+                    "move {} {side}: order for {} refused: {}",
+                    campaign.turn, request.force, p.message
+                )
+            }));
             sets.push(set);
         }
         let outcome = resolve(&campaign, &sets);

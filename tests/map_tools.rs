@@ -168,7 +168,7 @@ fn geojson_points_polygons_and_lines_become_regions_roads_and_water() {
     );
     assert_eq!(region("henley").features, vec![Feature::Town, Feature::Bridge]);
     // The polygon is the region's shape, its point inside it.
-    let park = region("windsor-great-park");
+    let park = region("windsor_great_park");
     assert_eq!(park.shape.len(), 4);
     let (xs, ys): (Vec<f64>, Vec<f64>) = park.shape.iter().map(|p| (p[0], p[1])).unzip();
     let within = |v: f64, vs: &[f64]| {
@@ -195,7 +195,7 @@ fn geojson_points_polygons_and_lines_become_regions_roads_and_water() {
     assert!(
         map.roads
             .iter()
-            .any(|r| r.to.as_str() == "windsor-great-park" && r.kind == RoadKind::Road)
+            .any(|r| r.to.as_str() == "windsor_great_park" && r.kind == RoadKind::Road)
     );
     let bridge = map.roads.iter().find(|r| r.to.as_str() == "henley").unwrap();
     assert_eq!(bridge.river, Some(RiverCrossing::Bridge));

@@ -729,36 +729,12 @@ fn region_names(n: usize, rng: &mut ChaCha8Rng) -> Vec<String> {
     names
 }
 
-/// Ids from the names: lowercase, `-` for spaces, unique.
+/// Ids from the names, unique (`map_edit::unique_id_from_name`).
 fn region_ids(names: &[String]) -> Vec<RegionId> {
     let mut seen = HashSet::with_capacity(names.len());
     names
         .iter()
-        .map(|name| {
-            let slug: String = name
-                .chars()
-                .map(|c| {
-                    if c.is_ascii_alphanumeric() {
-                        c.to_ascii_lowercase()
-                    } else {
-                        '-'
-                    }
-                })
-                .collect();
-            let slug = if slug.starts_with(|c: char| c.is_ascii_lowercase()) {
-                slug
-            } else {
-                format!("r{slug}")
-            };
-            let mut id = slug.clone();
-            let mut k = 2;
-            while seen.contains(&id) {
-                id = format!("{slug}-{k}");
-                k += 1;
-            }
-            seen.insert(id.clone());
-            RegionId::new(id)
-        })
+        .map(|name| RegionId::new(crate::model::map_edit::unique_id_from_name(name, &mut seen)))
         .collect()
 }
 

@@ -331,7 +331,7 @@ fn region(
         name = format!("{name} ({k})");
     }
     names.insert(name.clone());
-    let id = unique_id(text("id").unwrap_or(&name), ids);
+    let id = crate::model::map_edit::unique_id_from_name(text("id").unwrap_or(&name), ids);
     let terrain = match text("terrain") {
         Some(word) => Terrain::parse(&word.to_ascii_lowercase()).unwrap_or_else(|| {
             notes.push(format!(
@@ -610,34 +610,6 @@ fn each_position(geometry: &GeometryValue, f: &mut impl FnMut(&Position)) {
             }
         }
     }
-}
-
-fn unique_id(from: &str, ids: &mut HashSet<String>) -> String {
-    let slug: String = from
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() {
-                c.to_ascii_lowercase()
-            } else {
-                '-'
-            }
-        })
-        .collect();
-    let slug = slug.trim_matches('-');
-    let mut slug: String = if slug.starts_with(|c: char| c.is_ascii_lowercase()) {
-        slug.to_owned()
-    } else {
-        format!("r{slug}")
-    };
-    slug.truncate(56);
-    let mut id = slug.clone();
-    let mut k = 2;
-    while ids.contains(&id) {
-        id = format!("{slug}-{k}");
-        k += 1;
-    }
-    ids.insert(id.clone());
-    id
 }
 
 /// The outline's signed area's size (shoelace).

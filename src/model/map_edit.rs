@@ -131,6 +131,22 @@ pub fn id_from_name(name: &str) -> Option<String> {
     )
 }
 
+/// [`id_from_name`] made unique among `taken` (`_2`, `_3`… after it) and
+/// added to it; "region" when the name makes none.
+pub fn unique_id_from_name(name: &str, taken: &mut std::collections::HashSet<String>) -> String {
+    let mut base = id_from_name(name).unwrap_or_else(|| "region".to_owned());
+    // Room for the suffix within the 64 characters of a key.
+    base.truncate(56);
+    let mut id = base.clone();
+    let mut n = 2;
+    while taken.contains(&id) {
+        id = format!("{base}_{n}");
+        n += 1;
+    }
+    taken.insert(id.clone());
+    id
+}
+
 /// A new region at `at` (miles), named "Region N" with the first N whose name
 /// and id are free, in open ground with no features.
 pub fn new_region(map: &Map, at: MapPoint) -> Region {

@@ -30,14 +30,7 @@ impl Store {
         let path = path_text(&self.path);
         let tx = begin(&mut self.conn, &path, "starting to mark the side")?;
         expect_at(&tx, &self.path, at)?;
-        let known: bool = tx
-            .query_row(
-                "SELECT EXISTS (SELECT 1 FROM sides WHERE id = ?1)",
-                [side.as_str()],
-                |r| r.get(0),
-            )
-            .map_err(sqlite(&path, "reading the sides"))?;
-        if !known {
+        if !side_exists(&tx, &path, side)? {
             return Err(StoreError::NoSuchSide {
                 path,
                 side: side.as_str().to_owned(),
@@ -57,4 +50,18 @@ impl Store {
         .map_err(sqlite(&path, "marking the side"))?;
         tx.commit().map_err(sqlite(&path, "saving the side's mark"))
     }
+}
+
+/// Whether the campaign has the side `side`.
+pub(super) fn side_exists(
+    tx: &rusqlite::Transaction<'_>,
+    path: &str,
+    side: &SideId,
+) -> Result<bool, StoreError> {
+    tx.query_row(
+        "SELECT EXISTS (SELECT 1 FROM sides WHERE id = ?1)",
+        [side.as_str()],
+        |r| r.get(0),
+    )
+    .map_err(sqlite(path, "reading the sides"))
 }

@@ -51,20 +51,13 @@ impl Store {
         };
         let tx = begin(&mut self.conn, &path, "starting to set the passphrase")?;
         expect_at(&tx, &self.path, at)?;
-        if let Some(side) = seat {
-            let known: bool = tx
-                .query_row(
-                    "SELECT EXISTS (SELECT 1 FROM sides WHERE id = ?1)",
-                    [side.as_str()],
-                    |r| r.get(0),
-                )
-                .map_err(sqlite(&path, "reading the sides"))?;
-            if !known {
-                return Err(StoreError::Passphrase {
-                    path,
-                    why: format!("the campaign has no side `{side}` (see `umpire status` for the sides)"),
-                });
-            }
+        if let Some(side) = seat
+            && !super::programmed::side_exists(&tx, &path, side)?
+        {
+            return Err(StoreError::Passphrase {
+                path,
+                why: format!("the campaign has no side `{side}` (see `umpire status` for the sides)"),
+            });
         }
         match &phc {
             Some(phc) => tx.execute(

@@ -21,8 +21,8 @@ pub mod turn;
 pub use forecast::{MarchForecast, SupplyLine, journey_forecast, march_forecast, supply_lines};
 pub use index::MapIndex;
 pub use orders::{
-    Action, Order, OrderProblem, OrderRequest, OrderSet, Part, check_requests, read_orders_file,
-    write_orders_file,
+    Action, Order, OrderProblem, OrderRequest, OrderSet, Part, check_leaving_out, check_requests,
+    read_orders_file, write_orders_file,
 };
 pub use turn::{TurnOutcome, resolve};
 

@@ -148,6 +148,45 @@ pub struct OrderProblem {
 
 /// Checks a side's requests against the campaign. All good: the orders; any
 /// bad: every problem, and no orders at all.
+/// Checks a side's requests as [`check_requests`] does, but leaves out each
+/// request the check refuses and checks the rest again, so one bad request
+/// does not cost the others: the orders of the good ones, and each refused
+/// request with its problem. For orders a program computed (`ai`), where
+/// there is no person to send the file back to.
+pub fn check_leaving_out(
+    campaign: &Campaign,
+    side: &SideId,
+    mut requests: Vec<OrderRequest>,
+) -> (OrderSet, Vec<(OrderRequest, OrderProblem)>) {
+    let mut refused = Vec::new();
+    // Each round leaves out at least one request, so it ends.
+    for _ in 0..=requests.len() {
+        match check_requests(campaign, side, &requests) {
+            Ok(set) => return (set, refused),
+            Err(problems) => {
+                let bad: std::collections::HashSet<usize> = problems.iter().map(|p| p.entry).collect();
+                for problem in problems {
+                    if let Some(request) = requests.get(problem.entry) {
+                        refused.push((request.clone(), problem));
+                    }
+                }
+                requests = requests
+                    .into_iter()
+                    .enumerate()
+                    .filter(|(i, _)| !bad.contains(i))
+                    .map(|(_, r)| r)
+                    .collect();
+            }
+        }
+    }
+    let empty = OrderSet {
+        side: side.clone(),
+        turn: campaign.turn,
+        orders: Vec::new(),
+    };
+    (empty, refused)
+}
+
 pub fn check_requests(
     campaign: &Campaign,
     side: &SideId,
