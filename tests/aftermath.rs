@@ -557,6 +557,15 @@ fn a_gun_manned_again_by_the_engine_takes_its_men_from_the_infantry() {
     };
     assert_eq!(lost("red"), 3, "55 moved to the gun, 52 of them kept: 3 lost");
     assert_eq!(lost("blue"), 30);
+    // The forces' losses told in the log add up to the side's.
+    let told: u64 = after_events_lost(&c, id, &engine(&[(20, 57, false), (21, 45, false), (40, 70, false)]), "holders");
+    assert_eq!(told, 3);
+    // Only a gun is manned again: infantry does not gain men in battle.
+    let mut weak = c.clone();
+    let holders = weak.forces.iter_mut().find(|f| f.id.as_str() == "holders").unwrap();
+    holders.stands.iter_mut().find(|s| s.id == StandId(22)).unwrap().strength = 50;
+    let err = apply(&weak, id, &engine(&[(22, 80, false), (21, 60, false)])).unwrap_err();
+    assert!(err.to_string().contains("ends with 80 points, more than the 50 it had"), "{err}");
     // Men out of nothing: the side ends stronger than it began.
     let err = apply(&c, id, &engine(&[(20, 57, false)])).unwrap_err();
     assert!(
@@ -567,4 +576,16 @@ fn a_gun_manned_again_by_the_engine_takes_its_men_from_the_infantry() {
     // A results sheet may not do it either.
     let err = apply(&c, id, &verdict("red", &[(20, 57, false), (21, 45, false)])).unwrap_err();
     assert!(err.to_string().contains("more than the 5 it had"), "{err}");
+}
+
+/// The points lost by force `force` as the `battle_losses` events of `verdict` tell them.
+fn after_events_lost(c: &Campaign, battle: u32, verdict: &Verdict, force: &str) -> u64 {
+    let (_, events) = apply(c, battle, verdict).unwrap();
+    events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::BattleLosses(l) if l.force.as_str() == force => Some(l.points),
+            _ => None,
+        })
+        .sum()
 }

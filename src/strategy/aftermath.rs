@@ -8,7 +8,7 @@ use super::index::MapIndex;
 use super::supply::{Holding, search, sources};
 use crate::model::event as ev;
 use crate::model::{
-    Battle, BattleResult, BattleStatus, Campaign, Event, Force, ForceId, RegionId, ResultSource, RuleSetId,
+    Arm, Battle, BattleResult, BattleStatus, Campaign, Event, Force, ForceId, RegionId, ResultSource, RuleSetId,
     SideId, SideLoss, Stand, StandId,
 };
 use crate::model::{EventKind, EventLog};
@@ -178,8 +178,9 @@ impl Run {
                 && let Some(force) = self.state.forces.get(f)
                 && let Some(stand) = force.stands.get(i)
             {
-                *side_change.entry(&force.side).or_default() +=
-                    i64::from(s.after) - i64::from(stand.strength);
+                // A gun taken leaves its side whole.
+                let after = if s.captured { 0 } else { s.after };
+                *side_change.entry(&force.side).or_default() += i64::from(after) - i64::from(stand.strength);
             }
         }
         for s in &verdict.stands {
@@ -191,7 +192,9 @@ impl Run {
             };
             let manned_again = |force: &Force, stand: &Stand| {
                 engine
-                    && s.after <= stand.full.max(stand.kind.roster_points())
+                    && !s.captured
+                    && stand.kind.arm() == Arm::Artillery
+                    && s.after <= stand.full
                     && side_change.get(&force.side).is_some_and(|change| *change <= 0)
             };
             if let Some(force) = self.state.forces.get(f)
@@ -211,8 +214,8 @@ impl Run {
         losses.insert(battle.attacker.clone(), 0);
         losses.insert(battle.defender.clone(), 0);
         let mut per_force: BTreeMap<usize, (u64, Vec<String>)> = BTreeMap::new();
-        let mut gains: BTreeMap<SideId, u64> = BTreeMap::new();
-        let mut force_gains: BTreeMap<usize, u64> = BTreeMap::new();
+        // Each side's gun gains and the forces of those guns.
+        let mut gains: BTreeMap<SideId, (u64, Vec<usize>)> = BTreeMap::new();
         let mut captured: Vec<(usize, Stand)> = Vec::new();
         for s in &verdict.stands {
             let Some(&(f, i)) = at.get(&s.id) else { continue };
@@ -237,8 +240,9 @@ impl Run {
                 u64::from(s.after.saturating_sub(stand.strength))
             };
             if gained > 0 {
-                *gains.entry(side.clone()).or_default() += gained;
-                *force_gains.entry(f).or_default() += gained;
+                let entry = gains.entry(side.clone()).or_default();
+                entry.0 += gained;
+                entry.1.push(f);
             }
             *losses.entry(side).or_default() += lost;
             let entry = per_force.entry(f).or_default();
@@ -262,14 +266,27 @@ impl Run {
                 }
             }
         }
-        for (side, gained) in gains {
+        // The men who went to the guns came from the side's other stands: the
+        // gains come off the side's losses, and off its forces' losses (the
+        // guns' own forces first, then the others), so the forces' losses
+        // add up to the side's.
+        for (side, (gained, gun_forces)) in gains {
             if let Some(lost) = losses.get_mut(&side) {
                 *lost = lost.saturating_sub(gained);
             }
-        }
-        for (f, gained) in force_gains {
-            if let Some(entry) = per_force.get_mut(&f) {
-                entry.0 = entry.0.saturating_sub(gained);
+            let of_side: Vec<usize> = per_force
+                .keys()
+                .copied()
+                .filter(|f| self.state.forces.get(*f).is_some_and(|x| x.side == side))
+                .collect();
+            let order = gun_forces.iter().copied().chain(of_side.into_iter().filter(|f| !gun_forces.contains(f)));
+            let mut left = gained;
+            for f in order {
+                if let Some(entry) = per_force.get_mut(&f) {
+                    let take = entry.0.min(left);
+                    entry.0 -= take;
+                    left -= take;
+                }
             }
         }
         for (f, (points, destroyed)) in &per_force {
