@@ -312,10 +312,10 @@ pub fn commit_turn(
 
 /// `umpire turn`: resolves the current game move of `campaign`, the save's
 /// state at `at`, with the orders waiting, and writes it; refused after the
-/// campaign's end.
+/// campaign's end. The sides the program plays give theirs first
+/// ([`give_programmed_orders`], whose revision `at` is then).
 pub fn game_move(store: &mut Store, (campaign, at): (&Campaign, Revision)) -> Result<TurnOutcome, DeskError> {
     still_open(campaign)?;
-    let (at, _) = give_programmed_orders(store, (campaign, at))?;
     // Orders given after `at` make the game move refused when it is written.
     let orders = store.pending_orders()?;
     let outcome = crate::strategy::resolve(campaign, &orders);
@@ -526,15 +526,15 @@ pub fn commander_orders(
 /// Gives the commander's `orders` for `campaign`, the save's state at `at`,
 /// with its log and memory kept in the `orders_given` event (the umpire
 /// reads them; no other side does).
+/// Returns the save's revision with these orders.
 pub fn give_commander_orders(
     store: &mut Store,
     (campaign, at): (&Campaign, Revision),
     orders: &CommanderOrders,
-) -> Result<(), DeskError> {
+) -> Result<Revision, DeskError> {
     still_open(campaign)?;
     let note = serde_json::json!({ "log": orders.log, "memory": orders.memory, "seed": orders.seed });
-    store.submit_orders_noted(at, &orders.orders, "programmed commander", Some(note))?;
-    Ok(())
+    Ok(store.submit_orders_noted(at, &orders.orders, "programmed commander", Some(note))?)
 }
 
 /// Gives the orders of every side the program plays (`Store::programmed_sides`)
@@ -559,9 +559,8 @@ pub fn give_programmed_orders(
             continue;
         }
         let decided = commander_orders(campaign, &log, &side, None)?;
-        give_commander_orders(store, (campaign, at), &decided)?;
-        // The save moved on by this write alone.
-        at = store.revision()?;
+        // The save moves on by this write alone.
+        at = give_commander_orders(store, (campaign, at), &decided)?;
         given.push((side, decided));
     }
     Ok((at, given))

@@ -558,14 +558,32 @@ fn a_gun_manned_again_by_the_engine_takes_its_men_from_the_infantry() {
     assert_eq!(lost("red"), 3, "55 moved to the gun, 52 of them kept: 3 lost");
     assert_eq!(lost("blue"), 30);
     // The forces' losses told in the log add up to the side's.
-    let told: u64 = after_events_lost(&c, id, &engine(&[(20, 57, false), (21, 45, false), (40, 70, false)]), "holders");
+    let told: u64 = after_events_lost(
+        &c,
+        id,
+        &engine(&[(20, 57, false), (21, 45, false), (40, 70, false)]),
+        "holders",
+    );
     assert_eq!(told, 3);
     // Only a gun is manned again: infantry does not gain men in battle.
     let mut weak = c.clone();
-    let holders = weak.forces.iter_mut().find(|f| f.id.as_str() == "holders").unwrap();
-    holders.stands.iter_mut().find(|s| s.id == StandId(22)).unwrap().strength = 50;
+    let holders = weak
+        .forces
+        .iter_mut()
+        .find(|f| f.id.as_str() == "holders")
+        .unwrap();
+    holders
+        .stands
+        .iter_mut()
+        .find(|s| s.id == StandId(22))
+        .unwrap()
+        .strength = 50;
     let err = apply(&weak, id, &engine(&[(22, 80, false), (21, 60, false)])).unwrap_err();
-    assert!(err.to_string().contains("ends with 80 points, more than the 50 it had"), "{err}");
+    assert!(
+        err.to_string()
+            .contains("ends with 80 points, more than the 50 it had"),
+        "{err}"
+    );
     // Men out of nothing: the side ends stronger than it began.
     let err = apply(&c, id, &engine(&[(20, 57, false)])).unwrap_err();
     assert!(

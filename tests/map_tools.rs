@@ -236,6 +236,18 @@ fn what_is_not_geojson_or_has_no_regions_is_refused() {
     let err = import_geojson(lines_only, &options()).unwrap_err();
     assert!(matches!(err, ImportError::NoRegions), "{err}");
     assert!(err.to_string().contains("no Point or Polygon"));
+    // Metres (a projected grid) read as degrees: refused, with what to give instead.
+    let metres = r#"{"type": "Feature", "properties": {"name": "Mill"}, "geometry": {"type": "Point", "coordinates": [451200.0, 5698300.0]}}"#;
+    let err = import_geojson(metres, &options()).unwrap_err();
+    assert!(
+        err.to_string().contains("give --units km or --units miles"),
+        "{err}"
+    );
+    let km = ImportOptions {
+        units: Units::Kilometres,
+        ..options()
+    };
+    assert_eq!(import_geojson(metres, &km).unwrap().map.regions.len(), 1);
 }
 
 #[test]

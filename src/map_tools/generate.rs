@@ -147,11 +147,15 @@ pub fn generate_map(options: &GenerateOptions) -> Result<Map, GenerateError> {
     }
     // Two towns at least, and about one region in eight: the railway joins two.
     let towns = regions.iter().filter(|r| r.has(Feature::Town)).count();
+    let mut others: Vec<usize> = (0..regions.len())
+        .filter(|&i| regions.get(i).is_some_and(|r| !r.has(Feature::Town)))
+        .collect();
     for _ in towns..(n / 8).max(2) {
-        let pick = rng.random_range(0..regions.len());
-        if let Some(region) = regions.get_mut(pick)
-            && !region.has(Feature::Town)
-        {
+        if others.is_empty() {
+            break;
+        }
+        let pick = others.swap_remove(rng.random_range(0..others.len()));
+        if let Some(region) = regions.get_mut(pick) {
             region.features.retain(|f| *f != Feature::Village);
             region.features.insert(0, Feature::Town);
         }
@@ -600,7 +604,14 @@ fn features(terrain: Terrain, coastal: bool, rng: &mut ChaCha8Rng) -> Vec<Featur
 /// their nearest regions, so the map is connected.
 fn connect_parts(points: &[MapPoint], roads: &mut Vec<(usize, usize, RoadKind, f64, Option<RiverCrossing>)>) {
     loop {
-        let parts = crate::model::connected_parts(points.len(), roads.iter().map(|r| (r.0, r.1)));
+        // Joined on foot: not across water with no bridge or ford.
+        let parts = crate::model::connected_parts(
+            points.len(),
+            roads
+                .iter()
+                .filter(|r| r.4 != Some(RiverCrossing::None))
+                .map(|r| (r.0, r.1)),
+        );
         if parts.len() <= 1 {
             return;
         }

@@ -71,6 +71,10 @@ pub enum ImportError {
         "no regions: the file has no Point or Polygon features to make regions of (lines and water alone make no map)"
     )]
     NoRegions,
+    #[error(
+        "the coordinates are not longitude and latitude (one is {0}, beyond 180 or 90 degrees): give --units km or --units miles for a projected grid"
+    )]
+    NotDegrees(f64),
 }
 
 /// One GeoJSON feature as the import sees it.
@@ -97,23 +101,23 @@ pub fn import_geojson(text: &str, options: &ImportOptions) -> Result<Imported, I
     let mut shapes = Vec::new();
     match &geojson {
         GeoJson::FeatureCollection(collection) => {
-            for feature in &collection.features {
+            for (k, feature) in collection.features.iter().enumerate() {
                 if let Some(geometry) = &feature.geometry {
-                    shapes.push((feature.properties.as_ref(), &geometry.value));
+                    shapes.push((k + 1, feature.properties.as_ref(), &geometry.value));
                 }
             }
         }
         GeoJson::Feature(feature) => {
             if let Some(geometry) = &feature.geometry {
-                shapes.push((feature.properties.as_ref(), &geometry.value));
+                shapes.push((1, feature.properties.as_ref(), &geometry.value));
             }
         }
-        GeoJson::Geometry(geometry) => shapes.push((None, &geometry.value)),
+        GeoJson::Geometry(geometry) => shapes.push((1, None, &geometry.value)),
     }
-    // A GeometryCollection's members each stand alone, with the feature's properties.
+    // A GeometryCollection's members each stand alone, with the feature's
+    // properties and number (its place in the file, from 1).
     let mut flat: Vec<Shape<'_>> = Vec::new();
-    for (properties, geometry) in shapes {
-        let number = flat.len() + 1;
+    for (number, properties, geometry) in shapes {
         match geometry {
             GeometryValue::GeometryCollection { geometries } => {
                 flat.extend(geometries.iter().map(|g| Shape {
@@ -130,6 +134,11 @@ pub fn import_geojson(text: &str, options: &ImportOptions) -> Result<Imported, I
         }
     }
     let projection = Projection::new(&flat, options.units);
+    if options.units == Units::Degrees
+        && let Some(outside) = projection.outside_degrees
+    {
+        return Err(ImportError::NotDegrees(outside));
+    }
     let mut notes = Vec::new();
 
     // Regions first: the roads are snapped to them.
@@ -531,6 +540,8 @@ fn note_crossing(crossing: RiverCrossing, a: &Region, b: &Region, here: &str, no
 /// Longitude and latitude (or a grid) to the map's miles.
 struct Projection {
     units: Units,
+    /// A coordinate beyond 180 degrees of longitude or 90 of latitude, if any.
+    outside_degrees: Option<f64>,
     west: f64,
     north: f64,
     /// Miles per degree of longitude at the middle latitude.
@@ -542,6 +553,7 @@ impl Projection {
         let mut west = f64::INFINITY;
         let mut north = f64::NEG_INFINITY;
         let mut south = f64::INFINITY;
+        let mut outside_degrees = None;
         for shape in shapes {
             each_position(shape.geometry, &mut |p: &Position| {
                 if let [x, y, ..] = p.as_slice()
@@ -551,6 +563,11 @@ impl Projection {
                     west = west.min(*x);
                     north = north.max(*y);
                     south = south.min(*y);
+                    if x.abs() > 180.0 {
+                        outside_degrees = outside_degrees.or(Some(*x));
+                    } else if y.abs() > 90.0 {
+                        outside_degrees = outside_degrees.or(Some(*y));
+                    }
                 }
             });
         }
@@ -560,6 +577,7 @@ impl Projection {
         let middle = (north + south) / 2.0;
         Projection {
             units,
+            outside_degrees,
             west,
             north,
             east_scale: MILES_PER_DEGREE * middle.to_radians().cos(),

@@ -36,18 +36,20 @@ impl Store {
     /// `at` is the revision the orders were checked at; if the save has moved
     /// on since, nothing is written.
     pub fn submit_orders(&mut self, at: Revision, orders: &OrderSet, source: &str) -> Result<(), StoreError> {
-        self.submit_orders_noted(at, orders, source, None)
+        self.submit_orders_noted(at, orders, source, None).map(|_| ())
     }
 
     /// [`submit_orders`](Store::submit_orders) with the programmed
     /// commander's note (its log and memory) kept in the `orders_given` event.
+    /// Returns the save's revision with these orders, read in the same
+    /// transaction: a change made from it follows on from this one alone.
     pub fn submit_orders_noted(
         &mut self,
         at: Revision,
         orders: &OrderSet,
         source: &str,
         commander: Option<serde_json::Value>,
-    ) -> Result<(), StoreError> {
+    ) -> Result<Revision, StoreError> {
         let path = path_text(&self.path);
         let sqlite = |action| sqlite(&path, action);
         let tx = begin(&mut self.conn, &path, "starting to record the orders")?;
@@ -83,7 +85,9 @@ impl Store {
             ),
         };
         rows::append_event(&tx, &event).map_err(sqlite("recording the orders"))?;
-        tx.commit().map_err(sqlite("saving the orders"))
+        let now = super::revision::read_revision(&tx).map_err(sqlite("reading the save's revision"))?;
+        tx.commit().map_err(sqlite("saving the orders"))?;
+        Ok(now)
     }
 
     /// Writes an umpire's edit: the state `after` it and its `events`, with a

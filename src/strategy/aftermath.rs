@@ -8,8 +8,8 @@ use super::index::MapIndex;
 use super::supply::{Holding, search, sources};
 use crate::model::event as ev;
 use crate::model::{
-    Arm, Battle, BattleResult, BattleStatus, Campaign, Event, Force, ForceId, RegionId, ResultSource, RuleSetId,
-    SideId, SideLoss, Stand, StandId,
+    Arm, Battle, BattleResult, BattleStatus, Campaign, Event, Force, ForceId, RegionId, ResultSource,
+    RuleSetId, SideId, SideLoss, Stand, StandId,
 };
 use crate::model::{EventKind, EventLog};
 use crate::rules::{Fate, Outcome};
@@ -279,7 +279,10 @@ impl Run {
                 .copied()
                 .filter(|f| self.state.forces.get(*f).is_some_and(|x| x.side == side))
                 .collect();
-            let order = gun_forces.iter().copied().chain(of_side.into_iter().filter(|f| !gun_forces.contains(f)));
+            let order = gun_forces
+                .iter()
+                .copied()
+                .chain(of_side.into_iter().filter(|f| !gun_forces.contains(f)));
             let mut left = gained;
             for f in order {
                 if let Some(entry) = per_force.get_mut(&f) {

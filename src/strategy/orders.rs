@@ -146,8 +146,6 @@ pub struct OrderProblem {
     pub message: String,
 }
 
-/// Checks a side's requests against the campaign. All good: the orders; any
-/// bad: every problem, and no orders at all.
 /// Checks a side's requests as [`check_requests`] does, but leaves out each
 /// request the check refuses and checks the rest again, so one bad request
 /// does not cost the others: the orders of the good ones, and each refused
@@ -187,6 +185,8 @@ pub fn check_leaving_out(
     (empty, refused)
 }
 
+/// Checks a side's requests against the campaign. All good: the orders; any
+/// bad: every problem, and no orders at all.
 pub fn check_requests(
     campaign: &Campaign,
     side: &SideId,
