@@ -81,6 +81,11 @@ fn wrong_points_are_named_at_their_line() {
             "point 2 must be two numbers",
             9,
         ),
+        (
+            "shape = [[5.0, 5.0], [6.0, 5.0], [6.0, 6.0]]",
+            "does not hold its point (1, 1)",
+            9,
+        ),
     ];
     for (line, message, at) in cases {
         let text = format!(

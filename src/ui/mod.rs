@@ -13,6 +13,7 @@ mod command;
 mod ending;
 pub use crate::model::timeline as history;
 mod keys;
+mod map_shapes;
 mod map_view;
 mod panels;
 pub mod pencil;
