@@ -23,10 +23,10 @@ use super::map::{Map, MapPoint};
 
 /// A derived outline reaches at most this many times the distance from its
 /// region point to the nearest other region point.
-pub const REACH_PER_NEIGHBOUR: f64 = 1.5;
+pub const REACH_PER_NEIGHBOUR: f64 = 3.0;
 /// ... and at most this many times the map's spacing (the median distance
 /// between a region point and its nearest neighbour).
-pub const REACH_PER_SPACING: f64 = 2.0;
+pub const REACH_PER_SPACING: f64 = 3.0;
 /// The fallback disc's radius, as a share of the distance to the nearest
 /// neighbour (or of the spacing, when that is less).
 pub const DISC_PER_NEIGHBOUR: f64 = 0.3;

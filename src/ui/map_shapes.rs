@@ -12,12 +12,14 @@ use crate::model::{Map, MapPoint, WaterKind, shapes};
 use egui::epaint::{Mesh, Vertex, WHITE_UV};
 use egui::{Color32, Pos2, Rect, Vec2, pos2};
 
-/// Territory borders are drawn when regions are at least this many pixels apart.
+/// Territory borders are drawn when regions are at least this many pixels
+/// apart, or always on a map of at most [`BORDERS_ALWAYS_UP_TO`] regions.
 const BORDERS_FROM_PX: f32 = 14.0;
+const BORDERS_ALWAYS_UP_TO: usize = 300;
 /// A river's width in miles, drawn at least [`LINE_PX`] and at most 4 times that.
 const RIVER_MILES: f32 = 0.35;
 const CANAL_MILES: f32 = 0.2;
-const LINE_PX: f32 = 1.5;
+const LINE_PX: f32 = 2.0;
 
 /// An area as triangles, in miles.
 #[derive(Debug, Default)]
@@ -152,7 +154,7 @@ impl Shapes {
         for (t, tint) in seen() {
             fill(mesh, &t.fill, view, faint(*tint));
         }
-        if view.px_spacing >= BORDERS_FROM_PX {
+        if view.px_spacing >= BORDERS_FROM_PX || self.territories.len() <= BORDERS_ALWAYS_UP_TO {
             let border = faint(theme::BORDER);
             for (t, _) in seen() {
                 for ring in &t.rings {
