@@ -1,5 +1,7 @@
 //! The map file writer: every bundled map written and read back is the same map.
 
+#![allow(clippy::unwrap_used, clippy::panic)]
+
 mod common;
 
 use common::repo;

@@ -563,7 +563,7 @@ mod tests {
         assert_eq!(out[0].rings.len(), 2, "{:?}", out[0]);
         assert!(!out[0].contains([0.0, 1.2]));
         let t = out[0].triangles();
-        assert!(!t.indices.is_empty() && t.indices.len() % 3 == 0);
+        assert!(!t.indices.is_empty() && t.indices.len().is_multiple_of(3));
     }
 
     #[test]
