@@ -39,7 +39,9 @@ impl Fill {
 
 #[derive(Debug)]
 struct Territory {
-    fill: Fill,
+    /// Its fill's points and triangles in [`Shapes`]'s flat lists.
+    points: std::ops::Range<usize>,
+    indices: std::ops::Range<usize>,
     rings: Vec<Vec<Pos2>>,
     bounds: Rect,
 }
@@ -62,6 +64,11 @@ struct Line {
 #[derive(Debug, Default)]
 pub(super) struct Shapes {
     territories: Vec<Territory>,
+    /// Every territory's fill, one after another, so a frame reads them in
+    /// one sweep: the points, and the triangles' corners (each counted from
+    /// its territory's first point).
+    fill_points: Vec<Pos2>,
+    fill_indices: Vec<u32>,
     areas: Vec<Area>,
     lines: Vec<Line>,
 }
@@ -90,6 +97,8 @@ impl View {
 impl Shapes {
     /// The territories and waters of `map`, worked out once.
     pub(super) fn of(map: &Map) -> Shapes {
+        let mut fill_points = Vec::new();
+        let mut fill_indices = Vec::new();
         let territories = shapes::region_outlines(map)
             .into_iter()
             .map(|outline| {
@@ -98,8 +107,13 @@ impl Shapes {
                     .iter()
                     .map(|r| r.iter().copied().map(point).collect())
                     .collect();
+                let t = outline.triangles();
+                let (p0, i0) = (fill_points.len(), fill_indices.len());
+                fill_points.extend(t.points.into_iter().map(point));
+                fill_indices.extend(t.indices);
                 Territory {
-                    fill: Fill::of(outline.triangles()),
+                    points: p0..fill_points.len(),
+                    indices: i0..fill_indices.len(),
                     bounds: bounds(rings.first().map_or(&[], Vec::as_slice)),
                     rings,
                 }
@@ -126,6 +140,8 @@ impl Shapes {
         }
         Shapes {
             territories,
+            fill_points,
+            fill_indices,
             areas,
             lines,
         }
@@ -152,7 +168,22 @@ impl Shapes {
                 .filter(move |(t, _)| t.bounds.intersects(view.world))
         };
         for (t, tint) in seen() {
-            fill(mesh, &t.fill, view, faint(*tint));
+            let (Some(points), Some(indices)) = (
+                self.fill_points.get(t.points.clone()),
+                self.fill_indices.get(t.indices.clone()),
+            ) else {
+                continue;
+            };
+            let Ok(base) = u32::try_from(mesh.vertices.len()) else {
+                return;
+            };
+            let colour = faint(*tint);
+            mesh.vertices.extend(points.iter().map(|p| Vertex {
+                pos: view.screen(*p),
+                uv: WHITE_UV,
+                color: colour,
+            }));
+            mesh.indices.extend(indices.iter().map(|i| base + i));
         }
         if view.px_spacing >= BORDERS_FROM_PX || self.territories.len() <= BORDERS_ALWAYS_UP_TO {
             let border = faint(theme::BORDER);

@@ -7,8 +7,8 @@
 //! [`Geometry`]; what changes with the campaign (counters, flags, supply
 //! lines) is rebuilt only when the session's revision moves. Each frame
 //! culls to the visible cells and writes the many small shapes (territories
-//! and waters from `map_shapes`, roads, small counters) into one reused mesh, so a frame allocates nothing
-//! in proportion to the map.
+//! and waters from `map_shapes`, roads, small counters) into one reused mesh,
+//! so a frame allocates nothing in proportion to the map.
 
 use super::command::{Command, Selection};
 use super::map_shapes::{self, Shapes};
