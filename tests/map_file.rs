@@ -6,6 +6,8 @@
     clippy::panic
 )]
 
+#![allow(clippy::unwrap_used, clippy::panic)]
+
 mod common;
 
 use common::repo;
@@ -85,6 +87,11 @@ fn wrong_points_are_named_at_their_line() {
         (
             "shape = [[0.0, 0.0], [2.0], [1.0, 1.0]]",
             "point 2 must be two numbers",
+            9,
+        ),
+        (
+            "shape = [[5.0, 5.0], [6.0, 5.0], [6.0, 6.0]]",
+            "does not hold its point (1, 1)",
             9,
         ),
     ];

@@ -3,7 +3,7 @@
 //!
 //! Drawn from the regions' miles as the window's `ui::map_view` draws them,
 //! in the window's colours copied from `ui::theme` (the export may not use
-//! egui): terrain discs, roads by kind, HQ flags in the holder's colour,
+//! egui): waters and the regions' territories (`model::shapes`), roads by kind, HQ flags in the holder's colour,
 //! counters, battles ringed, marches as arrows, a scale bar. Counters are
 //! moved past each other and names left out where they would cover a counter
 //! or another name ([`Taken`], boxes measured by an average letter width).
@@ -11,7 +11,10 @@
 //! reader may see.
 
 use super::escape;
-use crate::model::{Colour, EnRoute, Hq, Map, RegionId, RiverCrossing, RoadKind, Side, SideId};
+use crate::model::shapes;
+use crate::model::{
+    Colour, EnRoute, Hq, Map, MapPoint, RegionId, RiverCrossing, RoadKind, Side, SideId, Water, WaterKind,
+};
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
@@ -22,6 +25,9 @@ const TRACK: &str = "#a07850";
 const RAILWAY: &str = "#282828";
 const RIVER: &str = "#4682c8";
 const REGION_DOT: &str = "#463c32";
+const WATER: &str = "#a8c8e6";
+const COAST: &str = "#4f7fae";
+const BORDER: &str = "#6e6250";
 pub(super) const LABEL_STRONG: &str = "#1e1914";
 const FLAGPOLE: &str = "#32281e";
 pub(super) const COUNTER_EDGE: &str = "#141414";
@@ -228,17 +234,8 @@ pub(super) fn map_svg(scene: &Scene<'_>) -> String {
         frame.width, frame.height
     );
 
-    // Region areas, under everything: the terrain's colour.
-    svg.push_str("<g opacity=\"0.75\">\n");
-    for r in &map.regions {
-        let (x, y) = frame.at(r.x, r.y);
-        let _ = writeln!(
-            svg,
-            "<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"14\" fill=\"{}\"/>",
-            terrain_colour(r.terrain)
-        );
-    }
-    svg.push_str("</g>\n");
+    // Waters and the regions' territories, under everything.
+    svg.push_str(&land_svg(map, &frame));
     svg.push_str(&roads_svg(map, &places));
     svg.push_str(&supply_svg(scene, &places));
     svg.push_str(&arrows_svg(scene, &places));
@@ -417,6 +414,78 @@ pub(super) fn map_svg(scene: &Scene<'_>) -> String {
     svg.push_str(&scale_bar(&frame));
     svg.push_str("</svg>\n");
     svg
+}
+
+/// The map's waters and each region's territory ([`shapes::region_outlines`]):
+/// lakes and the sea filled with their coast drawn, the territories in their
+/// terrain's colour with a thin border, then rivers and canals over them.
+fn land_svg(map: &Map, frame: &Frame) -> String {
+    let mut svg = String::new();
+    let path = |svg: &mut String, rings: &mut dyn Iterator<Item = &[MapPoint]>| {
+        for ring in rings {
+            for (k, p) in ring.iter().enumerate() {
+                let (x, y) = frame.at(p[0], p[1]);
+                let _ = write!(svg, "{}{x:.1} {y:.1}", if k == 0 { "M" } else { "L" });
+            }
+            svg.push('Z');
+        }
+    };
+    let areas: Vec<&Water> = map.waters.iter().filter(|w| w.kind.is_area()).collect();
+    if !areas.is_empty() {
+        let _ = writeln!(
+            svg,
+            "<g class=\"water\" fill=\"{WATER}\" stroke=\"{COAST}\" stroke-width=\"1.5\" stroke-linejoin=\"round\">"
+        );
+        for w in areas {
+            svg.push_str("<path d=\"");
+            path(&mut svg, &mut std::iter::once(w.points.as_slice()));
+            svg.push('"');
+            water_title(&mut svg, w);
+        }
+        svg.push_str("</g>\n");
+    }
+    let _ = writeln!(
+        svg,
+        "<g class=\"territories\" fill-rule=\"evenodd\" fill-opacity=\"0.75\" stroke=\"{BORDER}\" stroke-width=\"0.8\" stroke-opacity=\"0.6\" stroke-linejoin=\"round\">"
+    );
+    for (r, outline) in map.regions.iter().zip(shapes::region_outlines(map)) {
+        if outline.rings.is_empty() {
+            continue;
+        }
+        svg.push_str("<path d=\"");
+        path(&mut svg, &mut outline.rings.iter().map(Vec::as_slice));
+        let _ = writeln!(svg, "\" fill=\"{}\"/>", terrain_colour(r.terrain));
+    }
+    svg.push_str("</g>\n");
+    let lines: Vec<&Water> = map.waters.iter().filter(|w| !w.kind.is_area()).collect();
+    if !lines.is_empty() {
+        let _ = writeln!(
+            svg,
+            "<g class=\"water\" fill=\"none\" stroke=\"{RIVER}\" stroke-linecap=\"round\" stroke-linejoin=\"round\">"
+        );
+        for w in lines {
+            let width = if w.kind == WaterKind::River { 3.0 } else { 2.0 };
+            let _ = write!(svg, "<path stroke-width=\"{width}\" d=\"");
+            for (k, p) in w.points.iter().enumerate() {
+                let (x, y) = frame.at(p[0], p[1]);
+                let _ = write!(svg, "{}{x:.1} {y:.1}", if k == 0 { "M" } else { "L" });
+            }
+            svg.push('"');
+            water_title(&mut svg, w);
+        }
+        svg.push_str("</g>\n");
+    }
+    svg
+}
+
+/// Ends a water's `<path`: its name as a title, when it has one.
+fn water_title(svg: &mut String, water: &Water) {
+    match &water.name {
+        Some(name) => {
+            let _ = writeln!(svg, "><title>{}</title></path>", escape(name));
+        }
+        None => svg.push_str("/>\n"),
+    }
 }
 
 /// Roads by kind: roads solid, tracks dashed, railways with sleepers, rivers

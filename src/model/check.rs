@@ -666,6 +666,22 @@ pub fn check_map(source: Source<'_>) -> Checked<Map> {
                     &format!("the shape of region `{}`", region.id.get_ref()),
                 )
             });
+            if let Some(points) = &shape {
+                let at = [*region.x.get_ref(), *region.y.get_ref()];
+                if let Some(span) = region.shape.as_ref().map(|s| s.span())
+                    && !super::shapes::shape_contains(points, at)
+                {
+                    sink.warning(
+                        &span,
+                        format!(
+                            "the shape of region `{}` does not hold its point ({}, {}): move the point inside the outline, or the outline round the point",
+                            region.id.get_ref(),
+                            at[0],
+                            at[1]
+                        ),
+                    );
+                }
+            }
             shapes.push(shape.unwrap_or_default());
             let mut features = Vec::new();
             for feature in &region.features {

@@ -22,6 +22,7 @@ pub mod map_file;
 mod plain_toml;
 pub mod report;
 mod rng;
+pub mod shapes;
 mod stand;
 pub mod status;
 pub mod text;

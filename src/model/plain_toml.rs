@@ -1,7 +1,7 @@
 //! A fast reader for plain TOML, the shape the map and campaign files take:
 //! `key = value` lines, `[table]`, `[[array]]` and `[[array.nested]]` headers,
 //! strings without escapes (`"""` ones over lines too), decimal numbers, dates
-//! and one-line arrays.
+//! and one-line arrays (of values, or of such arrays: a map's points).
 //!
 //! It reads the text into a light tree of borrowed strings, which serde
 //! deserializes as `toml::from_str` would, with the same spans: a value's span
@@ -210,7 +210,7 @@ impl<'a> Parser<'a> {
                     self.skip_blanks();
                     self.expect(b'=')?;
                     self.skip_blanks();
-                    let value = self.value(false)?;
+                    let value = self.value(0)?;
                     let table = table_at(&mut root, target)?;
                     if position(table, key).is_some() {
                         return None;
@@ -302,7 +302,9 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn value(&mut self, in_array: bool) -> Option<Item<'a>> {
+    /// A value `depth` arrays deep: arrays of arrays (a map's points,
+    /// `[[x, y], ...]`) are read, deeper ones left to the toml crate.
+    fn value(&mut self, depth: u8) -> Option<Item<'a>> {
         let start = self.at;
         let value = match self.peek()? {
             b'"' if self.peek_at(1) == Some(b'"') && self.peek_at(2) == Some(b'"') => {
@@ -327,7 +329,7 @@ impl<'a> Parser<'a> {
                 self.at += 1;
                 Value::String(text)
             }
-            b'[' if !in_array => {
+            b'[' if depth < 2 => {
                 self.at += 1;
                 let mut items = Vec::new();
                 loop {
@@ -335,7 +337,7 @@ impl<'a> Parser<'a> {
                     if self.peek() == Some(b']') {
                         break;
                     }
-                    items.push(self.value(true)?);
+                    items.push(self.value(depth + 1)?);
                     self.skip_blanks();
                     match self.peek() {
                         Some(b',') => self.at += 1,
@@ -604,7 +606,7 @@ mod tests {
             "a = 1895-03-01T10:00:00",
             "a = 1895-13-01", // no such month
             "a = [\n1]",      // an array over lines
-            "a = [[1]]",      // an array in an array
+            "a = [[[1]]]",    // an array in an array in an array
             "a = 1 b",        // something after the value
             "a = \"x",        // a string not closed
             "a = 1\r",        // a carriage return alone

@@ -276,6 +276,11 @@ impl UmpireApp {
         self.map.has_background()
     }
 
+    /// How many region territories the map draws (one per region, after the first frame).
+    pub fn territories(&self) -> usize {
+        self.map.territories()
+    }
+
     /// Centres the map on a region at `zoom` pixels per mile (after the first frame).
     pub fn look_at(&mut self, region: &str, zoom: f32) -> bool {
         self.map.look_at(&crate::model::RegionId::new(region), zoom)

@@ -6,12 +6,13 @@
 //! colours, a grid of map cells for culling) is built once into a
 //! [`Geometry`]; what changes with the campaign (counters, flags, supply
 //! lines) is rebuilt only when the session's revision moves. Each frame
-//! culls to the visible cells and writes the many small shapes (region discs,
-//! roads, small counters) into one reused mesh, so a frame allocates nothing
-//! in proportion to the map.
+//! culls to the visible cells and writes the many small shapes (territories
+//! and waters from `map_shapes`, roads, small counters) into one reused mesh,
+//! so a frame allocates nothing in proportion to the map.
 
 use super::command::{Command, Selection};
 use super::labels;
+use super::map_shapes::{self, Shapes};
 use super::text::{forecast_text, march_words, plural, side_colour, supply_text, where_is};
 use super::view::Scene;
 use super::{session, theme};
@@ -82,6 +83,8 @@ struct Geometry {
     /// Median distance between neighbouring regions, in miles.
     spacing: f32,
     grid: CellGrid,
+    /// The regions' territories and the map's waters (`map_shapes`).
+    shapes: Shapes,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -348,6 +351,11 @@ impl MapView {
         self.background.is_some() && !self.background_hidden
     }
 
+    /// How many region territories the map draws (one per region), once it has been drawn.
+    pub fn territories(&self) -> usize {
+        self.geometry.as_ref().map_or(0, |g| g.shapes.territories())
+    }
+
     /// Hides the background picture (kept for the save) while another map is shown.
     pub fn hide_background(&mut self, hide: bool) {
         self.background_hidden = hide;
@@ -456,10 +464,8 @@ impl MapView {
 
         let painter = ui.painter_at(rect);
         painter.rect_filled(rect, 0.0, theme::MAP_GROUND);
-        if input.overlays.background
-            && !self.background_hidden
-            && let Some(Background(texture, world)) = &self.background
-        {
+        let picture = input.overlays.background && !self.background_hidden && self.background.is_some();
+        if picture && let Some(Background(texture, world)) = &self.background {
             let screen = Rect::from_min_max(
                 to_screen(camera, rect, world.min),
                 to_screen(camera, rect, world.max),
@@ -483,7 +489,7 @@ impl MapView {
             .and_then(|p| self.hit(camera, rect, p, scale));
         self.handle_input(&response, &mut input, camera, rect, hit, scale);
 
-        self.paint_base(&painter, camera, rect);
+        self.paint_base(&painter, camera, rect, picture);
         if input.overlays.supply {
             self.paint_supply(&painter, camera, rect);
         }
@@ -805,8 +811,9 @@ impl MapView {
         }));
     }
 
-    /// Region discs, roads and crossings: the many small shapes, in one mesh.
-    fn paint_base(&mut self, painter: &Painter, camera: Camera, rect: Rect) {
+    /// Territories and waters, roads and crossings: the many small shapes, in
+    /// one mesh; `picture` when the background picture is drawn under them.
+    fn paint_base(&mut self, painter: &Painter, camera: Camera, rect: Rect, picture: bool) {
         let Some(g) = self.geometry.as_ref() else { return };
         let slot = (self.frame % 2) as usize;
         let Some(mesh) = self.meshes.get_mut(slot) else {
@@ -819,33 +826,18 @@ impl MapView {
         let px_spacing = g.spacing * camera.zoom;
         let frame = self.frame;
 
-        // Region areas under everything.
-        let draw_region = |mesh: &mut Mesh, i: usize| {
-            let (Some(p), Some(r), Some(fill)) = (g.pos.get(i), g.radius.get(i), g.fill.get(i)) else {
-                return;
-            };
-            let center = to_screen(camera, rect, *p);
-            let radius = (r * camera.zoom).max(1.5);
-            if radius < 3.0 {
-                mesh.add_colored_rect(Rect::from_center_size(center, Vec2::splat(radius * 2.0)), *fill);
-            } else {
-                disc(mesh, center, radius, *fill, if radius < 12.0 { 8 } else { 20 });
-            }
-        };
-        if whole {
-            for i in 0..g.pos.len() {
-                draw_region(mesh, i);
-            }
-        } else {
-            let (cols, rows) = g.grid.span(view);
-            for r in rows {
-                for c in cols.clone() {
-                    for &i in g.grid.regions.get(r * g.grid.cols + c).into_iter().flatten() {
-                        draw_region(mesh, i as usize);
-                    }
-                }
-            }
-        }
+        // Waters and the regions' territories under everything.
+        g.shapes.paint(
+            mesh,
+            map_shapes::View {
+                origin: to_screen(camera, rect, Pos2::ZERO),
+                zoom: camera.zoom,
+                world: view,
+                px_spacing,
+                picture,
+            },
+            &g.fill,
+        );
 
         // Roads by kind; railways get sleepers and river crossings a mark when there is room.
         let detail = px_spacing > 45.0;
@@ -1734,6 +1726,7 @@ fn build_geometry(campaign: &Campaign, key: (std::path::PathBuf, usize)) -> Geom
         bounds,
         spacing,
         grid,
+        shapes: Shapes::of(map),
     }
 }
 

@@ -16,6 +16,7 @@ pub use crate::model::timeline as history;
 mod keys;
 mod labels;
 pub mod map_maker;
+mod map_shapes;
 mod map_view;
 mod panels;
 mod passphrase;

@@ -8,6 +8,11 @@ pub const ROAD: Color32 = Color32::from_rgb(120, 72, 40);
 pub const TRACK: Color32 = Color32::from_rgb(160, 120, 80);
 pub const RAILWAY: Color32 = Color32::from_rgb(40, 40, 40);
 pub const RIVER: Color32 = Color32::from_rgb(70, 130, 200);
+/// Lakes and the sea (`[[waters]]` areas), and their coast line.
+pub const WATER: Color32 = Color32::from_rgb(168, 200, 230);
+pub const COAST: Color32 = Color32::from_rgb(79, 127, 174);
+/// A territory's border (`ui::map_shapes`).
+pub const BORDER: Color32 = Color32::from_rgba_premultiplied(66, 59, 48, 150);
 pub const BRIDGE: Color32 = Color32::from_rgb(60, 60, 60);
 pub const FORD: Color32 = Color32::from_rgb(240, 240, 240);
 pub const REGION_DOT: Color32 = Color32::from_rgb(70, 60, 50);
