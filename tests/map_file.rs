@@ -6,8 +6,6 @@
     clippy::panic
 )]
 
-#![allow(clippy::unwrap_used, clippy::panic)]
-
 mod common;
 
 use common::repo;
