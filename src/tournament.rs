@@ -30,6 +30,8 @@ pub struct Played {
     pub battles: usize,
     /// Orders an opponent gave that the orders check refused (dropped).
     pub refused_orders: usize,
+    /// Battles that could not be set up, fought or applied (they stay pending).
+    pub unfought: usize,
     /// Game move by game move: each side's log and the events, in sentences.
     pub trace: Vec<String>,
 }
@@ -206,6 +208,7 @@ pub fn play(mut campaign: Campaign, players: &[(SideId, Opponent)], seed: u64, m
     let mut battles = 0;
     let mut refused_orders = 0;
     let mut trace = Vec::new();
+    let mut unfought = 0;
     while moves < max_moves && campaign.end.ended.is_none() {
         let mut sets = Vec::new();
         for (k, (side, opponent)) in players.iter().enumerate() {
@@ -255,6 +258,7 @@ pub fn play(mut campaign: Campaign, players: &[(SideId, Opponent)], seed: u64, m
                         "move {}: battle {id} could not be set up: {e}",
                         campaign.turn
                     ));
+                    unfought += 1;
                     continue;
                 }
             };
@@ -266,6 +270,7 @@ pub fn play(mut campaign: Campaign, players: &[(SideId, Opponent)], seed: u64, m
                         "move {}: battle {id} could not be fought: {e}",
                         campaign.turn
                     ));
+                    unfought += 1;
                     continue;
                 }
             };
@@ -278,10 +283,13 @@ pub fn play(mut campaign: Campaign, players: &[(SideId, Opponent)], seed: u64, m
                     log.extend(events);
                     battles += 1;
                 }
-                Err(e) => trace.push(format!(
-                    "move {}: battle {id}'s result could not be applied: {e}",
-                    campaign.turn
-                )),
+                Err(e) => {
+                    trace.push(format!(
+                        "move {}: battle {id}'s result could not be applied: {e}",
+                        campaign.turn
+                    ));
+                    unfought += 1;
+                }
             }
         }
     }
@@ -308,6 +316,7 @@ pub fn play(mut campaign: Campaign, players: &[(SideId, Opponent)], seed: u64, m
         moves,
         battles,
         refused_orders,
+        unfought,
         trace,
     }
 }
@@ -327,6 +336,8 @@ pub struct Tally {
     pub second_points_lost: u64,
     pub battles: usize,
     pub refused_orders: usize,
+    /// Battles that could not be fought (see [`Played::unfought`]).
+    pub unfought: usize,
 }
 
 /// Where a tournament's campaigns are played.
@@ -336,6 +347,32 @@ pub enum Field {
     Generated { regions: usize },
     /// This campaign (its first two sides), its random stream seeded afresh each time.
     Given(Box<Campaign>),
+}
+
+/// Campaign `k` of a tournament on `field`: the campaign, its first two
+/// sides, the seed of its run (a pair of campaigns, sides swapped, per seed)
+/// and the game moves to play: a generated campaign one more than its
+/// `last_move` (so its end comes), a given one `last_move` unless it ends sooner.
+pub fn campaign_of(
+    field: &Field,
+    k: usize,
+    seed: u64,
+    last_move: u32,
+) -> Option<(Campaign, [SideId; 2], u64, u32)> {
+    let run_seed = seed.wrapping_add((k / 2) as u64);
+    let (campaign, max_moves) = match field {
+        Field::Generated { regions } => (balanced_campaign(*regions, run_seed, last_move)?, last_move + 1),
+        Field::Given(campaign) => {
+            let mut campaign = (**campaign).clone();
+            campaign.rng = RngState::new(campaign.rng.seed ^ run_seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            (campaign, last_move)
+        }
+    };
+    let sides = match campaign.sides.as_slice() {
+        [a, b, ..] => [a.id.clone(), b.id.clone()],
+        _ => return None,
+    };
+    Some((campaign, sides, run_seed, max_moves))
 }
 
 /// `campaigns` campaigns of `first` against `second` on `field` (seeds from
@@ -353,23 +390,7 @@ pub fn tally(
     let results: Vec<(SideId, SideId, Played)> = (0..campaigns)
         .into_par_iter()
         .filter_map(|k| {
-            let run_seed = seed.wrapping_add((k / 2) as u64);
-            let (campaign, max_moves) = match field {
-                Field::Generated { regions } => {
-                    (balanced_campaign(*regions, run_seed, last_move)?, last_move + 1)
-                }
-                Field::Given(campaign) => {
-                    let mut campaign = (**campaign).clone();
-                    campaign.rng =
-                        RngState::new(campaign.rng.seed ^ run_seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-                    let moves = last_move;
-                    (campaign, moves)
-                }
-            };
-            let (a, b) = match campaign.sides.as_slice() {
-                [a, b, ..] => (a.id.clone(), b.id.clone()),
-                _ => return None,
-            };
+            let (campaign, [a, b], run_seed, max_moves) = campaign_of(field, k, seed, last_move)?;
             let (first_side, second_side) = if k % 2 == 0 { (a, b) } else { (b, a) };
             let players = [(first_side.clone(), first), (second_side.clone(), second)];
             Some((
@@ -403,6 +424,7 @@ pub fn tally(
         }
         t.battles += played.battles;
         t.refused_orders += played.refused_orders;
+        t.unfought += played.unfought;
     }
     t
 }

@@ -221,13 +221,12 @@ pub(super) fn decide(known: &Known, memory: &Memory, rng: &mut ChaCha8Rng) -> De
         }
     }
     let own_hq_regions: Vec<usize> = known.own_hqs().map(|h| h.region).collect();
-    let to_hq = known.miles_from(&own_hq_regions);
     // Cut off: back to supply first.
     for (i, force) in known.forces.iter().enumerate() {
         if busy.is(i) || force.cut_moves == 0 {
             continue;
         }
-        if let Some(hq) = nearest(&to_hq, &own_hq_regions, known, force.region)
+        if let Some(hq) = nearest(&own_hq_regions, known, force.region)
             && let Some(request) = go(&mut ways, known, force, hq, false)
         {
             requests.push(request);
@@ -388,7 +387,7 @@ pub(super) fn decide(known: &Known, memory: &Memory, rng: &mut ChaCha8Rng) -> De
             if busy.is(i) {
                 continue;
             }
-            match nearest(&to_hq, &own_hq_regions, known, force.region) {
+            match nearest(&own_hq_regions, known, force.region) {
                 Some(hq) if hq != force.region => requests.extend(go(&mut ways, known, force, hq, false)),
                 _ => requests.push(hold(force)),
             }
@@ -700,20 +699,16 @@ fn objective(known: &Known, plan: Plan, memory: &Memory) -> Option<usize> {
         }
         Plan::FallBack => {
             let hqs: Vec<usize> = known.own_hqs().map(|h| h.region).collect();
-            let to_hq = known.miles_from(&hqs);
             // The HQ nearest the side's forces as a whole.
-            hqs.iter()
-                .copied()
-                .min_by(|a, b| {
-                    let sum = |h: usize| {
-                        let from = known.miles_from(&[h]);
-                        own.iter()
-                            .map(|&r| from.get(r).copied().unwrap_or(1e9))
-                            .sum::<f64>()
-                    };
-                    sum(*a).total_cmp(&sum(*b))
-                })
-                .filter(|h| to_hq.get(*h).is_some())
+            hqs.iter().copied().min_by(|a, b| {
+                let sum = |h: usize| {
+                    let from = known.miles_from(&[h]);
+                    own.iter()
+                        .map(|&r| from.get(r).copied().unwrap_or(1e9))
+                        .sum::<f64>()
+                };
+                sum(*a).total_cmp(&sum(*b))
+            })
         }
     }
 }
@@ -757,7 +752,7 @@ fn hq_guards_full(known: &Known, region: usize, busy: &Busy) -> bool {
 }
 
 /// The nearest of `targets` to `region`.
-fn nearest(_field: &[f64], targets: &[usize], known: &Known, region: usize) -> Option<usize> {
+fn nearest(targets: &[usize], known: &Known, region: usize) -> Option<usize> {
     let from = known.miles_from(&[region]);
     targets
         .iter()

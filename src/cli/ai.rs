@@ -9,7 +9,7 @@ use umpire::desk;
 use umpire::model::SideId;
 use umpire::store::Store;
 use umpire::strategy::write_orders_file;
-use umpire::tournament::{Field, tally};
+use umpire::tournament::{Field, campaign_of, tally};
 
 /// The pairings the tournament plays, first against second.
 const PAIRINGS: [(Opponent, Opponent); 5] = [
@@ -72,21 +72,12 @@ pub(crate) fn tournament(
             .first()
             .copied()
             .unwrap_or((Opponent::Commander, Opponent::Rush));
-        let campaign = match &field {
-            Field::Given(c) => (**c).clone(),
-            Field::Generated { regions } => {
-                match umpire::tournament::balanced_campaign(*regions, seed, moves) {
-                    Some(c) => c,
-                    None => bail!("no balanced campaign could be laid out on {regions} regions"),
-                }
-            }
-        };
-        let (a, b) = match campaign.sides.as_slice() {
-            [a, b, ..] => (a.id.clone(), b.id.clone()),
-            _ => bail!("the campaign has fewer than two sides"),
+        // The first campaign the tally plays.
+        let Some((campaign, [a, b], run_seed, max_moves)) = campaign_of(&field, 0, seed, moves) else {
+            bail!("no campaign with two sides could be laid out");
         };
         let players = [(a, first), (b, second)];
-        let played = umpire::tournament::play(campaign, &players, seed ^ 0x5EED, moves + 1);
+        let played = umpire::tournament::play(campaign, &players, run_seed ^ 0x5EED, max_moves);
         for line in &played.trace {
             writeln!(out, "{line}")?;
         }
@@ -124,6 +115,13 @@ pub(crate) fn tournament(
             t.battles,
             t.refused_orders
         )?;
+        if t.unfought > 0 {
+            writeln!(
+                out,
+                "  {} battles could not be fought and stayed pending (see --trace)",
+                t.unfought
+            )?;
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
