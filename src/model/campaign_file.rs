@@ -247,15 +247,7 @@ pub fn campaign_file_text(sketch: &CampaignSketch, written_by: &str) -> Result<S
         return Err(SketchWriteError::Date(sketch.start_date.clone()));
     }
     let body = toml::to_string(sketch)?;
-    let mut text = String::with_capacity(body.len() + 80);
-    for line in written_by.lines() {
-        text.push_str("# ");
-        text.push_str(line);
-        text.push('\n');
-    }
-    text.push('\n');
-    text.push_str(&body);
-    Ok(text)
+    Ok(super::map_file::with_header(written_by, &body))
 }
 
 /// The problems `umpire check` finds in the sketch written as a campaign

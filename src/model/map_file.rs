@@ -21,13 +21,20 @@ pub fn map_file_text(map: &Map, written_by: &str) -> Result<String, MapWriteErro
         name: map.name.clone(),
         source,
     })?;
-    let mut text = String::with_capacity(body.len() + 80);
+    Ok(with_header(written_by, &body))
+}
+
+/// `body` after a comment saying what wrote it (each line of `written_by`
+/// behind `# `) and a blank line: the head of every file the program writes
+/// for people to read and `umpire check`.
+pub(crate) fn with_header(written_by: &str, body: &str) -> String {
+    let mut text = String::with_capacity(body.len() + written_by.len() + 8);
     for line in written_by.lines() {
         text.push_str("# ");
         text.push_str(line);
         text.push('\n');
     }
     text.push('\n');
-    text.push_str(&body);
-    Ok(text)
+    text.push_str(body);
+    text
 }
