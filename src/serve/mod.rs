@@ -1,0 +1,3 @@
+//! The only network code: the window's client of `umpire serve`.
+
+pub mod client;
