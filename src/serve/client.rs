@@ -200,7 +200,11 @@ fn answer<T: serde::de::DeserializeOwned>(
     Err(ClientError::Refused {
         status,
         message: refusal.error.unwrap_or_else(|| format!("HTTP {status}")),
-        problems: refusal.problems.into_iter().map(|p| (p.line, p.message)).collect(),
+        problems: refusal
+            .problems
+            .into_iter()
+            .map(|p| (p.line, p.message))
+            .collect(),
     })
 }
 
