@@ -17,6 +17,7 @@ pub mod model;
 pub mod proving;
 pub mod rules;
 pub mod scenario;
+pub mod serve;
 pub mod store;
 pub mod strategy;
 pub mod tournament;
