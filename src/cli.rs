@@ -453,7 +453,9 @@ pub fn run() -> Result<ExitCode> {
         Command::Serve { command, dir, bind } => match (command, dir) {
             (Some(command), _) => serve::command(&command),
             (None, Some(dir)) => serve::serve(&dir, &bind),
-            (None, None) => bail!("`umpire serve` needs the folder of saves: `umpire serve DIR [--bind ADDR:PORT]`"),
+            (None, None) => {
+                bail!("`umpire serve` needs the folder of saves: `umpire serve DIR [--bind ADDR:PORT]`")
+            }
         },
         Command::Undo { save } => undo(&save),
         Command::Battle {

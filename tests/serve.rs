@@ -58,7 +58,9 @@ fn give_tokens(save: &Path) -> Tokens {
     store.revoke_tokens(&Seat::Side(SideId::new("british"))).unwrap();
     let british_now = {
         let (token, hash) = new_token().unwrap();
-        store.add_token(&Seat::Side(SideId::new("british")), hash).unwrap();
+        store
+            .add_token(&Seat::Side(SideId::new("british")), hash)
+            .unwrap();
         token
     };
     assert_ne!(british, british_now);
@@ -129,7 +131,14 @@ fn hold_orders(side: &str, force: &str, turn: u64) -> String {
 }
 
 fn revision(agent: &ureq::Agent, base: &str, side: &str, token: &str) -> (i64, u64) {
-    let (status, text) = call(agent, "GET", &format!("{base}/sides/{side}/orders"), Some(token), None, None);
+    let (status, text) = call(
+        agent,
+        "GET",
+        &format!("{base}/sides/{side}/orders"),
+        Some(token),
+        None,
+        None,
+    );
     assert_eq!(status, 200, "{text}");
     let v = json_of(&text);
     (v["revision"].as_i64().unwrap(), v["turn"].as_u64().unwrap())
@@ -149,17 +158,44 @@ fn every_endpoint_refuses_what_it_must() {
     let base = format!("http://{}/api/campaigns/egypt", server.addr);
     let agent = agent();
     let (rev, turn) = revision(&agent, &base, "british", &tokens.british);
-    let good_orders = json!({ "revision": rev, "orders": hold_orders("british", "highland-brigade", turn) }).to_string();
-    let stale_orders = json!({ "revision": rev - 1, "orders": hold_orders("british", "highland-brigade", turn) }).to_string();
+    let good_orders =
+        json!({ "revision": rev, "orders": hold_orders("british", "highland-brigade", turn) }).to_string();
+    let stale_orders =
+        json!({ "revision": rev - 1, "orders": hold_orders("british", "highland-brigade", turn) })
+            .to_string();
     // Each endpoint: method, path, who may call it, a good body, a stale body.
     let table: Vec<(&str, String, Who, Option<String>, Option<String>)> = vec![
         ("GET", format!("{base}"), Who::Umpire, None, None),
-        ("GET", format!("{base}/sides/british/report"), Who::British, None, None),
-        ("GET", format!("{base}/sides/british/orders"), Who::British, None, None),
-        ("GET", format!("http://{}/campaigns/egypt/sides/british", server.addr), Who::British, None, None),
+        (
+            "GET",
+            format!("{base}/sides/british/report"),
+            Who::British,
+            None,
+            None,
+        ),
+        (
+            "GET",
+            format!("{base}/sides/british/orders"),
+            Who::British,
+            None,
+            None,
+        ),
+        (
+            "GET",
+            format!("http://{}/campaigns/egypt/sides/british", server.addr),
+            Who::British,
+            None,
+            None,
+        ),
         ("GET", format!("{base}/battles"), Who::Umpire, None, None),
         ("GET", format!("{base}/settings"), Who::Umpire, None, None),
-        ("PUT", format!("{base}/sides/british/orders"), Who::British, Some(good_orders.clone()), Some(stale_orders)),
+        (
+            "PUT",
+            format!("{base}/sides/british/orders"),
+            Who::British,
+            Some(good_orders.clone()),
+            Some(stale_orders),
+        ),
         (
             "PUT",
             format!("{base}/settings"),
@@ -182,7 +218,10 @@ fn every_endpoint_refuses_what_it_must() {
             Some(json!({ "revision": rev - 1, "with_pending": true }).to_string()),
         ),
     ];
-    let oversized = format!("{{\"revision\": {rev}, \"orders\": \"{}\"}}", "#".repeat(300 * 1024));
+    let oversized = format!(
+        "{{\"revision\": {rev}, \"orders\": \"{}\"}}",
+        "#".repeat(300 * 1024)
+    );
     for (method, url, who, good, stale) in &table {
         let what = format!("{method} {url}");
         let body = good.as_deref().or(stale.as_deref());
@@ -199,7 +238,10 @@ fn every_endpoint_refuses_what_it_must() {
         ] {
             let (status, text) = call(&agent, method, url, token, key, body);
             assert_eq!(status, expected, "{what} with {why}: {text}");
-            assert!(json_of(&text)["error"].as_str().is_some_and(|e| e.len() > 20), "{what}: {text}");
+            assert!(
+                json_of(&text)["error"].as_str().is_some_and(|e| e.len() > 20),
+                "{what}: {text}"
+            );
         }
         let right = match who {
             Who::British => &tokens.british,
@@ -229,9 +271,18 @@ fn every_endpoint_refuses_what_it_must() {
     assert_eq!(revision(&agent, &base, "british", &tokens.british).0, rev);
     // An unknown campaign, a path outside the folder, an unknown side.
     for (url, token) in [
-        (format!("http://{}/api/campaigns/nowhere", server.addr), &tokens.umpire),
-        (format!("http://{}/api/campaigns/..%2Fegypt", server.addr), &tokens.umpire),
-        (format!("http://{}/api/campaigns/egypt.umpire", server.addr), &tokens.umpire),
+        (
+            format!("http://{}/api/campaigns/nowhere", server.addr),
+            &tokens.umpire,
+        ),
+        (
+            format!("http://{}/api/campaigns/..%2Fegypt", server.addr),
+            &tokens.umpire,
+        ),
+        (
+            format!("http://{}/api/campaigns/egypt.umpire", server.addr),
+            &tokens.umpire,
+        ),
         (format!("{base}/sides/french/report"), &tokens.umpire),
     ] {
         let (status, text) = call(&agent, "GET", &url, Some(token), None, None);
@@ -250,7 +301,14 @@ fn a_bad_orders_file_is_refused_with_each_problem_at_its_field() {
         "campaign = \"The Egyptian Rebellion of 1895\"\nside = \"british\"\nturn = {turn}\n\n[[orders]]\nforce = \"highland-brigade\"\nhold = true\n\n[[orders]]\nforce = \"cavalry-brigade\"\nto = \"nowhere-at-all\"\n"
     );
     let body = json!({ "revision": rev, "orders": text }).to_string();
-    let (status, answer) = call(&agent, "PUT", &format!("{base}/sides/british/orders"), Some(&tokens.british), Some("bad-1"), Some(&body));
+    let (status, answer) = call(
+        &agent,
+        "PUT",
+        &format!("{base}/sides/british/orders"),
+        Some(&tokens.british),
+        Some("bad-1"),
+        Some(&body),
+    );
     assert_eq!(status, 400, "{answer}");
     let v = json_of(&answer);
     let problems = v["problems"].as_array().unwrap();
@@ -258,7 +316,13 @@ fn a_bad_orders_file_is_refused_with_each_problem_at_its_field() {
     assert_eq!(problems[0]["line"], 11, "{answer}");
     assert_eq!(problems[0]["order"], 1, "{answer}");
     assert_eq!(problems[0]["field"], "to", "{answer}");
-    assert!(problems[0]["message"].as_str().unwrap().contains("nowhere-at-all"), "{answer}");
+    assert!(
+        problems[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("nowhere-at-all"),
+        "{answer}"
+    );
     assert_eq!(revision(&agent, &base, "british", &tokens.british).0, rev);
 }
 
@@ -278,17 +342,37 @@ fn a_side_never_sees_the_enemys_hidden_forces() {
         .map(|f| f.id.as_str())
         .filter(|id| !shown.contains(&format!("\"{id}\"")))
         .collect();
-    assert!(hidden.len() >= 3, "the fixture hides rebel forces from the British: {hidden:?}");
+    assert!(
+        hidden.len() >= 3,
+        "the fixture hides rebel forces from the British: {hidden:?}"
+    );
     let server = umpire::serve::start(dir.path(), "127.0.0.1:0".parse().unwrap()).unwrap();
     let base = format!("http://{}/api/campaigns/egypt", server.addr);
     let agent = agent();
     // The rebels give orders naming a hidden force.
     let (rev, turn) = revision(&agent, &base, "rebels", &tokens.rebels);
     let body = json!({ "revision": rev, "orders": hold_orders("rebels", hidden[0], turn) }).to_string();
-    let (status, text) = call(&agent, "PUT", &format!("{base}/sides/rebels/orders"), Some(&tokens.rebels), Some("r1"), Some(&body));
+    let (status, text) = call(
+        &agent,
+        "PUT",
+        &format!("{base}/sides/rebels/orders"),
+        Some(&tokens.rebels),
+        Some("r1"),
+        Some(&body),
+    );
     assert_eq!(status, 200, "{text}");
-    let (status, text) = call(&agent, "GET", &format!("{base}/sides/rebels/orders"), Some(&tokens.rebels), None, None);
-    assert!(status == 200 && text.contains(hidden[0]), "the rebels see their own orders: {text}");
+    let (status, text) = call(
+        &agent,
+        "GET",
+        &format!("{base}/sides/rebels/orders"),
+        Some(&tokens.rebels),
+        None,
+        None,
+    );
+    assert!(
+        status == 200 && text.contains(hidden[0]),
+        "the rebels see their own orders: {text}"
+    );
     for url in [
         format!("{base}/sides/british/report"),
         format!("{base}/sides/british/orders"),
@@ -304,12 +388,19 @@ fn a_side_never_sees_the_enemys_hidden_forces() {
     let (status, text) = call(
         &agent,
         "GET",
-        &format!("http://{}/campaigns/egypt/sides/british?token={}", server.addr, tokens.british),
+        &format!(
+            "http://{}/campaigns/egypt/sides/british?token={}",
+            server.addr, tokens.british
+        ),
         None,
         None,
         None,
     );
-    assert!(status == 200 && text.contains("<svg"), "{status}: {}", &text[..text.len().min(300)]);
+    assert!(
+        status == 200 && text.contains("<svg"),
+        "{status}: {}",
+        &text[..text.len().min(300)]
+    );
 }
 
 #[test]
@@ -320,42 +411,112 @@ fn a_retried_upload_is_applied_once_and_gets_the_same_answer() {
     let agent = agent();
     let url = format!("{base}/sides/british/orders");
     let (rev, turn) = revision(&agent, &base, "british", &tokens.british);
-    let body = json!({ "revision": rev, "orders": hold_orders("british", "highland-brigade", turn) }).to_string();
-    let first = call(&agent, "PUT", &url, Some(&tokens.british), Some("once"), Some(&body));
+    let body =
+        json!({ "revision": rev, "orders": hold_orders("british", "highland-brigade", turn) }).to_string();
+    let first = call(
+        &agent,
+        "PUT",
+        &url,
+        Some(&tokens.british),
+        Some("once"),
+        Some(&body),
+    );
     assert_eq!(first.0, 200, "{}", first.1);
     let after = revision(&agent, &base, "british", &tokens.british).0;
     assert_eq!(json_of(&first.1)["revision"].as_i64(), Some(after));
-    let again = call(&agent, "PUT", &url, Some(&tokens.british), Some("once"), Some(&body));
+    let again = call(
+        &agent,
+        "PUT",
+        &url,
+        Some(&tokens.british),
+        Some("once"),
+        Some(&body),
+    );
     assert_eq!(again, first, "a retry gets the same answer");
-    assert_eq!(revision(&agent, &base, "british", &tokens.british).0, after, "and changes nothing");
-    let given = Store::open(&dir.path().join("egypt.umpire")).unwrap().pending_orders().unwrap();
+    assert_eq!(
+        revision(&agent, &base, "british", &tokens.british).0,
+        after,
+        "and changes nothing"
+    );
+    let given = Store::open(&dir.path().join("egypt.umpire"))
+        .unwrap()
+        .pending_orders()
+        .unwrap();
     assert_eq!(given.iter().filter(|o| o.side.as_str() == "british").count(), 1);
     // The same key with other orders is refused.
-    let other = json!({ "revision": after, "orders": hold_orders("british", "cavalry-brigade", turn) }).to_string();
-    let (status, text) = call(&agent, "PUT", &url, Some(&tokens.british), Some("once"), Some(&other));
+    let other =
+        json!({ "revision": after, "orders": hold_orders("british", "cavalry-brigade", turn) }).to_string();
+    let (status, text) = call(
+        &agent,
+        "PUT",
+        &url,
+        Some(&tokens.british),
+        Some("once"),
+        Some(&other),
+    );
     assert_eq!(status, 422, "{text}");
     // Orders may be changed until the game move is resolved: a new key, a new revision.
-    let (status, text) = call(&agent, "PUT", &url, Some(&tokens.british), Some("twice"), Some(&other));
+    let (status, text) = call(
+        &agent,
+        "PUT",
+        &url,
+        Some(&tokens.british),
+        Some("twice"),
+        Some(&other),
+    );
     assert_eq!(status, 200, "{text}");
     let (_, text) = call(&agent, "GET", &url, Some(&tokens.british), None, None);
     let v = json_of(&text);
     assert_eq!(v["given"], true);
-    assert!(v["orders_file"].as_str().unwrap().contains("cavalry-brigade"), "{text}");
+    assert!(
+        v["orders_file"].as_str().unwrap().contains("cavalry-brigade"),
+        "{text}"
+    );
     // Another side's orders since do not make the British revision stale.
     let (rrev, _) = revision(&agent, &base, "rebels", &tokens.rebels);
-    let rebels = json!({ "revision": rrev, "orders": hold_orders("rebels", "army-of-asyut", turn) }).to_string();
-    let (status, text) = call(&agent, "PUT", &format!("{base}/sides/rebels/orders"), Some(&tokens.rebels), Some("r"), Some(&rebels));
+    let rebels =
+        json!({ "revision": rrev, "orders": hold_orders("rebels", "army-of-asyut", turn) }).to_string();
+    let (status, text) = call(
+        &agent,
+        "PUT",
+        &format!("{base}/sides/rebels/orders"),
+        Some(&tokens.rebels),
+        Some("r"),
+        Some(&rebels),
+    );
     assert_eq!(status, 200, "{text}");
     let brev = json_of(&text)["revision"].as_i64().unwrap() - 1;
-    let third = json!({ "revision": brev, "orders": hold_orders("british", "guards-brigade", turn) }).to_string();
-    let (status, text) = call(&agent, "PUT", &url, Some(&tokens.british), Some("thrice"), Some(&third));
+    let third =
+        json!({ "revision": brev, "orders": hold_orders("british", "guards-brigade", turn) }).to_string();
+    let (status, text) = call(
+        &agent,
+        "PUT",
+        &url,
+        Some(&tokens.british),
+        Some("thrice"),
+        Some(&third),
+    );
     assert_eq!(status, 200, "{text}");
     // The umpire sees who has given orders, resolves the game move, and undoes it.
     let (_, text) = call(&agent, "GET", &base, Some(&tokens.umpire), None, None);
     let v = json_of(&text);
-    assert!(v["sides"].as_array().unwrap().iter().all(|s| s["orders_given"] == true), "{text}");
+    assert!(
+        v["sides"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|s| s["orders_given"] == true),
+        "{text}"
+    );
     let rev = v["revision"].as_i64().unwrap();
-    let (status, text) = call(&agent, "POST", &format!("{base}/resolve"), Some(&tokens.umpire), None, Some(&json!({ "revision": rev }).to_string()));
+    let (status, text) = call(
+        &agent,
+        "POST",
+        &format!("{base}/resolve"),
+        Some(&tokens.umpire),
+        None,
+        Some(&json!({ "revision": rev }).to_string()),
+    );
     assert_eq!(status, 409, "a pending battle stops the game move: {text}");
     let (status, text) = call(
         &agent,
@@ -370,7 +531,14 @@ fn a_retried_upload_is_applied_once_and_gets_the_same_answer() {
     assert_eq!(v["next_turn"].as_u64(), Some(turn + 1), "{text}");
     let (_, next) = revision(&agent, &base, "british", &tokens.british);
     assert_eq!(next, turn + 1);
-    let (status, text) = call(&agent, "PUT", &url, Some(&tokens.british), Some("late"), Some(&third));
+    let (status, text) = call(
+        &agent,
+        "PUT",
+        &url,
+        Some(&tokens.british),
+        Some("late"),
+        Some(&third),
+    );
     assert_eq!(status, 409, "orders for a resolved game move: {text}");
     let (status, text) = call(
         &agent,
@@ -402,9 +570,17 @@ fn two_uploads_on_one_revision_one_is_taken_one_is_stale() {
                 let (url, token) = (&url, &tokens.british);
                 s.spawn(move || {
                     let agent = agent();
-                    let body = json!({ "revision": rev, "orders": hold_orders("british", force, turn) }).to_string();
+                    let body =
+                        json!({ "revision": rev, "orders": hold_orders("british", force, turn) }).to_string();
                     barrier.wait();
-                    call(&agent, "PUT", url, Some(token), Some(&format!("k{i}")), Some(&body))
+                    call(
+                        &agent,
+                        "PUT",
+                        url,
+                        Some(token),
+                        Some(&format!("k{i}")),
+                        Some(&body),
+                    )
                 })
             })
             .collect();
@@ -437,14 +613,28 @@ fn auto_resolve_when_every_side_has_given_orders() {
         Some(&json!({ "revision": rev, "auto_resolve": true, "deadline": null }).to_string()),
     );
     assert_eq!(status, 200, "{text}");
-    for (side, force, token) in [("british", "guards-brigade", &tokens.british), ("rebels", "army-of-asyut", &tokens.rebels)] {
+    for (side, force, token) in [
+        ("british", "guards-brigade", &tokens.british),
+        ("rebels", "army-of-asyut", &tokens.rebels),
+    ] {
         assert_eq!(revision(&agent, &base, side, token).1, turn, "not yet resolved");
         let (rev, _) = revision(&agent, &base, side, token);
         let body = json!({ "revision": rev, "orders": hold_orders(side, force, turn) }).to_string();
-        let (status, text) = call(&agent, "PUT", &format!("{base}/sides/{side}/orders"), Some(token), Some("a"), Some(&body));
+        let (status, text) = call(
+            &agent,
+            "PUT",
+            &format!("{base}/sides/{side}/orders"),
+            Some(token),
+            Some("a"),
+            Some(&body),
+        );
         assert_eq!(status, 200, "{text}");
     }
-    assert_eq!(revision(&agent, &base, "british", &tokens.british).1, turn + 1, "resolved when all were in");
+    assert_eq!(
+        revision(&agent, &base, "british", &tokens.british).1,
+        turn + 1,
+        "resolved when all were in"
+    );
 }
 
 #[test]
@@ -455,15 +645,31 @@ fn the_token_command_prints_a_token_and_link_and_revokes() {
     assert!(out.status.success(), "{text}");
     let token = text.lines().nth(1).unwrap().trim().to_owned();
     assert_eq!(token.len(), 64, "{text}");
-    assert!(text.contains(&format!("/campaigns/egypt/sides/british?token={token}")), "{text}");
+    assert!(
+        text.contains(&format!("/campaigns/egypt/sides/british?token={token}")),
+        "{text}"
+    );
     let store = Store::open(&dir.path().join("egypt.umpire")).unwrap();
     let hash = umpire::serve::token::hash_token(&token);
-    assert_eq!(store.token_seat(&hash).unwrap(), Some(Seat::Side(SideId::new("british"))));
+    assert_eq!(
+        store.token_seat(&hash).unwrap(),
+        Some(Seat::Side(SideId::new("british")))
+    );
     drop(store);
     let bytes = std::fs::read(dir.path().join("egypt.umpire")).unwrap();
-    assert!(!bytes.windows(64).any(|w| w == token.as_bytes()), "the save keeps only the hash");
-    let out = common::umpire(dir.path(), &["serve", "token", "egypt.umpire", "british", "--revoke"]);
-    assert!(common::stdout(&out).contains("Revoked 2 tokens"), "{}", common::stdout(&out));
+    assert!(
+        !bytes.windows(64).any(|w| w == token.as_bytes()),
+        "the save keeps only the hash"
+    );
+    let out = common::umpire(
+        dir.path(),
+        &["serve", "token", "egypt.umpire", "british", "--revoke"],
+    );
+    assert!(
+        common::stdout(&out).contains("Revoked 2 tokens"),
+        "{}",
+        common::stdout(&out)
+    );
     let store = Store::open(&dir.path().join("egypt.umpire")).unwrap();
     assert_eq!(store.token_seat(&hash).unwrap(), None);
 }
@@ -477,7 +683,9 @@ fn spawn_binary(dir: &Path) -> (Child, String) {
         .spawn()
         .unwrap();
     let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
     let addr = line
         .split("http://")
         .nth(1)
@@ -491,7 +699,9 @@ fn spawn_binary(dir: &Path) -> (Child, String) {
 /// game move its log has reached: one more than the game moves standing.
 fn whole(save: &PathBuf) -> u32 {
     let conn = rusqlite::Connection::open(save).unwrap();
-    let check: String = conn.query_row("PRAGMA integrity_check", [], |r| r.get(0)).unwrap();
+    let check: String = conn
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap();
     assert_eq!(check, "ok", "{}", save.display());
     drop(conn);
     let (store, campaign) = Store::open_and_load(save).unwrap();
@@ -503,7 +713,12 @@ fn whole(save: &PathBuf) -> u32 {
         .filter(|c| !c.start && c.battle.is_none() && !c.edit)
         .count();
     let expected = campaign.start_turn + u32::try_from(moves).unwrap();
-    assert_eq!(campaign.turn, expected, "{} is between game moves", save.display());
+    assert_eq!(
+        campaign.turn,
+        expected,
+        "{} is between game moves",
+        save.display()
+    );
     campaign.turn
 }
 
@@ -523,6 +738,7 @@ fn killed_mid_game_move_every_save_is_whole_after_restart() {
         seed
     };
     let started = std::time::Instant::now();
+    let mut cut = 0;
     for kill in 0..KILLS {
         let (mut child, addr) = spawn_binary(dir.path());
         let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
@@ -573,18 +789,20 @@ fn killed_mid_game_move_every_save_is_whole_after_restart() {
                             Some(())
                         })();
                         if ok.is_none() {
-                            break;
+                            // The kill cut a request short.
+                            return true;
                         }
                     }
+                    false
                 })
             })
             .collect();
-        std::thread::sleep(std::time::Duration::from_millis(5 + next() % 60));
+        std::thread::sleep(std::time::Duration::from_millis(30 + next() % 270));
         child.kill().unwrap(); // SIGKILL
         child.wait().unwrap();
         stop.store(true, std::sync::atomic::Ordering::Relaxed);
         for worker in workers {
-            worker.join().unwrap();
+            cut += usize::from(worker.join().unwrap());
         }
         for save in &saves {
             whole(save);
@@ -595,5 +813,6 @@ fn killed_mid_game_move_every_save_is_whole_after_restart() {
         last.iter().zip(&first).any(|(l, f)| l > f),
         "game moves were resolved between the kills: {first:?} -> {last:?}"
     );
+    assert!(cut >= 20, "the kills cut {cut} of 40 request streams short");
     assert!(started.elapsed() < std::time::Duration::from_secs(60));
 }

@@ -37,7 +37,11 @@ pub(super) fn serve(dir: &Path, bind: &str) -> Result<ExitCode> {
     })?;
     umpire::serve::run(dir, addr, |addr| {
         let mut out = std::io::stdout().lock();
-        let _ = writeln!(out, "umpire serve: listening on http://{addr}/ for the saves in {}", dir.display());
+        let _ = writeln!(
+            out,
+            "umpire serve: listening on http://{addr}/ for the saves in {}",
+            dir.display()
+        );
         let _ = out.flush();
     })?;
     Ok(ExitCode::SUCCESS)
@@ -60,7 +64,9 @@ fn token(save: &Path, seat: &str, revoke: bool, url: &str) -> Result<ExitCode> {
     let seat = if seat.trim().eq_ignore_ascii_case("umpire") {
         Seat::Umpire
     } else {
-        Seat::Side(find_side(&campaign, seat).map_err(|why| anyhow!("{}: {why}, or `umpire`", save.display()))?)
+        Seat::Side(
+            find_side(&campaign, seat).map_err(|why| anyhow!("{}: {why}, or `umpire`", save.display()))?,
+        )
     };
     let whose = match &seat {
         Seat::Umpire => "the umpire".to_owned(),
@@ -85,11 +91,17 @@ fn token(save: &Path, seat: &str, revoke: bool, url: &str) -> Result<ExitCode> {
         .and_then(|s| s.to_str())
         .context("the save's name is not UTF-8, so no link can name it: rename the save")?;
     let url = url.trim_end_matches('/');
-    writeln!(out, "Token for {whose} (keep it secret; the save keeps only its hash):")?;
+    writeln!(
+        out,
+        "Token for {whose} (keep it secret; the save keeps only its hash):"
+    )?;
     writeln!(out, "{token}")?;
     match &seat {
         Seat::Side(side) => writeln!(out, "Link: {url}/campaigns/{id}/sides/{side}?token={token}")?,
-        Seat::Umpire => writeln!(out, "API: {url}/api/campaigns/{id} with `Authorization: Bearer {token}`")?,
+        Seat::Umpire => writeln!(
+            out,
+            "API: {url}/api/campaigns/{id} with `Authorization: Bearer {token}`"
+        )?,
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -3,9 +3,9 @@
 //! orders-file check, `umpire turn`'s programmed orders and game move, undo).
 //! The server only wires requests to these.
 
-use super::{DeskError, give_programmed_orders, game_move, still_open};
-use crate::model::check::Checked;
+use super::{DeskError, game_move, give_programmed_orders, still_open};
 use crate::model::Diagnostic;
+use crate::model::check::Checked;
 use crate::model::report::Report;
 use crate::model::{BattleStatus, Campaign, Event, SideId};
 use crate::store::{Keyed, Revision, Store, StoreError, Undone};
@@ -49,7 +49,11 @@ pub fn side_report_page(campaign: &Campaign, log: &[Event], side: &SideId) -> Op
 /// The orders `side` has given for the current game move and not yet
 /// resolved: the last it gave.
 pub fn side_orders(store: &Store, side: &SideId) -> Result<Option<OrderSet>, StoreError> {
-    Ok(store.pending_orders()?.into_iter().rev().find(|o| &o.side == side))
+    Ok(store
+        .pending_orders()?
+        .into_iter()
+        .rev()
+        .find(|o| &o.side == side))
 }
 
 /// The sides that have given orders for the current game move.
@@ -102,14 +106,15 @@ pub fn submit_orders_text(
     answer: impl FnOnce(Revision, &OrderSet) -> String,
 ) -> Result<(OrderSet, Revision, String), ServedError> {
     still_open(campaign)?;
-    let checked: Checked<OrderSet> = strategy::read_orders_file(
-        campaign,
-        side,
-        crate::model::check::Source { name: source, text },
-    );
+    let checked: Checked<OrderSet> =
+        strategy::read_orders_file(campaign, side, crate::model::check::Source { name: source, text });
     let Some(set) = checked.value else {
         return Err(ServedError::Problems(
-            checked.diagnostics.into_iter().filter(Diagnostic::is_error).collect(),
+            checked
+                .diagnostics
+                .into_iter()
+                .filter(Diagnostic::is_error)
+                .collect(),
         ));
     };
     let (revision, answer) = store.submit_orders_keyed(now, &set, source, keyed, |r| answer(r, &set))?;
@@ -136,7 +141,11 @@ pub fn resolve_game_move(
         return Err(ServedError::PendingBattles(format!(
             "game move {} was not resolved: {} still pending ({}); fight them first, or resolve with \"with_pending\": true",
             campaign.turn,
-            if pending.len() == 1 { "1 battle is".to_owned() } else { format!("{} battles are", pending.len()) },
+            if pending.len() == 1 {
+                "1 battle is".to_owned()
+            } else {
+                format!("{} battles are", pending.len())
+            },
             pending.join("; ")
         )));
     }

@@ -5,8 +5,8 @@
 use super::BODY_LIMIT;
 use super::saves::{Open, Saves, Slot};
 use super::token::{hash_body, hash_token};
-use crate::desk::served::{self as desk, ServedError};
 use crate::desk::DeskError;
+use crate::desk::served::{self as desk, ServedError};
 use crate::model::{BattleStatus, Diagnostic, SideId};
 use crate::store::{Keyed, Revision, Seat, ServeSettings, Store, StoreError, Undone};
 use axum::body::Body;
@@ -55,9 +55,9 @@ impl IntoResponse for ApiError {
 impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> ApiError {
         let status = match &e {
-            StoreError::Moved { .. } | StoreError::NothingToUndo { .. } | StoreError::BattleNotPending { .. } => {
-                StatusCode::CONFLICT
-            }
+            StoreError::Moved { .. }
+            | StoreError::NothingToUndo { .. }
+            | StoreError::BattleNotPending { .. } => StatusCode::CONFLICT,
             StoreError::NoSuchSide { .. } => StatusCode::NOT_FOUND,
             StoreError::ReadOnly { .. } => StatusCode::FORBIDDEN,
             _ => StatusCode::INTERNAL_SERVER_ERROR,
@@ -80,12 +80,18 @@ impl From<ServedError> for ApiError {
     fn from(e: ServedError) -> ApiError {
         match e {
             ServedError::Desk(e) => e.into(),
-            ServedError::Stale(why) | ServedError::PendingBattles(why) => ApiError::new(StatusCode::CONFLICT, why),
+            ServedError::Stale(why) | ServedError::PendingBattles(why) => {
+                ApiError::new(StatusCode::CONFLICT, why)
+            }
             ServedError::Problems(problems) => ApiError::new(
                 StatusCode::BAD_REQUEST,
                 format!(
                     "the orders have {}: no orders were taken; fix them and give the orders again",
-                    if problems.len() == 1 { "1 problem".to_owned() } else { format!("{} problems", problems.len()) }
+                    if problems.len() == 1 {
+                        "1 problem".to_owned()
+                    } else {
+                        format!("{} problems", problems.len())
+                    }
                 ),
             ),
         }
@@ -98,7 +104,10 @@ pub fn router(saves: Arc<Saves>) -> Router {
     Router::new()
         .route("/api/campaigns/{id}", get(campaign))
         .route("/api/campaigns/{id}/sides/{side}/report", get(report))
-        .route("/api/campaigns/{id}/sides/{side}/orders", get(orders).put(put_orders))
+        .route(
+            "/api/campaigns/{id}/sides/{side}/orders",
+            get(orders).put(put_orders),
+        )
         .route("/api/campaigns/{id}/resolve", post(resolve))
         .route("/api/campaigns/{id}/undo", post(undo))
         .route("/api/campaigns/{id}/battles", get(battles))
@@ -180,28 +189,44 @@ async fn with_save<T: Send + 'static>(
         )
     })?;
     tokio::task::spawn_blocking(move || {
-        let mut guard = slot
-            .open
-            .lock()
-            .map_err(|_| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "the save's lock was poisoned by an earlier failure; restart the server"))?;
+        let mut guard = slot.open.lock().map_err(|_| {
+            ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "the save's lock was poisoned by an earlier failure; restart the server",
+            )
+        })?;
         if guard.is_none() {
             *guard = Some(Open::new(Store::open(&slot.path)?));
         }
         match guard.as_mut() {
             Some(open) => work(open),
-            None => Err(ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "the save could not be opened")),
+            None => Err(ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "the save could not be opened",
+            )),
         }
     })
     .await
-    .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("the request failed: {e}")))?
+    .map_err(|e| {
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("the request failed: {e}"),
+        )
+    })?
 }
 
 /// Reads the body, at most [`BODY_LIMIT`] bytes, and parses it as JSON.
-async fn json_body<T: serde::de::DeserializeOwned>(body: Body, shape: &str) -> Result<(T, Vec<u8>), ApiError> {
+async fn json_body<T: serde::de::DeserializeOwned>(
+    body: Body,
+    shape: &str,
+) -> Result<(T, Vec<u8>), ApiError> {
     let bytes = axum::body::to_bytes(body, BODY_LIMIT).await.map_err(|_| {
         ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
-            format!("the request body is larger than {} KB, the most this server takes", BODY_LIMIT / 1024),
+            format!(
+                "the request body is larger than {} KB, the most this server takes",
+                BODY_LIMIT / 1024
+            ),
         )
     })?;
     let value = serde_json::from_slice(&bytes).map_err(|e| {
@@ -264,7 +289,11 @@ async fn campaign(State(saves): State<Arc<Saves>>, Path(id): Path<String>, heade
 }
 
 /// GET .../sides/{side}/report: the side's report with the revision.
-async fn report(State(saves): State<Arc<Saves>>, Path((id, side)): Path<(String, String)>, headers: HeaderMap) -> Answer {
+async fn report(
+    State(saves): State<Arc<Saves>>,
+    Path((id, side)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Answer {
     let token = token_of(&headers, None);
     with_save(&saves, &id, move |open| {
         let side = SideId::new(side);
@@ -304,7 +333,11 @@ async fn page(
 }
 
 /// GET .../sides/{side}/orders: the side's orders for this game move, given or not, and the deadline.
-async fn orders(State(saves): State<Arc<Saves>>, Path((id, side)): Path<(String, String)>, headers: HeaderMap) -> Answer {
+async fn orders(
+    State(saves): State<Arc<Saves>>,
+    Path((id, side)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Answer {
     let token = token_of(&headers, None);
     with_save(&saves, &id, move |open| {
         let side = SideId::new(side);
@@ -376,7 +409,8 @@ async fn put_orders(
         .get("idempotency-key")
         .map(|v| v.to_str().map(str::to_owned));
     // The token first: a stranger learns nothing of the body's checks.
-    let (body, bytes): (Option<OrdersBody>, Vec<u8>) = match json_body::<OrdersBody>(body, ORDERS_SHAPE).await {
+    let (body, bytes): (Option<OrdersBody>, Vec<u8>) = match json_body::<OrdersBody>(body, ORDERS_SHAPE).await
+    {
         Ok((b, bytes)) => (Some(b), bytes),
         Err(e) if e.status == StatusCode::PAYLOAD_TOO_LARGE => return Err(e),
         Err(e) => {
@@ -480,7 +514,10 @@ async fn auto_resolve(saves: &Saves, id: &str) {
     })
     .await;
     if let Err(e) = outcome {
-        eprintln!("{id}: the game move was not resolved when all orders were in: {}", e.message);
+        eprintln!(
+            "{id}: the game move was not resolved when all orders were in: {}",
+            e.message
+        );
     }
 }
 
@@ -511,7 +548,12 @@ fn exactly_at(store: &Store, given: i64, now: Revision) -> Result<Revision, ApiE
 }
 
 /// POST /api/campaigns/{id}/resolve: the game move, as `umpire turn` resolves it.
-async fn resolve(State(saves): State<Arc<Saves>>, Path(id): Path<String>, headers: HeaderMap, body: Body) -> Answer {
+async fn resolve(
+    State(saves): State<Arc<Saves>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Body,
+) -> Answer {
     let token = token_of(&headers, None);
     let parsed = json_body::<ResolveBody>(body, "{\"revision\": N, \"with_pending\": false}").await;
     with_save(&saves, &id, move |open| {
@@ -538,7 +580,12 @@ struct RevisionBody {
 }
 
 /// POST /api/campaigns/{id}/undo: takes back the last change.
-async fn undo(State(saves): State<Arc<Saves>>, Path(id): Path<String>, headers: HeaderMap, body: Body) -> Answer {
+async fn undo(
+    State(saves): State<Arc<Saves>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Body,
+) -> Answer {
     let token = token_of(&headers, None);
     let parsed = json_body::<RevisionBody>(body, "{\"revision\": N}").await;
     with_save(&saves, &id, move |open| {
@@ -552,7 +599,9 @@ async fn undo(State(saves): State<Arc<Saves>>, Path(id): Path<String>, headers: 
                 json!({ "undone": "orders", "side": side, "turn": turn, "source": source })
             }
             Undone::Turn { turn } => json!({ "undone": "game_move", "turn": turn }),
-            Undone::Battle { battle, turn } => json!({ "undone": "battle_result", "battle": battle, "turn": turn }),
+            Undone::Battle { battle, turn } => {
+                json!({ "undone": "battle_result", "battle": battle, "turn": turn })
+            }
             Undone::Edit { turn } => json!({ "undone": "edit", "turn": turn }),
         };
         let revision = open.store.revision_now()?;
@@ -616,7 +665,12 @@ struct SettingsBody {
 }
 
 /// PUT /api/campaigns/{id}/settings.
-async fn put_settings(State(saves): State<Arc<Saves>>, Path(id): Path<String>, headers: HeaderMap, body: Body) -> Answer {
+async fn put_settings(
+    State(saves): State<Arc<Saves>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Body,
+) -> Answer {
     let token = token_of(&headers, None);
     let parsed = json_body::<SettingsBody>(
         body,
@@ -670,7 +724,10 @@ pub async fn deadlines(saves: Arc<Saves>) {
             })
             .await;
             if let Err(e) = outcome {
-                eprintln!("{id}: the deadline passed but the game move was not resolved: {}", e.message);
+                eprintln!(
+                    "{id}: the deadline passed but the game move was not resolved: {}",
+                    e.message
+                );
             }
         }
     }

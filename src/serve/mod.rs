@@ -22,7 +22,9 @@ pub const BODY_LIMIT: usize = 256 * 1024;
 /// Why the server could not start or stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {
-    #[error("{dir}: not a folder this server can read ({why}); give the folder holding the campaign saves (*.umpire)")]
+    #[error(
+        "{dir}: not a folder this server can read ({why}); give the folder holding the campaign saves (*.umpire)"
+    )]
     NoFolder { dir: String, why: String },
     #[error("cannot listen on {addr}: {why}; choose another address or port with --bind ADDR:PORT")]
     Bind { addr: String, why: String },
@@ -88,12 +90,10 @@ pub fn start(dir: &Path, addr: SocketAddr) -> Result<Running, ServeError> {
     check_folder(dir)?;
     let rt = runtime()?;
     let listener = rt.block_on(bind(addr))?;
-    let addr = listener
-        .local_addr()
-        .map_err(|e| ServeError::Bind {
-            addr: addr.to_string(),
-            why: e.to_string(),
-        })?;
+    let addr = listener.local_addr().map_err(|e| ServeError::Bind {
+        addr: addr.to_string(),
+        why: e.to_string(),
+    })?;
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let saves = Arc::new(Saves::new(dir));
     let thread = std::thread::spawn(move || {
