@@ -26,6 +26,7 @@ mod maps;
 mod players;
 mod proving;
 mod seat;
+mod serve;
 
 /// The campaign umpire for model-soldier wargames. With no command, opens the
 /// desktop window on the campaign used last (the first time, on a new save of
@@ -238,6 +239,18 @@ enum Command {
         #[command(subcommand)]
         command: seat::SeatCommand,
     },
+    /// Serve every save (*.umpire) in DIR to the players' browsers and the JSON API
+    /// (docs/api.md); `umpire serve token SAVE SIDE|umpire` gives the links' tokens.
+    #[command(args_conflicts_with_subcommands = true)]
+    Serve {
+        #[command(subcommand)]
+        command: Option<serve::ServeCommand>,
+        /// The folder holding the campaign saves.
+        dir: Option<PathBuf>,
+        /// The address and port to listen on.
+        #[arg(long, default_value = umpire::serve::DEFAULT_BIND)]
+        bind: String,
+    },
     /// Take back the last change: orders not yet resolved, a battle's result, an umpire's edit, or the last game move.
     Undo {
         /// The campaign save.
@@ -437,6 +450,13 @@ pub fn run() -> Result<ExitCode> {
         Command::Log { save, turn } => log(&save, turn),
         Command::Edit { save, edit } => edit::edit(&save, &edit),
         Command::Seat { command } => seat::seat(&command),
+        Command::Serve { command, dir, bind } => match (command, dir) {
+            (Some(command), _) => serve::command(&command),
+            (None, Some(dir)) => serve::serve(&dir, &bind),
+            (None, None) => {
+                bail!("`umpire serve` needs the folder of saves: `umpire serve DIR [--bind ADDR:PORT]`")
+            }
+        },
         Command::Undo { save } => undo(&save),
         Command::Battle {
             file,

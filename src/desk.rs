@@ -15,6 +15,8 @@ use crate::strategy::aftermath::{self, AftermathError, Verdict};
 use crate::strategy::{OrderSet, TurnOutcome};
 use std::path::{Path, PathBuf};
 
+pub mod served;
+
 /// Why a battle command failed. Nothing was written to the save.
 #[derive(Debug, thiserror::Error)]
 pub enum DeskError {

@@ -19,10 +19,12 @@ mod programmed;
 mod revision;
 mod rows;
 mod seat;
+mod served;
 
 pub use error::StoreError;
 pub use moves::Undone;
 pub use revision::{Revision, Watch};
+pub use served::{Keyed, Seat, ServeSettings};
 
 /// `campaign` (its map, sides and title, which never change) as it stood at
 /// a state the log keeps: `state` is a `campaign_created` or checkpoint
@@ -57,6 +59,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0014_map_shapes.sql"),
     include_str!("../../migrations/0015_seat_passphrases.sql"),
     include_str!("../../migrations/0016_programmed_sides.sql"),
+    include_str!("../../migrations/0017_serve.sql"),
 ];
 
 /// The schema this build writes: the number of migrations.
@@ -65,7 +68,7 @@ const MIGRATIONS: &[&str] = &[
 /// save read on three threads at once, those locks were a tenth of the work.
 const ONE_THREAD: OpenFlags = OpenFlags::SQLITE_OPEN_NO_MUTEX;
 
-pub const SCHEMA_VERSION: i64 = 16;
+pub const SCHEMA_VERSION: i64 = 17;
 
 /// SQLite `application_id` of an umpire save: "UMPR".
 pub const APPLICATION_ID: i32 = 0x554D_5052;

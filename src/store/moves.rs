@@ -54,38 +54,7 @@ impl Store {
         let sqlite = |action| sqlite(&path, action);
         let tx = begin(&mut self.conn, &path, "starting to record the orders")?;
         expect_at(&tx, &self.path, at)?;
-        let side_name: String = tx
-            .query_row(
-                "SELECT name FROM sides WHERE id = ?1",
-                params![orders.side.as_str()],
-                |r| r.get(0),
-            )
-            .optional()
-            .map_err(sqlite("reading the side"))?
-            .unwrap_or_else(|| orders.side.as_str().to_owned());
-        let body = serde_json::to_string(orders).unwrap_or_else(|_| "null".to_owned());
-        tx.execute(
-            "INSERT INTO orders (turn, side, source, body) VALUES (?1, ?2, ?3, ?4)",
-            params![orders.turn, orders.side.as_str(), source, body],
-        )
-        .map_err(sqlite("recording the orders"))?;
-        let event = Event {
-            turn: orders.turn,
-            seq: next_seq(&tx, orders.turn).map_err(sqlite("numbering the event"))?,
-            kind: EventKind::OrdersGiven(ev::OrdersGiven {
-                side: orders.side.clone(),
-                source: source.to_owned(),
-                orders: serde_json::to_value(&orders.orders).unwrap_or_default(),
-                commander,
-            }),
-            sentence: format!(
-                "{side_name} gave orders for game move {} ({source}): {}.",
-                orders.turn,
-                orders.summary()
-            ),
-        };
-        rows::append_event(&tx, &event).map_err(sqlite("recording the orders"))?;
-        let now = super::revision::read_revision(&tx).map_err(sqlite("reading the save's revision"))?;
+        let now = record_orders(&tx, &path, orders, source, commander)?;
         tx.commit().map_err(sqlite("saving the orders"))?;
         Ok(now)
     }
@@ -506,4 +475,49 @@ fn restore_point(
         detail,
     })?;
     Ok((top, restored))
+}
+
+/// Inside a write transaction: records `orders` with their `orders_given`
+/// event and returns the save's revision with them.
+pub(super) fn record_orders(
+    tx: &Transaction<'_>,
+    path: &str,
+    orders: &OrderSet,
+    source: &str,
+    commander: Option<serde_json::Value>,
+) -> Result<Revision, StoreError> {
+    let sqlite = |action| sqlite(path, action);
+    let side_name: String = tx
+        .query_row(
+            "SELECT name FROM sides WHERE id = ?1",
+            params![orders.side.as_str()],
+            |r| r.get(0),
+        )
+        .optional()
+        .map_err(sqlite("reading the side"))?
+        .unwrap_or_else(|| orders.side.as_str().to_owned());
+    let body = serde_json::to_string(orders).unwrap_or_else(|_| "null".to_owned());
+    tx.execute(
+        "INSERT INTO orders (turn, side, source, body) VALUES (?1, ?2, ?3, ?4)",
+        params![orders.turn, orders.side.as_str(), source, body],
+    )
+    .map_err(sqlite("recording the orders"))?;
+    let event = Event {
+        turn: orders.turn,
+        seq: next_seq(&tx, orders.turn).map_err(sqlite("numbering the event"))?,
+        kind: EventKind::OrdersGiven(ev::OrdersGiven {
+            side: orders.side.clone(),
+            source: source.to_owned(),
+            orders: serde_json::to_value(&orders.orders).unwrap_or_default(),
+            commander,
+        }),
+        sentence: format!(
+            "{side_name} gave orders for game move {} ({source}): {}.",
+            orders.turn,
+            orders.summary()
+        ),
+    };
+    rows::append_event(&tx, &event).map_err(sqlite("recording the orders"))?;
+    let now = super::revision::read_revision(&tx).map_err(sqlite("reading the save's revision"))?;
+    Ok(now)
 }

@@ -17,6 +17,18 @@ use rusqlite::{Connection, params};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct Revision(i64);
 
+impl Revision {
+    /// The revision numbered `number`, as a client of the server sends it back.
+    pub fn from_number(number: i64) -> Revision {
+        Revision(number)
+    }
+
+    /// Its number, as the server's answers give it.
+    pub fn number(self) -> i64 {
+        self.0
+    }
+}
+
 impl std::fmt::Display for Revision {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}", self.0)

@@ -1,0 +1,734 @@
+//! The JSON API (docs/api.md): routes, the token check, and each endpoint as
+//! a thin shell over a `desk` operation, run on the blocking pool with the
+//! save's one connection. Errors answer `{"error": "..."}` with their status.
+
+use super::BODY_LIMIT;
+use super::saves::{Open, Saves, Slot};
+use super::token::{hash_body, hash_token};
+use crate::desk::DeskError;
+use crate::desk::served::{self as desk, ServedError};
+use crate::model::{BattleStatus, Diagnostic, SideId};
+use crate::store::{Keyed, Revision, Seat, ServeSettings, Store, StoreError, Undone};
+use axum::body::Body;
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use std::sync::Arc;
+
+/// An answer that is not a success: its status and sentence, and more fields.
+#[derive(Debug)]
+pub struct ApiError {
+    status: StatusCode,
+    message: String,
+    more: Option<Value>,
+}
+
+impl ApiError {
+    fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            message: message.into(),
+            more: None,
+        }
+    }
+
+    fn with(mut self, more: Value) -> ApiError {
+        self.more = Some(more);
+        self
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let mut body = json!({ "error": self.message });
+        if let (Some(Value::Object(more)), Value::Object(map)) = (self.more, &mut body) {
+            map.extend(more);
+        }
+        (self.status, Json(body)).into_response()
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(e: StoreError) -> ApiError {
+        let status = match &e {
+            StoreError::Moved { .. }
+            | StoreError::NothingToUndo { .. }
+            | StoreError::BattleNotPending { .. } => StatusCode::CONFLICT,
+            StoreError::NoSuchSide { .. } => StatusCode::NOT_FOUND,
+            StoreError::ReadOnly { .. } => StatusCode::FORBIDDEN,
+            _ => StatusCode::INTERNAL_SERVER_ERROR,
+        };
+        ApiError::new(status, e.to_string())
+    }
+}
+
+impl From<DeskError> for ApiError {
+    fn from(e: DeskError) -> ApiError {
+        match e {
+            DeskError::Store(e) => e.into(),
+            DeskError::Over(e) => ApiError::new(StatusCode::CONFLICT, e.to_string()),
+            other => ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, other.to_string()),
+        }
+    }
+}
+
+impl From<ServedError> for ApiError {
+    fn from(e: ServedError) -> ApiError {
+        match e {
+            ServedError::Desk(e) => e.into(),
+            ServedError::Stale(why) | ServedError::PendingBattles(why) => {
+                ApiError::new(StatusCode::CONFLICT, why)
+            }
+            ServedError::Problems(problems) => ApiError::new(
+                StatusCode::BAD_REQUEST,
+                format!(
+                    "the orders have {}: no orders were taken; fix them and give the orders again",
+                    if problems.len() == 1 {
+                        "1 problem".to_owned()
+                    } else {
+                        format!("{} problems", problems.len())
+                    }
+                ),
+            ),
+        }
+    }
+}
+
+type Answer = Result<Response, ApiError>;
+
+pub fn router(saves: Arc<Saves>) -> Router {
+    Router::new()
+        .route("/api/campaigns/{id}", get(campaign))
+        .route("/api/campaigns/{id}/sides/{side}/report", get(report))
+        .route(
+            "/api/campaigns/{id}/sides/{side}/orders",
+            get(orders).put(put_orders),
+        )
+        .route("/api/campaigns/{id}/resolve", post(resolve))
+        .route("/api/campaigns/{id}/undo", post(undo))
+        .route("/api/campaigns/{id}/battles", get(battles))
+        .route("/api/campaigns/{id}/settings", get(settings).put(put_settings))
+        .route("/campaigns/{id}/sides/{side}", get(page))
+        .fallback(not_found)
+        .with_state(saves)
+}
+
+async fn not_found() -> ApiError {
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        "no such page: the API is under /api/campaigns/{id}/ (see docs/api.md)",
+    )
+}
+
+/// What a request may see: one side's view, or everything.
+enum Need<'a> {
+    Side(&'a SideId),
+    Umpire,
+}
+
+/// The token of a request: `Authorization: Bearer TOKEN`, or, for the page a
+/// browser opens from its link, `?token=TOKEN`.
+fn token_of(headers: &HeaderMap, query: Option<&str>) -> Option<String> {
+    if let Some(value) = headers.get(header::AUTHORIZATION) {
+        let text = value.to_str().ok()?;
+        return text.strip_prefix("Bearer ").map(|t| t.trim().to_owned());
+    }
+    query?
+        .split('&')
+        .find_map(|pair| pair.strip_prefix("token="))
+        .map(str::to_owned)
+}
+
+/// Checks the token against the save's kept hashes and what the request needs.
+fn admit(store: &Store, token: Option<&str>, need: &Need<'_>) -> Result<Seat, ApiError> {
+    let Some(token) = token else {
+        return Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "no token: send `Authorization: Bearer TOKEN` with the token the umpire gave (`umpire serve token`)",
+        ));
+    };
+    let unknown = || {
+        ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "the token is not one this campaign knows (mistyped, revoked, or for another campaign): ask the umpire for a new link",
+        )
+    };
+    if token.len() > 128 {
+        return Err(unknown());
+    }
+    let seat = store.token_seat(&hash_token(token))?.ok_or_else(unknown)?;
+    match (need, &seat) {
+        (_, Seat::Umpire) => Ok(seat),
+        (Need::Side(wanted), Seat::Side(own)) if *wanted == own => Ok(seat),
+        (Need::Side(_), Seat::Side(_)) => Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "this token is for another side: each side's link shows only its own view",
+        )),
+        (Need::Umpire, Seat::Side(_)) => Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "this is the umpire's: a side's token cannot use it",
+        )),
+    }
+}
+
+/// Runs `work` with the save `id` open, on the blocking pool, one request at
+/// a time per save.
+async fn with_save<T: Send + 'static>(
+    saves: &Saves,
+    id: &str,
+    work: impl FnOnce(&mut Open) -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    let slot: Arc<Slot> = saves.slot(id).ok_or_else(|| {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            "no campaign of that name on this server: the link's campaign is the save's name without `.umpire`",
+        )
+    })?;
+    tokio::task::spawn_blocking(move || {
+        let mut guard = slot.open.lock().map_err(|_| {
+            ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "the save's lock was poisoned by an earlier failure; restart the server",
+            )
+        })?;
+        if guard.is_none() {
+            *guard = Some(Open::new(Store::open(&slot.path)?));
+        }
+        match guard.as_mut() {
+            Some(open) => work(open),
+            None => Err(ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "the save could not be opened",
+            )),
+        }
+    })
+    .await
+    .map_err(|e| {
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("the request failed: {e}"),
+        )
+    })?
+}
+
+/// Reads the body, at most [`BODY_LIMIT`] bytes, and parses it as JSON.
+async fn json_body<T: serde::de::DeserializeOwned>(
+    body: Body,
+    shape: &str,
+) -> Result<(T, Vec<u8>), ApiError> {
+    let bytes = axum::body::to_bytes(body, BODY_LIMIT).await.map_err(|_| {
+        ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "the request body is larger than {} KB, the most this server takes",
+                BODY_LIMIT / 1024
+            ),
+        )
+    })?;
+    let value = serde_json::from_slice(&bytes).map_err(|e| {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            format!("the body is not the JSON this takes ({e}); send {shape}"),
+        )
+    })?;
+    Ok((value, bytes.to_vec()))
+}
+
+fn side_exists(campaign: &crate::model::Campaign, side: &SideId) -> Result<(), ApiError> {
+    if campaign.side(side).is_some() {
+        Ok(())
+    } else {
+        Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!("this campaign has no side `{side}`"),
+        ))
+    }
+}
+
+fn json_answer(value: Value) -> Answer {
+    Ok(Json(value).into_response())
+}
+
+/// GET /api/campaigns/{id}: the umpire's summary.
+async fn campaign(State(saves): State<Arc<Saves>>, Path(id): Path<String>, headers: HeaderMap) -> Answer {
+    let token = token_of(&headers, None);
+    let id2 = id.clone();
+    with_save(&saves, &id, move |open| {
+        admit(&open.store, token.as_deref(), &Need::Umpire)?;
+        let (campaign, _, at) = open.current()?;
+        let given = desk::sides_with_orders(&open.store)?;
+        let programmed = open.store.programmed_sides()?;
+        let settings = open.store.serve_settings()?;
+        let sides: Vec<Value> = campaign
+            .sides
+            .iter()
+            .map(|s| {
+                json!({
+                    "id": s.id, "name": s.name,
+                    "orders_given": given.contains(&s.id),
+                    "programmed": programmed.contains(&s.id),
+                })
+            })
+            .collect();
+        json_answer(json!({
+            "id": id2,
+            "title": campaign.title,
+            "revision": at.number(),
+            "turn": campaign.turn,
+            "ended": campaign.end.ended.is_some(),
+            "sides": sides,
+            "pending_battles": desk::pending_battles(&campaign),
+            "settings": settings,
+        }))
+    })
+    .await
+}
+
+/// GET .../sides/{side}/report: the side's report with the revision.
+async fn report(
+    State(saves): State<Arc<Saves>>,
+    Path((id, side)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Answer {
+    let token = token_of(&headers, None);
+    with_save(&saves, &id, move |open| {
+        let side = SideId::new(side);
+        admit(&open.store, token.as_deref(), &Need::Side(&side))?;
+        let (campaign, log, at) = open.current()?;
+        side_exists(&campaign, &side)?;
+        let report = desk::side_report(&campaign, &log, &side)
+            .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("no report for side `{side}`")))?;
+        json_answer(json!({ "revision": at.number(), "report": report }))
+    })
+    .await
+}
+
+/// GET /campaigns/{id}/sides/{side}: the side's report page, live.
+async fn page(
+    State(saves): State<Arc<Saves>>,
+    Path((id, side)): Path<(String, String)>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Answer {
+    let token = token_of(&headers, query.as_deref());
+    with_save(&saves, &id, move |open| {
+        let side = SideId::new(side);
+        admit(&open.store, token.as_deref(), &Need::Side(&side))?;
+        let (campaign, log, _) = open.current()?;
+        side_exists(&campaign, &side)?;
+        let page = desk::side_report_page(&campaign, &log, &side)
+            .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("no report for side `{side}`")))?;
+        let mut response = ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], page).into_response();
+        // The link carries the token: no other site is told it.
+        response
+            .headers_mut()
+            .insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+        Ok(response)
+    })
+    .await
+}
+
+/// GET .../sides/{side}/orders: the side's orders for this game move, given or not, and the deadline.
+async fn orders(
+    State(saves): State<Arc<Saves>>,
+    Path((id, side)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Answer {
+    let token = token_of(&headers, None);
+    with_save(&saves, &id, move |open| {
+        let side = SideId::new(side);
+        admit(&open.store, token.as_deref(), &Need::Side(&side))?;
+        let (campaign, _, at) = open.current()?;
+        side_exists(&campaign, &side)?;
+        let given = desk::side_orders(&open.store, &side)?;
+        let settings = open.store.serve_settings()?;
+        let file = given
+            .as_ref()
+            .map(|set| crate::strategy::write_orders_file(&campaign.title, set));
+        json_answer(json!({
+            "revision": at.number(),
+            "turn": campaign.turn,
+            "given": given.is_some(),
+            "orders": given,
+            "orders_file": file,
+            "deadline": settings.deadline,
+            "auto_resolve": settings.auto_resolve,
+        }))
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OrdersBody {
+    revision: i64,
+    orders: String,
+}
+
+const ORDERS_SHAPE: &str = "{\"revision\": N, \"orders\": \"the orders file's text\"}";
+
+/// Each problem of an orders file with its place: line, column, the order it
+/// is in (from 0, by its `[[orders]]` table) and the field (the key on its line).
+fn problems_at(text: &str, problems: &[Diagnostic]) -> Vec<Value> {
+    let lines: Vec<&str> = text.lines().collect();
+    problems
+        .iter()
+        .map(|p| {
+            let line = p.location.line;
+            let upto = lines.iter().take(line.max(1));
+            let entry = upto.filter(|l| l.trim() == "[[orders]]").count().checked_sub(1);
+            let field = lines
+                .get(line.saturating_sub(1))
+                .and_then(|l| l.split_once('='))
+                .map(|(key, _)| key.trim().to_owned())
+                .filter(|k| !k.is_empty() && !k.starts_with('#'));
+            json!({
+                "line": line,
+                "column": p.location.column,
+                "order": entry,
+                "field": field,
+                "message": p.message,
+            })
+        })
+        .collect()
+}
+
+/// PUT .../sides/{side}/orders: the side's orders file, checked as `umpire submit` checks it.
+async fn put_orders(
+    State(saves): State<Arc<Saves>>,
+    Path((id, side)): Path<(String, String)>,
+    headers: HeaderMap,
+    body: Body,
+) -> Answer {
+    let token = token_of(&headers, None);
+    let key = headers
+        .get("idempotency-key")
+        .map(|v| v.to_str().map(str::to_owned));
+    // The token first: a stranger learns nothing of the body's checks.
+    let (body, bytes): (Option<OrdersBody>, Vec<u8>) = match json_body::<OrdersBody>(body, ORDERS_SHAPE).await
+    {
+        Ok((b, bytes)) => (Some(b), bytes),
+        Err(e) if e.status == StatusCode::PAYLOAD_TOO_LARGE => return Err(e),
+        Err(e) => {
+            let token = token.clone();
+            let id2 = id.clone();
+            let side2 = side.clone();
+            with_save(&saves, &id2, move |open| {
+                admit(&open.store, token.as_deref(), &Need::Side(&SideId::new(side2)))?;
+                Ok(())
+            })
+            .await?;
+            return Err(e);
+        }
+    };
+    let body_hash = hash_body(&bytes);
+    let saves2 = Arc::clone(&saves);
+    let answer = with_save(&saves, &id, move |open| {
+        let side = SideId::new(side);
+        let seat = admit(&open.store, token.as_deref(), &Need::Side(&side))?;
+        let key = match key {
+            Some(Ok(k)) if !k.is_empty() && k.len() <= 200 => k,
+            _ => {
+                return Err(ApiError::new(
+                    StatusCode::BAD_REQUEST,
+                    "no usable `Idempotency-Key` header: send one (up to 200 characters, new for each upload, the same on a retry)",
+                ));
+            }
+        };
+        let Some(body) = body else {
+            return Err(ApiError::new(StatusCode::BAD_REQUEST, "no body"));
+        };
+        if let Some((hash, answer)) = open.store.keyed_answer(&seat, &key)? {
+            if hash != body_hash {
+                return Err(ApiError::new(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    format!("the Idempotency-Key `{key}` was used for other orders: send a new key with new orders"),
+                ));
+            }
+            return Ok((answer, false));
+        }
+        let (campaign, _, now) = open.current()?;
+        side_exists(&campaign, &side)?;
+        let stale = |e: ServedError| ApiError::from(e).with(json!({ "revision": now.number() }));
+        desk::check_side_revision(&open.store, Revision::from_number(body.revision), now, &side).map_err(stale)?;
+        let keyed = Keyed {
+            seat: &seat,
+            key: &key,
+            body_hash,
+        };
+        let turn = campaign.turn;
+        let result = desk::submit_orders_text(
+            &mut open.store,
+            (&campaign, now),
+            &side,
+            &body.orders,
+            "the server",
+            Some(&keyed),
+            |revision, set| {
+                json!({
+                    "revision": revision.number(),
+                    "turn": turn,
+                    "summary": set.summary(),
+                    "orders": set,
+                })
+                .to_string()
+            },
+        );
+        match result {
+            Ok((_, _, answer)) => Ok((answer, true)),
+            Err(ServedError::Problems(problems)) => {
+                let at = problems_at(&body.orders, &problems);
+                Err(ApiError::from(ServedError::Problems(problems)).with(json!({ "problems": at })))
+            }
+            Err(e) => Err(stale(e)),
+        }
+    })
+    .await?;
+    let (answer, applied) = answer;
+    if applied {
+        auto_resolve(&saves2, &id).await;
+    }
+    Ok(([(header::CONTENT_TYPE, "application/json")], answer).into_response())
+}
+
+/// Resolves the game move when the campaign's setting says so and every side
+/// a person plays has given orders (and no battle is pending).
+async fn auto_resolve(saves: &Saves, id: &str) {
+    let outcome = with_save(saves, id, |open| {
+        if !open.store.serve_settings()?.auto_resolve {
+            return Ok(());
+        }
+        let (campaign, _, at) = open.current()?;
+        if campaign.end.ended.is_some()
+            || desk::has_pending_battles(&campaign)
+            || !desk::all_orders_given(&open.store, &campaign)?
+        {
+            return Ok(());
+        }
+        desk::resolve_game_move(&mut open.store, (&campaign, at), false)?;
+        Ok(())
+    })
+    .await;
+    if let Err(e) = outcome {
+        eprintln!(
+            "{id}: the game move was not resolved when all orders were in: {}",
+            e.message
+        );
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ResolveBody {
+    revision: i64,
+    #[serde(default)]
+    with_pending: bool,
+}
+
+/// Checks the umpire's revision: the save must be exactly there.
+fn exactly_at(store: &Store, given: i64, now: Revision) -> Result<Revision, ApiError> {
+    let given = Revision::from_number(given);
+    if given == now {
+        return Ok(now);
+    }
+    let changes = if given < now {
+        store.changes_since(given)?
+    } else {
+        "that revision is not one this save has been at".to_owned()
+    };
+    Err(ApiError::new(
+        StatusCode::CONFLICT,
+        format!("the campaign moved on after revision {given} ({changes}); it is at revision {now}: read it again and decide from there"),
+    )
+    .with(json!({ "revision": now.number() })))
+}
+
+/// POST /api/campaigns/{id}/resolve: the game move, as `umpire turn` resolves it.
+async fn resolve(
+    State(saves): State<Arc<Saves>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Body,
+) -> Answer {
+    let token = token_of(&headers, None);
+    let parsed = json_body::<ResolveBody>(body, "{\"revision\": N, \"with_pending\": false}").await;
+    with_save(&saves, &id, move |open| {
+        admit(&open.store, token.as_deref(), &Need::Umpire)?;
+        let (body, _) = parsed?;
+        let (campaign, _, now) = open.current()?;
+        let at = exactly_at(&open.store, body.revision, now)?;
+        let outcome = desk::resolve_game_move(&mut open.store, (&campaign, at), body.with_pending)?;
+        let revision = open.store.revision_now()?;
+        json_answer(json!({
+            "revision": revision.number(),
+            "turn": campaign.turn,
+            "next_turn": outcome.campaign.turn,
+            "events": outcome.events,
+        }))
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RevisionBody {
+    revision: i64,
+}
+
+/// POST /api/campaigns/{id}/undo: takes back the last change.
+async fn undo(
+    State(saves): State<Arc<Saves>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Body,
+) -> Answer {
+    let token = token_of(&headers, None);
+    let parsed = json_body::<RevisionBody>(body, "{\"revision\": N}").await;
+    with_save(&saves, &id, move |open| {
+        admit(&open.store, token.as_deref(), &Need::Umpire)?;
+        let (body, _) = parsed?;
+        let (_, _, now) = open.current()?;
+        let at = exactly_at(&open.store, body.revision, now)?;
+        let undone = desk::undo(&mut open.store, at)?;
+        let what = match undone {
+            Undone::Orders { side, turn, source } => {
+                json!({ "undone": "orders", "side": side, "turn": turn, "source": source })
+            }
+            Undone::Turn { turn } => json!({ "undone": "game_move", "turn": turn }),
+            Undone::Battle { battle, turn } => {
+                json!({ "undone": "battle_result", "battle": battle, "turn": turn })
+            }
+            Undone::Edit { turn } => json!({ "undone": "edit", "turn": turn }),
+        };
+        let revision = open.store.revision_now()?;
+        let mut answer = what;
+        if let Value::Object(map) = &mut answer {
+            map.insert("revision".to_owned(), json!(revision.number()));
+        }
+        json_answer(answer)
+    })
+    .await
+}
+
+/// GET /api/campaigns/{id}/battles: every battle with its status.
+async fn battles(State(saves): State<Arc<Saves>>, Path(id): Path<String>, headers: HeaderMap) -> Answer {
+    let token = token_of(&headers, None);
+    with_save(&saves, &id, move |open| {
+        admit(&open.store, token.as_deref(), &Need::Umpire)?;
+        let (campaign, _, at) = open.current()?;
+        let list: Vec<Value> = campaign
+            .battles
+            .iter()
+            .map(|b| {
+                json!({
+                    "id": b.id,
+                    "turn": b.turn,
+                    "region": b.region,
+                    "region_name": campaign.map.region_name(&b.region),
+                    "attacker": b.attacker,
+                    "defender": b.defender,
+                    "forces": b.forces,
+                    "reserves": b.reserves,
+                    "status": if b.status == BattleStatus::Pending { "pending" } else { "fought" },
+                    "pack_written": b.record.pack.is_some(),
+                    "odds": b.record.prediction,
+                })
+            })
+            .collect();
+        json_answer(json!({ "revision": at.number(), "battles": list }))
+    })
+    .await
+}
+
+/// GET /api/campaigns/{id}/settings.
+async fn settings(State(saves): State<Arc<Saves>>, Path(id): Path<String>, headers: HeaderMap) -> Answer {
+    let token = token_of(&headers, None);
+    with_save(&saves, &id, move |open| {
+        admit(&open.store, token.as_deref(), &Need::Umpire)?;
+        let (_, _, at) = open.current()?;
+        let settings = open.store.serve_settings()?;
+        json_answer(json!({ "revision": at.number(), "auto_resolve": settings.auto_resolve, "deadline": settings.deadline }))
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SettingsBody {
+    revision: i64,
+    auto_resolve: bool,
+    deadline: Option<i64>,
+}
+
+/// PUT /api/campaigns/{id}/settings.
+async fn put_settings(
+    State(saves): State<Arc<Saves>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Body,
+) -> Answer {
+    let token = token_of(&headers, None);
+    let parsed = json_body::<SettingsBody>(
+        body,
+        "{\"revision\": N, \"auto_resolve\": true, \"deadline\": UNIX_SECONDS or null}",
+    )
+    .await;
+    with_save(&saves, &id, move |open| {
+        admit(&open.store, token.as_deref(), &Need::Umpire)?;
+        let (body, _) = parsed?;
+        let (_, _, now) = open.current()?;
+        let at = exactly_at(&open.store, body.revision, now)?;
+        let settings = ServeSettings {
+            auto_resolve: body.auto_resolve,
+            deadline: body.deadline,
+        };
+        open.store.set_serve_settings(at, settings)?;
+        json_answer(json!({ "revision": at.number(), "auto_resolve": settings.auto_resolve, "deadline": settings.deadline }))
+    })
+    .await
+}
+
+/// Every few seconds: each save whose deadline has passed has its game move
+/// resolved, a side with no orders holding; the deadline is then cleared.
+pub async fn deadlines(saves: Arc<Saves>) {
+    let mut tick = tokio::time::interval(std::time::Duration::from_secs(2));
+    loop {
+        tick.tick().await;
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
+        for (id, _) in saves.list() {
+            let outcome = with_save(&saves, &id, move |open| {
+                let settings = open.store.serve_settings()?;
+                let Some(deadline) = settings.deadline.filter(|d| *d <= now) else {
+                    return Ok(false);
+                };
+                let (campaign, _, at) = open.current()?;
+                if campaign.end.ended.is_none() {
+                    desk::resolve_at_deadline(&mut open.store, (&campaign, at))?;
+                }
+                let at = open.store.revision_now()?;
+                open.store.set_serve_settings(
+                    at,
+                    ServeSettings {
+                        deadline: None,
+                        ..settings
+                    },
+                )?;
+                let _ = deadline;
+                Ok(true)
+            })
+            .await;
+            if let Err(e) = outcome {
+                eprintln!(
+                    "{id}: the deadline passed but the game move was not resolved: {}",
+                    e.message
+                );
+            }
+        }
+    }
+}

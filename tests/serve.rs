@@ -1,0 +1,818 @@
+//! `umpire serve` on a loopback port: every endpoint refused without a
+//! token, with another side's, with a revoked one, with a bad or too large
+//! body and with a stale revision; a side never shown the enemy's hidden
+//! forces; an upload retried applied once; two uploads on one revision, one
+//! taken; and the binary killed with SIGKILL while it resolves game moves and
+//! takes orders, every save whole after each restart.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
+mod common;
+
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Barrier};
+use umpire::model::SideId;
+use umpire::serve::token::new_token;
+use umpire::store::{Seat, Store};
+
+const FIXTURE: &str = "tests/fixtures/egypt_1895_move9.umpire";
+
+struct Tokens {
+    british: String,
+    rebels: String,
+    umpire: String,
+    revoked: String,
+}
+
+/// A folder with the fixture as `egypt.umpire`, and tokens for it.
+fn folder(names: &[&str]) -> (tempfile::TempDir, Tokens) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut tokens = None;
+    for name in names {
+        let save = dir.path().join(format!("{name}.umpire"));
+        std::fs::copy(FIXTURE, &save).unwrap();
+        tokens = Some(give_tokens(&save));
+    }
+    (dir, tokens.unwrap())
+}
+
+fn give_tokens(save: &Path) -> Tokens {
+    let mut store = Store::open(save).unwrap();
+    let mut give = |seat: Seat| {
+        let (token, hash) = new_token().unwrap();
+        store.add_token(&seat, hash).unwrap();
+        token
+    };
+    let british = give(Seat::Side(SideId::new("british")));
+    let rebels = give(Seat::Side(SideId::new("rebels")));
+    let umpire = give(Seat::Umpire);
+    let revoked = give(Seat::Side(SideId::new("british")));
+    // Revoke: take every british token back, then give british a new one.
+    store.revoke_tokens(&Seat::Side(SideId::new("british"))).unwrap();
+    let british_now = {
+        let (token, hash) = new_token().unwrap();
+        store
+            .add_token(&Seat::Side(SideId::new("british")), hash)
+            .unwrap();
+        token
+    };
+    assert_ne!(british, british_now);
+    Tokens {
+        british: british_now,
+        rebels,
+        umpire,
+        revoked,
+    }
+}
+
+fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(std::time::Duration::from_secs(30)))
+        .build()
+        .into()
+}
+
+/// One request: status and body.
+fn call(
+    agent: &ureq::Agent,
+    method: &str,
+    url: &str,
+    token: Option<&str>,
+    key: Option<&str>,
+    body: Option<&str>,
+) -> (u16, String) {
+    let auth = token.map(|t| format!("Bearer {t}"));
+    let mut response = match (method, body) {
+        ("GET", _) => {
+            let mut r = agent.get(url);
+            if let Some(a) = &auth {
+                r = r.header("Authorization", a);
+            }
+            r.call()
+        }
+        (m, body) => {
+            let mut r = match m {
+                "PUT" => agent.put(url),
+                _ => agent.post(url),
+            };
+            if let Some(a) = &auth {
+                r = r.header("Authorization", a);
+            }
+            if let Some(k) = key {
+                r = r.header("Idempotency-Key", k);
+            }
+            r.header("Content-Type", "application/json")
+                .send(body.unwrap_or(""))
+        }
+    }
+    .unwrap_or_else(|e| panic!("{method} {url}: {e}"));
+    let status = response.status().as_u16();
+    let text = response.body_mut().read_to_string().unwrap_or_default();
+    (status, text)
+}
+
+fn json_of(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
+}
+
+/// An orders file for `side` holding `force`, at game move `turn`.
+fn hold_orders(side: &str, force: &str, turn: u64) -> String {
+    format!(
+        "campaign = \"The Egyptian Rebellion of 1895\"\nside = \"{side}\"\nturn = {turn}\n\n[[orders]]\nforce = \"{force}\"\nhold = true\n"
+    )
+}
+
+fn revision(agent: &ureq::Agent, base: &str, side: &str, token: &str) -> (i64, u64) {
+    let (status, text) = call(
+        agent,
+        "GET",
+        &format!("{base}/sides/{side}/orders"),
+        Some(token),
+        None,
+        None,
+    );
+    assert_eq!(status, 200, "{text}");
+    let v = json_of(&text);
+    (v["revision"].as_i64().unwrap(), v["turn"].as_u64().unwrap())
+}
+
+/// Who may call an endpoint.
+#[derive(Clone, Copy, Debug)]
+enum Who {
+    British,
+    Umpire,
+}
+
+#[test]
+fn every_endpoint_refuses_what_it_must() {
+    let (dir, tokens) = folder(&["egypt"]);
+    let server = umpire::serve::start(dir.path(), "127.0.0.1:0".parse().unwrap()).unwrap();
+    let base = format!("http://{}/api/campaigns/egypt", server.addr);
+    let agent = agent();
+    let (rev, turn) = revision(&agent, &base, "british", &tokens.british);
+    let good_orders =
+        json!({ "revision": rev, "orders": hold_orders("british", "highland-brigade", turn) }).to_string();
+    let stale_orders =
+        json!({ "revision": rev - 1, "orders": hold_orders("british", "highland-brigade", turn) })
+            .to_string();
+    // Each endpoint: method, path, who may call it, a good body, a stale body.
+    let table: Vec<(&str, String, Who, Option<String>, Option<String>)> = vec![
+        ("GET", format!("{base}"), Who::Umpire, None, None),
+        (
+            "GET",
+            format!("{base}/sides/british/report"),
+            Who::British,
+            None,
+            None,
+        ),
+        (
+            "GET",
+            format!("{base}/sides/british/orders"),
+            Who::British,
+            None,
+            None,
+        ),
+        (
+            "GET",
+            format!("http://{}/campaigns/egypt/sides/british", server.addr),
+            Who::British,
+            None,
+            None,
+        ),
+        ("GET", format!("{base}/battles"), Who::Umpire, None, None),
+        ("GET", format!("{base}/settings"), Who::Umpire, None, None),
+        (
+            "PUT",
+            format!("{base}/sides/british/orders"),
+            Who::British,
+            Some(good_orders.clone()),
+            Some(stale_orders),
+        ),
+        (
+            "PUT",
+            format!("{base}/settings"),
+            Who::Umpire,
+            Some(json!({ "revision": rev, "auto_resolve": false, "deadline": null }).to_string()),
+            Some(json!({ "revision": rev - 1, "auto_resolve": false, "deadline": null }).to_string()),
+        ),
+        (
+            "POST",
+            format!("{base}/undo"),
+            Who::Umpire,
+            None,
+            Some(json!({ "revision": rev - 1 }).to_string()),
+        ),
+        (
+            "POST",
+            format!("{base}/resolve"),
+            Who::Umpire,
+            None,
+            Some(json!({ "revision": rev - 1, "with_pending": true }).to_string()),
+        ),
+    ];
+    let oversized = format!(
+        "{{\"revision\": {rev}, \"orders\": \"{}\"}}",
+        "#".repeat(300 * 1024)
+    );
+    for (method, url, who, good, stale) in &table {
+        let what = format!("{method} {url}");
+        let body = good.as_deref().or(stale.as_deref());
+        let key = Some("k-refusals");
+        let wrong = match who {
+            Who::British => &tokens.rebels,
+            Who::Umpire => &tokens.british,
+        };
+        for (token, expected, why) in [
+            (None, 401, "no token"),
+            (Some("0123"), 401, "an unknown token"),
+            (Some(tokens.revoked.as_str()), 401, "a revoked token"),
+            (Some(wrong.as_str()), 403, "another side's token"),
+        ] {
+            let (status, text) = call(&agent, method, url, token, key, body);
+            assert_eq!(status, expected, "{what} with {why}: {text}");
+            assert!(
+                json_of(&text)["error"].as_str().is_some_and(|e| e.len() > 20),
+                "{what}: {text}"
+            );
+        }
+        let right = match who {
+            Who::British => &tokens.british,
+            Who::Umpire => &tokens.umpire,
+        };
+        if *method == "GET" {
+            let (status, text) = call(&agent, method, url, Some(right), None, None);
+            assert_eq!(status, 200, "{what}: {text}");
+            continue;
+        }
+        for (body, expected, why) in [
+            ("{\"revision\": ", 400, "a malformed body"),
+            ("[1, 2]", 400, "a body of the wrong shape"),
+            (oversized.as_str(), 413, "an oversized body"),
+        ] {
+            let (status, text) = call(&agent, method, url, Some(right), key, Some(body));
+            assert_eq!(status, expected, "{what} with {why}: {text}");
+            assert!(json_of(&text)["error"].is_string(), "{what}: {text}");
+        }
+        if let Some(stale) = stale {
+            let (status, text) = call(&agent, method, url, Some(right), Some("k-stale"), Some(stale));
+            assert_eq!(status, 409, "{what} with a stale revision: {text}");
+            assert_eq!(json_of(&text)["revision"].as_i64(), Some(rev), "{what}: {text}");
+        }
+    }
+    // Nothing above was written.
+    assert_eq!(revision(&agent, &base, "british", &tokens.british).0, rev);
+    // An unknown campaign, a path outside the folder, an unknown side.
+    for (url, token) in [
+        (
+            format!("http://{}/api/campaigns/nowhere", server.addr),
+            &tokens.umpire,
+        ),
+        (
+            format!("http://{}/api/campaigns/..%2Fegypt", server.addr),
+            &tokens.umpire,
+        ),
+        (
+            format!("http://{}/api/campaigns/egypt.umpire", server.addr),
+            &tokens.umpire,
+        ),
+        (format!("{base}/sides/french/report"), &tokens.umpire),
+    ] {
+        let (status, text) = call(&agent, "GET", &url, Some(token), None, None);
+        assert_eq!(status, 404, "{url}: {text}");
+    }
+}
+
+#[test]
+fn a_bad_orders_file_is_refused_with_each_problem_at_its_field() {
+    let (dir, tokens) = folder(&["egypt"]);
+    let server = umpire::serve::start(dir.path(), "127.0.0.1:0".parse().unwrap()).unwrap();
+    let base = format!("http://{}/api/campaigns/egypt", server.addr);
+    let agent = agent();
+    let (rev, turn) = revision(&agent, &base, "british", &tokens.british);
+    let text = format!(
+        "campaign = \"The Egyptian Rebellion of 1895\"\nside = \"british\"\nturn = {turn}\n\n[[orders]]\nforce = \"highland-brigade\"\nhold = true\n\n[[orders]]\nforce = \"cavalry-brigade\"\nto = \"nowhere-at-all\"\n"
+    );
+    let body = json!({ "revision": rev, "orders": text }).to_string();
+    let (status, answer) = call(
+        &agent,
+        "PUT",
+        &format!("{base}/sides/british/orders"),
+        Some(&tokens.british),
+        Some("bad-1"),
+        Some(&body),
+    );
+    assert_eq!(status, 400, "{answer}");
+    let v = json_of(&answer);
+    let problems = v["problems"].as_array().unwrap();
+    assert_eq!(problems.len(), 1, "{answer}");
+    assert_eq!(problems[0]["line"], 11, "{answer}");
+    assert_eq!(problems[0]["order"], 1, "{answer}");
+    assert_eq!(problems[0]["field"], "to", "{answer}");
+    assert!(
+        problems[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("nowhere-at-all"),
+        "{answer}"
+    );
+    assert_eq!(revision(&agent, &base, "british", &tokens.british).0, rev);
+}
+
+#[test]
+fn a_side_never_sees_the_enemys_hidden_forces() {
+    let (dir, tokens) = folder(&["egypt"]);
+    let save = dir.path().join("egypt.umpire");
+    let (_, campaign) = Store::open_and_load(&save).unwrap();
+    let log = Store::open(&save).unwrap().events().unwrap();
+    let british = SideId::new("british");
+    let report = umpire::model::report::Report::of(&campaign, &british, &log).unwrap();
+    let shown = serde_json::to_string(&report).unwrap();
+    let hidden: Vec<&str> = campaign
+        .forces
+        .iter()
+        .filter(|f| f.side.as_str() == "rebels")
+        .map(|f| f.id.as_str())
+        .filter(|id| !shown.contains(&format!("\"{id}\"")))
+        .collect();
+    assert!(
+        hidden.len() >= 3,
+        "the fixture hides rebel forces from the British: {hidden:?}"
+    );
+    let server = umpire::serve::start(dir.path(), "127.0.0.1:0".parse().unwrap()).unwrap();
+    let base = format!("http://{}/api/campaigns/egypt", server.addr);
+    let agent = agent();
+    // The rebels give orders naming a hidden force.
+    let (rev, turn) = revision(&agent, &base, "rebels", &tokens.rebels);
+    let body = json!({ "revision": rev, "orders": hold_orders("rebels", hidden[0], turn) }).to_string();
+    let (status, text) = call(
+        &agent,
+        "PUT",
+        &format!("{base}/sides/rebels/orders"),
+        Some(&tokens.rebels),
+        Some("r1"),
+        Some(&body),
+    );
+    assert_eq!(status, 200, "{text}");
+    let (status, text) = call(
+        &agent,
+        "GET",
+        &format!("{base}/sides/rebels/orders"),
+        Some(&tokens.rebels),
+        None,
+        None,
+    );
+    assert!(
+        status == 200 && text.contains(hidden[0]),
+        "the rebels see their own orders: {text}"
+    );
+    for url in [
+        format!("{base}/sides/british/report"),
+        format!("{base}/sides/british/orders"),
+        format!("http://{}/campaigns/egypt/sides/british", server.addr),
+    ] {
+        let (status, text) = call(&agent, "GET", &url, Some(&tokens.british), None, None);
+        assert_eq!(status, 200, "{url}: {text}");
+        for id in &hidden {
+            assert!(!text.contains(id), "{url} shows the hidden rebel force {id}");
+        }
+    }
+    // The page also opens from its link, with the token in the query.
+    let (status, text) = call(
+        &agent,
+        "GET",
+        &format!(
+            "http://{}/campaigns/egypt/sides/british?token={}",
+            server.addr, tokens.british
+        ),
+        None,
+        None,
+        None,
+    );
+    assert!(
+        status == 200 && text.contains("<svg"),
+        "{status}: {}",
+        &text[..text.len().min(300)]
+    );
+}
+
+#[test]
+fn a_retried_upload_is_applied_once_and_gets_the_same_answer() {
+    let (dir, tokens) = folder(&["egypt"]);
+    let server = umpire::serve::start(dir.path(), "127.0.0.1:0".parse().unwrap()).unwrap();
+    let base = format!("http://{}/api/campaigns/egypt", server.addr);
+    let agent = agent();
+    let url = format!("{base}/sides/british/orders");
+    let (rev, turn) = revision(&agent, &base, "british", &tokens.british);
+    let body =
+        json!({ "revision": rev, "orders": hold_orders("british", "highland-brigade", turn) }).to_string();
+    let first = call(
+        &agent,
+        "PUT",
+        &url,
+        Some(&tokens.british),
+        Some("once"),
+        Some(&body),
+    );
+    assert_eq!(first.0, 200, "{}", first.1);
+    let after = revision(&agent, &base, "british", &tokens.british).0;
+    assert_eq!(json_of(&first.1)["revision"].as_i64(), Some(after));
+    let again = call(
+        &agent,
+        "PUT",
+        &url,
+        Some(&tokens.british),
+        Some("once"),
+        Some(&body),
+    );
+    assert_eq!(again, first, "a retry gets the same answer");
+    assert_eq!(
+        revision(&agent, &base, "british", &tokens.british).0,
+        after,
+        "and changes nothing"
+    );
+    let given = Store::open(&dir.path().join("egypt.umpire"))
+        .unwrap()
+        .pending_orders()
+        .unwrap();
+    assert_eq!(given.iter().filter(|o| o.side.as_str() == "british").count(), 1);
+    // The same key with other orders is refused.
+    let other =
+        json!({ "revision": after, "orders": hold_orders("british", "cavalry-brigade", turn) }).to_string();
+    let (status, text) = call(
+        &agent,
+        "PUT",
+        &url,
+        Some(&tokens.british),
+        Some("once"),
+        Some(&other),
+    );
+    assert_eq!(status, 422, "{text}");
+    // Orders may be changed until the game move is resolved: a new key, a new revision.
+    let (status, text) = call(
+        &agent,
+        "PUT",
+        &url,
+        Some(&tokens.british),
+        Some("twice"),
+        Some(&other),
+    );
+    assert_eq!(status, 200, "{text}");
+    let (_, text) = call(&agent, "GET", &url, Some(&tokens.british), None, None);
+    let v = json_of(&text);
+    assert_eq!(v["given"], true);
+    assert!(
+        v["orders_file"].as_str().unwrap().contains("cavalry-brigade"),
+        "{text}"
+    );
+    // Another side's orders since do not make the British revision stale.
+    let (rrev, _) = revision(&agent, &base, "rebels", &tokens.rebels);
+    let rebels =
+        json!({ "revision": rrev, "orders": hold_orders("rebels", "army-of-asyut", turn) }).to_string();
+    let (status, text) = call(
+        &agent,
+        "PUT",
+        &format!("{base}/sides/rebels/orders"),
+        Some(&tokens.rebels),
+        Some("r"),
+        Some(&rebels),
+    );
+    assert_eq!(status, 200, "{text}");
+    let brev = json_of(&text)["revision"].as_i64().unwrap() - 1;
+    let third =
+        json!({ "revision": brev, "orders": hold_orders("british", "guards-brigade", turn) }).to_string();
+    let (status, text) = call(
+        &agent,
+        "PUT",
+        &url,
+        Some(&tokens.british),
+        Some("thrice"),
+        Some(&third),
+    );
+    assert_eq!(status, 200, "{text}");
+    // The umpire sees who has given orders, resolves the game move, and undoes it.
+    let (_, text) = call(&agent, "GET", &base, Some(&tokens.umpire), None, None);
+    let v = json_of(&text);
+    assert!(
+        v["sides"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|s| s["orders_given"] == true),
+        "{text}"
+    );
+    let rev = v["revision"].as_i64().unwrap();
+    let (status, text) = call(
+        &agent,
+        "POST",
+        &format!("{base}/resolve"),
+        Some(&tokens.umpire),
+        None,
+        Some(&json!({ "revision": rev }).to_string()),
+    );
+    assert_eq!(status, 409, "a pending battle stops the game move: {text}");
+    let (status, text) = call(
+        &agent,
+        "POST",
+        &format!("{base}/resolve"),
+        Some(&tokens.umpire),
+        None,
+        Some(&json!({ "revision": rev, "with_pending": true }).to_string()),
+    );
+    assert_eq!(status, 200, "{text}");
+    let v = json_of(&text);
+    assert_eq!(v["next_turn"].as_u64(), Some(turn + 1), "{text}");
+    let (_, next) = revision(&agent, &base, "british", &tokens.british);
+    assert_eq!(next, turn + 1);
+    let (status, text) = call(
+        &agent,
+        "PUT",
+        &url,
+        Some(&tokens.british),
+        Some("late"),
+        Some(&third),
+    );
+    assert_eq!(status, 409, "orders for a resolved game move: {text}");
+    let (status, text) = call(
+        &agent,
+        "POST",
+        &format!("{base}/undo"),
+        Some(&tokens.umpire),
+        None,
+        Some(&json!({ "revision": v["revision"] }).to_string()),
+    );
+    assert_eq!(status, 200, "{text}");
+    assert_eq!(json_of(&text)["undone"], "game_move", "{text}");
+    assert_eq!(revision(&agent, &base, "british", &tokens.british).1, turn);
+}
+
+#[test]
+fn two_uploads_on_one_revision_one_is_taken_one_is_stale() {
+    let (dir, tokens) = folder(&["egypt"]);
+    let server = umpire::serve::start(dir.path(), "127.0.0.1:0".parse().unwrap()).unwrap();
+    let base = format!("http://{}/api/campaigns/egypt", server.addr);
+    let url = format!("{base}/sides/british/orders");
+    let (rev, turn) = revision(&agent(), &base, "british", &tokens.british);
+    let barrier = Arc::new(Barrier::new(2));
+    let answers: Vec<(u16, String)> = std::thread::scope(|s| {
+        let handles: Vec<_> = ["highland-brigade", "cavalry-brigade"]
+            .into_iter()
+            .enumerate()
+            .map(|(i, force)| {
+                let barrier = Arc::clone(&barrier);
+                let (url, token) = (&url, &tokens.british);
+                s.spawn(move || {
+                    let agent = agent();
+                    let body =
+                        json!({ "revision": rev, "orders": hold_orders("british", force, turn) }).to_string();
+                    barrier.wait();
+                    call(
+                        &agent,
+                        "PUT",
+                        url,
+                        Some(token),
+                        Some(&format!("k{i}")),
+                        Some(&body),
+                    )
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let mut statuses: Vec<u16> = answers.iter().map(|a| a.0).collect();
+    statuses.sort_unstable();
+    assert_eq!(statuses, vec![200, 409], "{answers:?}");
+}
+
+#[test]
+fn auto_resolve_when_every_side_has_given_orders() {
+    let (dir, tokens) = folder(&["egypt"]);
+    let server = umpire::serve::start(dir.path(), "127.0.0.1:0".parse().unwrap()).unwrap();
+    let base = format!("http://{}/api/campaigns/egypt", server.addr);
+    let agent = agent();
+    // The pending battle first: the umpire fights it, so nothing stops the game move.
+    let save = dir.path().join("egypt.umpire");
+    {
+        let (mut store, campaign, at) = Store::open_and_load_at(&save).unwrap();
+        umpire::desk::resolve(&mut store, (&campaign, at), 2, None, Some(1)).unwrap();
+    }
+    let (rev, turn) = revision(&agent, &base, "british", &tokens.british);
+    let (status, text) = call(
+        &agent,
+        "PUT",
+        &format!("{base}/settings"),
+        Some(&tokens.umpire),
+        None,
+        Some(&json!({ "revision": rev, "auto_resolve": true, "deadline": null }).to_string()),
+    );
+    assert_eq!(status, 200, "{text}");
+    for (side, force, token) in [
+        ("british", "guards-brigade", &tokens.british),
+        ("rebels", "army-of-asyut", &tokens.rebels),
+    ] {
+        assert_eq!(revision(&agent, &base, side, token).1, turn, "not yet resolved");
+        let (rev, _) = revision(&agent, &base, side, token);
+        let body = json!({ "revision": rev, "orders": hold_orders(side, force, turn) }).to_string();
+        let (status, text) = call(
+            &agent,
+            "PUT",
+            &format!("{base}/sides/{side}/orders"),
+            Some(token),
+            Some("a"),
+            Some(&body),
+        );
+        assert_eq!(status, 200, "{text}");
+    }
+    assert_eq!(
+        revision(&agent, &base, "british", &tokens.british).1,
+        turn + 1,
+        "resolved when all were in"
+    );
+}
+
+#[test]
+fn the_token_command_prints_a_token_and_link_and_revokes() {
+    let (dir, _) = folder(&["egypt"]);
+    let out = common::umpire(dir.path(), &["serve", "token", "egypt.umpire", "british"]);
+    let text = common::stdout(&out);
+    assert!(out.status.success(), "{text}");
+    let token = text.lines().nth(1).unwrap().trim().to_owned();
+    assert_eq!(token.len(), 64, "{text}");
+    assert!(
+        text.contains(&format!("/campaigns/egypt/sides/british?token={token}")),
+        "{text}"
+    );
+    let store = Store::open(&dir.path().join("egypt.umpire")).unwrap();
+    let hash = umpire::serve::token::hash_token(&token);
+    assert_eq!(
+        store.token_seat(&hash).unwrap(),
+        Some(Seat::Side(SideId::new("british")))
+    );
+    drop(store);
+    let bytes = std::fs::read(dir.path().join("egypt.umpire")).unwrap();
+    assert!(
+        !bytes.windows(64).any(|w| w == token.as_bytes()),
+        "the save keeps only the hash"
+    );
+    let out = common::umpire(
+        dir.path(),
+        &["serve", "token", "egypt.umpire", "british", "--revoke"],
+    );
+    assert!(
+        common::stdout(&out).contains("Revoked 2 tokens"),
+        "{}",
+        common::stdout(&out)
+    );
+    let store = Store::open(&dir.path().join("egypt.umpire")).unwrap();
+    assert_eq!(store.token_seat(&hash).unwrap(), None);
+}
+
+/// The binary serving `dir`, and its address.
+fn spawn_binary(dir: &Path) -> (Child, String) {
+    let mut child = Command::new(common::umpire_bin())
+        .args(["serve", dir.to_str().unwrap(), "--bind", "127.0.0.1:0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .to_owned();
+    (child, addr)
+}
+
+/// The save opens, passes SQLite's integrity check, and its state is at the
+/// game move its log has reached: one more than the game moves standing.
+fn whole(save: &PathBuf) -> u32 {
+    let conn = rusqlite::Connection::open(save).unwrap();
+    let check: String = conn
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(check, "ok", "{}", save.display());
+    drop(conn);
+    let (store, campaign) = Store::open_and_load(save).unwrap();
+    let log = store.events().unwrap();
+    let history = umpire::model::History::of(&log);
+    let moves = history
+        .standing
+        .iter()
+        .filter(|c| !c.start && c.battle.is_none() && !c.edit)
+        .count();
+    let expected = campaign.start_turn + u32::try_from(moves).unwrap();
+    assert_eq!(
+        campaign.turn,
+        expected,
+        "{} is between game moves",
+        save.display()
+    );
+    campaign.turn
+}
+
+#[test]
+fn killed_mid_game_move_every_save_is_whole_after_restart() {
+    const KILLS: u64 = 20;
+    let (dir, tokens) = folder(&["north"]);
+    let north = dir.path().join("north.umpire");
+    std::fs::copy(&north, dir.path().join("south.umpire")).unwrap();
+    let saves = [north.clone(), dir.path().join("south.umpire")];
+    let first: Vec<u32> = saves.iter().map(whole).collect();
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let started = std::time::Instant::now();
+    let mut cut = 0;
+    for kill in 0..KILLS {
+        let (mut child, addr) = spawn_binary(dir.path());
+        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let workers: Vec<_> = ["north", "south"]
+            .into_iter()
+            .map(|id| {
+                let (addr, stop) = (addr.clone(), Arc::clone(&stop));
+                let (british, rebels, umpire) = (tokens.british.clone(), tokens.rebels.clone(), tokens.umpire.clone());
+                std::thread::spawn(move || {
+                    let agent: ureq::Agent = ureq::Agent::config_builder()
+                        .http_status_as_error(false)
+                        .timeout_global(Some(std::time::Duration::from_secs(5)))
+                        .build()
+                        .into();
+                    let base = format!("http://{addr}/api/campaigns/{id}");
+                    let mut n = 0;
+                    while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                        n += 1;
+                        let ok = (|| -> Option<()> {
+                            for (side, force, token) in
+                                [("british", "guards-brigade", &british), ("rebels", "army-of-asyut", &rebels)]
+                            {
+                                let mut r = agent
+                                    .get(format!("{base}/sides/{side}/orders"))
+                                    .header("Authorization", format!("Bearer {token}"))
+                                    .call()
+                                    .ok()?;
+                                let v: Value = serde_json::from_str(&r.body_mut().read_to_string().ok()?).ok()?;
+                                let body = json!({ "revision": v["revision"], "orders": hold_orders(side, force, v["turn"].as_u64()?) });
+                                agent
+                                    .put(format!("{base}/sides/{side}/orders"))
+                                    .header("Authorization", format!("Bearer {token}"))
+                                    .header("Idempotency-Key", format!("{kill}-{n}-{side}"))
+                                    .send(body.to_string())
+                                    .ok()?;
+                            }
+                            let mut r = agent
+                                .get(&base)
+                                .header("Authorization", format!("Bearer {umpire}"))
+                                .call()
+                                .ok()?;
+                            let v: Value = serde_json::from_str(&r.body_mut().read_to_string().ok()?).ok()?;
+                            agent
+                                .post(format!("{base}/resolve"))
+                                .header("Authorization", format!("Bearer {umpire}"))
+                                .send(json!({ "revision": v["revision"], "with_pending": true }).to_string())
+                                .ok()?;
+                            Some(())
+                        })();
+                        if ok.is_none() {
+                            // The kill cut a request short.
+                            return true;
+                        }
+                    }
+                    false
+                })
+            })
+            .collect();
+        std::thread::sleep(std::time::Duration::from_millis(30 + next() % 270));
+        child.kill().unwrap(); // SIGKILL
+        child.wait().unwrap();
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        for worker in workers {
+            cut += usize::from(worker.join().unwrap());
+        }
+        for save in &saves {
+            whole(save);
+        }
+    }
+    let last: Vec<u32> = saves.iter().map(whole).collect();
+    assert!(
+        last.iter().zip(&first).any(|(l, f)| l > f),
+        "game moves were resolved between the kills: {first:?} -> {last:?}"
+    );
+    assert!(cut >= 20, "the kills cut {cut} of 40 request streams short");
+    assert!(started.elapsed() < std::time::Duration::from_secs(60));
+}
