@@ -31,7 +31,7 @@ pub struct OrdersForm<'a> {
     pub token: &'a str,
     /// The save's revision the report was computed from: an order sent on an
     /// older one is refused, so no one's change is undone unseen.
-    pub revision: u64,
+    pub revision: i64,
     /// The orders the side already gave for this game move, if any.
     pub given: Option<&'a [Order]>,
     /// When the game move is resolved, as the umpire set it, if set.

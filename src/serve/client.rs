@@ -220,10 +220,11 @@ pub fn fetch(link: &Link) -> Result<Served, ClientError> {
     })?;
     let url = link.api("orders");
     let orders: OrdersAnswer = answer(&url, agent.get(&url).header("Authorization", &bearer).call())?;
+    // Unix seconds, as docs/api.md keeps it.
     let deadline = match orders.deadline {
-        None | Some(serde_json::Value::Null) => None,
+        Some(serde_json::Value::Number(n)) => n.as_i64().map(crate::desk::served::deadline_text),
         Some(serde_json::Value::String(s)) => Some(s),
-        Some(other) => Some(other.to_string()),
+        _ => None,
     };
     Ok(Served {
         revision: body.revision,
