@@ -317,7 +317,7 @@ body{max-width:1600px}
 #forces tr[data-action=march] .march,#forces tr[data-action=split] .split,#forces tr[data-action=merge] .merge{display:inline}
 .problem{color:#b4003c;font-weight:bold}.problem:empty{display:none}
 #status.ok{color:#1e6e1e;font-weight:bold}#status.bad{color:#b4003c;font-weight:bold}
-button{font:inherit;padding:4px 14px}svg.map{cursor:crosshair}
+button{font:inherit;padding:4px 14px}svg.map{cursor:crosshair}svg.map text{pointer-events:none}
 ";
 
 /// The page's script: keeps each row's controls to its order, picks a region
@@ -436,7 +436,7 @@ const SCRIPT: &str = r##"
       var code = pair[0], body = pair[1];
       if (code >= 200 && code < 300) {
         if (typeof body.revision === "number") data.revision = body.revision;
-        say(body.message || "Orders taken.", true);
+        say(body.summary ? "Orders taken: " + body.summary + "." : "Orders taken.", true);
         document.getElementById("given").textContent = "Orders given for this game move; you may change them until it is resolved.";
         return;
       }

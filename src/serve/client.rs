@@ -169,8 +169,9 @@ struct OrdersAnswer {
 #[derive(Debug, serde::Deserialize)]
 struct GivenAnswer {
     revision: u64,
+    /// "1 march, 1 hold".
     #[serde(default)]
-    message: Option<String>,
+    summary: Option<String>,
 }
 
 /// Reads an answer: its body on success, else the server's sentence.
@@ -249,7 +250,9 @@ pub fn give_orders(link: &Link, revision: u64, orders: &str, key: &str) -> Resul
     let given: GivenAnswer = answer(&url, request)?;
     Ok(Given {
         revision: given.revision,
-        message: given.message.unwrap_or_else(|| "orders taken.".to_owned()),
+        message: given
+            .summary
+            .map_or_else(|| "orders taken.".to_owned(), |s| format!("orders taken: {s}.")),
     })
 }
 
