@@ -24,3 +24,13 @@ CREATE TABLE serve_settings (
     auto_resolve INTEGER NOT NULL DEFAULT 0 CHECK (auto_resolve IN (0, 1)), -- resolve when every side has given orders
     deadline INTEGER                                          -- Unix seconds; NULL: none
 );
+
+-- Reminders (`umpire serve remind`): the club's webhook, called when a game move is
+-- resolved and `remind_minutes` before the deadline. One row; none: no reminders.
+CREATE TABLE serve_reminders (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    webhook TEXT NOT NULL,                                          -- an http:// or https:// address
+    remind_minutes INTEGER NOT NULL DEFAULT 60 CHECK (remind_minutes >= 0),
+    announced_turn INTEGER NOT NULL,   -- the game move whose orders were last announced open
+    reminded_turn INTEGER              -- the game move whose deadline reminder was sent
+);

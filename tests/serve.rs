@@ -649,6 +649,141 @@ fn auto_resolve_when_every_side_has_given_orders() {
     );
 }
 
+/// A webhook receiver on a loopback port: each JSON body POSTed to it, as
+/// it came; it answers 200 and stops with the test.
+fn receiver() -> (String, std::sync::mpsc::Receiver<Value>) {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/hook", listener.local_addr().unwrap());
+    let (tell, heard) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { return };
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let mut length = 0;
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                    break;
+                }
+                let lower = line.to_ascii_lowercase();
+                if let Some(n) = lower.strip_prefix("content-length:") {
+                    length = n.trim().parse().unwrap();
+                }
+                if line == "\r\n" {
+                    break;
+                }
+            }
+            let mut body = vec![0; length];
+            reader.read_exact(&mut body).unwrap();
+            let _ = stream.write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\nconnection: close\r\n\r\n");
+            if tell.send(serde_json::from_slice(&body).unwrap()).is_err() {
+                return;
+            }
+        }
+    });
+    (url, heard)
+}
+
+#[test]
+fn reminders_go_to_the_webhook_once_each() {
+    let (dir, tokens) = folder(&["egypt"]);
+    let (hook, heard) = receiver();
+    let server = umpire::serve::start(dir.path(), "127.0.0.1:0".parse().unwrap()).unwrap();
+    let base = format!("http://{}/api/campaigns/egypt", server.addr);
+    let agent = agent();
+    let (rev, turn) = revision(&agent, &base, "british", &tokens.british);
+    // Only the umpire sets it, and only to a web address.
+    let set = |token: &str, webhook: Value, rev: i64| {
+        call(
+            &agent,
+            "PUT",
+            &format!("{base}/reminders"),
+            Some(token),
+            None,
+            Some(&json!({ "revision": rev, "webhook": webhook, "remind_minutes": 60 }).to_string()),
+        )
+    };
+    assert_eq!(set(&tokens.british, json!(hook), rev).0, 403);
+    let (status, text) = set(&tokens.umpire, json!("file:///etc/passwd"), rev);
+    assert_eq!(status, 400, "{text}");
+    assert!(text.contains("not an http:// or https:// address"), "{text}");
+    let (status, text) = set(&tokens.umpire, json!(hook), rev);
+    assert_eq!(status, 200, "{text}");
+    // The British give orders; a deadline half an hour off: the reminder
+    // names the rebels, who have not.
+    let body =
+        json!({ "revision": rev, "orders": hold_orders("british", "guards-brigade", turn) }).to_string();
+    let (status, text) = call(
+        &agent,
+        "PUT",
+        &format!("{base}/sides/british/orders"),
+        Some(&tokens.british),
+        Some("k"),
+        Some(&body),
+    );
+    assert_eq!(status, 200, "{text}");
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let (status, text) = call(
+        &agent,
+        "PUT",
+        &format!("{base}/settings"),
+        Some(&tokens.umpire),
+        None,
+        Some(
+            &json!({ "revision": json_of(&text)["revision"], "auto_resolve": false, "deadline": now + 1800 })
+                .to_string(),
+        ),
+    );
+    assert_eq!(status, 200, "{text}");
+    let wait = std::time::Duration::from_secs(15);
+    let due = heard.recv_timeout(wait).expect("no deadline reminder");
+    assert_eq!(due["event"], "deadline_near", "{due}");
+    assert_eq!(due["turn"], turn);
+    assert_eq!(due["sides"], json!(["Army of the Rebellion"]), "{due}");
+    assert!(
+        due["text"]
+            .as_str()
+            .unwrap()
+            .contains("still to give them: Army of the Rebellion"),
+        "{due}"
+    );
+    // The umpire resolves: the game move is announced.
+    let (_, text) = call(&agent, "GET", &base, Some(&tokens.umpire), None, None);
+    let rev = json_of(&text)["revision"].clone();
+    let (status, text) = call(
+        &agent,
+        "POST",
+        &format!("{base}/resolve"),
+        Some(&tokens.umpire),
+        None,
+        Some(&json!({ "revision": rev, "with_pending": true }).to_string()),
+    );
+    assert_eq!(status, 200, "{text}");
+    let resolved = heard.recv_timeout(wait).expect("no announcement");
+    assert_eq!(resolved["event"], "resolved", "{resolved}");
+    assert_eq!(resolved["turn"], turn);
+    assert!(
+        resolved["text"].as_str().unwrap().contains(&format!(
+            "game move {turn} is resolved; orders for game move {} are open",
+            turn + 1
+        )),
+        "{resolved}"
+    );
+    // The deadline stands for the next game move: its reminder names both
+    // sides, once; nothing more in the next ticks.
+    let next = heard
+        .recv_timeout(wait)
+        .expect("no reminder for the next game move");
+    assert_eq!(next["event"], "deadline_near", "{next}");
+    assert_eq!(next["turn"], turn + 1);
+    assert_eq!(next["sides"].as_array().unwrap().len(), 2, "{next}");
+    assert!(heard.recv_timeout(std::time::Duration::from_secs(5)).is_err());
+}
+
 #[test]
 fn the_token_command_prints_a_token_and_link_and_revokes() {
     let (dir, _) = folder(&["egypt"]);

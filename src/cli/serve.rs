@@ -29,6 +29,22 @@ pub(super) enum ServeCommand {
         #[arg(long, default_value = "http://127.0.0.1:7878")]
         url: String,
     },
+    /// Call the club's webhook (a chat room's incoming hook, or any address
+    /// that takes a JSON POST) when a game move is resolved and before the
+    /// deadline; --off stops it.
+    Remind {
+        /// The campaign save.
+        save: std::path::PathBuf,
+        /// The webhook: an http:// or https:// address.
+        #[arg(required_unless_present = "off")]
+        webhook: Option<String>,
+        /// Minutes before the deadline to remind the sides that have not given orders.
+        #[arg(long, default_value_t = 60)]
+        before: u32,
+        /// No more reminders.
+        #[arg(long, conflicts_with = "webhook")]
+        off: bool,
+    },
 }
 
 pub(super) fn serve(dir: &Path, bind: &str) -> Result<ExitCode> {
@@ -55,7 +71,35 @@ pub(super) fn command(command: &ServeCommand) -> Result<ExitCode> {
             revoke,
             url,
         } => token(save, seat, *revoke, url),
+        ServeCommand::Remind {
+            save,
+            webhook,
+            before,
+            off,
+        } => remind(save, webhook.as_deref().filter(|_| !off), *before),
     }
+}
+
+fn remind(save: &Path, webhook: Option<&str>, before: u32) -> Result<ExitCode> {
+    if let Some(url) = webhook {
+        umpire::serve::remind::check_webhook(url)
+            .map_err(|why| anyhow!("{why}: give the webhook's http:// or https:// address"))?;
+    }
+    let mut store = Store::open(save)?;
+    let campaign = store.load()?;
+    let at = store.revision()?;
+    store.set_reminders(at, webhook.map(|url| (url.trim(), before)), campaign.turn)?;
+    let mut out = std::io::stdout().lock();
+    match webhook {
+        Some(url) => writeln!(
+            out,
+            "{}: the server calls {} when a game move is resolved, and {before} minutes before a deadline for the sides that have not given orders.",
+            save.display(),
+            url.trim()
+        )?,
+        None => writeln!(out, "{}: no more reminders.", save.display())?,
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn token(save: &Path, seat: &str, revoke: bool, url: &str) -> Result<ExitCode> {

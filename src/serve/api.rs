@@ -112,6 +112,7 @@ pub fn router(saves: Arc<Saves>) -> Router {
         .route("/api/campaigns/{id}/undo", post(undo))
         .route("/api/campaigns/{id}/battles", get(battles))
         .route("/api/campaigns/{id}/settings", get(settings).put(put_settings))
+        .route("/api/campaigns/{id}/reminders", get(reminders).put(put_reminders))
         .route("/campaigns/{id}/sides/{side}", get(page))
         .route("/campaigns/{id}/sides/{side}/orders", get(orders_page))
         .fallback(not_found)
@@ -735,6 +736,106 @@ async fn put_settings(
     .await
 }
 
+/// The reminders due for the campaign `id` (`remind::due`), each sent to
+/// the webhook from a blocking task of its own: a slow or broken webhook
+/// holds up no request and no game move; a failure is said in the log.
+async fn remind(saves: &Saves, id: &str, now: i64) {
+    let name = id.to_owned();
+    let due = with_save(saves, id, move |open| {
+        let deadline = open.store.serve_settings()?.deadline;
+        let (campaign, _, at) = open.current()?;
+        Ok(super::remind::due(
+            &mut open.store,
+            (&campaign, at),
+            &name,
+            deadline,
+            now,
+        )?)
+    })
+    .await;
+    match due {
+        Ok(Some((url, occasions))) if !occasions.is_empty() => {
+            // In order: the game move announced before its deadline's reminder.
+            let id = id.to_owned();
+            tokio::task::spawn_blocking(move || {
+                for occasion in &occasions {
+                    if let Err(e) = super::remind::send(&url, occasion) {
+                        eprintln!("{id}: a reminder was not sent: {e}");
+                    }
+                }
+            });
+        }
+        Ok(_) => {}
+        Err(e) => eprintln!("{id}: the reminders could not be read: {}", e.message),
+    }
+}
+
+/// GET /api/campaigns/{id}/reminders: the campaign's webhook, or `null`.
+async fn reminders(State(saves): State<Arc<Saves>>, Path(id): Path<String>, headers: HeaderMap) -> Answer {
+    let token = token_of(&headers, None);
+    with_save(&saves, &id, move |open| {
+        admit(&open.store, token.as_deref(), &Need::Umpire)?;
+        let (_, _, at) = open.current()?;
+        let reminders = open.store.reminders()?;
+        json_answer(json!({
+            "revision": at.number(),
+            "webhook": reminders.as_ref().map(|r| r.webhook.clone()),
+            "remind_minutes": reminders.as_ref().map(|r| r.remind_minutes),
+        }))
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RemindersBody {
+    revision: i64,
+    webhook: Option<String>,
+    #[serde(default = "an_hour")]
+    remind_minutes: u32,
+}
+
+/// The deadline reminder's default: an hour before.
+fn an_hour() -> u32 {
+    60
+}
+
+/// PUT /api/campaigns/{id}/reminders: sets (or, with `"webhook": null`, clears) the webhook.
+async fn put_reminders(
+    State(saves): State<Arc<Saves>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Body,
+) -> Answer {
+    let token = token_of(&headers, None);
+    let parsed = json_body::<RemindersBody>(
+        body,
+        "{\"revision\": N, \"webhook\": \"https://...\" or null, \"remind_minutes\": 60}",
+    )
+    .await;
+    with_save(&saves, &id, move |open| {
+        admit(&open.store, token.as_deref(), &Need::Umpire)?;
+        let (body, _) = parsed?;
+        let (campaign, _, now) = open.current()?;
+        let at = exactly_at(&open.store, body.revision, now)?;
+        if let Some(url) = &body.webhook {
+            super::remind::check_webhook(url)
+                .map_err(|why| ApiError::new(StatusCode::BAD_REQUEST, format!("webhook: {why}")))?;
+        }
+        let webhook = body
+            .webhook
+            .as_deref()
+            .map(|url| (url.trim(), body.remind_minutes));
+        open.store.set_reminders(at, webhook, campaign.turn)?;
+        json_answer(json!({
+            "revision": at.number(),
+            "webhook": body.webhook,
+            "remind_minutes": body.remind_minutes,
+        }))
+    })
+    .await
+}
+
 /// Every few seconds: each save whose deadline has passed has its game move
 /// resolved, a side with no orders holding; the deadline is then cleared.
 pub async fn deadlines(saves: Arc<Saves>) {
@@ -772,6 +873,7 @@ pub async fn deadlines(saves: Arc<Saves>) {
                     e.message
                 );
             }
+            remind(&saves, &id, now).await;
         }
     }
 }

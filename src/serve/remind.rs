@@ -9,6 +9,8 @@
 //! The payload is plain JSON with a `text` sentence, so most chat hooks show
 //! it as it is: `{"text": "...", "campaign": ..., "event": ..., ...}`.
 
+use crate::model::Campaign;
+use crate::store::{Revision, Store, StoreError};
 use serde::Serialize;
 use std::time::Duration;
 
@@ -25,6 +27,8 @@ pub enum Occasion {
         title: String,
         turn: u32,
         battles_pending: usize,
+        /// The campaign ended with this game move: no more orders.
+        ended: bool,
     },
     /// The deadline of game move `turn` is near, and `sides` have not given orders.
     DeadlineNear {
@@ -40,6 +44,12 @@ impl Occasion {
     /// The sentence a person reads in the chat room.
     pub fn text(&self) -> String {
         match self {
+            Occasion::Resolved {
+                title,
+                turn,
+                ended: true,
+                ..
+            } => format!("{title}: game move {turn} is resolved, and the campaign has ended."),
             Occasion::Resolved {
                 title,
                 turn,
@@ -77,6 +87,73 @@ impl Occasion {
         }
         body
     }
+}
+
+/// The reminders due at `now` (Unix seconds) for the campaign `name`, read
+/// at `at`, with the webhook to send them to; each is noted sent in the save
+/// at once, so it goes once whatever the webhook answers. Orders are
+/// announced open when the campaign's game move is past the last announced
+/// (whoever resolved it: the server, a deadline, `umpire turn`); the deadline
+/// reminder goes `remind_minutes` before the deadline, naming the sides a
+/// person plays that have not given orders, if any.
+pub fn due(
+    store: &mut Store,
+    (campaign, at): (&Campaign, Revision),
+    name: &str,
+    deadline: Option<i64>,
+    now: i64,
+) -> Result<Option<(String, Vec<Occasion>)>, StoreError> {
+    let Some(reminders) = store.reminders()? else {
+        return Ok(None);
+    };
+    let mut occasions = Vec::new();
+    let mut announced = reminders.announced_turn;
+    let mut reminded = reminders.reminded_turn;
+    let ended = campaign.end.ended.is_some();
+    if campaign.turn > announced {
+        occasions.push(Occasion::Resolved {
+            campaign: name.to_owned(),
+            title: campaign.title.clone(),
+            turn: campaign.turn.saturating_sub(1),
+            battles_pending: campaign
+                .battles
+                .iter()
+                .filter(|b| b.status == crate::model::BattleStatus::Pending)
+                .count(),
+            ended,
+        });
+        announced = campaign.turn;
+    }
+    let before = i64::from(reminders.remind_minutes).saturating_mul(60);
+    if let Some(deadline) = deadline
+        && !ended
+        && now < deadline
+        && now >= deadline.saturating_sub(before)
+        && reminded != Some(campaign.turn)
+    {
+        reminded = Some(campaign.turn);
+        let given = crate::desk::served::sides_with_orders(store)?;
+        let programmed = store.programmed_sides()?;
+        let missing: Vec<String> = campaign
+            .sides
+            .iter()
+            .filter(|s| !given.contains(&s.id) && !programmed.contains(&s.id))
+            .map(|s| s.name.clone())
+            .collect();
+        if !missing.is_empty() {
+            occasions.push(Occasion::DeadlineNear {
+                campaign: name.to_owned(),
+                title: campaign.title.clone(),
+                turn: campaign.turn,
+                deadline: crate::desk::served::deadline_text(deadline),
+                sides: missing,
+            });
+        }
+    }
+    if announced != reminders.announced_turn || reminded != reminders.reminded_turn {
+        store.mark_reminded(at, announced, reminded)?;
+    }
+    Ok(Some((reminders.webhook, occasions)))
 }
 
 /// Why a webhook call failed.
@@ -141,6 +218,7 @@ mod tests {
             title: "The Egyptian Rebellion of 1895".into(),
             turn: 4,
             battles_pending: 1,
+            ended: false,
         };
         assert_eq!(
             resolved.text(),

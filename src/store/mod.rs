@@ -24,7 +24,7 @@ mod served;
 pub use error::StoreError;
 pub use moves::Undone;
 pub use revision::{Revision, Watch};
-pub use served::{Keyed, Seat, ServeSettings};
+pub use served::{Keyed, Reminders, Seat, ServeSettings};
 
 /// `campaign` (its map, sides and title, which never change) as it stood at
 /// a state the log keeps: `state` is a `campaign_created` or checkpoint

@@ -215,4 +215,78 @@ impl Store {
         .map_err(sqlite(&path, "storing the server settings"))?;
         tx.commit().map_err(sqlite(&path, "saving the server settings"))
     }
+
+    /// The campaign's reminders, if set (`umpire serve remind`).
+    pub fn reminders(&self) -> Result<Option<Reminders>, StoreError> {
+        self.conn
+            .query_row(
+                "SELECT webhook, remind_minutes, announced_turn, reminded_turn FROM serve_reminders WHERE id = 1",
+                [],
+                |r| {
+                    Ok(Reminders {
+                        webhook: r.get(0)?,
+                        remind_minutes: r.get(1)?,
+                        announced_turn: r.get(2)?,
+                        reminded_turn: r.get(3)?,
+                    })
+                },
+            )
+            .optional()
+            .map_err(|source| self.sqlite_error("reading the reminders", source))
+    }
+
+    /// Sets the campaign's webhook (`None`: no reminders), if the save is
+    /// still at `at`; orders are announced open from game move `turn` on.
+    pub fn set_reminders(
+        &mut self,
+        at: Revision,
+        webhook: Option<(&str, u32)>,
+        turn: u32,
+    ) -> Result<(), StoreError> {
+        let path = path_text(&self.path);
+        let tx = begin(&mut self.conn, &path, "starting to set the reminders")?;
+        expect_at(&tx, &self.path, at)?;
+        match webhook {
+            None => tx.execute("DELETE FROM serve_reminders", []),
+            Some((url, minutes)) => tx.execute(
+                "INSERT INTO serve_reminders (id, webhook, remind_minutes, announced_turn) VALUES (1, ?1, ?2, ?3)
+                 ON CONFLICT (id) DO UPDATE SET webhook = excluded.webhook, remind_minutes = excluded.remind_minutes,
+                     announced_turn = excluded.announced_turn, reminded_turn = NULL",
+                params![url, minutes, turn],
+            ),
+        }
+        .map_err(sqlite(&path, "storing the reminders"))?;
+        tx.commit().map_err(sqlite(&path, "saving the reminders"))
+    }
+
+    /// Notes a reminder as sent: orders announced open for game move
+    /// `announced`, the deadline reminder of game move `reminded`; if the
+    /// save is still at `at`.
+    pub fn mark_reminded(
+        &mut self,
+        at: Revision,
+        announced: u32,
+        reminded: Option<u32>,
+    ) -> Result<(), StoreError> {
+        let path = path_text(&self.path);
+        let tx = begin(&mut self.conn, &path, "starting to note the reminders sent")?;
+        expect_at(&tx, &self.path, at)?;
+        tx.execute(
+            "UPDATE serve_reminders SET announced_turn = ?1, reminded_turn = ?2 WHERE id = 1",
+            params![announced, reminded],
+        )
+        .map_err(sqlite(&path, "noting the reminders sent"))?;
+        tx.commit().map_err(sqlite(&path, "saving the reminders sent"))
+    }
+}
+
+/// A campaign's reminders: where, how long before the deadline, what was sent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reminders {
+    pub webhook: String,
+    pub remind_minutes: u32,
+    /// The game move whose orders were last announced open.
+    pub announced_turn: u32,
+    /// The game move whose deadline reminder was sent.
+    pub reminded_turn: Option<u32>,
 }
