@@ -112,8 +112,7 @@ pub fn write_pack(
     dir: &Path,
     paper: handoff::tiles::Paper,
 ) -> Result<PackWritten, DeskError> {
-    let handoff = scenario_for(campaign, battle, rules)?;
-    let b = handoff::pending_battle(campaign, battle)?;
+    let (handoff, pack) = pack_files(campaign, battle, rules, paper)?;
     let mut record = record_with(campaign, battle, &handoff.scenario)?;
     record.pack = Some(
         std::path::absolute(dir)
@@ -121,22 +120,11 @@ pub fn write_pack(
             .display()
             .to_string(),
     );
-    let json = serde_json::to_string_pretty(&handoff.scenario).unwrap_or_default();
-    let briefing = handoff::briefing::write_briefing(campaign, b, &handoff);
-    let sheet = handoff::sheet::write_sheet(campaign, b, &handoff.scenario);
-    let png =
-        handoff::picture::table_png(&handoff.scenario).map_err(|e| DeskError::Picture(e.to_string()))?;
-    let pdf = handoff::pack_pdf::pack_pdf(campaign, b, &handoff, paper);
-    let files = files::write_files(
-        dir,
-        &[
-            ("scenario.json", json.as_bytes()),
-            ("briefing.md", briefing.as_bytes()),
-            ("table.png", &png),
-            ("result.toml", sheet.as_bytes()),
-            ("pack.pdf", &pdf),
-        ],
-    )?;
+    let named: Vec<(&str, &[u8])> = pack
+        .iter()
+        .map(|(name, bytes)| (*name, bytes.as_slice()))
+        .collect();
+    let files = files::write_files(dir, &named)?;
     store.record_battle(at, battle, &record)?;
     Ok(PackWritten {
         battle,
@@ -144,6 +132,43 @@ pub fn write_pack(
         files,
         handoff,
     })
+}
+
+/// The names of a battle pack's files, in the order they are written.
+pub const PACK_FILES: [&str; 5] = [
+    "scenario.json",
+    "briefing.md",
+    "table.png",
+    "result.toml",
+    "pack.pdf",
+];
+
+/// Battle `battle`'s pack as files in memory (named as [`PACK_FILES`]),
+/// with the hand-off they were made from: what `umpire scenario` writes and
+/// `umpire serve` sends the umpire.
+pub fn pack_files(
+    campaign: &Campaign,
+    battle: u32,
+    rules: Option<RuleSetId>,
+    paper: handoff::tiles::Paper,
+) -> Result<(handoff::Handoff, Vec<(&'static str, Vec<u8>)>), DeskError> {
+    let handoff = scenario_for(campaign, battle, rules)?;
+    let b = handoff::pending_battle(campaign, battle)?;
+    let json = serde_json::to_string_pretty(&handoff.scenario).unwrap_or_default();
+    let briefing = handoff::briefing::write_briefing(campaign, b, &handoff);
+    let sheet = handoff::sheet::write_sheet(campaign, b, &handoff.scenario);
+    let png =
+        handoff::picture::table_png(&handoff.scenario).map_err(|e| DeskError::Picture(e.to_string()))?;
+    let pdf = handoff::pack_pdf::pack_pdf(campaign, b, &handoff, paper);
+    let [scenario, brief, table, result, pack] = PACK_FILES;
+    let files = vec![
+        (scenario, json.into_bytes()),
+        (brief, briefing.into_bytes()),
+        (table, png),
+        (result, sheet.into_bytes()),
+        (pack, pdf),
+    ];
+    Ok((handoff, files))
 }
 
 /// A result applied: the outcome (when the engine fought), the events and the new state.

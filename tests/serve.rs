@@ -163,6 +163,15 @@ fn every_endpoint_refuses_what_it_must() {
     let stale_orders =
         json!({ "revision": rev - 1, "orders": hold_orders("british", "highland-brigade", turn) })
             .to_string();
+    let pending = Store::open(&dir.path().join("egypt.umpire"))
+        .unwrap()
+        .load()
+        .unwrap()
+        .battles
+        .iter()
+        .find(|b| b.status == umpire::model::BattleStatus::Pending)
+        .unwrap()
+        .id;
     // Each endpoint: method, path, who may call it, a good body, a stale body.
     let table: Vec<(&str, String, Who, Option<String>, Option<String>)> = vec![
         ("GET", format!("{base}"), Who::Umpire, None, None),
@@ -216,6 +225,45 @@ fn every_endpoint_refuses_what_it_must() {
             Who::Umpire,
             None,
             Some(json!({ "revision": rev - 1, "with_pending": true }).to_string()),
+        ),
+        (
+            "GET",
+            format!("http://{}/campaigns/egypt/sides/british/orders", server.addr),
+            Who::British,
+            None,
+            None,
+        ),
+        ("GET", format!("{base}/reminders"), Who::Umpire, None, None),
+        (
+            "PUT",
+            format!("{base}/reminders"),
+            Who::Umpire,
+            None,
+            Some(json!({ "revision": rev - 1, "webhook": null }).to_string()),
+        ),
+        (
+            "GET",
+            format!("{base}/battles/{pending}/pack/result.toml"),
+            Who::Umpire,
+            None,
+            None,
+        ),
+        (
+            "POST",
+            format!("{base}/battles/{pending}/result"),
+            Who::Umpire,
+            None,
+            Some(json!({ "revision": rev - 1, "engine": true }).to_string()),
+        ),
+        (
+            "POST",
+            format!("{base}/edit"),
+            Who::Umpire,
+            None,
+            Some(
+                json!({ "revision": rev - 1, "edit": { "edit": "ruling" }, "reason": "a ruling" })
+                    .to_string(),
+            ),
         ),
     ];
     let oversized = format!(
@@ -782,6 +830,142 @@ fn reminders_go_to_the_webhook_once_each() {
     assert_eq!(next["turn"], turn + 1);
     assert_eq!(next["sides"].as_array().unwrap().len(), 2, "{next}");
     assert!(heard.recv_timeout(std::time::Duration::from_secs(5)).is_err());
+}
+
+/// GET with a token, as bytes.
+fn bytes(agent: &ureq::Agent, url: &str, token: &str) -> (u16, Vec<u8>) {
+    let mut answer = agent
+        .get(url)
+        .header("Authorization", &format!("Bearer {token}"))
+        .call()
+        .unwrap();
+    let status = answer.status().as_u16();
+    (status, answer.body_mut().read_to_vec().unwrap())
+}
+
+#[test]
+fn the_umpire_downloads_a_pack_enters_a_result_and_rules_with_the_pencil() {
+    let (dir, tokens) = folder(&["egypt"]);
+    let server = umpire::serve::start(dir.path(), "127.0.0.1:0".parse().unwrap()).unwrap();
+    let base = format!("http://{}/api/campaigns/egypt", server.addr);
+    let agent = agent();
+    let (_, text) = call(
+        &agent,
+        "GET",
+        &format!("{base}/battles"),
+        Some(&tokens.umpire),
+        None,
+        None,
+    );
+    let battles = json_of(&text);
+    let pending = battles["battles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["status"] == "pending")
+        .unwrap_or_else(|| panic!("no pending battle: {text}"))["id"]
+        .as_u64()
+        .unwrap();
+    let pack =
+        |file: &str, token: &str| bytes(&agent, &format!("{base}/battles/{pending}/pack/{file}"), token);
+    let (status, pdf) = pack("pack.pdf", &tokens.umpire);
+    assert_eq!(status, 200);
+    assert!(pdf.starts_with(b"%PDF-"), "a PDF");
+    let (status, png) = pack("table.png", &tokens.umpire);
+    assert_eq!(status, 200);
+    assert!(png.starts_with(b"\x89PNG"), "a PNG");
+    let (status, sheet) = pack("result.toml", &tokens.umpire);
+    assert_eq!(status, 200);
+    assert!(
+        String::from_utf8(sheet)
+            .unwrap()
+            .contains(&format!("battle = {pending}"))
+    );
+    assert_eq!(pack("../egypt.umpire", &tokens.umpire).0, 404);
+    assert_eq!(pack("secrets.txt", &tokens.umpire).0, 404);
+    assert_eq!(pack("pack.pdf", &tokens.british).0, 403, "the umpire's only");
+    assert_eq!(
+        bytes(
+            &agent,
+            &format!("{base}/battles/99/pack/pack.pdf"),
+            &tokens.umpire
+        )
+        .0,
+        404
+    );
+
+    // A result: a bad sheet refused with its problems; the engine fights it.
+    let (_, text) = call(&agent, "GET", &base, Some(&tokens.umpire), None, None);
+    let rev = json_of(&text)["revision"].as_i64().unwrap();
+    let result = format!("{base}/battles/{pending}/result");
+    let (status, text) = call(
+        &agent,
+        "POST",
+        &result,
+        Some(&tokens.umpire),
+        None,
+        Some(&json!({ "revision": rev, "sheet": "battle = 1\nwinner = \"nobody\"\n" }).to_string()),
+    );
+    assert_eq!(status, 400, "{text}");
+    assert!(
+        json_of(&text)["problems"].as_str().is_some_and(|p| !p.is_empty()),
+        "{text}"
+    );
+    let (status, text) = call(
+        &agent,
+        "POST",
+        &result,
+        Some(&tokens.british),
+        None,
+        Some(&json!({ "revision": rev, "engine": true }).to_string()),
+    );
+    assert_eq!(status, 403, "{text}");
+    let (status, text) = call(
+        &agent,
+        "POST",
+        &result,
+        Some(&tokens.umpire),
+        None,
+        Some(&json!({ "revision": rev, "engine": true, "seed": 3 }).to_string()),
+    );
+    assert_eq!(status, 200, "{text}");
+    let v = json_of(&text);
+    assert!(
+        v["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e.as_str().unwrap().contains(&format!("Battle {pending}"))),
+        "{text}"
+    );
+    let rev = v["revision"].as_i64().unwrap();
+    let (status, text) = call(
+        &agent,
+        "POST",
+        &result,
+        Some(&tokens.umpire),
+        None,
+        Some(&json!({ "revision": rev, "engine": true }).to_string()),
+    );
+    assert_eq!(status, 409, "fought already: {text}");
+    assert!(text.contains("already fought"), "{text}");
+
+    // The pencil: a ruling with its reason; none without one; stale refused.
+    let edit = |rev: i64, reason: &str| {
+        call(
+            &agent,
+            "POST",
+            &format!("{base}/edit"),
+            Some(&tokens.umpire),
+            None,
+            Some(&json!({ "revision": rev, "edit": { "edit": "ruling" }, "reason": reason }).to_string()),
+        )
+    };
+    assert_eq!(edit(rev, " ").0, 400);
+    let (status, text) = edit(rev, "The Nile is in flood: no fords this game move.");
+    assert_eq!(status, 200, "{text}");
+    assert!(text.contains("The Nile is in flood"), "{text}");
+    assert_eq!(edit(rev, "again, on an old view").0, 409);
 }
 
 #[test]

@@ -7,7 +7,7 @@ use super::saves::{Open, Saves, Slot};
 use super::token::{hash_body, hash_token};
 use crate::desk::DeskError;
 use crate::desk::served::{self as desk, ServedError};
-use crate::model::{BattleStatus, Diagnostic, SideId};
+use crate::model::{Diagnostic, SideId};
 use crate::store::{Keyed, Revision, Seat, ServeSettings, Store, StoreError, Undone};
 use axum::body::Body;
 use axum::extract::{Path, RawQuery, State};
@@ -113,6 +113,9 @@ pub fn router(saves: Arc<Saves>) -> Router {
         .route("/api/campaigns/{id}/battles", get(battles))
         .route("/api/campaigns/{id}/settings", get(settings).put(put_settings))
         .route("/api/campaigns/{id}/reminders", get(reminders).put(put_reminders))
+        .route("/api/campaigns/{id}/battles/{battle}/pack/{file}", get(pack_file))
+        .route("/api/campaigns/{id}/battles/{battle}/result", post(post_result))
+        .route("/api/campaigns/{id}/edit", post(post_edit))
         .route("/campaigns/{id}/sides/{side}", get(page))
         .route("/campaigns/{id}/sides/{side}/orders", get(orders_page))
         .fallback(not_found)
@@ -677,13 +680,190 @@ async fn battles(State(saves): State<Arc<Saves>>, Path(id): Path<String>, header
                     "defender": b.defender,
                     "forces": b.forces,
                     "reserves": b.reserves,
-                    "status": if b.status == BattleStatus::Pending { "pending" } else { "fought" },
+                    "status": b.status,
                     "pack_written": b.record.pack.is_some(),
                     "odds": b.record.prediction,
                 })
             })
             .collect();
         json_answer(json!({ "revision": at.number(), "battles": list }))
+    })
+    .await
+}
+
+/// GET /api/campaigns/{id}/battles/{battle}/pack/{file}: one file of the
+/// battle's pack (`desk::PACK_FILES`, as `umpire scenario` writes them),
+/// made now from the campaign as it stands; `?paper=letter` for US Letter.
+async fn pack_file(
+    State(saves): State<Arc<Saves>>,
+    Path((id, battle, file)): Path<(String, u32, String)>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Answer {
+    let token = token_of(&headers, None);
+    let letter = query
+        .as_deref()
+        .is_some_and(|q| q.split('&').any(|p| p == "paper=letter"));
+    with_save(&saves, &id, move |open| {
+        admit(&open.store, token.as_deref(), &Need::Umpire)?;
+        let Some(name) = crate::desk::PACK_FILES.iter().find(|n| **n == file) else {
+            return Err(ApiError::new(
+                StatusCode::NOT_FOUND,
+                format!(
+                    "a battle pack has no file `{file}`: ask for one of {}",
+                    crate::desk::PACK_FILES.join(", ")
+                ),
+            ));
+        };
+        let (campaign, _, _) = open.current()?;
+        let paper = if letter {
+            crate::handoff::tiles::Paper::Letter
+        } else {
+            crate::handoff::tiles::Paper::A4
+        };
+        let (_, files) = crate::desk::pack_files(&campaign, battle, None, paper).map_err(battle_error)?;
+        let bytes = files
+            .into_iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, bytes)| bytes)
+            .unwrap_or_default();
+        let kind = match *name {
+            "scenario.json" => "application/json",
+            "table.png" => "image/png",
+            "pack.pdf" => "application/pdf",
+            _ => "text/plain; charset=utf-8",
+        };
+        let disposition = format!("attachment; filename=\"battle{battle}-{name}\"");
+        let mut response = ([(header::CONTENT_TYPE, kind)], bytes).into_response();
+        if let Ok(value) = HeaderValue::from_str(&disposition) {
+            response.headers_mut().insert(header::CONTENT_DISPOSITION, value);
+        }
+        Ok(response)
+    })
+    .await
+}
+
+/// A desk error about a battle: one not pending (fought, called off or
+/// unknown) is the client's, 409 or 404; the rest as any desk error.
+fn battle_error(e: DeskError) -> ApiError {
+    match e {
+        DeskError::Handoff(h) => {
+            let status = match h {
+                crate::handoff::HandoffError::NoSuchBattle { .. } => StatusCode::NOT_FOUND,
+                _ => StatusCode::CONFLICT,
+            };
+            ApiError::new(status, h.to_string())
+        }
+        DeskError::Sheet(problems) => ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "the results sheet has problems: no result was taken; fix them and send it again",
+        )
+        .with(json!({ "problems": problems.to_string() })),
+        other => other.into(),
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ResultBody {
+    revision: i64,
+    /// The filled results sheet (result.toml) of a battle fought on the table.
+    #[serde(default)]
+    sheet: Option<String>,
+    /// Or: the engine fights it, with this seed (the scenario's own if none).
+    #[serde(default)]
+    engine: bool,
+    #[serde(default)]
+    seed: Option<u64>,
+}
+
+/// POST /api/campaigns/{id}/battles/{battle}/result: a battle's result,
+/// from its filled results sheet or fought by the engine, applied to the
+/// campaign (revision-checked; `undo` takes it back).
+async fn post_result(
+    State(saves): State<Arc<Saves>>,
+    Path((id, battle)): Path<(String, u32)>,
+    headers: HeaderMap,
+    body: Body,
+) -> Answer {
+    let token = token_of(&headers, None);
+    let parsed = json_body::<ResultBody>(
+        body,
+        "{\"revision\": N, \"sheet\": \"the filled result.toml\"} or {\"revision\": N, \"engine\": true}",
+    )
+    .await;
+    with_save(&saves, &id, move |open| {
+        admit(&open.store, token.as_deref(), &Need::Umpire)?;
+        let (body, _) = parsed?;
+        let (campaign, _, now) = open.current()?;
+        let at = exactly_at(&open.store, body.revision, now)?;
+        let applied = match (&body.sheet, body.engine) {
+            (Some(sheet), false) => {
+                crate::desk::enter_result_text(&mut open.store, (&campaign, at), battle, sheet, "result.toml")
+            }
+            (None, true) => crate::desk::resolve(&mut open.store, (&campaign, at), battle, None, body.seed),
+            _ => {
+                return Err(ApiError::new(
+                    StatusCode::BAD_REQUEST,
+                    "give either `sheet` (the filled result.toml) or `\"engine\": true`, not both",
+                ));
+            }
+        }
+        .map_err(battle_error)?;
+        let revision = open.store.revision_now()?;
+        json_answer(json!({
+            "revision": revision.number(),
+            "battle": applied.battle,
+            "verdict": applied.verdict.verdict,
+            "events": applied.events.iter().map(|e| e.sentence.clone()).collect::<Vec<_>>(),
+        }))
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EditBody {
+    revision: i64,
+    edit: crate::model::event::Edit,
+    reason: String,
+}
+
+/// POST /api/campaigns/{id}/edit: the umpire's pencil (`umpire edit`), one
+/// change outside the rules with its reason, checked whole; `undo` takes it back.
+async fn post_edit(
+    State(saves): State<Arc<Saves>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Body,
+) -> Answer {
+    let token = token_of(&headers, None);
+    let parsed = json_body::<EditBody>(
+        body,
+        "{\"revision\": N, \"edit\": {\"edit\": \"ruling\"}, \"reason\": \"why\"}",
+    )
+    .await;
+    with_save(&saves, &id, move |open| {
+        admit(&open.store, token.as_deref(), &Need::Umpire)?;
+        let (body, _) = parsed?;
+        if body.reason.trim().is_empty() {
+            return Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "reason: say why, for the log (the pencil always gives its reason)",
+            ));
+        }
+        let (campaign, _, now) = open.current()?;
+        let at = exactly_at(&open.store, body.revision, now)?;
+        let made = crate::desk::edit(&mut open.store, (&campaign, at), &body.edit, body.reason.trim())
+            .map_err(|e| match e {
+                DeskError::Edit(e) => ApiError::new(StatusCode::BAD_REQUEST, e.to_string()),
+                other => other.into(),
+            })?;
+        let revision = open.store.revision_now()?;
+        json_answer(json!({
+            "revision": revision.number(),
+            "events": made.events.iter().map(|e| e.sentence.clone()).collect::<Vec<_>>(),
+        }))
     })
     .await
 }
