@@ -134,6 +134,9 @@ pub fn write_pack(
     })
 }
 
+/// A battle pack's files in memory: each file's name and bytes.
+pub type PackFiles = Vec<(&'static str, Vec<u8>)>;
+
 /// The names of a battle pack's files, in the order they are written.
 pub const PACK_FILES: [&str; 5] = [
     "scenario.json",
@@ -151,7 +154,7 @@ pub fn pack_files(
     battle: u32,
     rules: Option<RuleSetId>,
     paper: handoff::tiles::Paper,
-) -> Result<(handoff::Handoff, Vec<(&'static str, Vec<u8>)>), DeskError> {
+) -> Result<(handoff::Handoff, PackFiles), DeskError> {
     let handoff = scenario_for(campaign, battle, rules)?;
     let b = handoff::pending_battle(campaign, battle)?;
     let json = serde_json::to_string_pretty(&handoff.scenario).unwrap_or_default();
