@@ -234,6 +234,7 @@ fn every_endpoint_refuses_what_it_must() {
             None,
         ),
         ("GET", format!("{base}/reminders"), Who::Umpire, None, None),
+        ("GET", format!("{base}/log"), Who::Umpire, None, None),
         (
             "PUT",
             format!("{base}/reminders"),
@@ -966,6 +967,72 @@ fn the_umpire_downloads_a_pack_enters_a_result_and_rules_with_the_pencil() {
     assert_eq!(status, 200, "{text}");
     assert!(text.contains("The Nile is in flood"), "{text}");
     assert_eq!(edit(rev, "again, on an old view").0, 409);
+}
+
+#[test]
+fn the_server_resolves_with_the_programmed_side_and_the_umpire_reads_its_reasons() {
+    let (dir, tokens) = folder(&["egypt"]);
+    let save = dir.path().join("egypt.umpire");
+    {
+        let mut store = Store::open(&save).unwrap();
+        let at = store.revision().unwrap();
+        store.set_programmed(at, &SideId::new("rebels"), true).unwrap();
+    }
+    let server = umpire::serve::start(dir.path(), "127.0.0.1:0".parse().unwrap()).unwrap();
+    let base = format!("http://{}/api/campaigns/egypt", server.addr);
+    let agent = agent();
+    let (_, turn) = revision(&agent, &base, "british", &tokens.british);
+    let (_, text) = call(&agent, "GET", &base, Some(&tokens.umpire), None, None);
+    let rev = json_of(&text)["revision"].clone();
+    let (status, text) = call(
+        &agent,
+        "POST",
+        &format!("{base}/resolve"),
+        Some(&tokens.umpire),
+        None,
+        Some(&json!({ "revision": rev, "with_pending": true }).to_string()),
+    );
+    assert_eq!(status, 200, "{text}");
+    let (status, text) = call(
+        &agent,
+        "GET",
+        &format!("{base}/log?turn={turn}"),
+        Some(&tokens.umpire),
+        None,
+        None,
+    );
+    assert_eq!(status, 200, "{text}");
+    let log = json_of(&text);
+    let events = log["events"].as_array().unwrap();
+    assert!(events.iter().all(|e| e["turn"] == turn), "{text}");
+    let given = events
+        .iter()
+        .find(|e| e["kind"] == "orders_given" && e["sentence"].as_str().unwrap().contains("Rebellion"))
+        .unwrap_or_else(|| panic!("no programmed orders: {text}"));
+    let reasons = given["reasons"].as_array().unwrap();
+    assert!(
+        reasons.iter().any(|r| r.as_str().unwrap().starts_with("Plan:")),
+        "{given}"
+    );
+    // The reasons are the umpire's: a side's token does not open the log.
+    let (status, _) = call(
+        &agent,
+        "GET",
+        &format!("{base}/log"),
+        Some(&tokens.rebels),
+        None,
+        None,
+    );
+    assert_eq!(status, 403);
+    let (status, _) = call(
+        &agent,
+        "GET",
+        &format!("{base}/log?turn=x"),
+        Some(&tokens.umpire),
+        None,
+        None,
+    );
+    assert_eq!(status, 400);
 }
 
 #[test]

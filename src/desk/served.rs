@@ -106,6 +106,31 @@ pub fn served_report_page(
     Some(page.replacen("</header>", &link, 1))
 }
 
+/// The umpire's log as `umpire log` prints it, as data: every event but the
+/// checkpoints (of game move `only`, if given) with its sentence, whether it
+/// was taken back, and the programmed commander's reasons with its orders.
+pub fn umpire_log(log: &[Event], only: Option<u32>) -> Vec<serde_json::Value> {
+    let history = crate::model::History::of(log);
+    log.iter()
+        .enumerate()
+        .filter(|(_, e)| !matches!(e.kind, crate::model::EventKind::Checkpoint(_)))
+        .filter(|(_, e)| only.is_none_or(|t| t == e.turn))
+        .map(|(i, e)| {
+            let reasons: Vec<&str> = match &e.kind {
+                crate::model::EventKind::OrdersGiven(given) => given.commander_log(),
+                _ => Vec::new(),
+            };
+            serde_json::json!({
+                "turn": e.turn,
+                "kind": e.kind.name(),
+                "sentence": e.sentence,
+                "undone": history.is_undone(i),
+                "reasons": reasons,
+            })
+        })
+        .collect()
+}
+
 /// The orders `side` has given for the current game move and not yet
 /// resolved: the last it gave.
 pub fn side_orders(store: &Store, side: &SideId) -> Result<Option<OrderSet>, StoreError> {

@@ -116,6 +116,7 @@ pub fn router(saves: Arc<Saves>) -> Router {
         .route("/api/campaigns/{id}/battles/{battle}/pack/{file}", get(pack_file))
         .route("/api/campaigns/{id}/battles/{battle}/result", post(post_result))
         .route("/api/campaigns/{id}/edit", post(post_edit))
+        .route("/api/campaigns/{id}/log", get(umpire_log))
         .route("/campaigns/{id}/sides/{side}", get(page))
         .route("/campaigns/{id}/sides/{side}/orders", get(orders_page))
         .fallback(not_found)
@@ -864,6 +865,36 @@ async fn post_edit(
             "revision": revision.number(),
             "events": made.events.iter().map(|e| e.sentence.clone()).collect::<Vec<_>>(),
         }))
+    })
+    .await
+}
+
+/// GET /api/campaigns/{id}/log[?turn=N]: the umpire's log (`umpire log`),
+/// with the programmed commander's reasons.
+async fn umpire_log(
+    State(saves): State<Arc<Saves>>,
+    Path(id): Path<String>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Answer {
+    let token = token_of(&headers, None);
+    let only = query
+        .as_deref()
+        .and_then(|q| q.split('&').find_map(|p| p.strip_prefix("turn=")))
+        .map(|t| {
+            t.parse::<u32>().map_err(|_| {
+                ApiError::new(
+                    StatusCode::BAD_REQUEST,
+                    format!("turn={t}: not a game move's number"),
+                )
+            })
+        })
+        .transpose();
+    with_save(&saves, &id, move |open| {
+        admit(&open.store, token.as_deref(), &Need::Umpire)?;
+        let only = only?;
+        let (_, log, at) = open.current()?;
+        json_answer(json!({ "revision": at.number(), "events": desk::umpire_log(&log, only) }))
     })
     .await
 }
