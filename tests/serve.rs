@@ -151,6 +151,9 @@ enum Who {
     Umpire,
 }
 
+/// An endpoint: method, URL, who may call it, a good body, a stale body.
+type Endpoint = (&'static str, String, Who, Option<String>, Option<String>);
+
 #[test]
 fn every_endpoint_refuses_what_it_must() {
     let (dir, tokens) = folder(&["egypt"]);
@@ -164,8 +167,8 @@ fn every_endpoint_refuses_what_it_must() {
         json!({ "revision": rev - 1, "orders": hold_orders("british", "highland-brigade", turn) })
             .to_string();
     // Each endpoint: method, path, who may call it, a good body, a stale body.
-    let table: Vec<(&str, String, Who, Option<String>, Option<String>)> = vec![
-        ("GET", format!("{base}"), Who::Umpire, None, None),
+    let table: Vec<Endpoint> = vec![
+        ("GET", base.clone(), Who::Umpire, None, None),
         (
             "GET",
             format!("{base}/sides/british/report"),

@@ -20,6 +20,9 @@ pub struct Slot {
     pub open: Mutex<Option<Open>>,
 }
 
+/// The campaign and its log as read at a revision.
+pub type Current = (Arc<Campaign>, Arc<Vec<Event>>, Revision);
+
 /// An open save and what was last read from it.
 #[derive(Debug)]
 pub struct Open {
@@ -34,7 +37,7 @@ impl Open {
 
     /// The campaign and its log now, with the revision they were read at, in
     /// one read transaction; read again only when the save has changed.
-    pub fn current(&mut self) -> Result<(Arc<Campaign>, Arc<Vec<Event>>, Revision), StoreError> {
+    pub fn current(&mut self) -> Result<Current, StoreError> {
         let cached = self.cached.as_ref().map(|(r, _, _)| *r);
         let (loaded, at) = self.store.read_at(|s| {
             if Some(s.revision_now()?) == cached {
