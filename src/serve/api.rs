@@ -259,7 +259,7 @@ async fn campaign(State(saves): State<Arc<Saves>>, Path(id): Path<String>, heade
     let id2 = id.clone();
     with_save(&saves, &id, move |open| {
         admit(&open.store, token.as_deref(), &Need::Umpire)?;
-        let (campaign, _, at) = open.current()?;
+        let (campaign, at) = open.campaign()?;
         let given = desk::sides_with_orders(&open.store)?;
         let programmed = open.store.programmed_sides()?;
         let settings = open.store.serve_settings()?;
@@ -342,7 +342,7 @@ async fn orders(
     with_save(&saves, &id, move |open| {
         let side = SideId::new(side);
         admit(&open.store, token.as_deref(), &Need::Side(&side))?;
-        let (campaign, _, at) = open.current()?;
+        let (campaign, at) = open.campaign()?;
         side_exists(&campaign, &side)?;
         let given = desk::side_orders(&open.store, &side)?;
         let settings = open.store.serve_settings()?;
@@ -451,7 +451,7 @@ async fn put_orders(
             }
             return Ok((answer, false));
         }
-        let (campaign, _, now) = open.current()?;
+        let (campaign, now) = open.campaign()?;
         side_exists(&campaign, &side)?;
         let stale = |e: ServedError| ApiError::from(e).with(json!({ "revision": now.number() }));
         desk::check_side_revision(&open.store, Revision::from_number(body.revision), now, &side).map_err(stale)?;
@@ -502,7 +502,7 @@ async fn auto_resolve(saves: &Saves, id: &str) {
         if !open.store.serve_settings()?.auto_resolve {
             return Ok(());
         }
-        let (campaign, _, at) = open.current()?;
+        let (campaign, at) = open.campaign()?;
         if campaign.end.ended.is_some()
             || desk::has_pending_battles(&campaign)
             || !desk::all_orders_given(&open.store, &campaign)?
@@ -559,7 +559,7 @@ async fn resolve(
     with_save(&saves, &id, move |open| {
         admit(&open.store, token.as_deref(), &Need::Umpire)?;
         let (body, _) = parsed?;
-        let (campaign, _, now) = open.current()?;
+        let (campaign, now) = open.campaign()?;
         let at = exactly_at(&open.store, body.revision, now)?;
         let outcome = desk::resolve_game_move(&mut open.store, (&campaign, at), body.with_pending)?;
         let revision = open.store.revision_now()?;
@@ -591,7 +591,7 @@ async fn undo(
     with_save(&saves, &id, move |open| {
         admit(&open.store, token.as_deref(), &Need::Umpire)?;
         let (body, _) = parsed?;
-        let (_, _, now) = open.current()?;
+        let (_, now) = open.campaign()?;
         let at = exactly_at(&open.store, body.revision, now)?;
         let undone = desk::undo(&mut open.store, at)?;
         let what = match undone {
@@ -619,7 +619,7 @@ async fn battles(State(saves): State<Arc<Saves>>, Path(id): Path<String>, header
     let token = token_of(&headers, None);
     with_save(&saves, &id, move |open| {
         admit(&open.store, token.as_deref(), &Need::Umpire)?;
-        let (campaign, _, at) = open.current()?;
+        let (campaign, at) = open.campaign()?;
         let list: Vec<Value> = campaign
             .battles
             .iter()
@@ -649,7 +649,7 @@ async fn settings(State(saves): State<Arc<Saves>>, Path(id): Path<String>, heade
     let token = token_of(&headers, None);
     with_save(&saves, &id, move |open| {
         admit(&open.store, token.as_deref(), &Need::Umpire)?;
-        let (_, _, at) = open.current()?;
+        let (_, at) = open.campaign()?;
         let settings = open.store.serve_settings()?;
         json_answer(json!({ "revision": at.number(), "auto_resolve": settings.auto_resolve, "deadline": settings.deadline }))
     })
@@ -680,7 +680,7 @@ async fn put_settings(
     with_save(&saves, &id, move |open| {
         admit(&open.store, token.as_deref(), &Need::Umpire)?;
         let (body, _) = parsed?;
-        let (_, _, now) = open.current()?;
+        let (_, now) = open.campaign()?;
         let at = exactly_at(&open.store, body.revision, now)?;
         let settings = ServeSettings {
             auto_resolve: body.auto_resolve,
@@ -707,7 +707,7 @@ pub async fn deadlines(saves: Arc<Saves>) {
                 let Some(deadline) = settings.deadline.filter(|d| *d <= now) else {
                     return Ok(false);
                 };
-                let (campaign, _, at) = open.current()?;
+                let (campaign, at) = open.campaign()?;
                 if campaign.end.ended.is_none() {
                     desk::resolve_at_deadline(&mut open.store, (&campaign, at))?;
                 }
