@@ -819,3 +819,85 @@ fn killed_mid_game_move_every_save_is_whole_after_restart() {
     assert!(cut >= 20, "the kills cut {cut} of 40 request streams short");
     assert!(started.elapsed() < std::time::Duration::from_secs(60));
 }
+
+#[test]
+fn at_the_deadline_a_side_with_no_orders_holds_and_the_game_move_is_resolved() {
+    let (dir, tokens) = folder(&["egypt"]);
+    let server = umpire::serve::start(dir.path(), "127.0.0.1:0".parse().unwrap()).unwrap();
+    let base = format!("http://{}/api/campaigns/egypt", server.addr);
+    let agent = agent();
+    let (rev, turn) = revision(&agent, &base, "rebels", &tokens.rebels);
+    let body = json!({ "revision": rev, "orders": hold_orders("rebels", "army-of-asyut", turn) }).to_string();
+    let (status, text) = call(
+        &agent,
+        "PUT",
+        &format!("{base}/sides/rebels/orders"),
+        Some(&tokens.rebels),
+        Some("r"),
+        Some(&body),
+    );
+    assert_eq!(status, 200, "{text}");
+    let rev = json_of(&text)["revision"].as_i64().unwrap();
+    let past = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+        - 1;
+    let settings = json!({ "revision": rev, "auto_resolve": false, "deadline": past }).to_string();
+    let (status, text) = call(
+        &agent,
+        "PUT",
+        &format!("{base}/settings"),
+        Some(&tokens.umpire),
+        None,
+        Some(&settings),
+    );
+    assert_eq!(status, 200, "{text}");
+    let (_, text) = call(
+        &agent,
+        "GET",
+        &format!("{base}/sides/british/orders"),
+        Some(&tokens.british),
+        None,
+        None,
+    );
+    assert_eq!(
+        json_of(&text)["deadline"].as_u64(),
+        Some(past),
+        "the side sees the deadline: {text}"
+    );
+    let waited = std::time::Instant::now();
+    while revision(&agent, &base, "british", &tokens.british).1 == turn {
+        assert!(
+            waited.elapsed() < std::time::Duration::from_secs(15),
+            "the deadline passed unresolved"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    let log = Store::open(&dir.path().join("egypt.umpire"))
+        .unwrap()
+        .events()
+        .unwrap();
+    let held = log
+        .iter()
+        .find(|e| e.sentence.contains("the deadline: no orders, holds"))
+        .expect("the British were given hold orders at the deadline");
+    assert!(
+        held.sentence.starts_with("British Field Force"),
+        "{}",
+        held.sentence
+    );
+    let (_, text) = call(
+        &agent,
+        "GET",
+        &format!("{base}/settings"),
+        Some(&tokens.umpire),
+        None,
+        None,
+    );
+    assert_eq!(
+        json_of(&text)["deadline"],
+        Value::Null,
+        "the deadline is cleared: {text}"
+    );
+}

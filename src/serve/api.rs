@@ -704,9 +704,9 @@ pub async fn deadlines(saves: Arc<Saves>) {
         for (id, _) in saves.list() {
             let outcome = with_save(&saves, &id, move |open| {
                 let settings = open.store.serve_settings()?;
-                let Some(deadline) = settings.deadline.filter(|d| *d <= now) else {
+                if settings.deadline.is_none_or(|d| d > now) {
                     return Ok(false);
-                };
+                }
                 let (campaign, at) = open.campaign()?;
                 if campaign.end.ended.is_none() {
                     desk::resolve_at_deadline(&mut open.store, (&campaign, at))?;
@@ -719,7 +719,6 @@ pub async fn deadlines(saves: Arc<Saves>) {
                         ..settings
                     },
                 )?;
-                let _ = deadline;
                 Ok(true)
             })
             .await;
