@@ -674,3 +674,42 @@ fn a_force_splits_and_merges_in_its_region() {
         refused[0].message
     );
 }
+
+#[test]
+fn a_battle_one_side_has_no_force_left_in_is_called_off() {
+    // The column marches into a blue picket at `beyond` (a battle) in the game
+    // move its fifth cut move strips it of its last stand (Strategic Rules
+    // 2.2): there is no one left to fight, so the battle is called off, not
+    // left pending for ever.
+    let mut c = cut_off(stands(StandKind::LineInfantry, 1, 1));
+    c.forces[0].supply.cut_moves = 4;
+    c.map.regions.push(region("beyond", Terrain::Open));
+    c.map.roads.push(road("out", "beyond", RoadKind::Track, 5.0));
+    c.forces.push(force(
+        "picket",
+        "blue",
+        "beyond",
+        stands(StandKind::LightCavalry, 1, 900),
+    ));
+    c.forces[0] = marching(c.forces[0].clone(), &["beyond"], false);
+    let moves = play(&mut c, 1);
+    assert_eq!(kinds(&moves[0], "battle_created").len(), 1, "{:#?}", moves[0]);
+    assert_eq!(kinds(&moves[0], "supply_loss").len(), 1);
+    let off = kinds(&moves[0], "battle_called_off");
+    assert_eq!(off.len(), 1, "{:#?}", moves[0]);
+    assert_eq!(off[0].kind.payload()["gone"], serde_json::json!(["red"]));
+    assert_eq!(
+        off[0].sentence,
+        "Battle 1 at Beyond is called off: Red Army has no force left there, all lost before it could be fought; Blue Army holds Beyond."
+    );
+    assert_eq!(c.battles[0].status, BattleStatus::CalledOff);
+    assert!(c.forces.iter().all(|f| f.id.as_str() != "column"));
+    // Nothing waits on it: a result for it is refused with the reason.
+    let err = umpire::handoff::pending_battle(&c, 1).unwrap_err().to_string();
+    assert!(err.contains("was called off"), "{err}");
+    let pending = play(&mut c, 1);
+    assert_eq!(
+        kinds(&pending[0], "turn_ended")[0].kind.payload()["battles_pending"],
+        0
+    );
+}

@@ -505,3 +505,126 @@ fn the_page_draws_the_sides_own_supply_roads() {
     assert!(supply.matches("<line ").count() >= 3, "{supply}");
     assert!(!supply.contains("supply is cut"), "{supply}");
 }
+
+/// The orders page `umpire serve` sends a side (`umpire::export::orders_page`).
+fn orders_page_of(report: &Report, given: Option<&[umpire::strategy::Order]>) -> String {
+    let form = umpire::export::OrdersForm {
+        orders_url: "/api/campaigns/r/orders",
+        report_url: "/play/r/report",
+        token: "secret-token",
+        revision: 7,
+        given,
+        deadline: Some("Sunday 20:00"),
+    };
+    umpire::export::orders_page(report, &form)
+}
+
+#[test]
+fn the_orders_page_has_a_form_for_each_own_force_and_nothing_hidden() {
+    use umpire::strategy::Order;
+    let dir = rebellion(|c| c);
+    let (_, report) = page_and_report(dir.path(), "british");
+    let first = &report.forces[0];
+    let second = &report.forces[1];
+    let given = [
+        Order::Hold {
+            force: first.id.clone(),
+        },
+        Order::March {
+            force: second.id.clone(),
+            path: vec![report.map.regions[0].id.clone()],
+            forced: true,
+            by: Default::default(),
+        },
+    ];
+    let page = orders_page_of(&report, Some(&given));
+    assert!(page.starts_with("<!DOCTYPE html>\n<html"), "{}", &page[..200]);
+    assert_eq!(page.matches("<tr data-force=").count(), report.forces.len());
+    for f in &report.forces {
+        assert!(
+            page.contains(&format!("<tr data-force=\"{}\">", escape(f.id.as_str()))),
+            "{}",
+            f.id
+        );
+    }
+    // The orders given this game move are where the form starts.
+    let row = |id: &str| between(&page, &format!("<tr data-force=\"{id}\">"), "</tr>").to_owned();
+    assert!(row(first.id.as_str()).contains("<option value=\"hold\" selected>"));
+    let marching = row(second.id.as_str());
+    assert!(
+        marching.contains("<option value=\"march\" selected>"),
+        "{marching}"
+    );
+    assert!(marching.contains(&format!(
+        "<option value=\"{}\" selected>",
+        escape(report.map.regions[0].id.as_str())
+    )));
+    assert!(marching.contains("name=\"forced\" checked"));
+    let others = report.forces.iter().skip(2);
+    for f in others {
+        assert!(
+            row(f.id.as_str()).contains("<option value=\"keep\" selected>"),
+            "{}",
+            f.id
+        );
+    }
+    assert!(page.contains("Orders given for this game move (2)"));
+    assert!(page.contains("Deadline: Sunday 20:00."));
+    // Only what the British know: no enemy force they have not seen.
+    for hidden in hidden_from(dir.path(), &report) {
+        assert!(
+            !page.contains(&hidden),
+            "`{hidden}` is on the British orders page"
+        );
+    }
+    // The script's data: the revision the report was computed from, where to send.
+    let data = between(
+        &page,
+        "<script type=\"application/json\" id=\"orders-data\">",
+        "</script>",
+    );
+    let data: serde_json::Value = serde_json::from_str(
+        data.trim_start_matches("<script type=\"application/json\" id=\"orders-data\">")
+            .trim_end_matches("</script>"),
+    )
+    .unwrap();
+    assert_eq!(data["revision"], 7);
+    assert_eq!(data["side"], "british");
+    assert_eq!(data["orders_url"], "/api/campaigns/r/orders");
+    assert_eq!(data["turn"], report.turn);
+    // Every region on the map can be clicked.
+    for r in &report.map.regions {
+        assert!(
+            page.contains(&format!("data-region=\"{}\"", escape(r.id.as_str()))),
+            "{}",
+            r.id
+        );
+    }
+    if let Ok(out) = std::env::var("UMPIRE_ORDERS_PAGE_OUT") {
+        std::fs::write(out, &page).unwrap();
+    }
+}
+
+#[test]
+fn the_orders_page_escapes_names_even_in_its_script_data() {
+    let dir = rebellion(|c| {
+        c.replace(
+            "title = \"The Egyptian Rebellion of 1895\"",
+            "title = \"Egypt </script><script>alert(1)</script>\"",
+        )
+        .replace(
+            "name = \"Highland Brigade\"",
+            "name = \"<b>Highland</b> & Brigade\"",
+        )
+    });
+    let (_, report) = page_and_report(dir.path(), "british");
+    let page = orders_page_of(&report, None);
+    assert_eq!(
+        page.matches("</script>").count(),
+        2,
+        "only the page's own two scripts close"
+    );
+    assert!(!page.contains("<b>Highland"));
+    assert!(page.contains("&lt;b&gt;Highland&lt;/b&gt; &amp; Brigade"));
+    assert!(page.contains("No orders given yet for this game move"));
+}

@@ -500,6 +500,18 @@ fn a_retried_upload_is_applied_once_and_gets_the_same_answer() {
         Some(&third),
     );
     assert_eq!(status, 200, "{text}");
+    // The last upload is the side's orders: the earlier ones are withdrawn,
+    // so the cavalry brigade's hold left out of it no longer stands.
+    let given = Store::open(&dir.path().join("egypt.umpire"))
+        .unwrap()
+        .pending_orders()
+        .unwrap();
+    let british: Vec<_> = given.iter().filter(|o| o.side.as_str() == "british").collect();
+    assert_eq!(british.len(), 1, "{given:?}");
+    assert_eq!(
+        serde_json::to_value(&british[0].orders).unwrap(),
+        json!([{"force": "guards-brigade", "order": "hold"}])
+    );
     // The umpire sees who has given orders, resolves the game move, and undoes it.
     let (_, text) = call(&agent, "GET", &base, Some(&tokens.umpire), None, None);
     let v = json_of(&text);

@@ -46,6 +46,66 @@ pub fn side_report_page(campaign: &Campaign, log: &[Event], side: &SideId) -> Op
     super::report_text(campaign, log, side, Path::new("report.html")).map(|(_, page)| page)
 }
 
+/// A side's orders page (`export::orders_page`): its report's map and forces
+/// with a form for each, prefilled with the orders it gave for this game
+/// move; `urls` are the page's own addresses on the server, `token` the
+/// side's (the page sends it back with the orders). `None` when the campaign
+/// has no such side.
+pub fn side_orders_page(
+    store: &Store,
+    (campaign, log, at): (&Campaign, &[Event], Revision),
+    side: &SideId,
+    (orders_url, report_url): (&str, &str),
+    token: &str,
+    deadline: Option<i64>,
+) -> Result<Option<String>, StoreError> {
+    let Some(report) = Report::of(campaign, side, log) else {
+        return Ok(None);
+    };
+    let given = side_orders(store, side)?;
+    let deadline = deadline.map(deadline_text);
+    let form = crate::export::OrdersForm {
+        orders_url,
+        report_url,
+        token,
+        revision: at.number(),
+        given: given.as_ref().map(|set| set.orders.as_slice()),
+        deadline: deadline.as_deref(),
+    };
+    Ok(Some(crate::export::orders_page(&report, &form)))
+}
+
+/// A deadline kept as Unix seconds, for a person: "2026-12-01 20:00 UTC".
+pub fn deadline_text(unix: i64) -> String {
+    match time::OffsetDateTime::from_unix_timestamp(unix) {
+        Ok(t) => format!(
+            "{:04}-{:02}-{:02} {:02}:{:02} UTC",
+            t.year(),
+            u8::from(t.month()),
+            t.day(),
+            t.hour(),
+            t.minute()
+        ),
+        Err(_) => format!("{unix} seconds after 1970 (UTC)"),
+    }
+}
+
+/// The side's report page as the server sends it: with a link to its orders
+/// page at the top.
+pub fn served_report_page(
+    campaign: &Campaign,
+    log: &[Event],
+    side: &SideId,
+    orders_link: &str,
+) -> Option<String> {
+    let page = side_report_page(campaign, log, side)?;
+    let link = format!(
+        "<p><a href=\"{}\"><b>Give our orders in the browser</b></a></p>\n</header>",
+        crate::export::escape(orders_link)
+    );
+    Some(page.replacen("</header>", &link, 1))
+}
+
 /// The orders `side` has given for the current game move and not yet
 /// resolved: the last it gave.
 pub fn side_orders(store: &Store, side: &SideId) -> Result<Option<OrderSet>, StoreError> {

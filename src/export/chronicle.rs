@@ -457,7 +457,10 @@ fn chapter_section(t: &Told<'_>, book: &Book<'_>) -> String {
         .filter(|(k, _)| {
             matches!(
                 k,
-                EventKind::BattleCreated(_) | EventKind::BattleJoined(_) | EventKind::BattleFought(_)
+                EventKind::BattleCreated(_)
+                    | EventKind::BattleJoined(_)
+                    | EventKind::BattleCalledOff(_)
+                    | EventKind::BattleFought(_)
             )
         })
         .map(|(k, s)| match k.battle().filter(|b| book.battles.contains(b)) {
@@ -863,6 +866,8 @@ fn battles_section(book: &Book<'_>) -> String {
                 );
             }
             (None, BattleStatus::Fought) => out.push_str("<p>Fought; its result was not kept.</p>\n"),
+            (_, BattleStatus::CalledOff) => out
+                .push_str("<p>Called off: one side had no force left there before it could be fought.</p>\n"),
         }
         // The engine's odds are the umpire's, not the players'.
         if viewer.is_none()

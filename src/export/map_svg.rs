@@ -278,7 +278,8 @@ pub(super) fn map_svg(scene: &Scene<'_>) -> String {
         let (x, y) = frame.at(r.x, r.y);
         let _ = writeln!(
             svg,
-            "<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"3\" fill=\"{REGION_DOT}\"><title>{} ({})</title></circle>",
+            "<circle data-region=\"{}\" cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"3\" fill=\"{REGION_DOT}\"><title>{} ({})</title></circle>",
+            escape(r.id.as_str()),
             escape(&r.name),
             escape(r.id.as_str())
         );

@@ -1,14 +1,18 @@
 //! Pages a person reads outside the program, pure: each is a function from
-//! the model to a `String` of HTML with its map as inline SVG, no I/O and no
-//! scripts. `report_page` is a side's report ([`crate::model::report::Report`])
-//! as one self-contained page for play by email.
+//! the model to a `String` of HTML with its map as inline SVG, no I/O.
+//! `report_page` is a side's report ([`crate::model::report::Report`]) as one
+//! self-contained page for play by email, with no scripts; `orders_page` the
+//! side's orders form that `umpire serve` sends, whose one inline script
+//! talks only to the server's address it is given.
 
 mod charts;
 mod chronicle;
 mod map_svg;
+mod orders_page;
 mod report_page;
 
 pub use chronicle::chronicle_page;
+pub use orders_page::{OrdersForm, orders_page};
 pub use report_page::report_page;
 
 /// `text` safe inside HTML and SVG, in element text and in quoted attributes

@@ -48,6 +48,10 @@ pub enum HandoffError {
     NoSuchBattle { id: u32, known: String },
     #[error("battle {id} at {region} was already fought (game move {turn}); `umpire log` shows its result")]
     AlreadyFought { id: u32, region: String, turn: u32 },
+    #[error(
+        "battle {id} at {region} was called off in game move {turn}: one side had no force left there, so there is nothing to fight; `umpire log` says why"
+    )]
+    CalledOff { id: u32, region: String, turn: u32 },
     #[error("rule set {0} is not built yet")]
     RulesNotBuilt(RuleSetId),
     #[error("the save is inconsistent: {0}")]
@@ -70,12 +74,23 @@ pub fn pending_battle(campaign: &Campaign, id: u32) -> Result<&Battle, HandoffEr
         };
         return Err(HandoffError::NoSuchBattle { id, known });
     };
-    if battle.status != BattleStatus::Pending {
-        return Err(HandoffError::AlreadyFought {
-            id,
-            region: campaign.map.region_name(&battle.region).to_owned(),
-            turn: battle.turn,
-        });
+    let region = || campaign.map.region_name(&battle.region).to_owned();
+    match battle.status {
+        BattleStatus::Pending => {}
+        BattleStatus::Fought => {
+            return Err(HandoffError::AlreadyFought {
+                id,
+                region: region(),
+                turn: battle.turn,
+            });
+        }
+        BattleStatus::CalledOff => {
+            return Err(HandoffError::CalledOff {
+                id,
+                region: region(),
+                turn: battle.turn,
+            });
+        }
     }
     Ok(battle)
 }

@@ -298,11 +298,19 @@ pub fn read_sheet(
         say(
             &mut problems,
             sheet.battle.span(),
-            format!(
-                "battle {} at {} was already fought; its result stands (`umpire undo` takes it back)",
-                battle.id,
-                campaign.map.region_name(&battle.region)
-            ),
+            if battle.status == BattleStatus::CalledOff {
+                format!(
+                    "battle {} at {} was called off: one side had no force left there, so it has no result to enter (`umpire log` says why)",
+                    battle.id,
+                    campaign.map.region_name(&battle.region)
+                )
+            } else {
+                format!(
+                    "battle {} at {} was already fought; its result stands (`umpire undo` takes it back)",
+                    battle.id,
+                    campaign.map.region_name(&battle.region)
+                )
+            },
         );
     }
     if *sheet.turn.get_ref() != i64::from(battle.turn) {

@@ -204,6 +204,10 @@ pub enum BattleStatus {
     Pending,
     /// Fought, and its result applied to the campaign.
     Fought,
+    /// Never fought: every force of one side in it was lost in the same game
+    /// move (supply, an HQ lost, a retreat) before it could be fought; the
+    /// other side holds the region (`strategy::hands::strike_empty`).
+    CalledOff,
 }
 
 /// A battle made by a contact on the map.

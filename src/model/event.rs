@@ -108,6 +108,8 @@ event_kinds! {
     StandsRejoined(StandsRejoined) = "stands_rejoined",
     BattleCreated(BattleCreated) = "battle_created",
     BattleJoined(BattleJoined) = "battle_joined",
+    /// A pending battle one side has no force left in: it is not fought.
+    BattleCalledOff(BattleCalledOff) = "battle_called_off",
     HqCaptured(HqChange) = "hq_captured",
     HqRetaken(HqChange) = "hq_retaken",
     HqLoss(HqLoss) = "hq_loss",
@@ -215,6 +217,7 @@ impl EventKind {
             K::ResultUndone(r) => Some(r.battle),
             K::BattleCreated(b) => Some(b.battle),
             K::BattleJoined(b) => Some(b.battle),
+            K::BattleCalledOff(b) => Some(b.battle),
             K::HqCaptured(h) | K::HqRetaken(h) => h.battle,
             K::BattleLosses(b) => Some(b.battle),
             K::GunCaptured(g) => Some(g.battle),
@@ -536,6 +539,16 @@ pub struct BattleCreated {
     pub defender: SideId,
     pub forces: Vec<ForceId>,
     pub reserves: Vec<ForceId>,
+}
+
+/// A pending battle called off: `gone` are the sides with no force left in it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BattleCalledOff {
+    pub battle: u32,
+    pub region: RegionId,
+    pub attacker: SideId,
+    pub defender: SideId,
+    pub gone: Vec<SideId>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -57,6 +57,7 @@ impl EventKind {
             | K::StandsRejoined(_)
             | K::BattleCreated(_)
             | K::BattleJoined(_)
+            | K::BattleCalledOff(_)
             | K::HqCaptured(_)
             | K::HqRetaken(_)
             | K::HqLoss(_)

@@ -439,6 +439,7 @@ pub fn heard_by(campaign: &Campaign, side: &SideId, log: &[Event], events: &[&Ev
             K::ForceDestroyed(d) => own(&d.force),
             K::BattleCreated(b) => in_it(b.battle),
             K::BattleJoined(b) => in_it(b.battle),
+            K::BattleCalledOff(b) => in_it(b.battle),
             K::HqCaptured(h) | K::HqRetaken(h) => &h.side == side || &h.held_by == side,
             K::HqLoss(h) => &h.side == side,
             K::ForceSighted(s) | K::ForceIdentified(s) | K::ForceConcealed(s) | K::ForceLostSight(s) => {

@@ -95,6 +95,7 @@ fn lost(kind: &EventKind) -> Option<Lost<'_>> {
         | K::StandsRejoined(_)
         | K::BattleCreated(_)
         | K::BattleJoined(_)
+        | K::BattleCalledOff(_)
         | K::HqCaptured(_)
         | K::HqRetaken(_)
         | K::SupplyRestored(_)
@@ -152,6 +153,7 @@ fn named(kind: &EventKind) -> (Vec<&SideId>, Vec<&ForceId>) {
         K::StandsRejoined(r) => (vec![], vec![&r.force]),
         K::BattleCreated(b) => (vec![&b.attacker, &b.defender], b.forces.iter().collect()),
         K::BattleJoined(b) => (vec![], vec![&b.force]),
+        K::BattleCalledOff(b) => (vec![&b.attacker, &b.defender], vec![]),
         K::HqCaptured(h) | K::HqRetaken(h) => (vec![&h.side, &h.held_by], vec![]),
         K::HqLoss(h) => (vec![&h.side], vec![&h.force]),
         K::SupplyRestored(s) => (vec![], vec![&s.force]),

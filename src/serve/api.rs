@@ -113,6 +113,7 @@ pub fn router(saves: Arc<Saves>) -> Router {
         .route("/api/campaigns/{id}/battles", get(battles))
         .route("/api/campaigns/{id}/settings", get(settings).put(put_settings))
         .route("/campaigns/{id}/sides/{side}", get(page))
+        .route("/campaigns/{id}/sides/{side}/orders", get(orders_page))
         .fallback(not_found)
         .with_state(saves)
 }
@@ -315,19 +316,61 @@ async fn page(
     headers: HeaderMap,
 ) -> Answer {
     let token = token_of(&headers, query.as_deref());
+    let name = id.clone();
     with_save(&saves, &id, move |open| {
         let side = SideId::new(side);
         admit(&open.store, token.as_deref(), &Need::Side(&side))?;
         let (campaign, log, _) = open.current()?;
         side_exists(&campaign, &side)?;
-        let page = desk::side_report_page(&campaign, &log, &side)
+        let orders = format!(
+            "/campaigns/{name}/sides/{side}/orders?token={}",
+            token.as_deref().unwrap_or_default()
+        );
+        let page = desk::served_report_page(&campaign, &log, &side, &orders)
             .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("no report for side `{side}`")))?;
-        let mut response = ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], page).into_response();
-        // The link carries the token: no other site is told it.
-        response
-            .headers_mut()
-            .insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
-        Ok(response)
+        Ok(html_page(page))
+    })
+    .await
+}
+
+/// An HTML page whose link carries the token: no other site is told it.
+fn html_page(page: String) -> Response {
+    let mut response = ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], page).into_response();
+    response
+        .headers_mut()
+        .insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    response
+}
+
+/// GET /campaigns/{id}/sides/{side}/orders: the side's orders page, to give
+/// its orders in the browser through `PUT .../orders`.
+async fn orders_page(
+    State(saves): State<Arc<Saves>>,
+    Path((id, side)): Path<(String, String)>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Answer {
+    let token = token_of(&headers, query.as_deref());
+    let name = id.clone();
+    with_save(&saves, &id, move |open| {
+        let side = SideId::new(side);
+        admit(&open.store, token.as_deref(), &Need::Side(&side))?;
+        let (campaign, log, at) = open.current()?;
+        side_exists(&campaign, &side)?;
+        let token = token.unwrap_or_default();
+        let orders_url = format!("/api/campaigns/{name}/sides/{side}/orders");
+        let report_url = format!("/campaigns/{name}/sides/{side}?token={token}");
+        let deadline = open.store.serve_settings()?.deadline;
+        let page = desk::side_orders_page(
+            &open.store,
+            (&campaign, &log, at),
+            &side,
+            (&orders_url, &report_url),
+            &token,
+            deadline,
+        )?
+        .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("no report for side `{side}`")))?;
+        Ok(html_page(page))
     })
     .await
 }

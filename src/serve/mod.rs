@@ -2,9 +2,12 @@
 //! tokio serves every save in one folder (`saves.rs`) through the JSON API
 //! of docs/api.md (`api.rs`), each request a thin shell over a `desk`
 //! operation run on tokio's blocking pool, one request at a time per save.
-//! Tokens (`token.rs`) are kept in the save as hashes.
+//! Tokens (`token.rs`) are kept in the save as hashes. The window's side of
+//! it is `client.rs`; the webhook reminders `remind.rs`.
 
 mod api;
+pub mod client;
+pub mod remind;
 pub mod saves;
 pub mod token;
 

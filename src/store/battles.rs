@@ -34,11 +34,16 @@ impl Store {
             .map_err(sqlite("reading the battle"))?;
         match status.as_deref() {
             Some("pending") => {}
-            Some(_) => {
+            Some(status) => {
+                let why = if status == "called_off" {
+                    "was called off (one side had no force left in it)"
+                } else {
+                    "was already fought"
+                };
                 return Err(StoreError::BattleNotPending {
                     path,
                     battle,
-                    why: "was already fought".to_owned(),
+                    why: why.to_owned(),
                 });
             }
             None => {

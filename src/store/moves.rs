@@ -477,6 +477,61 @@ fn restore_point(
     Ok((top, restored))
 }
 
+/// Inside a write transaction: withdraws every order set `side` gave for game
+/// move `turn` and not yet resolved, each with its `orders_withdrawn` event
+/// ("replaced by" `source`).
+pub(super) fn withdraw_side_orders(
+    tx: &Transaction<'_>,
+    path: &str,
+    side: &SideId,
+    turn: u32,
+    source: &str,
+) -> Result<(), StoreError> {
+    let sqlite = |action| sqlite(path, action);
+    let given: Vec<(i64, String)> = {
+        let mut statement = tx
+            .prepare(
+                "SELECT seq, source FROM orders WHERE resolved_turn IS NULL AND turn = ?1 AND side = ?2 ORDER BY seq",
+            )
+            .map_err(sqlite("reading the orders"))?;
+        let rows = statement
+            .query_map(params![turn, side.as_str()], |r| Ok((r.get(0)?, r.get(1)?)))
+            .map_err(sqlite("reading the orders"))?;
+        rows.collect::<Result<_, _>>()
+            .map_err(sqlite("reading the orders"))?
+    };
+    if given.is_empty() {
+        return Ok(());
+    }
+    let side_name: String = tx
+        .query_row(
+            "SELECT name FROM sides WHERE id = ?1",
+            params![side.as_str()],
+            |r| r.get(0),
+        )
+        .optional()
+        .map_err(sqlite("reading the side"))?
+        .unwrap_or_else(|| side.as_str().to_owned());
+    for (seq, was) in given {
+        tx.execute("DELETE FROM orders WHERE seq = ?1", params![seq])
+            .map_err(sqlite("withdrawing the orders"))?;
+        let event = Event {
+            turn,
+            seq: next_seq(tx, turn).map_err(sqlite("numbering the event"))?,
+            kind: EventKind::OrdersWithdrawn(ev::OrdersWithdrawn {
+                side: side.clone(),
+                source: was.clone(),
+                orders_seq: seq,
+            }),
+            sentence: format!(
+                "{side_name}'s orders for game move {turn} ({was}) are replaced by its new orders ({source})."
+            ),
+        };
+        rows::append_event(tx, &event).map_err(sqlite("replacing the orders"))?;
+    }
+    Ok(())
+}
+
 /// Inside a write transaction: records `orders` with their `orders_given`
 /// event and returns the save's revision with them.
 pub(super) fn record_orders(

@@ -136,7 +136,10 @@ impl Store {
 
     /// Records a side's checked `orders` as [`Store::submit_orders`] does, if
     /// the save is still at `at`, and in the same transaction keeps `keyed`
-    /// with the answer `answer` makes from the new revision.
+    /// with the answer `answer` makes from the new revision. An upload
+    /// replaces the orders the side gave before for this game move (each
+    /// withdrawn, with its event): the last one given is the side's orders,
+    /// so an order left out of a changed upload no longer stands.
     pub fn submit_orders_keyed(
         &mut self,
         at: Revision,
@@ -148,6 +151,7 @@ impl Store {
         let path = path_text(&self.path);
         let tx = begin(&mut self.conn, &path, "starting to record the orders")?;
         expect_at(&tx, &self.path, at)?;
+        super::moves::withdraw_side_orders(&tx, &path, &orders.side, orders.turn, source)?;
         let now = super::moves::record_orders(&tx, &path, orders, source, None)?;
         let answer = answer(now);
         if let Some(keyed) = keyed {

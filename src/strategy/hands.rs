@@ -84,5 +84,76 @@ pub(super) fn strike_empty(state: &mut Campaign) -> Vec<Told> {
         let sentence = format!("{name} has no stands left at {place} and is struck from the roll.");
         told.push((EventKind::ForceDestroyed(ForceDestroyed { force: id }), sentence));
     }
+    told.extend(call_off_one_sided(state));
+    told
+}
+
+/// Calls off every pending battle in which a side has no force left in the
+/// region (struck from the roll by supply, an HQ lost or a retreat in the
+/// same game move): there is no one to fight, and the other side holds the
+/// region. Reserves within a move only join a battle in the region, so
+/// they do not keep one alive.
+fn call_off_one_sided(state: &mut Campaign) -> Vec<Told> {
+    let side_of: std::collections::HashMap<&ForceId, &SideId> =
+        state.forces.iter().map(|f| (&f.id, &f.side)).collect();
+    let mut off = Vec::new();
+    for (i, battle) in state.battles.iter().enumerate() {
+        if battle.status != BattleStatus::Pending {
+            continue;
+        }
+        let has = |side: &SideId| {
+            battle
+                .forces
+                .iter()
+                .any(|f| side_of.get(f).is_some_and(|s| *s == side))
+        };
+        let gone: Vec<SideId> = [&battle.attacker, &battle.defender]
+            .into_iter()
+            .filter(|s| !has(s))
+            .cloned()
+            .collect();
+        if !gone.is_empty() {
+            off.push((i, gone));
+        }
+    }
+    let mut told = Vec::new();
+    for (i, gone) in off {
+        let Some(battle) = state.battles.get_mut(i) else {
+            continue;
+        };
+        battle.status = BattleStatus::CalledOff;
+        let place = state.map.region_name(&battle.region);
+        let name = |side: &SideId| {
+            state
+                .sides
+                .iter()
+                .find(|s| &s.id == side)
+                .map_or_else(|| side.to_string(), |s| s.name.clone())
+        };
+        let why = match gone.as_slice() {
+            [one] => {
+                let other = if one == &battle.attacker {
+                    &battle.defender
+                } else {
+                    &battle.attacker
+                };
+                format!(
+                    "{} has no force left there, all lost before it could be fought; {} holds {place}",
+                    name(one),
+                    name(other)
+                )
+            }
+            _ => "neither side has a force left there".to_owned(),
+        };
+        let sentence = format!("Battle {} at {place} is called off: {why}.", battle.id);
+        let kind = EventKind::BattleCalledOff(crate::model::event::BattleCalledOff {
+            battle: battle.id,
+            region: battle.region.clone(),
+            attacker: battle.attacker.clone(),
+            defender: battle.defender.clone(),
+            gone,
+        });
+        told.push((kind, sentence));
+    }
     told
 }

@@ -1043,11 +1043,13 @@ impl eframe::App for UmpireApp {
         }
         let shift = self.windows.seat.refresh(self.session.as_ref(), &mut self.notes);
         self.shift(shift);
+        let shift = self.windows.seat.poll_served(&mut self.notes);
+        self.shift(shift);
         self.load_background(&ctx);
         self.shortcuts(&ctx);
         self.panels_ui(ui, &ctx);
         self.apply_commands(&ctx);
-        if self.job.is_some() || self.export.is_some() {
+        if self.job.is_some() || self.export.is_some() || self.windows.seat.calling() {
             ctx.request_repaint_after(std::time::Duration::from_millis(50));
         }
         self.screenshot(&ctx);

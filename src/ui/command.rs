@@ -61,6 +61,11 @@ pub enum ViewCommand {
     OpenReport(PathBuf),
     /// Writes the orders given on the open report to an orders file.
     WriteOrders(PathBuf),
+    /// Opens a side's view of a campaign on a server (`umpire serve`), from
+    /// the link `umpire serve token` printed.
+    OpenServed(String),
+    /// Gives the orders given on a served report to the server.
+    GiveServedOrders,
     /// Leaves the report, passing the screen back to the umpire's view.
     CloseReport,
     /// The pass-the-screen page's Back: the screen stays with the view shown

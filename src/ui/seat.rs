@@ -20,9 +20,11 @@ use super::theme;
 use super::view::{Mark, Scene, SideView};
 use crate::model::report;
 use crate::model::{Event, Force, SideId};
+use crate::serve::client::{self, ClientError, Given, Link, Served};
 use crate::strategy::{self, Action, OrderRequest};
 use egui::{RichText, ScrollArea, Ui};
 use std::path::{Path, PathBuf};
+use std::sync::mpsc;
 
 /// Whose view the window shows.
 #[derive(Debug, Default)]
@@ -88,6 +90,8 @@ pub struct SeatForms {
     pub report: Option<String>,
     /// File > Write orders…
     pub orders: Option<String>,
+    /// File > Open served campaign…: the side's link.
+    pub served: Option<String>,
     /// View > Hot seat passphrases… (the umpire's view only).
     pub passphrases: Option<PassphraseForm>,
 }
@@ -102,6 +106,8 @@ pub struct Seat {
     /// The page's passphrase field, when the view it goes to has one.
     pub gate: Gate,
     pub forms: SeatForms,
+    /// A call to a server under way (File > Open served campaign…).
+    call: Option<Call>,
 }
 
 /// What a change of view asks of the rest of the window.
@@ -137,6 +143,28 @@ pub struct ReportView {
     undo: Vec<Vec<OrderRequest>>,
     redo: Vec<Vec<OrderRequest>>,
     revision: u64,
+    /// Where the report came from when a server gave it.
+    pub served: Option<ServedFrom>,
+}
+
+/// A report a server gave (File > Open served campaign…): its link, and the
+/// save's revision the report was computed from.
+#[derive(Debug, Clone)]
+pub struct ServedFrom {
+    pub link: Link,
+    pub revision: u64,
+    pub given: bool,
+    pub deadline: Option<String>,
+}
+
+/// A call to the server under way, on a thread of its own.
+#[derive(Debug)]
+enum Call {
+    Open(Link, mpsc::Receiver<Result<Served, ClientError>>),
+    Give {
+        count: usize,
+        answer: mpsc::Receiver<Result<Given, ClientError>>,
+    },
 }
 
 impl ReportView {
@@ -148,6 +176,7 @@ impl ReportView {
             undo: Vec::new(),
             redo: Vec::new(),
             revision: 0,
+            served: None,
         }
     }
 
@@ -458,6 +487,14 @@ impl Seat {
                 self.write_orders(notes, &path);
                 Shift::NONE
             }
+            Command::OpenServed(text) => {
+                self.open_served(notes, &text);
+                Shift::NONE
+            }
+            Command::GiveServedOrders => {
+                self.give_served(notes);
+                Shift::NONE
+            }
         }
     }
 
@@ -527,6 +564,175 @@ impl Seat {
                 "Cleared the passphrase of {name}'s view: it opens without one."
             )),
             Err(e) => notes.error(format!("The passphrase of {name}'s view was not changed: {e}")),
+        }
+    }
+
+    /// Whether a call to a server is under way (the window keeps drawing frames to see its answer).
+    pub fn calling(&self) -> bool {
+        self.call.is_some()
+    }
+
+    /// Asks the server in `text` (a side's link) for the side's view.
+    fn open_served(&mut self, notes: &mut Notes, text: &str) {
+        let link = match Link::parse(text) {
+            Ok(link) => link,
+            Err(e) => {
+                notes.error(format!("The served campaign was not opened: {e}."));
+                return;
+            }
+        };
+        if self.call.is_some() {
+            notes.error("The window is still waiting for the server's last answer: try again when it comes.");
+            return;
+        }
+        let (tell, answer) = mpsc::channel();
+        let asked = link.clone();
+        std::thread::spawn(move || {
+            // The window may be gone by the answer: nothing to tell then.
+            let _ = tell.send(client::fetch(&asked));
+        });
+        notes.note(format!(
+            "Asking {} for {}'s view of `{}`…",
+            link.base, link.side, link.campaign
+        ));
+        self.forms.served = None;
+        self.call = Some(Call::Open(link, answer));
+    }
+
+    /// Gives the orders on the served report to its server, with one
+    /// idempotency key for the call and its retries.
+    fn give_served(&mut self, notes: &mut Notes) {
+        let Viewing::Report(report) = &self.viewing else {
+            notes.error("Open a served campaign first (File > Open served campaign…).");
+            return;
+        };
+        let Some(served) = &report.served else {
+            notes.error("This report was opened from a file: write its orders to a file (File > Write orders…) for the umpire.");
+            return;
+        };
+        if self.call.is_some() {
+            notes.error("The window is still waiting for the server's last answer: try again when it comes.");
+            return;
+        }
+        let text = report.orders_file();
+        let count = report.orders_given();
+        let link = served.link.clone();
+        let revision = served.revision;
+        let key = idempotency_key();
+        let (tell, answer) = mpsc::channel();
+        std::thread::spawn(move || {
+            // A lost answer is asked again with the same key: the server
+            // applies the orders once.
+            let mut result = client::give_orders(&link, revision, &text, &key);
+            for _ in 0..2 {
+                if !matches!(result, Err(ClientError::Unreachable { .. })) {
+                    break;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(500));
+                result = client::give_orders(&link, revision, &text, &key);
+            }
+            let _ = tell.send(result);
+        });
+        notes.note(format!(
+            "Giving {count} order{} to the server…",
+            if count == 1 { "" } else { "s" }
+        ));
+        self.call = Some(Call::Give { count, answer });
+    }
+
+    /// Takes the server's answer when it has come.
+    pub fn poll_served(&mut self, notes: &mut Notes) -> Shift {
+        let answer = match &self.call {
+            None => return Shift::NONE,
+            Some(Call::Open(link, answer)) => match answer.try_recv() {
+                Err(mpsc::TryRecvError::Empty) => return Shift::NONE,
+                Err(mpsc::TryRecvError::Disconnected) => Err(None),
+                Ok(Err(e)) => Err(Some(format!("The served campaign was not opened: {e}."))),
+                Ok(Ok(served)) => Ok((link.clone(), served)),
+            },
+            Some(Call::Give { count, answer }) => {
+                let count = *count;
+                let result = match answer.try_recv() {
+                    Err(mpsc::TryRecvError::Empty) => return Shift::NONE,
+                    Err(mpsc::TryRecvError::Disconnected) => Err(()),
+                    Ok(result) => Ok(result),
+                };
+                self.call = None;
+                match result {
+                    Err(()) => notes.error("The call to the server ended without an answer: give the orders again."),
+                    Ok(Ok(given)) => self.gave(notes, count, &given),
+                    Ok(Err(e)) if e.is_stale() => notes.error(format!(
+                        "The orders were not given: {e}. The campaign changed on the server since this view was read; open it again (File > Open served campaign…) and give the orders on the new view."
+                    )),
+                    Ok(Err(e)) => notes.error(format!("The orders were not given: {e}.")),
+                }
+                return Shift::NONE;
+            }
+        };
+        self.call = None;
+        match answer {
+            Err(None) => {
+                notes.error("The call to the server ended without an answer: open the campaign again.");
+                Shift::NONE
+            }
+            Err(Some(e)) => {
+                notes.error(e);
+                Shift::NONE
+            }
+            Ok((link, served)) => self.show_served(notes, link, served),
+        }
+    }
+
+    fn gave(&mut self, notes: &mut Notes, count: usize, given: &Given) {
+        if let Viewing::Report(report) = &mut self.viewing
+            && let Some(served) = &mut report.served
+        {
+            served.revision = given.revision;
+            served.given = true;
+        }
+        notes.note(format!(
+            "Gave {count} order{} to the server: {} You may change them until the game move is resolved.",
+            if count == 1 { "" } else { "s" },
+            given.message
+        ));
+    }
+
+    fn show_served(&mut self, notes: &mut Notes, link: Link, served: Served) -> Shift {
+        let Some(view) = SideView::from_report(&served.report) else {
+            notes.error("The server's report has no date the calendar can show: ask the umpire.");
+            return Shift::NONE;
+        };
+        let shown = PathBuf::from(format!(
+            "{}/campaigns/{}/sides/{}",
+            link.base, link.campaign, link.side
+        ));
+        let mut report = ReportView::new(shown, view);
+        let given = if served.given {
+            "its orders for this game move are given (give them again to change them)"
+        } else {
+            "it has given no orders yet for this game move"
+        };
+        let deadline = served
+            .deadline
+            .as_deref()
+            .map_or_else(String::new, |d| format!(" Deadline: {d}."));
+        notes.clear();
+        notes.note(format!(
+            "Opened {}'s view of `{}` for game move {} from {}: {given}. Give orders on the map or in the inspector, then File > Give orders to the server.{deadline}",
+            served.report.side_name, link.campaign, served.report.turn, link.base
+        ));
+        report.served = Some(ServedFrom {
+            link,
+            revision: served.revision,
+            given: served.given,
+            deadline: served.deadline,
+        });
+        self.passing = None;
+        self.forms.report = None;
+        self.viewing = Viewing::Report(Box::new(report));
+        Shift {
+            forget: true,
+            hide_background: Some(true),
         }
     }
 
@@ -792,6 +998,27 @@ pub fn view_as_ui(
     commands: &mut Vec<WindowCommand>,
 ) {
     if let Viewing::Report(report) = viewing {
+        if let Some(served) = &report.served {
+            let given = if served.given {
+                "orders given"
+            } else {
+                "no orders given yet"
+            };
+            let deadline = served
+                .deadline
+                .as_deref()
+                .map_or_else(|| "no deadline".to_owned(), |d| format!("deadline {d}"));
+            ui.label(
+                RichText::new(format!(
+                    "{}'s view, served: {given}; {deadline}",
+                    report.view.side_name
+                ))
+                .strong()
+                .color(theme::ROUTE),
+            )
+            .on_hover_text(report.path.display().to_string());
+            return;
+        }
         ui.label(
             RichText::new(format!("{}'s report", report.view.side_name))
                 .strong()
@@ -853,6 +1080,19 @@ pub fn file_menu_ui(
         forms.orders.get_or_insert(path);
         ui.close();
     }
+    if ui
+        .button("Open served campaign…")
+        .on_hover_text("A side's view of a campaign on the umpire's server (`umpire serve`), from the link the umpire sent")
+        .clicked()
+    {
+        forms.served.get_or_insert_with(String::new);
+        ui.close();
+    }
+    let served = matches!(viewing, Viewing::Report(r) if r.served.is_some());
+    if served && ui.button("Give orders to the server").clicked() {
+        commands.push(WindowCommand::View(Command::GiveServedOrders));
+        ui.close();
+    }
     if report.is_some() && ui.button("Close report").clicked() {
         commands.push(WindowCommand::View(Command::CloseReport));
         ui.close();
@@ -878,6 +1118,21 @@ pub fn forms_ui(ctx: &egui::Context, forms: &mut SeatForms, commands: &mut Vec<W
             forms.report = None;
         }
     }
+    if let Some(link) = forms.served.as_mut() {
+        let mut open = true;
+        let mut go = false;
+        egui::Window::new("Open a served campaign").open(&mut open).show(ctx, |ui| {
+            ui.label("The link the umpire sent you, as `umpire serve token SAVE SIDE` prints it: the window shows your side's view from the server and gives your orders to it.");
+            path_field_ui(ui, "Link", link);
+            go = ui.button("Open").clicked();
+        });
+        if go {
+            commands.push(WindowCommand::View(Command::OpenServed(link.trim().to_owned())));
+        }
+        if !open {
+            forms.served = None;
+        }
+    }
     if let Some(path) = forms.orders.as_mut() {
         let mut open = true;
         let mut go = false;
@@ -895,6 +1150,20 @@ pub fn forms_ui(ctx: &egui::Context, forms: &mut SeatForms, commands: &mut Vec<W
             forms.orders = None;
         }
     }
+}
+
+/// A key for one giving of orders: new each time, the same on its retries.
+fn idempotency_key() -> String {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNT: AtomicU64 = AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    format!(
+        "window-{}-{nanos}-{}",
+        std::process::id(),
+        COUNT.fetch_add(1, Ordering::Relaxed)
+    )
 }
 
 /// A labelled one-line field for a path.
