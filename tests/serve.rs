@@ -913,3 +913,43 @@ fn at_the_deadline_a_side_with_no_orders_holds_and_the_game_move_is_resolved() {
         "the deadline is cleared: {text}"
     );
 }
+
+#[test]
+fn a_game_move_made_on_the_save_by_the_command_line_is_served_at_once() {
+    let (dir, tokens) = folder(&["egypt"]);
+    let server = umpire::serve::start(dir.path(), "127.0.0.1:0".parse().unwrap()).unwrap();
+    let base = format!("http://{}/api/campaigns/egypt", server.addr);
+    let agent = agent();
+    let (rev, turn) = revision(&agent, &base, "british", &tokens.british);
+    let out = common::umpire(dir.path(), &["turn", "egypt.umpire", "--with-pending"]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let (now, next) = revision(&agent, &base, "british", &tokens.british);
+    assert_eq!(next, turn + 1, "the server reads the new game move");
+    assert!(now > rev);
+    let (_, text) = call(
+        &agent,
+        "GET",
+        &format!("{base}/sides/british/report"),
+        Some(&tokens.british),
+        None,
+        None,
+    );
+    assert_eq!(
+        json_of(&text)["report"]["turn"].as_u64(),
+        Some(turn + 1),
+        "{}",
+        &text[..200]
+    );
+    // Orders from the view before it are stale.
+    let body =
+        json!({ "revision": rev, "orders": hold_orders("british", "guards-brigade", next) }).to_string();
+    let (status, text) = call(
+        &agent,
+        "PUT",
+        &format!("{base}/sides/british/orders"),
+        Some(&tokens.british),
+        Some("o"),
+        Some(&body),
+    );
+    assert_eq!(status, 409, "{text}");
+}
