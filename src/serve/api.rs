@@ -750,18 +750,25 @@ pub async fn deadlines(saves: Arc<Saves>) {
                 if settings.deadline.is_none_or(|d| d > now) {
                     return Ok(false);
                 }
+                // The deadline is cleared first, in its own transaction: a server
+                // killed before the game move is written restarts with the game
+                // move unresolved (the umpire resolves it), never resolving the
+                // next one at a deadline already spent.
                 let (campaign, at) = open.campaign()?;
+                let cleared = ServeSettings {
+                    deadline: None,
+                    ..settings
+                };
+                open.store.set_serve_settings(at, cleared)?;
                 if campaign.end.ended.is_none() {
-                    desk::resolve_at_deadline(&mut open.store, (&campaign, at))?;
+                    let at = open.store.revision_now()?;
+                    if let Err(e) = desk::resolve_at_deadline(&mut open.store, (&campaign, at)) {
+                        // Not resolved: the deadline stands, to be tried again.
+                        let at = open.store.revision_now()?;
+                        open.store.set_serve_settings(at, settings)?;
+                        return Err(e.into());
+                    }
                 }
-                let at = open.store.revision_now()?;
-                open.store.set_serve_settings(
-                    at,
-                    ServeSettings {
-                        deadline: None,
-                        ..settings
-                    },
-                )?;
                 Ok(true)
             })
             .await;
