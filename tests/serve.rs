@@ -953,3 +953,44 @@ fn a_game_move_made_on_the_save_by_the_command_line_is_served_at_once() {
     );
     assert_eq!(status, 409, "{text}");
 }
+
+#[test]
+fn with_auto_resolve_orders_given_by_the_command_line_are_resolved_too() {
+    let (dir, tokens) = folder(&["egypt"]);
+    let save = dir.path().join("egypt.umpire");
+    {
+        let (mut store, campaign, at) = Store::open_and_load_at(&save).unwrap();
+        umpire::desk::resolve(&mut store, (&campaign, at), 2, None, Some(1)).unwrap();
+    }
+    let server = umpire::serve::start(dir.path(), "127.0.0.1:0".parse().unwrap()).unwrap();
+    let base = format!("http://{}/api/campaigns/egypt", server.addr);
+    let agent = agent();
+    let (rev, turn) = revision(&agent, &base, "british", &tokens.british);
+    let settings = json!({ "revision": rev, "auto_resolve": true, "deadline": null }).to_string();
+    let (status, text) = call(
+        &agent,
+        "PUT",
+        &format!("{base}/settings"),
+        Some(&tokens.umpire),
+        None,
+        Some(&settings),
+    );
+    assert_eq!(status, 200, "{text}");
+    for (side, force) in [("british", "guards-brigade"), ("rebels", "army-of-asyut")] {
+        let file = dir.path().join(format!("{side}.toml"));
+        std::fs::write(&file, hold_orders(side, force, turn)).unwrap();
+        let out = common::umpire(
+            dir.path(),
+            &["orders", "egypt.umpire", side, file.to_str().unwrap()],
+        );
+        assert!(out.status.success(), "{}", common::stderr(&out));
+    }
+    let waited = std::time::Instant::now();
+    while revision(&agent, &base, "british", &tokens.british).1 == turn {
+        assert!(
+            waited.elapsed() < std::time::Duration::from_secs(15),
+            "all orders in, never resolved"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+}

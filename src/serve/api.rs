@@ -736,7 +736,8 @@ async fn put_settings(
 }
 
 /// Every few seconds: each save whose deadline has passed has its game move
-/// resolved, a side with no orders holding; the deadline is then cleared.
+/// resolved, a side with no orders holding (the deadline cleared first); and
+/// each save set to resolve when all orders are in, and with all in, is resolved.
 pub async fn deadlines(saves: Arc<Saves>) {
     let mut tick = tokio::time::interval(std::time::Duration::from_secs(2));
     loop {
@@ -778,6 +779,9 @@ pub async fn deadlines(saves: Arc<Saves>) {
                     e.message
                 );
             }
+            // Orders given outside an upload (`umpire orders`), or a server
+            // stopped between the last upload and its game move: resolved here.
+            auto_resolve(&saves, &id).await;
         }
     }
 }
