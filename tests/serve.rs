@@ -151,6 +151,9 @@ enum Who {
     Umpire,
 }
 
+/// An endpoint: method, URL, who may call it, a good body, a stale body.
+type Endpoint = (&'static str, String, Who, Option<String>, Option<String>);
+
 #[test]
 fn every_endpoint_refuses_what_it_must() {
     let (dir, tokens) = folder(&["egypt"]);
@@ -173,8 +176,8 @@ fn every_endpoint_refuses_what_it_must() {
         .unwrap()
         .id;
     // Each endpoint: method, path, who may call it, a good body, a stale body.
-    let table: Vec<(&str, String, Who, Option<String>, Option<String>)> = vec![
-        ("GET", format!("{base}"), Who::Umpire, None, None),
+    let table: Vec<Endpoint> = vec![
+        ("GET", base.clone(), Who::Umpire, None, None),
         (
             "GET",
             format!("{base}/sides/british/report"),
@@ -1213,4 +1216,167 @@ fn killed_mid_game_move_every_save_is_whole_after_restart() {
     );
     assert!(cut >= 20, "the kills cut {cut} of 40 request streams short");
     assert!(started.elapsed() < std::time::Duration::from_secs(60));
+}
+
+#[test]
+fn at_the_deadline_a_side_with_no_orders_holds_and_the_game_move_is_resolved() {
+    let (dir, tokens) = folder(&["egypt"]);
+    let server = umpire::serve::start(dir.path(), "127.0.0.1:0".parse().unwrap()).unwrap();
+    let base = format!("http://{}/api/campaigns/egypt", server.addr);
+    let agent = agent();
+    let (rev, turn) = revision(&agent, &base, "rebels", &tokens.rebels);
+    let body = json!({ "revision": rev, "orders": hold_orders("rebels", "army-of-asyut", turn) }).to_string();
+    let (status, text) = call(
+        &agent,
+        "PUT",
+        &format!("{base}/sides/rebels/orders"),
+        Some(&tokens.rebels),
+        Some("r"),
+        Some(&body),
+    );
+    assert_eq!(status, 200, "{text}");
+    let rev = json_of(&text)["revision"].as_i64().unwrap();
+    let past = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+        - 1;
+    let settings = json!({ "revision": rev, "auto_resolve": false, "deadline": past }).to_string();
+    let (status, text) = call(
+        &agent,
+        "PUT",
+        &format!("{base}/settings"),
+        Some(&tokens.umpire),
+        None,
+        Some(&settings),
+    );
+    assert_eq!(status, 200, "{text}");
+    let (_, text) = call(
+        &agent,
+        "GET",
+        &format!("{base}/sides/british/orders"),
+        Some(&tokens.british),
+        None,
+        None,
+    );
+    assert_eq!(
+        json_of(&text)["deadline"].as_u64(),
+        Some(past),
+        "the side sees the deadline: {text}"
+    );
+    let waited = std::time::Instant::now();
+    while revision(&agent, &base, "british", &tokens.british).1 == turn {
+        assert!(
+            waited.elapsed() < std::time::Duration::from_secs(15),
+            "the deadline passed unresolved"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    let log = Store::open(&dir.path().join("egypt.umpire"))
+        .unwrap()
+        .events()
+        .unwrap();
+    let held = log
+        .iter()
+        .find(|e| e.sentence.contains("the deadline: no orders, holds"))
+        .expect("the British were given hold orders at the deadline");
+    assert!(
+        held.sentence.starts_with("British Field Force"),
+        "{}",
+        held.sentence
+    );
+    let (_, text) = call(
+        &agent,
+        "GET",
+        &format!("{base}/settings"),
+        Some(&tokens.umpire),
+        None,
+        None,
+    );
+    assert_eq!(
+        json_of(&text)["deadline"],
+        Value::Null,
+        "the deadline is cleared: {text}"
+    );
+}
+
+#[test]
+fn a_game_move_made_on_the_save_by_the_command_line_is_served_at_once() {
+    let (dir, tokens) = folder(&["egypt"]);
+    let server = umpire::serve::start(dir.path(), "127.0.0.1:0".parse().unwrap()).unwrap();
+    let base = format!("http://{}/api/campaigns/egypt", server.addr);
+    let agent = agent();
+    let (rev, turn) = revision(&agent, &base, "british", &tokens.british);
+    let out = common::umpire(dir.path(), &["turn", "egypt.umpire", "--with-pending"]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let (now, next) = revision(&agent, &base, "british", &tokens.british);
+    assert_eq!(next, turn + 1, "the server reads the new game move");
+    assert!(now > rev);
+    let (_, text) = call(
+        &agent,
+        "GET",
+        &format!("{base}/sides/british/report"),
+        Some(&tokens.british),
+        None,
+        None,
+    );
+    assert_eq!(
+        json_of(&text)["report"]["turn"].as_u64(),
+        Some(turn + 1),
+        "{}",
+        &text[..200]
+    );
+    // Orders from the view before it are stale.
+    let body =
+        json!({ "revision": rev, "orders": hold_orders("british", "guards-brigade", next) }).to_string();
+    let (status, text) = call(
+        &agent,
+        "PUT",
+        &format!("{base}/sides/british/orders"),
+        Some(&tokens.british),
+        Some("o"),
+        Some(&body),
+    );
+    assert_eq!(status, 409, "{text}");
+}
+
+#[test]
+fn with_auto_resolve_orders_given_by_the_command_line_are_resolved_too() {
+    let (dir, tokens) = folder(&["egypt"]);
+    let save = dir.path().join("egypt.umpire");
+    {
+        let (mut store, campaign, at) = Store::open_and_load_at(&save).unwrap();
+        umpire::desk::resolve(&mut store, (&campaign, at), 2, None, Some(1)).unwrap();
+    }
+    let server = umpire::serve::start(dir.path(), "127.0.0.1:0".parse().unwrap()).unwrap();
+    let base = format!("http://{}/api/campaigns/egypt", server.addr);
+    let agent = agent();
+    let (rev, turn) = revision(&agent, &base, "british", &tokens.british);
+    let settings = json!({ "revision": rev, "auto_resolve": true, "deadline": null }).to_string();
+    let (status, text) = call(
+        &agent,
+        "PUT",
+        &format!("{base}/settings"),
+        Some(&tokens.umpire),
+        None,
+        Some(&settings),
+    );
+    assert_eq!(status, 200, "{text}");
+    for (side, force) in [("british", "guards-brigade"), ("rebels", "army-of-asyut")] {
+        let file = dir.path().join(format!("{side}.toml"));
+        std::fs::write(&file, hold_orders(side, force, turn)).unwrap();
+        let out = common::umpire(
+            dir.path(),
+            &["orders", "egypt.umpire", side, file.to_str().unwrap()],
+        );
+        assert!(out.status.success(), "{}", common::stderr(&out));
+    }
+    let waited = std::time::Instant::now();
+    while revision(&agent, &base, "british", &tokens.british).1 == turn {
+        assert!(
+            waited.elapsed() < std::time::Duration::from_secs(15),
+            "all orders in, never resolved"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
 }

@@ -265,7 +265,7 @@ async fn campaign(State(saves): State<Arc<Saves>>, Path(id): Path<String>, heade
     let id2 = id.clone();
     with_save(&saves, &id, move |open| {
         admit(&open.store, token.as_deref(), &Need::Umpire)?;
-        let (campaign, _, at) = open.current()?;
+        let (campaign, at) = open.campaign()?;
         let given = desk::sides_with_orders(&open.store)?;
         let programmed = open.store.programmed_sides()?;
         let settings = open.store.serve_settings()?;
@@ -390,7 +390,7 @@ async fn orders(
     with_save(&saves, &id, move |open| {
         let side = SideId::new(side);
         admit(&open.store, token.as_deref(), &Need::Side(&side))?;
-        let (campaign, _, at) = open.current()?;
+        let (campaign, at) = open.campaign()?;
         side_exists(&campaign, &side)?;
         let given = desk::side_orders(&open.store, &side)?;
         let settings = open.store.serve_settings()?;
@@ -499,7 +499,7 @@ async fn put_orders(
             }
             return Ok((answer, false));
         }
-        let (campaign, _, now) = open.current()?;
+        let (campaign, now) = open.campaign()?;
         side_exists(&campaign, &side)?;
         let stale = |e: ServedError| ApiError::from(e).with(json!({ "revision": now.number() }));
         desk::check_side_revision(&open.store, Revision::from_number(body.revision), now, &side).map_err(stale)?;
@@ -550,7 +550,7 @@ async fn auto_resolve(saves: &Saves, id: &str) {
         if !open.store.serve_settings()?.auto_resolve {
             return Ok(());
         }
-        let (campaign, _, at) = open.current()?;
+        let (campaign, at) = open.campaign()?;
         if campaign.end.ended.is_some()
             || desk::has_pending_battles(&campaign)
             || !desk::all_orders_given(&open.store, &campaign)?
@@ -607,7 +607,7 @@ async fn resolve(
     with_save(&saves, &id, move |open| {
         admit(&open.store, token.as_deref(), &Need::Umpire)?;
         let (body, _) = parsed?;
-        let (campaign, _, now) = open.current()?;
+        let (campaign, now) = open.campaign()?;
         let at = exactly_at(&open.store, body.revision, now)?;
         let outcome = desk::resolve_game_move(&mut open.store, (&campaign, at), body.with_pending)?;
         let revision = open.store.revision_now()?;
@@ -639,7 +639,7 @@ async fn undo(
     with_save(&saves, &id, move |open| {
         admit(&open.store, token.as_deref(), &Need::Umpire)?;
         let (body, _) = parsed?;
-        let (_, _, now) = open.current()?;
+        let (_, now) = open.campaign()?;
         let at = exactly_at(&open.store, body.revision, now)?;
         let undone = desk::undo(&mut open.store, at)?;
         let what = match undone {
@@ -667,7 +667,7 @@ async fn battles(State(saves): State<Arc<Saves>>, Path(id): Path<String>, header
     let token = token_of(&headers, None);
     with_save(&saves, &id, move |open| {
         admit(&open.store, token.as_deref(), &Need::Umpire)?;
-        let (campaign, _, at) = open.current()?;
+        let (campaign, at) = open.campaign()?;
         let list: Vec<Value> = campaign
             .battles
             .iter()
@@ -904,7 +904,7 @@ async fn settings(State(saves): State<Arc<Saves>>, Path(id): Path<String>, heade
     let token = token_of(&headers, None);
     with_save(&saves, &id, move |open| {
         admit(&open.store, token.as_deref(), &Need::Umpire)?;
-        let (_, _, at) = open.current()?;
+        let (_, at) = open.campaign()?;
         let settings = open.store.serve_settings()?;
         json_answer(json!({ "revision": at.number(), "auto_resolve": settings.auto_resolve, "deadline": settings.deadline }))
     })
@@ -935,7 +935,7 @@ async fn put_settings(
     with_save(&saves, &id, move |open| {
         admit(&open.store, token.as_deref(), &Need::Umpire)?;
         let (body, _) = parsed?;
-        let (_, _, now) = open.current()?;
+        let (_, now) = open.campaign()?;
         let at = exactly_at(&open.store, body.revision, now)?;
         let settings = ServeSettings {
             auto_resolve: body.auto_resolve,
@@ -1048,7 +1048,8 @@ async fn put_reminders(
 }
 
 /// Every few seconds: each save whose deadline has passed has its game move
-/// resolved, a side with no orders holding; the deadline is then cleared.
+/// resolved, a side with no orders holding (the deadline cleared first); and
+/// each save set to resolve when all orders are in, and with all in, is resolved.
 pub async fn deadlines(saves: Arc<Saves>) {
     let mut tick = tokio::time::interval(std::time::Duration::from_secs(2));
     loop {
@@ -1059,22 +1060,28 @@ pub async fn deadlines(saves: Arc<Saves>) {
         for (id, _) in saves.list() {
             let outcome = with_save(&saves, &id, move |open| {
                 let settings = open.store.serve_settings()?;
-                let Some(deadline) = settings.deadline.filter(|d| *d <= now) else {
+                if settings.deadline.is_none_or(|d| d > now) {
                     return Ok(false);
-                };
-                let (campaign, _, at) = open.current()?;
-                if campaign.end.ended.is_none() {
-                    desk::resolve_at_deadline(&mut open.store, (&campaign, at))?;
                 }
-                let at = open.store.revision_now()?;
-                open.store.set_serve_settings(
-                    at,
-                    ServeSettings {
-                        deadline: None,
-                        ..settings
-                    },
-                )?;
-                let _ = deadline;
+                // The deadline is cleared first, in its own transaction: a server
+                // killed before the game move is written restarts with the game
+                // move unresolved (the umpire resolves it), never resolving the
+                // next one at a deadline already spent.
+                let (campaign, at) = open.campaign()?;
+                let cleared = ServeSettings {
+                    deadline: None,
+                    ..settings
+                };
+                open.store.set_serve_settings(at, cleared)?;
+                if campaign.end.ended.is_none() {
+                    let at = open.store.revision_now()?;
+                    if let Err(e) = desk::resolve_at_deadline(&mut open.store, (&campaign, at)) {
+                        // Not resolved: the deadline stands, to be tried again.
+                        let at = open.store.revision_now()?;
+                        open.store.set_serve_settings(at, settings)?;
+                        return Err(e.into());
+                    }
+                }
                 Ok(true)
             })
             .await;
@@ -1084,6 +1091,9 @@ pub async fn deadlines(saves: Arc<Saves>) {
                     e.message
                 );
             }
+            // Orders given outside an upload (`umpire orders`), or a server
+            // stopped between the last upload and its game move: resolved here.
+            auto_resolve(&saves, &id).await;
             remind(&saves, &id, now).await;
         }
     }

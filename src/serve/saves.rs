@@ -20,41 +20,77 @@ pub struct Slot {
     pub open: Mutex<Option<Open>>,
 }
 
+/// The campaign and its log as read at a revision.
+pub type Current = (Arc<Campaign>, Arc<Vec<Event>>, Revision);
+
 /// An open save and what was last read from it.
 #[derive(Debug)]
 pub struct Open {
     pub store: Store,
-    cached: Option<(Revision, Arc<Campaign>, Arc<Vec<Event>>)>,
+    /// The campaign's state, read at this revision (orders given since leave it as it is).
+    state: Option<(Revision, Arc<Campaign>)>,
+    /// The event log, read at this revision.
+    log: Option<(Revision, Arc<Vec<Event>>)>,
 }
 
 impl Open {
     pub fn new(store: Store) -> Open {
-        Open { store, cached: None }
+        Open {
+            store,
+            state: None,
+            log: None,
+        }
     }
 
-    /// The campaign and its log now, with the revision they were read at, in
-    /// one read transaction; read again only when the save has changed.
-    pub fn current(&mut self) -> Result<(Arc<Campaign>, Arc<Vec<Event>>, Revision), StoreError> {
-        let cached = self.cached.as_ref().map(|(r, _, _)| *r);
-        let (loaded, at) = self.store.read_at(|s| {
-            if Some(s.revision_now()?) == cached {
-                Ok(None)
-            } else {
-                Ok(Some((s.load()?, s.events()?)))
-            }
+    /// The campaign now and the save's revision, in one read transaction;
+    /// the state is read again only when something but orders changed.
+    pub fn campaign(&mut self) -> Result<(Arc<Campaign>, Revision), StoreError> {
+        let kept = self.state.as_ref().map(|(r, _)| *r);
+        let (loaded, at) = self.store.read_at(|s| match kept {
+            Some(kept) if !s.state_changed_since(kept)? => Ok(None),
+            _ => Ok(Some(s.load()?)),
         })?;
-        if let Some((campaign, log)) = loaded {
-            self.cached = Some((at, Arc::new(campaign), Arc::new(log)));
+        if let Some(campaign) = loaded {
+            self.state = Some((at, Arc::new(campaign)));
         }
-        match &self.cached {
-            Some((r, c, l)) if *r == at => Ok((Arc::clone(c), Arc::clone(l), at)),
-            // Read again below a cache that another program's undo made look current.
-            _ => {
-                let ((campaign, log), at) = self.store.read_at(|s| Ok((s.load()?, s.events()?)))?;
-                let (c, l) = (Arc::new(campaign), Arc::new(log));
-                self.cached = Some((at, Arc::clone(&c), Arc::clone(&l)));
-                Ok((c, l, at))
-            }
+        match &self.state {
+            Some((_, campaign)) => Ok((Arc::clone(campaign), at)),
+            None => Err(StoreError::Corrupt {
+                path: self.store.path().display().to_string(),
+                detail: "the campaign could not be read".to_owned(),
+            }),
+        }
+    }
+
+    /// The campaign, its event log and the revision, in one read transaction.
+    pub fn current(&mut self) -> Result<Current, StoreError> {
+        let kept_state = self.state.as_ref().map(|(r, _)| *r);
+        let kept_log = self.log.as_ref().map(|(r, _)| *r);
+        let ((state, log), at) = self.store.read_at(|s| {
+            let now = s.revision_now()?;
+            let state = match kept_state {
+                Some(kept) if !s.state_changed_since(kept)? => None,
+                _ => Some(s.load()?),
+            };
+            let log = if kept_log == Some(now) {
+                None
+            } else {
+                Some(s.events()?)
+            };
+            Ok((state, log))
+        })?;
+        if let Some(campaign) = state {
+            self.state = Some((at, Arc::new(campaign)));
+        }
+        if let Some(log) = log {
+            self.log = Some((at, Arc::new(log)));
+        }
+        match (&self.state, &self.log) {
+            (Some((_, campaign)), Some((_, log))) => Ok((Arc::clone(campaign), Arc::clone(log), at)),
+            _ => Err(StoreError::Corrupt {
+                path: self.store.path().display().to_string(),
+                detail: "the campaign could not be read".to_owned(),
+            }),
         }
     }
 }

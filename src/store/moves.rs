@@ -559,7 +559,7 @@ pub(super) fn record_orders(
     .map_err(sqlite("recording the orders"))?;
     let event = Event {
         turn: orders.turn,
-        seq: next_seq(&tx, orders.turn).map_err(sqlite("numbering the event"))?,
+        seq: next_seq(tx, orders.turn).map_err(sqlite("numbering the event"))?,
         kind: EventKind::OrdersGiven(ev::OrdersGiven {
             side: orders.side.clone(),
             source: source.to_owned(),
@@ -572,7 +572,7 @@ pub(super) fn record_orders(
             orders.summary()
         ),
     };
-    rows::append_event(&tx, &event).map_err(sqlite("recording the orders"))?;
-    let now = super::revision::read_revision(&tx).map_err(sqlite("reading the save's revision"))?;
+    rows::append_event(tx, &event).map_err(sqlite("recording the orders"))?;
+    let now = super::revision::read_revision(tx).map_err(sqlite("reading the save's revision"))?;
     Ok(now)
 }

@@ -179,6 +179,19 @@ impl Store {
             .map_err(|source| self.sqlite_error("reading what changed", source))
     }
 
+    /// Whether the campaign's state may have changed after revision `at`:
+    /// any change but orders given or withdrawn, which leave it as it was.
+    pub fn state_changed_since(&self, at: Revision) -> Result<bool, StoreError> {
+        self.conn
+            .query_row(
+                "SELECT EXISTS (SELECT 1 FROM events WHERE rowid > ?1
+                     AND kind NOT IN ('orders_given', 'orders_withdrawn'))",
+                params![at.number()],
+                |r| r.get(0),
+            )
+            .map_err(|source| self.sqlite_error("reading what changed", source))
+    }
+
     /// The save's revision, read with the rest of a read transaction.
     pub fn revision_now(&self) -> Result<Revision, StoreError> {
         read_revision(&self.conn).map_err(|source| self.sqlite_error("reading the save's revision", source))
