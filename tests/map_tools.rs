@@ -51,6 +51,10 @@ fn generated_maps_pass_the_check_and_read_back_identical() {
         (40, 3, Layout::Voronoi),
         (60, 4, Layout::Hex),
         (500, 5, Layout::Voronoi),
+        // Found by the property below: the track joining two parts ran
+        // beside a road across a river with no crossing, a second road
+        // between the same two regions.
+        (8, 15_869_915_414_683_354_586, Layout::Voronoi),
     ] {
         let map = generate(regions, seed, layout);
         assert_eq!(map.regions.len(), regions, "{regions} regions, seed {seed}");

@@ -622,9 +622,15 @@ fn connect_parts(points: &[MapPoint], roads: &mut Vec<(usize, usize, RoadKind, f
         let Some(other) = parts.iter().find(|p| !p.iter().any(|r| main.contains(r))) else {
             return;
         };
+        // A pair already joined by a road (across a river with no crossing)
+        // gets no second one: the map takes one road or track between two regions.
+        let joined: HashSet<(usize, usize)> = roads.iter().map(|r| (r.0, r.1)).collect();
         let mut best: Option<(usize, usize, f64)> = None;
         for &a in other {
             for &b in &main {
+                if joined.contains(&(a.min(b), a.max(b))) {
+                    continue;
+                }
                 let (Some(pa), Some(pb)) = (points.get(a), points.get(b)) else {
                     continue;
                 };
