@@ -595,6 +595,12 @@ fn a_retried_upload_is_applied_once_and_gets_the_same_answer() {
     assert_eq!(v["next_turn"].as_u64(), Some(turn + 1), "{text}");
     let (_, next) = revision(&agent, &base, "british", &tokens.british);
     assert_eq!(next, turn + 1);
+    // The game move's keys are forgotten with it: the table does not grow.
+    let kept: i64 = rusqlite::Connection::open(dir.path().join("egypt.umpire"))
+        .unwrap()
+        .query_row("SELECT COUNT(*) FROM serve_requests", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(kept, 0);
     let (status, text) = call(
         &agent,
         "PUT",

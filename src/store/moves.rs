@@ -153,6 +153,13 @@ impl Store {
             params![before.turn],
         )
         .map_err(sqlite("marking the orders used"))?;
+        // The server's idempotency keys answer retries of uploads for this
+        // game move only: once it is resolved a retry is refused as late
+        // (orders for a game move already resolved), so the keys go, and
+        // the table holds one game move's uploads at most. (After an undo a
+        // late retry gives the same orders again, replacing the same ones.)
+        tx.execute("DELETE FROM serve_requests", [])
+            .map_err(sqlite("forgetting the server's answered uploads"))?;
         tx.commit().map_err(sqlite("saving the game move"))
     }
 
