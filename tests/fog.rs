@@ -1430,7 +1430,9 @@ const HIDDEN: &[&str] = &[
 /// `page` without the public map's own words for region `name` (`id`): its
 /// label and its dot's title on every map.
 fn without_region_labels(page: &str, name: &str, id: &str) -> String {
-    let mut page = page.replace(&format!("<title>{name} ({id})</title>"), "");
+    let mut page = page
+        .replace(&format!("<title>{name} ({id})</title>"), "")
+        .replace(&format!("<circle data-region=\"{id}\""), "<circle");
     for anchor in ["middle", "end", "start"] {
         let label =
             format!("text-anchor=\"{anchor}\" font-size=\"12\" fill=\"#1e1914\" class=\"lbl\">{name}</text>");

@@ -1044,6 +1044,181 @@ fn the_server_resolves_with_the_programmed_side_and_the_umpire_reads_its_reasons
     assert_eq!(status, 400);
 }
 
+/// An orders file for `side` holding every force in `forces`.
+fn hold_all(side: &str, forces: &[String], turn: u64) -> String {
+    let mut text =
+        format!("campaign = \"The Egyptian Rebellion of 1895\"\nside = \"{side}\"\nturn = {turn}\n");
+    for force in forces {
+        text.push_str(&format!("\n[[orders]]\nforce = \"{force}\"\nhold = true\n"));
+    }
+    text
+}
+
+#[test]
+fn campaigns_played_at_once_lose_and_double_nothing() {
+    // Bounded: 6 campaigns, 4 game moves each, both sides uploading at once,
+    // each upload retried with its key and then changed, and the umpire's
+    // resolve sent twice on one revision.
+    const CAMPAIGNS: usize = 6;
+    const MOVES: u64 = 4;
+    let names: Vec<String> = (0..CAMPAIGNS).map(|i| format!("c{i}")).collect();
+    let dir = tempfile::tempdir().unwrap();
+    let mut all_tokens = Vec::new();
+    let mut forces = std::collections::HashMap::new();
+    for name in &names {
+        let save = dir.path().join(format!("{name}.umpire"));
+        std::fs::copy(FIXTURE, &save).unwrap();
+        all_tokens.push(give_tokens(&save));
+        let (mut store, campaign, at) = Store::open_and_load_at(&save).unwrap();
+        for side in ["british", "rebels"] {
+            let ids: Vec<String> = campaign
+                .forces
+                .iter()
+                .filter(|f| f.side.as_str() == side)
+                .map(|f| f.id.to_string())
+                .collect();
+            forces.insert(side, ids);
+        }
+        // The pending battle fought first, so the game moves can go on.
+        umpire::desk::resolve(&mut store, (&campaign, at), 2, None, Some(1)).unwrap();
+    }
+    let forces = Arc::new(forces);
+    let server = umpire::serve::start(dir.path(), "127.0.0.1:0".parse().unwrap()).unwrap();
+    let addr = server.addr;
+    let mut campaigns = Vec::new();
+    for (name, tokens) in names.iter().cloned().zip(all_tokens) {
+        let forces = Arc::clone(&forces);
+        campaigns.push(std::thread::spawn(move || {
+            let base = format!("http://{addr}/api/campaigns/{name}");
+            let tokens = Arc::new(tokens);
+            for _ in 0..MOVES {
+                let barrier = Arc::new(Barrier::new(2));
+                let sides: Vec<_> = ["british", "rebels"]
+                    .into_iter()
+                    .map(|side| {
+                        let (base, tokens, forces, barrier) = (
+                            base.clone(),
+                            Arc::clone(&tokens),
+                            Arc::clone(&forces),
+                            Arc::clone(&barrier),
+                        );
+                        std::thread::spawn(move || {
+                            let agent = agent();
+                            let token = if side == "british" {
+                                &tokens.british
+                            } else {
+                                &tokens.rebels
+                            };
+                            let url = format!("{base}/sides/{side}/orders");
+                            let ids = &forces[side];
+                            barrier.wait();
+                            // The first orders, sent twice with one key (a lost answer).
+                            let (rev, turn) = revision(&agent, &base, side, token);
+                            let first = json!({ "revision": rev, "orders": hold_all(side, &ids[..1], turn) })
+                                .to_string();
+                            let key = format!("{side}-{turn}-first");
+                            let a = call(&agent, "PUT", &url, Some(token), Some(&key), Some(&first));
+                            let b = call(&agent, "PUT", &url, Some(token), Some(&key), Some(&first));
+                            assert_eq!(a.0, 200, "{}", a.1);
+                            assert_eq!(a, b, "a retry is answered the same");
+                            // Changed: every force holds.
+                            let rev = json_of(&a.1)["revision"].as_i64().unwrap();
+                            let all =
+                                json!({ "revision": rev, "orders": hold_all(side, ids, turn) }).to_string();
+                            let c = call(
+                                &agent,
+                                "PUT",
+                                &url,
+                                Some(token),
+                                Some(&format!("{side}-{turn}-all")),
+                                Some(&all),
+                            );
+                            assert_eq!(c.0, 200, "{}", c.1);
+                        })
+                    })
+                    .collect();
+                for side in sides {
+                    side.join().unwrap();
+                }
+                // The umpire resolves; the same request again is stale.
+                let agent = agent();
+                let (_, text) = call(&agent, "GET", &base, Some(&tokens.umpire), None, None);
+                let body =
+                    json!({ "revision": json_of(&text)["revision"], "with_pending": true }).to_string();
+                let first = call(
+                    &agent,
+                    "POST",
+                    &format!("{base}/resolve"),
+                    Some(&tokens.umpire),
+                    None,
+                    Some(&body),
+                );
+                assert_eq!(first.0, 200, "{}", first.1);
+                let again = call(
+                    &agent,
+                    "POST",
+                    &format!("{base}/resolve"),
+                    Some(&tokens.umpire),
+                    None,
+                    Some(&body),
+                );
+                assert_eq!(again.0, 409, "{}", again.1);
+            }
+        }));
+    }
+    for c in campaigns {
+        c.join().unwrap();
+    }
+    drop(server);
+    for name in &names {
+        let store = Store::open(&dir.path().join(format!("{name}.umpire"))).unwrap();
+        let campaign = store.load().unwrap();
+        let events = store.events().unwrap();
+        let ended: Vec<u32> = events
+            .iter()
+            .filter(|e| e.kind.name() == "turn_ended")
+            .map(|e| e.turn)
+            .filter(|t| *t >= 9)
+            .collect();
+        let start = campaign.turn - u32::try_from(MOVES).unwrap();
+        assert_eq!(
+            ended,
+            (start..campaign.turn).collect::<Vec<_>>(),
+            "{name}: each game move resolved once"
+        );
+        for turn in start..campaign.turn {
+            for side in ["british", "rebels"] {
+                let of = |kind: &str| {
+                    events
+                        .iter()
+                        .filter(|e| {
+                            e.turn == turn && e.kind.name() == kind && e.kind.payload()["side"] == side
+                        })
+                        .count()
+                };
+                assert_eq!(
+                    of("orders_given"),
+                    2,
+                    "{name} {side} game move {turn}: the first and the change"
+                );
+                assert_eq!(
+                    of("orders_withdrawn"),
+                    1,
+                    "{name} {side} game move {turn}: the first replaced"
+                );
+            }
+        }
+        // Every force held: the last orders given were the ones used.
+        assert!(
+            campaign
+                .forces
+                .iter()
+                .all(|f| f.order == umpire::model::StandingOrder::Hold),
+            "{name}"
+        );
+    }
+}
+
 #[test]
 fn the_token_command_prints_a_token_and_link_and_revokes() {
     let (dir, _) = folder(&["egypt"]);
