@@ -71,6 +71,13 @@ pub struct Memory {
     /// in full: a blind that was once made out is taken at that strength.
     #[serde(default)]
     pub strengths: BTreeMap<u32, f64>,
+    /// How far the body was from the objective at its closest (the miles of
+    /// its forces summed), and the game move it last came closer: a plan
+    /// that makes no progress is given up (`STALL_PATIENCE`).
+    #[serde(default)]
+    pub closest: Option<f64>,
+    #[serde(default)]
+    pub progress_turn: u32,
 }
 
 /// The odds the commander wants before it attacks: its points in reach
@@ -80,10 +87,21 @@ pub struct Memory {
 /// points the outcome is a coin's toss.
 const ATTACK_ODDS: f64 = 1.5;
 
-/// The plan is drawn again after this many game moves without success: time
-/// for the body to cross a generated map of 60 regions (about 150 miles at
-/// 15 miles a game move).
-const PLAN_PATIENCE: u32 = 10;
+/// A defensive plan (defend the HQs, fall back) is drawn again after this
+/// many game moves with no HQ of the side threatened: half the 10 it had,
+/// which spent a third of a 30-move campaign waiting for a turtle that never
+/// came (the tournament against turtle, 60 regions: 50.5% won with 10).
+const PLAN_PATIENCE: u32 = 5;
+
+/// An offensive plan (strike, cut the supply road, seek battle) is given up
+/// after this many game moves in which the body came no closer to its
+/// objective: it has stalled, gathering short of an enemy too strong for it
+/// or with no way through. A fixed ten game moves gave up marches still on
+/// their way across a 60-region map (150 miles at 15 a game move), and kept
+/// a beaten body waiting before the same HQ for the rest of the campaign
+/// (`umpire tournament --only commander-turtle --seed 2 --trace`); four is
+/// time for a reinforcement a game move or two away to come up.
+const STALL_PATIENCE: u32 = 4;
 
 pub(super) fn decide(known: &Known, memory: &Memory, rng: &mut ChaCha8Rng) -> Decision {
     let mut log = Vec::new();
@@ -135,25 +153,35 @@ pub(super) fn decide(known: &Known, memory: &Memory, rng: &mut ChaCha8Rng) -> De
             .target
             .as_ref()
             .is_some_and(|t| known.own_hqs().any(|h| known.region_id(h.region) == Some(t)));
-    // A plan runs out of patience, unless its objective is within two moves
-    // of the side's forces: then the attack is under way.
+    // An offensive plan runs out of patience when the body has come no
+    // closer to its objective for `STALL_PATIENCE` game moves; a defensive
+    // one after `PLAN_PATIENCE` game moves.
     let offensive = matches!(
         memory.plan,
         Some(Plan::StrikeHq | Plan::Concentrate | Plan::CutSupply)
     );
-    let near_objective = offensive
-        && memory
-            .target
-            .as_ref()
-            .and_then(|t| known.region_ids.iter().position(|r| r == t))
-            .is_some_and(|t| {
-                let field = known.miles_from(&[t]);
-                known
-                    .forces
-                    .iter()
-                    .any(|f| !f.scout && at(&field, f.region) <= 2.0 * known.move_miles)
-            });
-    let stale = known.turn.saturating_sub(memory.since_turn) >= PLAN_PATIENCE && !near_objective;
+    if let Some(miles) = memory
+        .target
+        .as_ref()
+        .and_then(|t| known.region_ids.iter().position(|r| r == t))
+        .and_then(|t| body_miles(known, t))
+    {
+        match memory.closest {
+            // A quarter of a move closer is progress (a force on the road
+            // counts from the region it left).
+            Some(c) if miles < c - 0.25 * known.move_miles => {
+                memory.closest = Some(miles);
+                memory.progress_turn = known.turn;
+            }
+            Some(_) => {}
+            None => memory.closest = Some(miles),
+        }
+    }
+    let stale = if offensive {
+        known.turn.saturating_sub(memory.progress_turn.max(memory.since_turn)) >= STALL_PATIENCE
+    } else {
+        known.turn.saturating_sub(memory.since_turn) >= PLAN_PATIENCE
+    };
     if changed || succeeded || stale {
         let why = if memory.plan.is_none() {
             "at the start".to_owned()
@@ -164,6 +192,8 @@ pub(super) fn decide(known: &Known, memory: &Memory, rng: &mut ChaCha8Rng) -> De
                 "the situation changed ({hqs_held} HQs held, was {}; {:.0} points, were {:.0})",
                 memory.hqs_held, own_points, memory.points
             )
+        } else if offensive {
+            format!("the body came no closer to the objective in {STALL_PATIENCE} game moves")
         } else {
             format!("the last plan ran {PLAN_PATIENCE} game moves")
         };
@@ -171,6 +201,8 @@ pub(super) fn decide(known: &Known, memory: &Memory, rng: &mut ChaCha8Rng) -> De
         memory.plan = Some(plan);
         memory.roll = roll;
         memory.since_turn = known.turn;
+        memory.progress_turn = known.turn;
+        memory.closest = None;
         memory.target = None;
         log.push(format!(
             "Plan: {}, drawn {roll} on the plan table ({table}), {why}.",
@@ -203,7 +235,12 @@ pub(super) fn decide(known: &Known, memory: &Memory, rng: &mut ChaCha8Rng) -> De
     let target = danger
         .map(|(hq, _, _)| hq)
         .or_else(|| objective(known, plan, &memory));
-    memory.target = target.and_then(|t| known.region_id(t).cloned());
+    let new_target = target.and_then(|t| known.region_id(t).cloned());
+    if new_target != memory.target {
+        // A new objective: progress is measured afresh from the next game move.
+        memory.closest = None;
+    }
+    memory.target = new_target;
     match target {
         Some(t) => log.push(format!("Objective: {}.", known.region_name(t))),
         None => log.push("No objective in reach: every force to the nearest HQ it holds.".to_owned()),
@@ -344,14 +381,45 @@ pub(super) fn decide(known: &Known, memory: &Memory, rng: &mut ChaCha8Rng) -> De
             busy.set(i);
         }
     }
-    // Scouts: light cavalry raid an HQ the enemy left empty, or go where
-    // the side knows least.
+    // Scouts: one makes out a blind at the objective (a scout next to a
+    // concealed force rides in on it, scruby-1961 rule 19); the others raid
+    // an HQ the enemy left empty, or go where the side knows least. A scout
+    // rides only by ways round every enemy it knows of: a lost skirmish costs
+    // points, which decide a campaign whose HQs are even.
+    let blind_at_target = target.filter(|&t| known.enemies.iter().any(|e| e.guessed && e.region == t));
+    let mut watching = false;
     for (i, force) in known.forces.iter().enumerate() {
         if busy.is(i) || !force.scout {
             continue;
         }
+        if force.en_route {
+            // On the road it goes on.
+            busy.set(i);
+            continue;
+        }
+        if !watching
+            && let Some(t) = blind_at_target
+            && let Some(post) = watch_post(known, force, t)
+        {
+            watching = true;
+            busy.set(i);
+            if post == force.region {
+                requests.push(hold(force));
+            } else if let Some(request) = go_round(&mut ways, known, force, post) {
+                requests.push(request);
+            } else {
+                requests.push(hold(force));
+            }
+            log.push(format!(
+                "{} watches {} from {} to make out the force there.",
+                force.name,
+                known.region_name(t),
+                known.region_name(post)
+            ));
+            continue;
+        }
         if let Some(hq) = empty_hq_in_reach(known, &memory, force)
-            && let Some(request) = go(&mut ways, known, force, hq, false)
+            && let Some(request) = go_round(&mut ways, known, force, hq)
         {
             requests.push(request);
             log.push(format!(
@@ -363,7 +431,7 @@ pub(super) fn decide(known: &Known, memory: &Memory, rng: &mut ChaCha8Rng) -> De
             continue;
         }
         if let Some((region, age)) = scouting_target(known, &memory, force)
-            && let Some(request) = go(&mut ways, known, force, region, false)
+            && let Some(request) = go_round(&mut ways, known, force, region)
         {
             requests.push(request);
             log.push(match age {
@@ -604,31 +672,48 @@ fn objective(known: &Known, plan: Plan, memory: &Memory) -> Option<usize> {
         .filter(|&t| reachable(t));
     match plan {
         Plan::StrikeHq => {
-            // The HQ with the fewest enemy points known near it, the nearest
-            // of those; the one it had is kept while it can still be beaten
-            // (the enemy there no more than its points at the odds it wants),
-            // so the body does not turn from one HQ to the next as it marches.
-            let own_points: f64 = known.forces.iter().map(|f| f.points).sum();
+            // An HQ the body can take: the enemy known near it no more than
+            // the body's points at the odds it wants, the nearest of those to
+            // the body; with none, the one with the fewest enemy points near
+            // it. The one it had is kept while the body can still take it, so
+            // it does not turn from one HQ to the next as it marches.
+            let body = body_points(known);
+            let sources: Vec<usize> = known
+                .forces
+                .iter()
+                .filter(|f| in_body(known, f))
+                .map(|f| f.region)
+                .collect();
+            let from_body = if sources.is_empty() {
+                from_own.clone()
+            } else {
+                known.miles_from(&sources)
+            };
             let guard = |h: usize| known.enemy_points_near(&known.miles_from(&[h]), known.move_miles);
+            let can_take = |h: usize| favours(body, guard(h));
             let still = kept.filter(|t| known.other_hqs().any(|h| h.region == *t));
             if let Some(t) = still
-                && guard(t) * ATTACK_ODDS <= own_points
+                && can_take(t)
             {
                 return Some(t);
             }
             known
                 .other_hqs()
                 .filter(|h| reachable(h.region))
-                .map(|h| (h.region, guard(h.region), at(&from_own, h.region)))
-                .min_by(|a, b| a.1.total_cmp(&b.1).then(a.2.total_cmp(&b.2)))
-                .map(|(r, _, _)| r)
+                .map(|h| (h.region, can_take(h.region), guard(h.region), at(&from_body, h.region)))
+                .min_by(|a, b| {
+                    b.1.cmp(&a.1)
+                        .then(if a.1 { a.3.total_cmp(&b.3) } else { a.2.total_cmp(&b.2) })
+                        .then(a.3.total_cmp(&b.3))
+                })
+                .map(|(r, _, _, _)| r)
         }
         Plan::Concentrate => known
             .enemies
             .iter()
             .filter(|e| reachable(e.region))
-            // One it can beat: its whole strength at the odds it wants.
-            .filter(|e| e.points * ATTACK_ODDS <= known.forces.iter().map(|f| f.points).sum::<f64>())
+            // One the body can beat at the odds it wants.
+            .filter(|e| favours(body_points(known), e.points))
             .min_by(|a, b| {
                 let score = |e: &super::view::EnemyForce| {
                     e.points + 10.0 * (known.turn.saturating_sub(e.seen_turn)) as f64
@@ -742,6 +827,41 @@ fn danger(known: &Known) -> Option<(usize, f64, f64)> {
         .map(|(r, t, g, _)| (r, t, g))
 }
 
+/// Whether an own force belongs to the body that marches on the objective:
+/// not a scout, and not a guard (two stands or fewer at an HQ of the side).
+fn in_body(known: &Known, force: &OwnForce) -> bool {
+    !force.scout && !(force.stands.len() <= 2 && known.own_hqs().any(|h| h.region == force.region))
+}
+
+/// The points of the body (`in_body`).
+fn body_points(known: &Known) -> f64 {
+    known
+        .forces
+        .iter()
+        .filter(|f| in_body(known, f))
+        .map(|f| f.points)
+        .sum()
+}
+
+/// The body's miles from `target`, summed over its forces that can reach
+/// it: it falls as any of them comes closer. `None` with no such force.
+fn body_miles(known: &Known, target: usize) -> Option<f64> {
+    let field = known.miles_from(&[target]);
+    let miles: Vec<f64> = known
+        .forces
+        .iter()
+        .filter(|f| in_body(known, f))
+        .map(|f| at(&field, f.region))
+        .filter(|m| m.is_finite())
+        .collect();
+    (!miles.is_empty()).then(|| miles.iter().sum())
+}
+
+/// Whether `ours` points attacking `theirs` have the odds the commander wants.
+fn favours(ours: f64, theirs: f64) -> bool {
+    theirs <= 0.0 || ours >= ATTACK_ODDS * theirs
+}
+
 /// Whether the HQ at `region` already has a force of the side held there this game move.
 fn hq_guards_full(known: &Known, region: usize, busy: &Busy) -> bool {
     known
@@ -838,6 +958,54 @@ fn faces(share: f64) -> u8 {
 /// per destination, shared by every force bound for it.
 #[derive(Default)]
 struct Ways(std::collections::HashMap<usize, Vec<Option<usize>>>);
+
+/// A scout's post next to `target`: the neighbouring region with no enemy
+/// known in it that the scout reaches soonest by a way round every enemy.
+fn watch_post(known: &Known, scout: &OwnForce, target: usize) -> Option<usize> {
+    let from = known.miles_from(&[scout.region]);
+    known
+        .neighbours
+        .get(target)
+        .into_iter()
+        .flatten()
+        .map(|&(r, _)| r)
+        .filter(|r| known.enemies.iter().all(|e| e.region != *r))
+        .filter(|&r| at(&from, r).is_finite())
+        .min_by(|a, b| at(&from, *a).total_cmp(&at(&from, *b)))
+}
+
+/// An order to march `force` to `region` by a way round every region where
+/// it knows of an enemy force; `None` where there is none such (a scout does
+/// not ride through the enemy).
+fn go_round(ways: &mut Ways, known: &Known, force: &OwnForce, region: usize) -> Option<OrderRequest> {
+    if force.en_route || force.region == region {
+        return None;
+    }
+    let next = ways
+        .0
+        .entry(region)
+        .or_insert_with(|| known.ways_to(region, |r| known.enemies.iter().any(|e| e.region == r)));
+    let path = path_along(next, force.region, region)?;
+    let path: Option<Vec<RegionId>> = path.iter().map(|&r| known.region_id(r).cloned()).collect();
+    Some(OrderRequest {
+        force: force.id.clone(),
+        action: Action::March(path?),
+        forced: false,
+        by: Conveyance::Foot,
+    })
+}
+
+/// The regions after `from` on the way `next` gives to `to`, or `None`.
+fn path_along(next: &[Option<usize>], from: usize, to: usize) -> Option<Vec<usize>> {
+    let mut path = Vec::new();
+    let mut at = from;
+    while at != to && path.len() <= next.len() {
+        let step = next.get(at).copied().flatten()?;
+        path.push(step);
+        at = step;
+    }
+    (at == to).then_some(path)
+}
 
 /// An order to march `force` to `region`: by a path round every region where
 /// it knows of an enemy force (as last seen; but the destination), or, with no

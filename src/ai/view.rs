@@ -116,24 +116,26 @@ impl Known {
                 })
             })
             .collect();
-        // A blind is guessed at the mean of the enemy forces seen in full,
-        // or, with none seen, of the side's own forces.
-        let seen: Vec<f64> = report
+        // A blind is guessed at the strongest enemy force seen in full, or,
+        // with none seen, the side's own strongest: a blind at an HQ is as
+        // likely the enemy's main body as a brigade, and the tournament
+        // showed the mean (a brigade's strength) sending the body into the
+        // turtle's main body at its centre HQ (`--seed 2 --only
+        // commander-turtle --trace`, game move 15).
+        let seen_max = report
             .known
             .iter()
+            .filter(|k| k.side != report.side)
             .filter_map(|k| k.points)
-            .map(|p| p as f64)
-            .collect();
-        let guess = if seen.is_empty() {
-            let own: f64 = forces.iter().map(|f| f.points).sum();
-            if forces.is_empty() {
-                100.0
-            } else {
-                own / forces.len() as f64
-            }
-        } else {
-            seen.iter().sum::<f64>() / seen.len() as f64
-        };
+            .max()
+            .map(|p| p as f64);
+        let guess = seen_max.unwrap_or_else(|| {
+            forces
+                .iter()
+                .map(|f| f.points)
+                .fold(None, |m: Option<f64>, p| Some(m.map_or(p, |m| m.max(p))))
+                .unwrap_or(100.0)
+        });
         let enemies = report
             .known
             .iter()
