@@ -296,3 +296,51 @@ fn a_side_the_program_plays_gives_its_orders_at_umpire_turn() {
         common::stderr(&wrong)
     );
 }
+
+/// The source of `ai::odds`'s table (run by hand: `cargo test --test ai
+/// engine_odds_table -- --ignored --nocapture`): the proving ground's
+/// synthetic battles of mixed arms, the defender standing or entrenched,
+/// each fought by every engine; prints the attacker's share of wins by rule
+/// set, ground and ratio.
+#[test]
+#[ignore = "measures the engines (minutes in a debug build); its figures are in src/ai/odds.rs"]
+fn engine_odds_table() {
+    use umpire::proving::{Arms, CampaignInput, Probe, battles, fight};
+    // The Egyptian campaign lends its sides and calendar; no orders, so no contacts.
+    let input = CampaignInput {
+        name: "egyptian_rebellion_1895.toml".to_owned(),
+        campaign: egypt(),
+        orders: Vec::new(),
+    };
+    let (all, _) = battles(&[input], false);
+    let chosen: Vec<_> = all
+        .into_iter()
+        .filter(|b| matches!(b.probe, Probe::Synthetic { arms: Arms::Mixed, .. }))
+        .collect();
+    let runs: u32 = std::env::var("ODDS_RUNS").ok().and_then(|r| r.parse().ok()).unwrap_or(40);
+    let fought = fight(&chosen, runs, 20, &mut |_, _| {});
+    for b in &fought.battles {
+        let Probe::Synthetic {
+            ground,
+            posture,
+            attacker_stands,
+            defender_stands,
+            ..
+        } = &b.probe
+        else {
+            continue;
+        };
+        let shares: Vec<String> = fought
+            .rule_sets
+            .iter()
+            .zip(&b.tallies)
+            .map(|(r, t)| format!("{r}={:.2}", t.map_or(f64::NAN, |t| t.attacker_share())))
+            .collect();
+        println!(
+            "{:?} {:?} {attacker_stands}:{defender_stands} {}",
+            ground,
+            posture,
+            shares.join(" ")
+        );
+    }
+}

@@ -325,7 +325,9 @@ pub(super) fn decide(known: &Known, memory: &Memory, rng: &mut ChaCha8Rng) -> De
                             "{}-guard-{}-{detached}",
                             force.id, known.turn
                         )),
-                        name: format!("{} Guard", known.region_name(hq.region)),
+                        // The game move in the name: an HQ taken from the
+                        // enemy may have its own guard of that name already.
+                        name: format!("{} Guard of move {}", known.region_name(hq.region), known.turn),
                     },
                     forced: false,
                     by: crate::model::Conveyance::Foot,
@@ -393,8 +395,26 @@ pub(super) fn decide(known: &Known, memory: &Memory, rng: &mut ChaCha8Rng) -> De
             continue;
         }
         if force.en_route {
-            // On the road it goes on.
+            // On the road it goes on, unless an enemy it cannot beat is
+            // known at the road's far end: then it turns back.
             busy.set(i);
+            if let Some(t) = force.toward
+                && known.enemies.iter().any(|e| e.region == t && e.points >= force.points)
+                && let Some(back) = known.region_id(force.region)
+            {
+                requests.push(OrderRequest {
+                    force: force.id.clone(),
+                    action: Action::March(vec![back.clone()]),
+                    forced: false,
+                    by: Conveyance::Foot,
+                });
+                log.push(format!(
+                    "{} turns back to {}: the enemy is at {}.",
+                    force.name,
+                    known.region_name(force.region),
+                    known.region_name(t)
+                ));
+            }
             continue;
         }
         if !watching
@@ -460,6 +480,7 @@ pub(super) fn decide(known: &Known, memory: &Memory, rng: &mut ChaCha8Rng) -> De
                 _ => requests.push(hold(force)),
             }
         }
+        log.append(&mut ways.notes);
         return Decision {
             requests,
             memory,
@@ -561,6 +582,7 @@ pub(super) fn decide(known: &Known, memory: &Memory, rng: &mut ChaCha8Rng) -> De
             _ => requests.push(hold(force)),
         }
     }
+    log.append(&mut ways.notes);
     Decision {
         requests,
         memory,
@@ -955,9 +977,105 @@ fn faces(share: f64) -> u8 {
 }
 
 /// The ways to each destination found so far this game move: one search
-/// per destination, shared by every force bound for it.
+/// per destination, shared by every force bound for it; the miles on foot
+/// to it; the stands already sent by train and by steamer; and the
+/// sentences saying who goes by which.
 #[derive(Default)]
-struct Ways(std::collections::HashMap<usize, Vec<Option<usize>>>);
+struct Ways {
+    next: std::collections::HashMap<usize, Vec<Option<usize>>>,
+    foot: std::collections::HashMap<usize, Vec<f64>>,
+    rail_stands: u32,
+    river_stands: u32,
+    notes: Vec<String>,
+}
+
+/// A carried journey must save at least this many game moves over the march
+/// on foot: a train or steamer goes only from a station (a landing place)
+/// and sets down only at one, and a line cut on the way halts it, so a gain
+/// smaller than a whole game move is not worth the risk (this program's choice).
+const CARRIED_GAIN_MOVES: f64 = 1.0;
+
+/// A journey by train or steamer for `force` toward `region`, when it
+/// starts at a station or landing place and gets there at least
+/// `CARRIED_GAIN_MOVES` sooner than on foot: carried to the stop from which
+/// the rest (on foot) is quickest, along lines with no enemy known on them
+/// and into no HQ the enemy holds, within the stands a line carries a game
+/// move. Trains run only for a force in supply (the railway must join one of
+/// the side's HQs); steamers carry their own coal.
+fn carried(ways: &mut Ways, known: &Known, force: &OwnForce, region: usize) -> Option<OrderRequest> {
+    if force.en_route || force.must_rest || force.region == region {
+        return None;
+    }
+    let foot = ways.foot.entry(region).or_insert_with(|| known.miles_from(&[region]));
+    let rate = known.foot_miles_per_move.max(1.0);
+    let on_foot = at(foot, force.region) / rate;
+    let stands = u32::try_from(force.stands.len()).unwrap_or(u32::MAX);
+    let barred = |r: usize| {
+        known.enemies.iter().any(|e| e.region == r)
+            || known.hqs.iter().any(|h| h.region == r && h.held_by != known.side)
+    };
+    let mut best: Option<(Conveyance, usize, f64, Vec<Option<usize>>)> = None;
+    for (by, line, used) in [
+        (Conveyance::Rail, &known.rail, ways.rail_stands),
+        (Conveyance::River, &known.river, ways.river_stands),
+    ] {
+        if !line.is_stop(force.region)
+            || (by == Conveyance::Rail && force.cut_moves > 0)
+            || used.saturating_add(stands) > line.stands_per_move
+        {
+            continue;
+        }
+        let (moves, previous) = line.moves_from(force.region, barred);
+        for (stop, &m) in moves.iter().enumerate() {
+            if stop == force.region || !m.is_finite() || !line.is_stop(stop) {
+                continue;
+            }
+            // The journey takes whole game moves; the march after it, its share.
+            let total = m.ceil().max(1.0) + at(foot, stop) / rate;
+            if best.as_ref().is_none_or(|b| total < b.2) {
+                best = Some((by, stop, total, previous.clone()));
+            }
+        }
+    }
+    let (by, stop, total, previous) = best?;
+    if total > on_foot - CARRIED_GAIN_MOVES {
+        return None;
+    }
+    let mut path = vec![stop];
+    let mut here = stop;
+    while let Some(p) = previous.get(here).copied().flatten() {
+        if p == force.region {
+            break;
+        }
+        path.push(p);
+        here = p;
+        if path.len() > previous.len() {
+            return None;
+        }
+    }
+    path.reverse();
+    let ids: Option<Vec<RegionId>> = path.iter().map(|&r| known.region_id(r).cloned()).collect();
+    match by {
+        Conveyance::Rail => ways.rail_stands = ways.rail_stands.saturating_add(stands),
+        _ => ways.river_stands = ways.river_stands.saturating_add(stands),
+    }
+    ways.notes.push(format!(
+        "{} goes {} from {} to {} on its way to {}: about {:.0} game moves, against {:.0} on foot.",
+        force.name,
+        by.phrase(),
+        known.region_name(force.region),
+        known.region_name(stop),
+        known.region_name(region),
+        total.ceil(),
+        on_foot.ceil()
+    ));
+    Some(OrderRequest {
+        force: force.id.clone(),
+        action: Action::March(ids?),
+        forced: false,
+        by,
+    })
+}
 
 /// A scout's post next to `target`: the neighbouring region with no enemy
 /// known in it that the scout reaches soonest by a way round every enemy.
@@ -982,7 +1100,7 @@ fn go_round(ways: &mut Ways, known: &Known, force: &OwnForce, region: usize) -> 
         return None;
     }
     let next = ways
-        .0
+        .next
         .entry(region)
         .or_insert_with(|| known.ways_to(region, |r| known.enemies.iter().any(|e| e.region == r)));
     let path = path_along(next, force.region, region)?;
@@ -1011,23 +1129,15 @@ fn path_along(next: &[Option<usize>], from: usize, to: usize) -> Option<Vec<usiz
 /// it knows of an enemy force (as last seen; but the destination), or, with no
 /// such path or on the road, by the quickest way.
 fn go(ways: &mut Ways, known: &Known, force: &OwnForce, region: usize, forced: bool) -> Option<OrderRequest> {
+    if !forced && let Some(request) = carried(ways, known, force, region) {
+        return Some(request);
+    }
     if !force.en_route && force.region != region {
         let next = ways
-            .0
+            .next
             .entry(region)
             .or_insert_with(|| known.ways_to(region, |r| known.enemies.iter().any(|e| e.region == r)));
-        let mut path = Vec::new();
-        let mut at = force.region;
-        while at != region && path.len() <= next.len() {
-            match next.get(at).copied().flatten() {
-                Some(step) => {
-                    path.push(step);
-                    at = step;
-                }
-                None => break,
-            }
-        }
-        if at == region {
+        if let Some(path) = path_along(next, force.region, region) {
             let path: Option<Vec<RegionId>> = path.iter().map(|&r| known.region_id(r).cloned()).collect();
             return Some(OrderRequest {
                 force: force.id.clone(),
