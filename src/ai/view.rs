@@ -2,9 +2,10 @@
 //! regions by index, the roads a force can march, its own forces and their
 //! strength, the enemy as last seen, the HQs; and distances on foot.
 
+use super::odds::{Ground, ground_of};
 use crate::model::report::Report;
 use crate::model::{
-    Feature, ForceId, RegionId, RiverCrossing, RoadKind, SideId, StandId, StandKind, Wing,
+    Feature, ForceId, RegionId, RiverCrossing, RoadKind, RuleSetId, SideId, StandId, StandKind, Wing,
 };
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashMap};
@@ -83,6 +84,11 @@ pub struct Known {
     /// move (the campaign's `[railways]` and `[rivers]`, in the report).
     pub rail: Carried,
     pub river: Carried,
+    /// The campaign's battle rule set, and each region's ground and whether
+    /// a fort entrenches its defender: what the engine's odds depend on
+    /// (`odds::attack_odds`).
+    pub rules: RuleSetId,
+    pub grounds: Vec<(Ground, bool)>,
 }
 
 /// The legs and stops of one way of being carried (trains or steamers).
@@ -292,6 +298,8 @@ impl Known {
             foot_miles_per_move,
             rail,
             river,
+            rules: report.rules,
+            grounds: map.regions.iter().map(ground_of).collect(),
             side: report.side.clone(),
             turn: report.turn,
             region_ids: map.regions.iter().map(|r| r.id.clone()).collect(),
