@@ -260,8 +260,13 @@ pub(super) fn decide(known: &Known, memory: &Memory, rng: &mut ChaCha8Rng) -> De
     let mut requests = Vec::new();
     let mut ways = Ways::default();
     let mut busy = Busy(vec![false; known.forces.len()]);
-    // Forces that cannot march hold; forces on the road go on.
+    // Forces that cannot march hold; forces on the road go on; a force in
+    // a pending battle has no order to give until the battle is decided.
     for (i, force) in known.forces.iter().enumerate() {
+        if force.in_battle {
+            busy.set(i);
+            continue;
+        }
         if force.must_rest {
             requests.push(hold(force));
             log.push(format!("{} rests after its forced marches.", force.name));

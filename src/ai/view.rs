@@ -25,6 +25,8 @@ pub struct OwnForce {
     pub toward: Option<usize>,
     /// Must rest this game move: it cannot march.
     pub must_rest: bool,
+    /// In a pending battle: it cannot march until the battle is decided.
+    pub in_battle: bool,
     /// Game moves cut off from every HQ of its side.
     pub cut_moves: u32,
     /// Its stands: id, kind and points.
@@ -179,6 +181,10 @@ impl Known {
                     en_route: f.en_route.is_some(),
                     toward: f.en_route.as_ref().and_then(|e| at(&e.toward)),
                     must_rest: f.fatigue.must_rest,
+                    in_battle: report
+                        .battles
+                        .iter()
+                        .any(|b| b.forces.iter().any(|bf| bf.id == f.id)),
                     cut_moves: f.supply.cut_moves,
                     stands: f.stands.iter().map(|s| (s.id, s.kind, s.strength)).collect(),
                 })
