@@ -5,8 +5,8 @@
 //! a sentence in its log, naming only the side's own forces and what it has seen.
 
 use super::Decision;
-use super::scripted::{hold, march_to};
 use super::odds::{Ground, attack_odds};
+use super::scripted::{hold, march_to};
 use super::view::{Known, OwnForce};
 use crate::model::Conveyance;
 use crate::model::RegionId;
@@ -189,7 +189,10 @@ pub(super) fn decide(known: &Known, memory: &Memory, rng: &mut ChaCha8Rng) -> De
         }
     }
     let stale = if offensive {
-        known.turn.saturating_sub(memory.progress_turn.max(memory.since_turn)) >= STALL_PATIENCE
+        known
+            .turn
+            .saturating_sub(memory.progress_turn.max(memory.since_turn))
+            >= STALL_PATIENCE
     } else {
         known.turn.saturating_sub(memory.since_turn) >= PLAN_PATIENCE
     };
@@ -415,7 +418,10 @@ pub(super) fn decide(known: &Known, memory: &Memory, rng: &mut ChaCha8Rng) -> De
             // known at the road's far end: then it turns back.
             busy.set(i);
             if let Some(t) = force.toward
-                && known.enemies.iter().any(|e| e.region == t && e.points >= force.points)
+                && known
+                    .enemies
+                    .iter()
+                    .any(|e| e.region == t && e.points >= force.points)
                 && let Some(back) = known.region_id(force.region)
             {
                 requests.push(OrderRequest {
@@ -514,14 +520,15 @@ pub(super) fn decide(known: &Known, memory: &Memory, rng: &mut ChaCha8Rng) -> De
         .filter(|f| field.get(f.region).is_some_and(|m| *m <= 2.0 * known.move_miles))
         .map(|f| f.points)
         .sum();
-    let attack = plan == Plan::FallBack
-        || plan == Plan::DefendHqs
-        || favours(known, target, in_reach, defended);
+    let attack =
+        plan == Plan::FallBack || plan == Plan::DefendHqs || favours(known, target, in_reach, defended);
     let odds = odds_at(known, target, in_reach, defended);
     let ground = known
         .grounds
         .get(target)
-        .map_or("open ground", |(g, entrenched)| if *entrenched { "entrenchments" } else { g.words() });
+        .map_or("open ground", |(g, entrenched)| {
+            if *entrenched { "entrenchments" } else { g.words() }
+        });
     if matches!(plan, Plan::StrikeHq | Plan::Concentrate | Plan::CutSupply) {
         if defended <= 0.0 {
             log.push(format!(
@@ -748,10 +755,21 @@ fn objective(known: &Known, plan: Plan, memory: &Memory) -> Option<usize> {
             known
                 .other_hqs()
                 .filter(|h| reachable(h.region))
-                .map(|h| (h.region, can_take(h.region), guard(h.region), at(&from_body, h.region)))
+                .map(|h| {
+                    (
+                        h.region,
+                        can_take(h.region),
+                        guard(h.region),
+                        at(&from_body, h.region),
+                    )
+                })
                 .min_by(|a, b| {
                     b.1.cmp(&a.1)
-                        .then(if a.1 { a.3.total_cmp(&b.3) } else { a.2.total_cmp(&b.2) })
+                        .then(if a.1 {
+                            a.3.total_cmp(&b.3)
+                        } else {
+                            a.2.total_cmp(&b.2)
+                        })
                         .then(a.3.total_cmp(&b.3))
                 })
                 .map(|(r, _, _, _)| r)
@@ -908,7 +926,11 @@ fn body_miles(known: &Known, target: usize) -> Option<f64> {
 
 /// The engine's odds of `ours` points attacking `theirs` at `region`.
 fn odds_at(known: &Known, region: usize, ours: f64, theirs: f64) -> f64 {
-    let (ground, entrenched) = known.grounds.get(region).copied().unwrap_or((Ground::Open, false));
+    let (ground, entrenched) = known
+        .grounds
+        .get(region)
+        .copied()
+        .unwrap_or((Ground::Open, false));
     attack_odds(known.rules, ground, entrenched, ours, theirs)
 }
 
@@ -1040,7 +1062,10 @@ fn carried(ways: &mut Ways, known: &Known, force: &OwnForce, region: usize) -> O
     if force.en_route || force.must_rest || force.region == region {
         return None;
     }
-    let foot = ways.foot.entry(region).or_insert_with(|| known.miles_from(&[region]));
+    let foot = ways
+        .foot
+        .entry(region)
+        .or_insert_with(|| known.miles_from(&[region]));
     let rate = known.foot_miles_per_move.max(1.0);
     let on_foot = at(foot, force.region) / rate;
     let stands = u32::try_from(force.stands.len()).unwrap_or(u32::MAX);

@@ -45,17 +45,18 @@ impl Ground {
 /// ground); a bridge or ford a river crossing; else open.
 pub fn ground_of(region: &Region) -> (Ground, bool) {
     let entrenched = region.has(Feature::Fort);
-    let ground = if region.has(Feature::Town) || region.has(Feature::Village) || region.terrain == Terrain::Urban {
-        Ground::Town
-    } else if matches!(region.terrain, Terrain::Hills | Terrain::Mountains) {
-        Ground::Hills
-    } else if matches!(region.terrain, Terrain::Forest | Terrain::Marsh) {
-        Ground::Woods
-    } else if region.has(Feature::Bridge) || region.has(Feature::Ford) {
-        Ground::River
-    } else {
-        Ground::Open
-    };
+    let ground =
+        if region.has(Feature::Town) || region.has(Feature::Village) || region.terrain == Terrain::Urban {
+            Ground::Town
+        } else if matches!(region.terrain, Terrain::Hills | Terrain::Mountains) {
+            Ground::Hills
+        } else if matches!(region.terrain, Terrain::Forest | Terrain::Marsh) {
+            Ground::Woods
+        } else if region.has(Feature::Bridge) || region.has(Feature::Ford) {
+            Ground::River
+        } else {
+            Ground::Open
+        };
     (ground, entrenched)
 }
 
@@ -79,8 +80,8 @@ const WINS: [[[[u8; 7]; 2]; 5]; 5] = [
         [[0, 7, 10, 53, 87, 93, 100], [0, 3, 3, 33, 90, 97, 100]], // open
         [[0, 7, 17, 27, 73, 57, 83], [10, 17, 13, 27, 90, 77, 90]], // town
         [[0, 0, 7, 47, 100, 100, 100], [0, 0, 0, 43, 87, 77, 100]], // river
-        [[0, 3, 7, 37, 57, 83, 97], [0, 10, 10, 20, 70, 63, 93]], // hills
-        [[0, 0, 7, 47, 80, 93, 100], [0, 17, 7, 7, 13, 70, 97]], // woods
+        [[0, 3, 7, 37, 57, 83, 97], [0, 10, 10, 20, 70, 63, 93]],  // hills
+        [[0, 0, 7, 47, 80, 93, 100], [0, 17, 7, 7, 13, 70, 97]],   // woods
     ],
     // harman-2021
     [
@@ -94,7 +95,7 @@ const WINS: [[[[u8; 7]; 2]; 5]; 5] = [
     [
         [[3, 0, 27, 33, 77, 93, 90], [7, 23, 17, 57, 80, 97, 97]], // open
         [[0, 13, 47, 33, 70, 80, 100], [3, 10, 17, 40, 47, 93, 100]], // town
-        [[3, 0, 20, 20, 83, 80, 93], [7, 7, 23, 27, 67, 63, 90]], // river
+        [[3, 0, 20, 20, 83, 80, 93], [7, 7, 23, 27, 67, 63, 90]],  // river
         [[7, 13, 33, 27, 30, 63, 100], [10, 13, 13, 27, 57, 77, 93]], // hills
         [[0, 10, 20, 20, 70, 73, 97], [3, 20, 20, 70, 90, 90, 97]], // woods
     ],
@@ -102,9 +103,9 @@ const WINS: [[[[u8; 7]; 2]; 5]; 5] = [
     [
         [[7, 10, 23, 53, 83, 83, 93], [10, 20, 33, 53, 80, 87, 100]], // open
         [[10, 10, 23, 53, 73, 73, 87], [13, 33, 33, 40, 70, 87, 80]], // town
-        [[3, 13, 27, 27, 77, 70, 90], [7, 37, 17, 40, 60, 77, 87]], // river
-        [[7, 13, 20, 40, 73, 83, 87], [17, 17, 20, 60, 80, 83, 83]], // hills
-        [[7, 20, 40, 50, 67, 73, 93], [33, 17, 30, 57, 83, 83, 83]], // woods
+        [[3, 13, 27, 27, 77, 70, 90], [7, 37, 17, 40, 60, 77, 87]],   // river
+        [[7, 13, 20, 40, 73, 83, 87], [17, 17, 20, 60, 80, 83, 83]],  // hills
+        [[7, 20, 40, 50, 67, 73, 93], [33, 17, 30, 57, 83, 83, 83]],  // woods
     ],
 ];
 
