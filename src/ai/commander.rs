@@ -513,11 +513,20 @@ pub(super) fn decide(known: &Known, memory: &Memory, rng: &mut ChaCha8Rng) -> De
     let defended = known.enemy_points_near(&field, known.move_miles * 0.5);
     let body: Vec<usize> = (0..known.forces.len()).filter(|i| !busy.is(*i)).collect();
     // The forces that march with the body and are within two moves of the
-    // objective: the ones that will be in the battle.
+    // objective, or next to it (where the body gathers: on the Nile a
+    // neighbour may be further than two of the map's median roads, and the
+    // British gathered at Minya for 35 game moves without counting
+    // themselves in reach of Asyut): the ones that will be in the battle.
+    let next_to = |r: usize| {
+        known
+            .neighbours
+            .get(target)
+            .is_some_and(|n| n.iter().any(|&(x, _)| x == r))
+    };
     let in_reach: f64 = body
         .iter()
         .filter_map(|&i| known.forces.get(i))
-        .filter(|f| field.get(f.region).is_some_and(|m| *m <= 2.0 * known.move_miles))
+        .filter(|f| field.get(f.region).is_some_and(|m| *m <= 2.0 * known.move_miles) || next_to(f.region))
         .map(|f| f.points)
         .sum();
     let attack =
@@ -1041,6 +1050,8 @@ struct Ways {
     next: std::collections::HashMap<usize, Vec<Option<usize>>>,
     /// The quickest ways, through the enemy.
     quick: std::collections::HashMap<usize, Vec<Option<usize>>>,
+    /// The body's points within two moves of a region.
+    near: std::collections::HashMap<usize, f64>,
     foot: std::collections::HashMap<usize, Vec<f64>>,
     rail_stands: u32,
     river_stands: u32,
@@ -1209,15 +1220,19 @@ fn go(ways: &mut Ways, known: &Known, force: &OwnForce, region: usize, forced: b
         }
         // No way round the enemy (a valley, a single road): the quickest way,
         // but only as far as the region before the first enemy on it that
-        // the force could not beat on its own. Marching into him one force
-        // at a time lost the rebels 25 battles in 24 game moves up the Nile
-        // against rush (Egyptian campaign, `--trace`). The objective itself
-        // is the body's to judge (it attacks on the body's odds).
+        // the body's forces within two moves of him (and this force) could
+        // not beat. Marching into him one force at a time lost the rebels 25
+        // battles in 24 game moves up the Nile against rush (Egyptian
+        // campaign, `--trace`); the force alone was too timid: every British
+        // force halted before Minya, none strong enough alone, and the
+        // British lost every campaign to a rebel turtle. The objective
+        // itself is the body's to judge (it attacks on the body's odds).
         let quick = ways
             .quick
             .entry(region)
-            .or_insert_with(|| known.ways_to(region, |_| false));
-        if let Some(path) = path_along(quick, force.region, region) {
+            .or_insert_with(|| known.ways_to(region, |_| false))
+            .clone();
+        if let Some(path) = path_along(&quick, force.region, region) {
             let barred = path.iter().position(|&r| {
                 let enemy: f64 = known
                     .enemies
@@ -1225,7 +1240,26 @@ fn go(ways: &mut Ways, known: &Known, force: &OwnForce, region: usize, forced: b
                     .filter(|e| e.region == r)
                     .map(|e| e.points)
                     .sum();
-                r != region && enemy > 0.0 && !favours(known, r, force.points, enemy)
+                if r == region || enemy <= 0.0 {
+                    return false;
+                }
+                let near = *ways.near.entry(r).or_insert_with(|| {
+                    let field = known.miles_from(&[r]);
+                    known
+                        .forces
+                        .iter()
+                        .filter(|f| in_body(known, f) && at(&field, f.region) <= 2.0 * known.move_miles)
+                        .map(|f| f.points)
+                        .sum()
+                });
+                let ours = if in_body(known, force)
+                    && at(&known.miles_from(&[force.region]), r) <= 2.0 * known.move_miles
+                {
+                    near
+                } else {
+                    near + force.points
+                };
+                !favours(known, r, ours, enemy)
             });
             let path = match barred {
                 Some(k) => {
