@@ -905,7 +905,8 @@ fn danger(known: &Known) -> Option<(usize, f64, f64)> {
 /// Whether an own force belongs to the body that marches on the objective:
 /// not a scout, and not a guard (two stands or fewer at an HQ of the side).
 fn in_body(known: &Known, force: &OwnForce) -> bool {
-    !force.scout && !(force.stands.len() <= 2 && known.own_hqs().any(|h| h.region == force.region))
+    let guard = force.stands.len() <= 2 && known.own_hqs().any(|h| h.region == force.region);
+    !(force.scout || guard)
 }
 
 /// The points of the body (`in_body`).
@@ -1050,8 +1051,8 @@ struct Ways {
     next: std::collections::HashMap<usize, Vec<Option<usize>>>,
     /// The quickest ways, through the enemy.
     quick: std::collections::HashMap<usize, Vec<Option<usize>>>,
-    /// The body's points within two moves of a region.
-    near: std::collections::HashMap<usize, f64>,
+    /// The miles from a region, and the body's points within two moves of it.
+    near: std::collections::HashMap<usize, (Vec<f64>, f64)>,
     foot: std::collections::HashMap<usize, Vec<f64>>,
     rail_stands: u32,
     river_stands: u32,
@@ -1243,22 +1244,18 @@ fn go(ways: &mut Ways, known: &Known, force: &OwnForce, region: usize, forced: b
                 if r == region || enemy <= 0.0 {
                     return false;
                 }
-                let near = *ways.near.entry(r).or_insert_with(|| {
+                let (field, near) = ways.near.entry(r).or_insert_with(|| {
                     let field = known.miles_from(&[r]);
-                    known
+                    let near = known
                         .forces
                         .iter()
                         .filter(|f| in_body(known, f) && at(&field, f.region) <= 2.0 * known.move_miles)
                         .map(|f| f.points)
-                        .sum()
+                        .sum();
+                    (field, near)
                 });
-                let ours = if in_body(known, force)
-                    && at(&known.miles_from(&[force.region]), r) <= 2.0 * known.move_miles
-                {
-                    near
-                } else {
-                    near + force.points
-                };
+                let counted = in_body(known, force) && at(field, force.region) <= 2.0 * known.move_miles;
+                let ours = if counted { *near } else { *near + force.points };
                 !favours(known, r, ours, enemy)
             });
             let path = match barred {
