@@ -635,6 +635,102 @@ fn a_force_in_a_pending_battle_is_given_no_order() {
     assert!(order_of(&decision, "red-left").is_some());
 }
 
+#[test]
+fn with_no_way_round_a_force_stops_short_of_an_enemy_it_cannot_beat() {
+    let (_, mut report) = red_report(16, 6);
+    // The main body in the middle of the map, an enemy of 5,000 points in
+    // every region next to it: no way round, and none it could beat.
+    let mut by_x: Vec<_> = report.map.regions.iter().collect();
+    by_x.sort_by(|a, b| a.x.total_cmp(&b.x));
+    let middle = by_x[by_x.len() / 2].id.clone();
+    for force in report.forces.iter_mut().filter(|f| f.id.as_str() == "red-main") {
+        force.region = middle.clone();
+    }
+    let around: Vec<RegionId> = report
+        .map
+        .roads
+        .iter()
+        .filter_map(|r| r.other_end(&middle).cloned())
+        .collect();
+    report.known = around
+        .iter()
+        .enumerate()
+        .map(|(k, r)| sighted(k as u32 + 1, r, Some(5000), 6))
+        .collect();
+    let hq = report
+        .hqs
+        .iter()
+        .find(|h| h.side.as_str() == "blue")
+        .unwrap()
+        .region
+        .clone();
+    let memory = keeping(&report, Plan::StrikeHq, &hq, 6);
+    let decision = decide(Opponent::Commander, &report, &memory, 1);
+    let main = order_of(&decision, "red-main").expect("the main body has an order");
+    assert!(
+        matches!(main.action, Action::Hold),
+        "{main:?}\n{:#?}",
+        decision.log
+    );
+    assert!(
+        decision
+            .log
+            .iter()
+            .any(|l| l.starts_with("Red Main Body stops short of")),
+        "{:#?}",
+        decision.log
+    );
+    // The same enemy at 100 points a region: the body beats him, and marches.
+    for known in &mut report.known {
+        known.points = Some(100);
+    }
+    let decision = decide(Opponent::Commander, &report, &memory, 1);
+    let main = order_of(&decision, "red-main").expect("the main body has an order");
+    assert!(!marched(main).is_empty(), "{main:?}\n{:#?}", decision.log);
+}
+
+#[test]
+fn a_scout_on_the_road_turns_back_from_an_enemy_it_cannot_beat() {
+    let (_, mut report) = red_report(17, 4);
+    let scouts = report
+        .forces
+        .iter()
+        .find(|f| f.id.as_str() == "red-scouts")
+        .unwrap();
+    let (from, toward) = {
+        let road = report
+            .map
+            .roads
+            .iter()
+            .find(|r| r.from == scouts.region || r.to == scouts.region)
+            .unwrap();
+        (
+            scouts.region.clone(),
+            road.other_end(&scouts.region).unwrap().clone(),
+        )
+    };
+    for force in report.forces.iter_mut().filter(|f| f.id.as_str() == "red-scouts") {
+        force.en_route = Some(umpire::model::EnRoute {
+            toward: toward.clone(),
+            miles: 3.0,
+        });
+    }
+    report.known = vec![sighted(1, &toward, Some(500), 4)];
+    let decision = decide(Opponent::Commander, &report, &Memory::default(), 1);
+    let order = order_of(&decision, "red-scouts").expect("the scouts have an order");
+    assert_eq!(marched(order), vec![from], "{order:?}");
+    assert!(
+        decision
+            .log
+            .iter()
+            .any(|l| l.starts_with("Red Scouts turns back"))
+    );
+    // With no enemy there, it goes on: no order.
+    report.known.clear();
+    let decision = decide(Opponent::Commander, &report, &Memory::default(), 1);
+    assert!(order_of(&decision, "red-scouts").is_none());
+}
+
 /// The source of `ai::odds`'s table (run by hand: `cargo test --test ai
 /// engine_odds_table -- --ignored --nocapture`): the proving ground's
 /// synthetic battles of mixed arms, the defender standing or entrenched,
