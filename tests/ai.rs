@@ -652,10 +652,9 @@ fn with_no_way_round_a_force_stops_short_of_an_enemy_it_cannot_beat() {
         .iter()
         .filter_map(|r| r.other_end(&middle).cloned())
         .collect();
-    report.known = around
-        .iter()
-        .enumerate()
-        .map(|(k, r)| sighted(k as u32 + 1, r, Some(5000), 6))
+    report.known = (1..)
+        .zip(&around)
+        .map(|(k, r)| sighted(k, r, Some(5000), 6))
         .collect();
     let hq = report
         .hqs
