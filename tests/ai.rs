@@ -761,7 +761,7 @@ fn engine_odds_table() {
     let runs: u32 = std::env::var("ODDS_RUNS")
         .ok()
         .and_then(|r| r.parse().ok())
-        .unwrap_or(40);
+        .unwrap_or(30);
     let fought = fight(&chosen, runs, 20, &mut |_, _| {});
     for b in &fought.battles {
         let Probe::Synthetic {

@@ -91,9 +91,10 @@ pub struct Memory {
 const ATTACK_WIN_SHARE: f64 = 0.7;
 
 /// A defensive plan (defend the HQs, fall back) is drawn again after this
-/// many game moves with no HQ of the side threatened: half the 10 it had,
-/// which spent a third of a 30-move campaign waiting for a turtle that never
-/// came (the tournament against turtle, 60 regions: 50.5% won with 10).
+/// many game moves (an HQ in danger is seen to whatever the plan): half the
+/// 10 it had, which spent a third of a 30-move campaign waiting for a turtle
+/// that never came (the tournament against turtle, 60 regions: 50.5% won
+/// with 10).
 const PLAN_PATIENCE: u32 = 5;
 
 /// An offensive plan (strike, cut the supply road, seek battle) is given up

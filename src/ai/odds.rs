@@ -3,7 +3,9 @@
 //!
 //! The battle engines' own odds (`rules::odds`, what `umpire odds` and the
 //! report page print) fight the battle a thousand times on the table the
-//! hand-off lays from the campaign: tens of seconds a battle, and they need
+//! hand-off lays from the campaign: about a second a battle in a release
+//! build (a millisecond or more each fight), against the second for
+//! a whole side's orders; and they need
 //! every stand of both sides, which a side's report does not give of the
 //! enemy (a blind shows no stands; a force seen in full shows its points and
 //! count, not its kinds). So the commander reads the engines' odds from a
