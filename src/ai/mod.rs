@@ -13,6 +13,7 @@
 //!   scripted opponents the tournament measures it against (`scripted.rs`).
 
 mod commander;
+pub mod odds;
 mod scripted;
 mod view;
 

@@ -2,8 +2,11 @@
 //! regions by index, the roads a force can march, its own forces and their
 //! strength, the enemy as last seen, the HQs; and distances on foot.
 
+use super::odds::{Ground, ground_of};
 use crate::model::report::Report;
-use crate::model::{ForceId, RegionId, RiverCrossing, RoadKind, SideId, StandId, StandKind, Wing};
+use crate::model::{
+    Feature, ForceId, RegionId, RiverCrossing, RoadKind, RuleSetId, SideId, StandId, StandKind, Wing,
+};
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashMap};
 
@@ -18,8 +21,12 @@ pub struct OwnForce {
     pub scout: bool,
     /// On the march between regions (it goes on unless told otherwise).
     pub en_route: bool,
+    /// On the march: the region at the road's far end.
+    pub toward: Option<usize>,
     /// Must rest this game move: it cannot march.
     pub must_rest: bool,
+    /// In a pending battle: it cannot march until the battle is decided.
+    pub in_battle: bool,
     /// Game moves cut off from every HQ of its side.
     pub cut_moves: u32,
     /// Its stands: id, kind and points.
@@ -69,6 +76,68 @@ pub struct Known {
     /// regions about a march apart (20 to 30 miles on the Egyptian map, a
     /// mile on Scruby's Jumbo table), so the measure follows the map's scale.
     pub move_miles: f64,
+    /// Miles infantry march on a road in one game move: Scruby's 6 inches
+    /// a move at the campaign's miles an inch, each day of the game move.
+    pub foot_miles_per_move: f64,
+    /// The railways and the steamer rivers: for each region, the regions a
+    /// train (a steamer) goes on to, with the share of a game move the leg
+    /// takes; where one may board or alight (a station, a landing place on
+    /// the river); and how many stands of the side one line carries a game
+    /// move (the campaign's `[railways]` and `[rivers]`, in the report).
+    pub rail: Carried,
+    pub river: Carried,
+    /// The campaign's battle rule set, and each region's ground and whether
+    /// a fort entrenches its defender: what the engine's odds depend on
+    /// (`odds::attack_odds`).
+    pub rules: RuleSetId,
+    pub grounds: Vec<(Ground, bool)>,
+}
+
+/// The legs and stops of one way of being carried (trains or steamers).
+#[derive(Debug, Clone, Default)]
+pub struct Carried {
+    pub legs: Vec<Vec<(usize, f64)>>,
+    pub stops: Vec<bool>,
+    pub stands_per_move: u32,
+}
+
+impl Carried {
+    /// The game moves carried from `from` to every region (infinite where
+    /// no line leads), through no region `avoid` names, by Dijkstra's search.
+    pub fn moves_from(&self, from: usize, avoid: impl Fn(usize) -> bool) -> (Vec<f64>, Vec<Option<usize>>) {
+        let mut moves = vec![f64::INFINITY; self.legs.len()];
+        let mut previous: Vec<Option<usize>> = vec![None; self.legs.len()];
+        let mut queue = BinaryHeap::new();
+        if let Some(m) = moves.get_mut(from) {
+            *m = 0.0;
+            queue.push(Step(0.0, from));
+        }
+        while let Some(Step(d, region)) = queue.pop() {
+            if moves.get(region).is_some_and(|&m| d > m) {
+                continue;
+            }
+            for &(next, share) in self.legs.get(region).map_or(&[][..], Vec::as_slice) {
+                if avoid(next) {
+                    continue;
+                }
+                let through = d + share;
+                if let Some(m) = moves.get_mut(next)
+                    && through < *m
+                {
+                    *m = through;
+                    if let Some(p) = previous.get_mut(next) {
+                        *p = Some(region);
+                    }
+                    queue.push(Step(through, next));
+                }
+            }
+        }
+        (moves, previous)
+    }
+
+    pub fn is_stop(&self, region: usize) -> bool {
+        self.stops.get(region).copied().unwrap_or(false)
+    }
 }
 
 impl Known {
@@ -110,30 +179,37 @@ impl Known {
                     points: f.stands.iter().map(|s| f64::from(s.strength)).sum(),
                     scout: f.stands.iter().all(|s| s.kind == StandKind::LightCavalry),
                     en_route: f.en_route.is_some(),
+                    toward: f.en_route.as_ref().and_then(|e| at(&e.toward)),
                     must_rest: f.fatigue.must_rest,
+                    in_battle: report
+                        .battles
+                        .iter()
+                        .any(|b| b.forces.iter().any(|bf| bf.id == f.id)),
                     cut_moves: f.supply.cut_moves,
                     stands: f.stands.iter().map(|s| (s.id, s.kind, s.strength)).collect(),
                 })
             })
             .collect();
-        // A blind is guessed at the mean of the enemy forces seen in full,
-        // or, with none seen, of the side's own forces.
-        let seen: Vec<f64> = report
+        // A blind is guessed at the strongest enemy force seen in full, or,
+        // with none seen, the side's own strongest: a blind at an HQ is as
+        // likely the enemy's main body as a brigade, and the tournament
+        // showed the mean (a brigade's strength) sending the body into the
+        // turtle's main body at its centre HQ (`--seed 2 --only
+        // commander-turtle --trace`, game move 15).
+        let seen_max = report
             .known
             .iter()
+            .filter(|k| k.side != report.side)
             .filter_map(|k| k.points)
-            .map(|p| p as f64)
-            .collect();
-        let guess = if seen.is_empty() {
-            let own: f64 = forces.iter().map(|f| f.points).sum();
-            if forces.is_empty() {
-                100.0
-            } else {
-                own / forces.len() as f64
-            }
-        } else {
-            seen.iter().sum::<f64>() / seen.len() as f64
-        };
+            .max()
+            .map(|p| p as f64);
+        let guess = seen_max.unwrap_or_else(|| {
+            forces
+                .iter()
+                .map(|f| f.points)
+                .fold(None, |m: Option<f64>, p| Some(m.map_or(p, |m| m.max(p))))
+                .unwrap_or(100.0)
+        });
         let enemies = report
             .known
             .iter()
@@ -167,11 +243,69 @@ impl Known {
                 })
             })
             .collect();
+        let carried = |kind: RoadKind, stop: Feature, stands_per_move: u32, rate: &dyn Fn(bool) -> f64| {
+            let mut legs = vec![Vec::new(); map.regions.len()];
+            for road in map.roads.iter().filter(|r| r.kind == kind) {
+                let (Some(&a), Some(&b)) = (index.get(&road.from), index.get(&road.to)) else {
+                    continue;
+                };
+                let miles = if road.miles.is_finite() && road.miles > 0.0 {
+                    road.miles
+                } else {
+                    1.0
+                };
+                // A river road runs from its upstream end: from `to` to `from` is upstream.
+                for (x, y, upstream) in [(a, b, false), (b, a, true)] {
+                    let per_move = rate(upstream);
+                    if per_move > 0.0
+                        && let Some(list) = legs.get_mut(x)
+                    {
+                        list.push((y, miles / per_move));
+                    }
+                }
+            }
+            let stops = map
+                .regions
+                .iter()
+                .zip(&legs)
+                .map(|(r, l)| r.has(stop) && !l.is_empty())
+                .collect();
+            Carried {
+                legs,
+                stops,
+                stands_per_move,
+            }
+        };
+        let transport = &report.transport;
+        let rail = carried(
+            RoadKind::Railway,
+            Feature::Station,
+            transport.rail_stands_per_move,
+            &|_| transport.rail_miles_per_move,
+        );
+        let river = carried(
+            RoadKind::River,
+            Feature::Port,
+            transport.river_stands_per_move,
+            &|upstream| {
+                if upstream {
+                    transport.river_upstream_miles_per_move
+                } else {
+                    transport.river_downstream_miles_per_move
+                }
+            },
+        );
+        let foot_miles_per_move = 6.0 * report.miles_per_inch * f64::from(report.days_per_turn.max(1));
         let mut lengths: Vec<f64> = neighbours.iter().flatten().map(|&(_, miles)| miles).collect();
         lengths.sort_by(f64::total_cmp);
         let move_miles = lengths.get(lengths.len() / 2).copied().unwrap_or(20.0);
         Known {
             move_miles,
+            foot_miles_per_move,
+            rail,
+            river,
+            rules: report.rules,
+            grounds: map.regions.iter().map(ground_of).collect(),
             side: report.side.clone(),
             turn: report.turn,
             region_ids: map.regions.iter().map(|r| r.id.clone()).collect(),
