@@ -338,6 +338,9 @@ pub struct Tally {
     pub refused_orders: usize,
     /// Battles that could not be fought (see [`Played::unfought`]).
     pub unfought: usize,
+    /// Campaigns and `first`'s wins with `first` on the campaign's first
+    /// side (Red on a generated map), then on its second: "playing either side".
+    pub by_side: [(usize, usize); 2],
 }
 
 /// Where a tournament's campaigns are played.
@@ -387,13 +390,14 @@ pub fn tally(
     last_move: u32,
 ) -> Tally {
     use rayon::prelude::*;
-    let results: Vec<(SideId, SideId, Played)> = (0..campaigns)
+    let results: Vec<(usize, SideId, SideId, Played)> = (0..campaigns)
         .into_par_iter()
         .filter_map(|k| {
             let (campaign, [a, b], run_seed, max_moves) = campaign_of(field, k, seed, last_move)?;
             let (first_side, second_side) = if k % 2 == 0 { (a, b) } else { (b, a) };
             let players = [(first_side.clone(), first), (second_side.clone(), second)];
             Some((
+                k % 2,
                 first_side,
                 second_side,
                 play(campaign, &players, run_seed ^ 0x5EED, max_moves),
@@ -401,8 +405,13 @@ pub fn tally(
         })
         .collect();
     let mut t = Tally::default();
-    for (first_side, second_side, played) in results {
+    for (as_side, first_side, second_side, played) in results {
         t.campaigns += 1;
+        let first_won = played.winner.as_ref() == Some(&first_side);
+        if let Some((n, won)) = t.by_side.get_mut(as_side) {
+            *n += 1;
+            *won += usize::from(first_won);
+        }
         match played.winner.as_ref() {
             Some(w) if *w == first_side => t.first_wins += 1,
             Some(w) if *w == second_side => t.second_wins += 1,

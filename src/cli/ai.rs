@@ -115,6 +115,14 @@ pub(crate) fn tournament(
             t.battles,
             t.refused_orders
         )?;
+        let share = |(n, won): (usize, usize)| 100.0 * won as f64 / n.max(1) as f64;
+        writeln!(
+            out,
+            "  {} as the first side {:.1}%, as the second {:.1}%",
+            first.name(),
+            share(t.by_side[0]),
+            share(t.by_side[1])
+        )?;
         if t.unfought > 0 {
             writeln!(
                 out,
