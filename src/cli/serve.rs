@@ -83,7 +83,7 @@ pub(super) fn command(command: &ServeCommand) -> Result<ExitCode> {
 fn remind(save: &Path, webhook: Option<&str>, before: u32) -> Result<ExitCode> {
     if let Some(url) = webhook {
         umpire::serve::remind::check_webhook(url)
-            .map_err(|why| anyhow!("{why}: give the webhook's http:// or https:// address"))?;
+            .map_err(|why| anyhow!("{why}: give the webhook's address as the chat room shows it, e.g. https://chat.example/hooks/abc"))?;
     }
     let mut store = Store::open(save)?;
     let campaign = store.load()?;
