@@ -167,10 +167,11 @@ pub fn check_side_revision(
             "revision {given} is not one this save has been at (it is at revision {now}); read the orders again and give them from revision {now}"
         )));
     }
+    // What changed is not said: the umpire's log would tell a side of
+    // enemy moves it never saw; its report says what it may know.
     if given < now && store.changed_for_side(given, side)? {
-        let changes = store.changes_since(given)?;
         return Err(ServedError::Stale(format!(
-            "the campaign moved on after revision {given} ({changes}); it is at revision {now}: read the report and orders again and give them from revision {now}"
+            "the campaign moved on after revision {given}; it is at revision {now}: read the report and orders again and give them from revision {now}"
         )));
     }
     Ok(())

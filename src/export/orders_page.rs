@@ -64,7 +64,7 @@ pub fn orders_page(report: &Report, form: &OrdersForm<'_>) -> String {
         || "The umpire resolves the game move once every side has given its orders.".to_owned(),
         |d| {
             format!(
-                "Deadline: {}. A force with no orders by then keeps its orders.",
+                "Deadline: {}. If this side has given no orders by then, every force holds.",
                 escape(d)
             )
         },
@@ -362,9 +362,17 @@ const SCRIPT: &str = r##"
       chosen.querySelector("select[name=to]").value = best;
     });
   }
-  function q(text) { return JSON.stringify(text); }  // a TOML basic string
+  // A TOML basic string: JSON's escapes are TOML's, but for DEL (written
+  // raw by JSON, refused raw by TOML) and lone surrogates (no character).
+  function q(text) {
+    var whole = text.toWellFormed ? text.toWellFormed() : text.replace(/[\uD800-\uDFFF]/g, "\uFFFD");
+    return JSON.stringify(whole).replace(/\x7f/g, "\\u007F");
+  }
+  // An id as the files take one: a lowercase letter first, at most 64 characters.
   function slug(text) {
-    return text.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "force";
+    var id = text.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+    if (!/^[a-z]/.test(id)) id = "force-" + id;
+    return id.slice(0, 56).replace(/-$/, "");
   }
   // The orders file, and the line each force's order starts at.
   function write() {

@@ -532,6 +532,18 @@ async fn put_orders(
                 let at = problems_at(&body.orders, &problems);
                 Err(ApiError::from(ServedError::Problems(problems)).with(json!({ "problems": at })))
             }
+            // Written over by another hand in the meantime: said without
+            // the umpire's list of changes, which is not the side's to read.
+            Err(ServedError::Desk(DeskError::Store(StoreError::Moved { .. }))) => {
+                let at = open.store.revision_now()?;
+                Err(ApiError::new(
+                    StatusCode::CONFLICT,
+                    format!(
+                        "the campaign moved on while the orders were written; it is at revision {at}: read the report and orders again and give them from revision {at}"
+                    ),
+                )
+                .with(json!({ "revision": at.number() })))
+            }
             Err(e) => Err(stale(e)),
         }
     })

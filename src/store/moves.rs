@@ -160,6 +160,10 @@ impl Store {
         // late retry gives the same orders again, replacing the same ones.)
         tx.execute("DELETE FROM serve_requests", [])
             .map_err(sqlite("forgetting the server's answered uploads"))?;
+        // A deadline is its game move's: resolved sooner (all orders in, the
+        // umpire, `umpire turn`), it is spent, not left to cut the next one short.
+        tx.execute("UPDATE serve_settings SET deadline = NULL", [])
+            .map_err(sqlite("clearing the game move's deadline"))?;
         tx.commit().map_err(sqlite("saving the game move"))
     }
 
@@ -200,6 +204,9 @@ impl Store {
         let undone = if let Some((seq, side, source)) = last_orders {
             tx.execute("DELETE FROM orders WHERE seq = ?1", params![seq])
                 .map_err(sqlite("withdrawing the orders"))?;
+            // A retry of the withdrawn upload is not to be answered "taken".
+            tx.execute("DELETE FROM serve_requests", [])
+                .map_err(sqlite("forgetting the server's answered uploads"))?;
             let side_name = campaign
                 .side(&SideId::new(&side))
                 .map_or(side.as_str(), |s| s.name.as_str())

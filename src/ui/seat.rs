@@ -358,8 +358,17 @@ impl Seat {
         }
     }
 
+    /// A served campaign still being opened is not shown once another view
+    /// is chosen: its late answer would put aside what the player is on.
+    fn forget_opening(&mut self) {
+        if matches!(self.call, Some(Call::Open(..))) {
+            self.call = None;
+        }
+    }
+
     /// Shows a view at once, without passing the screen.
     fn show(&mut self, session: Option<&Session>, notes: &mut Notes, to: Option<SideId>) -> Shift {
+        self.forget_opening();
         self.passing = None;
         let viewing = match (&to, session) {
             (None, _) => Viewing::Umpire,
@@ -391,6 +400,7 @@ impl Seat {
     }
 
     fn open_report(&mut self, notes: &mut Notes, path: &Path) -> Shift {
+        self.forget_opening();
         let report = match crate::files::load_report(path) {
             Ok(report) => report,
             Err(e) => {
