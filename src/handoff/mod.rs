@@ -49,7 +49,7 @@ pub enum HandoffError {
     #[error("battle {id} at {region} was already fought (game move {turn}); `umpire log` shows its result")]
     AlreadyFought { id: u32, region: String, turn: u32 },
     #[error(
-        "battle {id} at {region} was called off in game move {turn}: one side had no force left there, so there is nothing to fight; `umpire log` says why"
+        "battle {id} at {region} (met in game move {turn}) was called off: one side had no force left there, so there is nothing to fight; `umpire log` says why"
     )]
     CalledOff { id: u32, region: String, turn: u32 },
     #[error("rule set {0} is not built yet")]

@@ -626,6 +626,7 @@ impl Seat {
         }
         let text = report.orders_file();
         let count = report.orders_given();
+        let replacing = served.given;
         let link = served.link.clone();
         let revision = served.revision;
         let key = idempotency_key();
@@ -644,8 +645,13 @@ impl Seat {
             let _ = tell.send(result);
         });
         notes.note(format!(
-            "Giving {count} order{} to the server…",
-            if count == 1 { "" } else { "s" }
+            "Giving {count} order{} to the server{}…",
+            if count == 1 { "" } else { "s" },
+            if replacing {
+                " (they replace the orders this side gave before for this game move, here or on its orders page)"
+            } else {
+                ""
+            }
         ));
         self.call = Some(Call::Give { count, answer });
     }
