@@ -34,3 +34,7 @@ CREATE TABLE serve_reminders (
     announced_turn INTEGER NOT NULL,   -- the game move whose orders were last announced open
     reminded_turn INTEGER              -- the game move whose deadline reminder was sent
 );
+
+-- A served upload replaces the side's earlier orders for the game move: they are kept,
+-- marked with the upload that replaced them, so undoing that upload brings them back.
+ALTER TABLE orders ADD COLUMN replaced_by INTEGER;

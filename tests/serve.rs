@@ -1259,6 +1259,63 @@ fn campaigns_played_at_once_lose_and_double_nothing() {
 }
 
 #[test]
+fn undoing_a_changed_upload_brings_back_the_orders_it_replaced() {
+    let (dir, tokens) = folder(&["egypt"]);
+    let server = umpire::serve::start(dir.path(), "127.0.0.1:0".parse().unwrap()).unwrap();
+    let base = format!("http://{}/api/campaigns/egypt", server.addr);
+    let agent = agent();
+    let url = format!("{base}/sides/british/orders");
+    let pending = || -> Vec<Value> {
+        Store::open(&dir.path().join("egypt.umpire"))
+            .unwrap()
+            .pending_orders()
+            .unwrap()
+            .iter()
+            .map(|o| serde_json::to_value(&o.orders).unwrap())
+            .collect()
+    };
+    for (key, force) in [("a", "guards-brigade"), ("b", "cavalry-brigade")] {
+        let (rev, turn) = revision(&agent, &base, "british", &tokens.british);
+        let body = json!({ "revision": rev, "orders": hold_orders("british", force, turn) }).to_string();
+        let (status, text) = call(&agent, "PUT", &url, Some(&tokens.british), Some(key), Some(&body));
+        assert_eq!(status, 200, "{text}");
+    }
+    assert_eq!(
+        pending(),
+        [json!([{"force": "cavalry-brigade", "order": "hold"}])]
+    );
+    let (_, text) = call(&agent, "GET", &base, Some(&tokens.umpire), None, None);
+    let rev = json_of(&text)["revision"].clone();
+    let (status, text) = call(
+        &agent,
+        "POST",
+        &format!("{base}/undo"),
+        Some(&tokens.umpire),
+        None,
+        Some(&json!({ "revision": rev }).to_string()),
+    );
+    assert_eq!(status, 200, "{text}");
+    assert_eq!(json_of(&text)["undone"], "orders", "{text}");
+    assert_eq!(
+        pending(),
+        [json!([{"force": "guards-brigade", "order": "hold"}])],
+        "nothing lost"
+    );
+    let log = Store::open(&dir.path().join("egypt.umpire"))
+        .unwrap()
+        .events()
+        .unwrap();
+    assert!(
+        log.last()
+            .unwrap()
+            .sentence
+            .ends_with("; the orders they replaced stand again."),
+        "{}",
+        log.last().unwrap().sentence
+    );
+}
+
+#[test]
 fn the_token_command_prints_a_token_and_link_and_revokes() {
     let (dir, _) = folder(&["egypt"]);
     let out = common::umpire(dir.path(), &["serve", "token", "egypt.umpire", "british"]);

@@ -99,7 +99,8 @@ impl Store {
             .conn
             .prepare(
                 "SELECT seq, body FROM orders
-                 WHERE resolved_turn IS NULL AND turn = (SELECT turn FROM campaign WHERE id = 1) ORDER BY seq",
+                 WHERE resolved_turn IS NULL AND replaced_by IS NULL
+                   AND turn = (SELECT turn FROM campaign WHERE id = 1) ORDER BY seq",
             )
             .map_err(sqlite)?;
         let rows = statement
@@ -179,7 +180,7 @@ impl Store {
         let campaign = rows::read_campaign(&tx, &self.path)?;
         let last_orders: Option<(i64, String, String)> = tx
             .query_row(
-                "SELECT seq, side, source FROM orders WHERE resolved_turn IS NULL AND turn = ?1 ORDER BY seq DESC LIMIT 1",
+                "SELECT seq, side, source FROM orders WHERE resolved_turn IS NULL AND replaced_by IS NULL AND turn = ?1 ORDER BY seq DESC LIMIT 1",
                 params![campaign.turn],
                 |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
             )
@@ -204,6 +205,13 @@ impl Store {
         let undone = if let Some((seq, side, source)) = last_orders {
             tx.execute("DELETE FROM orders WHERE seq = ?1", params![seq])
                 .map_err(sqlite("withdrawing the orders"))?;
+            // The orders an upload replaced stand again without it.
+            let restored = tx
+                .execute(
+                    "UPDATE orders SET replaced_by = NULL WHERE replaced_by = ?1",
+                    params![seq],
+                )
+                .map_err(sqlite("bringing back the orders it replaced"))?;
             // A retry of the withdrawn upload is not to be answered "taken".
             tx.execute("DELETE FROM serve_requests", [])
                 .map_err(sqlite("forgetting the server's answered uploads"))?;
@@ -220,8 +228,13 @@ impl Store {
                     orders_seq: seq,
                 }),
                 sentence: format!(
-                    "{side_name} withdrew its orders for game move {} ({source}).",
-                    campaign.turn
+                    "{side_name} withdrew its orders for game move {} ({source}){}.",
+                    campaign.turn,
+                    if restored > 0 {
+                        "; the orders they replaced stand again"
+                    } else {
+                        ""
+                    }
                 ),
             };
             rows::append_event(&tx, &event).map_err(sqlite("recording the undo"))?;
@@ -493,19 +506,21 @@ fn restore_point(
 
 /// Inside a write transaction: withdraws every order set `side` gave for game
 /// move `turn` and not yet resolved, each with its `orders_withdrawn` event
-/// ("replaced by" `source`).
+/// ("replaced by" `source`), kept marked as replaced by the order set `by`
+/// (the next to be written), so that undoing it brings them back.
 pub(super) fn withdraw_side_orders(
     tx: &Transaction<'_>,
     path: &str,
     side: &SideId,
     turn: u32,
     source: &str,
+    by: i64,
 ) -> Result<(), StoreError> {
     let sqlite = |action| sqlite(path, action);
     let given: Vec<(i64, String)> = {
         let mut statement = tx
             .prepare(
-                "SELECT seq, source FROM orders WHERE resolved_turn IS NULL AND turn = ?1 AND side = ?2 ORDER BY seq",
+                "SELECT seq, source FROM orders WHERE resolved_turn IS NULL AND replaced_by IS NULL AND turn = ?1 AND side = ?2 ORDER BY seq",
             )
             .map_err(sqlite("reading the orders"))?;
         let rows = statement
@@ -527,8 +542,11 @@ pub(super) fn withdraw_side_orders(
         .map_err(sqlite("reading the side"))?
         .unwrap_or_else(|| side.as_str().to_owned());
     for (seq, was) in given {
-        tx.execute("DELETE FROM orders WHERE seq = ?1", params![seq])
-            .map_err(sqlite("withdrawing the orders"))?;
+        tx.execute(
+            "UPDATE orders SET replaced_by = ?2 WHERE seq = ?1",
+            params![seq, by],
+        )
+        .map_err(sqlite("withdrawing the orders"))?;
         let event = Event {
             turn,
             seq: next_seq(tx, turn).map_err(sqlite("numbering the event"))?,

@@ -151,8 +151,23 @@ impl Store {
         let path = path_text(&self.path);
         let tx = begin(&mut self.conn, &path, "starting to record the orders")?;
         expect_at(&tx, &self.path, at)?;
-        super::moves::withdraw_side_orders(&tx, &path, &orders.side, orders.turn, source)?;
+        // The seq the new orders get (an INTEGER PRIMARY KEY: one past the
+        // largest), which the orders they replace are marked with.
+        let next: i64 = tx
+            .query_row("SELECT COALESCE(MAX(seq), 0) + 1 FROM orders", [], |r| r.get(0))
+            .map_err(sqlite(&path, "reading the orders"))?;
+        super::moves::withdraw_side_orders(&tx, &path, &orders.side, orders.turn, source, next)?;
         let now = super::moves::record_orders(&tx, &path, orders, source, None)?;
+        let written: i64 = tx
+            .query_row("SELECT MAX(seq) FROM orders", [], |r| r.get(0))
+            .map_err(sqlite(&path, "reading the orders"))?;
+        if written != next {
+            tx.execute(
+                "UPDATE orders SET replaced_by = ?1 WHERE replaced_by = ?2",
+                params![written, next],
+            )
+            .map_err(sqlite(&path, "marking the replaced orders"))?;
+        }
         let answer = answer(now);
         if let Some(keyed) = keyed {
             tx.execute(
