@@ -42,7 +42,9 @@ fn notes(h: &Harness<'_, UmpireApp>) -> String {
 }
 
 /// Runs frames until the window's messages hold `text` (the server answers
-/// on a thread of its own), at most 20 seconds.
+/// on a thread of its own), at most 20 seconds. One frame at a time: while
+/// a call is under way the window asks for frames to see its answer, so
+/// `run` (which waits for the window to settle) would not return.
 fn until_said(h: &mut Harness<'_, UmpireApp>, text: &str) {
     let start = Instant::now();
     while !notes(h).contains(text) {
@@ -52,7 +54,7 @@ fn until_said(h: &mut Harness<'_, UmpireApp>, text: &str) {
             notes(h)
         );
         std::thread::sleep(Duration::from_millis(20));
-        h.run();
+        h.step();
     }
 }
 
@@ -110,7 +112,7 @@ fn a_side_plays_from_the_window_through_the_server() {
     // A wrong token: the server's own reason.
     let wrong = link.replace(&token, "0123");
     h.state_mut().send(Command::View(ViewCommand::OpenServed(wrong)));
-    h.run();
+    h.step();
     until_said(
         &mut h,
         "The served campaign was not opened: the server refused (401)",
@@ -126,7 +128,7 @@ fn a_side_plays_from_the_window_through_the_server() {
     h.get_by_label("Link").type_text(&link);
     h.run();
     h.get_by_label("Open").click();
-    h.run();
+    h.step();
     until_said(
         &mut h,
         "Opened British Field Force's view of `egypt` for game move 9",
@@ -140,7 +142,7 @@ fn a_side_plays_from_the_window_through_the_server() {
     h.get_by_label("File").click();
     h.run();
     h.get_by_label("Give orders to the server").click();
-    h.run();
+    h.step();
     until_said(&mut h, "Gave 1 order to the server");
     h.get_by_label_contains("British Field Force's view, served: orders given");
     let given = Store::open(&save).unwrap().pending_orders().unwrap();
@@ -155,7 +157,7 @@ fn a_side_plays_from_the_window_through_the_server() {
     h.state_mut().send(hold("guards-brigade"));
     h.run();
     h.state_mut().send(Command::View(ViewCommand::GiveServedOrders));
-    h.run();
+    h.step();
     until_said(&mut h, "Gave 2 orders to the server");
     let given = Store::open(&save).unwrap().pending_orders().unwrap();
     let british_orders: Vec<_> = given.iter().filter(|o| o.side == british()).collect();
@@ -169,7 +171,7 @@ fn a_side_plays_from_the_window_through_the_server() {
     store.undo(at).unwrap();
     drop(store);
     h.state_mut().send(Command::View(ViewCommand::GiveServedOrders));
-    h.run();
+    h.step();
     until_said(
         &mut h,
         "The campaign changed on the server since this view was read",
