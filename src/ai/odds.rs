@@ -19,27 +19,8 @@
 
 use crate::model::{Feature, Region, RuleSetId, Terrain};
 
-/// The ground of a battle, as the proving ground lays it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Ground {
-    Open,
-    Town,
-    River,
-    Hills,
-    Woods,
-}
-
-impl Ground {
-    pub fn words(self) -> &'static str {
-        match self {
-            Ground::Open => "open ground",
-            Ground::Town => "a town",
-            Ground::River => "a river crossing",
-            Ground::Hills => "hills",
-            Ground::Woods => "woods",
-        }
-    }
-}
+/// The ground of a battle: the proving ground's, whose battles the table holds.
+pub use crate::proving::Ground;
 
 /// The ground of `region` and whether its defender is entrenched (the
 /// hand-off lays entrenchments before a fort): a town or village or urban

@@ -104,6 +104,17 @@ impl Ground {
             Ground::Woods => "woods",
         }
     }
+
+    /// The ground in a sentence: "a river crossing".
+    pub fn words(self) -> &'static str {
+        match self {
+            Ground::Open => "open ground",
+            Ground::Town => "a town",
+            Ground::River => "a river crossing",
+            Ground::Hills => "hills",
+            Ground::Woods => "woods",
+        }
+    }
 }
 
 /// How the defender stands.
