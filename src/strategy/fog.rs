@@ -504,9 +504,14 @@ fn see(
     let grid = Grid::new(longest, &spots);
     let at: HashMap<&ForceId, usize> = state.forces.iter().enumerate().map(|(i, f)| (&f.id, i)).collect();
 
-    // Forces each side is fighting: a pending battle's forces and reserves.
+    // Forces each side is fighting: a pending battle's forces and reserves,
+    // and those of a battle met in this game move but called off before it
+    // could be fought (the sides met: the battle's event names them).
     let mut fighting: HashSet<(SideId, usize)> = HashSet::default();
-    for battle in state.battles.iter().filter(|b| b.status == BattleStatus::Pending) {
+    let met = |b: &&crate::model::Battle| {
+        b.status == BattleStatus::Pending || (b.status == BattleStatus::CalledOff && b.turn == turn)
+    };
+    for battle in state.battles.iter().filter(met) {
         let mut sides: BTreeSet<&SideId> = [&battle.attacker, &battle.defender].into_iter().collect();
         for id in &battle.forces {
             if let Some(f) = at.get(id).and_then(|&i| state.forces.get(i)) {
