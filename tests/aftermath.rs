@@ -429,6 +429,57 @@ fn table_makes_sense(s: &Scenario) -> Result<(), String> {
     Ok(())
 }
 
+/// A garrison starts in its works: a fort's entrenchments lie inside the
+/// defender's deployment zone (which reaches down to them, short of the
+/// attacker's), and its stands are set down in them, rather than racing the
+/// attacker to a line in the middle of the table.
+#[test]
+fn a_forts_garrison_deploys_in_its_entrenchments() {
+    use umpire::rules::board::Board;
+    use umpire::rules::doctrine;
+    use umpire::scenario::Cover;
+    let mut c = clash(Terrain::Open);
+    c.map.regions[1].features = vec![Feature::Fort];
+    for rules in [
+        RuleSetId::Scruby1961,
+        RuleSetId::ScrubyBasic,
+        RuleSetId::Scruby1965,
+        RuleSetId::Harman2021,
+        RuleSetId::Cordery2009,
+    ] {
+        let s = handoff::build(&c, 1, rules).unwrap().scenario;
+        let works: Vec<(u32, u32)> = s
+            .table
+            .cells()
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.cover == Some(Cover::Entrenchment))
+            .map(|(i, _)| (i as u32 % s.table.width, i as u32 / s.table.width))
+            .collect();
+        assert!(!works.is_empty(), "{rules}: a fort has entrenchments");
+        let red = s.sides.iter().find(|x| x.id == "red").unwrap();
+        let blue = s.sides.iter().find(|x| x.id == "blue").unwrap();
+        let (d, a) = (red.deployment, blue.deployment);
+        for &(x, y) in &works {
+            assert!(
+                y < d.y + d.h,
+                "{rules}: works at ({x}, {y}) beyond the zone {d:?}"
+            );
+        }
+        assert!(d.y + d.h < a.y, "{rules}: the zones {d:?} and {a:?} keep apart");
+        let board = Board::new(&s);
+        let i = s.sides.iter().position(|x| x.id == "red").unwrap();
+        let in_works = doctrine::starts(&board, &s, i)
+            .iter()
+            .filter(|t| t.arrives == 0 && board.cell_at(t.at).cover == Some(Cover::Entrenchment))
+            .count();
+        assert!(
+            in_works > 0,
+            "{rules}: no stand of the garrison starts in its works"
+        );
+    }
+}
+
 #[test]
 fn a_river_keeps_each_side_and_its_flank_reserves_on_its_own_bank() {
     let mut c = clash(Terrain::Cultivated);

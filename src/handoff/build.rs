@@ -215,8 +215,17 @@ pub fn build(campaign: &Campaign, battle_id: u32, rules: RuleSetId) -> Result<Ha
                 w: width.saturating_sub(2).max(1),
                 // Down to its own bank of the river, if there is one: the
                 // crossing is the objective, not a place to deploy beyond
-                // (this program's choice, issue 14).
-                h: lay.river_y.unwrap_or(depth * 2 / 5).clamp(1, depth),
+                // (this program's choice, issue 14). Down to its own
+                // entrenchments, where a fort or an HQ has them, short of
+                // the attacker's zone: a garrison starts in its works
+                // rather than racing the attacker to them.
+                h: lay
+                    .river_y
+                    .unwrap_or_else(|| {
+                        let works = lay.entrenched_y.map_or(0, |y| y + 1);
+                        (depth * 2 / 5).max(works.min(depth.saturating_sub(zone + 1)))
+                    })
+                    .clamp(1, depth),
             },
             Role::Attacker => edge_area(Edge::Near, width, depth, zone),
         };
@@ -618,6 +627,8 @@ struct Layout<'r> {
     crossroads: Option<(u32, u32)>,
     /// The row of the river, if there is one.
     river_y: Option<u32>,
+    /// The row of a fort's or an HQ's entrenchments, if any.
+    entrenched_y: Option<u32>,
 }
 
 impl<'r> Layout<'r> {
@@ -631,6 +642,7 @@ impl<'r> Layout<'r> {
             bridge: None,
             crossroads: None,
             river_y: None,
+            entrenched_y: None,
         }
     }
 
@@ -885,6 +897,7 @@ impl<'r> Layout<'r> {
                 h: 1,
             };
             self.patch(line, None, None, Some(Cover::Entrenchment));
+            self.entrenched_y = Some(y);
         }
         self.keep_cover_dry();
     }
