@@ -176,7 +176,7 @@ pub fn write_briefing(campaign: &Campaign, battle: &Battle, handoff: &Handoff) -
         .unwrap_or_default();
     let _ = writeln!(
         out,
-        "- Otherwise, at the end of turn {}: the side holding more of the objectives wins (an objective with enemy stands as near as friends counts for neither); failing that, {last_word}the side whose losses (as shares of its points) are lighter by more than {:.0} points in a hundred; else a draw.",
+        "- Otherwise, at the end of turn {}: the side holding more of the objectives wins (an objective with enemy stands as near as friends counts for neither; the attacker contests a river crossing only from on it or across it); failing that, {last_word}the side whose losses (as shares of its points) are lighter by more than {:.0} points in a hundred; else a draw.",
         s.turn_limit,
         CLEAR_MARGIN * 100.0
     );

@@ -395,12 +395,46 @@ pub struct LastWord {
 /// a battle ending at the turn limit to count as a win on losses.
 pub const CLEAR_MARGIN: f64 = 0.15;
 
+/// Which way (-1 or +1 in rows) the defender's bank lies from objective
+/// `o`, when it is a crossing: a bridge or ford objective with river beside
+/// it in its row, the river running across the table between the two
+/// deployment zones. The attacker takes a crossing by coming onto it or
+/// across it; until then the defender, guarding it from its own bank, holds
+/// it (issue 14: "each side's deployment zone on its own side of a river
+/// (the crossing is the objective)"; this program's own reading).
+pub fn crossing_toward_defender(scenario: &Scenario, o: &crate::scenario::Objective) -> Option<f64> {
+    use crate::scenario::{Ground, ObjectiveKind};
+    if o.kind != ObjectiveKind::Bridge {
+        return None;
+    }
+    let (x, y) = (i64::from(o.x), i64::from(o.y));
+    let river = |dx: i64| scenario.table.ground_at(x + dx, y) == Some(Ground::River);
+    if !(river(-1) || river(1)) {
+        return None;
+    }
+    let zone_y = |role: Role| {
+        scenario
+            .sides
+            .iter()
+            .find(|s| s.role == role)
+            .map(|s| s.deployment.centre().1)
+    };
+    let row = f64::from(o.y) + 0.5;
+    let (defender, attacker) = (zone_y(Role::Defender)?, zone_y(Role::Attacker)?);
+    // The river must lie between the two zones.
+    if (defender - row) * (attacker - row) >= 0.0 {
+        return None;
+    }
+    Some(if defender < row { -1.0 } else { 1.0 })
+}
+
 /// Decides a battle: (winner, field held by, verdict). A side with nothing
 /// standing, or that lost more than its resolve, has lost; when both did,
 /// the one further past its resolve broke first. Otherwise,
 /// at the end of the turns, the side holding more objectives wins (a stand
 /// within [`doctrine::HOLDS_WITHIN_CELLS`] and no enemy as near: a contested
-/// objective counts for nobody); failing that, the rule set's own last word
+/// objective counts for nobody; an attacker's stand on its own bank of a
+/// crossing, [`crossing_toward_defender`], does not contest it); failing that, the rule set's own last word
 /// ([`LastWord`]) where it has one; failing that, the side with clearly
 /// lighter losses; failing that, a draw, the defender keeping the field.
 pub fn judge(
@@ -499,15 +533,26 @@ pub fn judge(
         }
         (false, false) => {}
     }
+    let attacker = scenario.sides.iter().position(|s| s.role == Role::Attacker);
     let holds = |side: usize| {
         scenario
             .objectives
             .iter()
             .filter(|o| {
                 let at = (f64::from(o.x) + 0.5, f64::from(o.y) + 0.5);
+                let toward_defender = crossing_toward_defender(scenario, o);
+                // An attacker's stand still on its own bank has not crossed:
+                // it does not contest the crossing.
+                let crossed = |s: usize, p: board::Point| match toward_defender {
+                    Some(sign) if Some(s) == attacker => (p.1 - at.1) * sign > -0.5,
+                    _ => true,
+                };
                 let near = |s: usize| {
                     ends.iter().any(|e| {
-                        e.side == s && e.standing && doctrine::dist(e.at, at) <= doctrine::HOLDS_WITHIN_CELLS
+                        e.side == s
+                            && e.standing
+                            && doctrine::dist(e.at, at) <= doctrine::HOLDS_WITHIN_CELLS
+                            && crossed(s, e.at)
                     })
                 };
                 near(side) && !near(1 - side)
@@ -765,6 +810,61 @@ mod tests {
         );
         // An enemy within a cell contests it: nobody holds it.
         let ends = [end(0, 90, (8.5, 4.5)), end(1, 90, ON_THE_WELLS)];
+        assert_eq!(judge(&s, &ends, &Resolve::default(), None).0, None);
+    }
+
+    #[test]
+    fn an_attacker_on_its_own_bank_does_not_contest_the_crossing() {
+        use crate::scenario::{Area, Ground, ObjectiveKind, Patch};
+        // Side 0 (the British, defending rows 1-4) behind a river along row
+        // 6, bridged at column 8; side 1 (the rebels) attacking from rows 9-11.
+        let mut s = scenario();
+        let patch = |x, w, ground| Patch {
+            area: Area { x, y: 6, w, h: 1 },
+            ground: Some(ground),
+            level: None,
+            road: None,
+            cover: None,
+        };
+        s.table.terrain.push(patch(0, 16, Ground::River));
+        s.table.terrain.push(patch(8, 1, Ground::Bridge));
+        s.objectives[0].kind = ObjectiveKind::Bridge;
+        (s.objectives[0].x, s.objectives[0].y) = (8, 6);
+        assert_eq!(crossing_toward_defender(&s, &s.objectives[0]), Some(-1.0));
+        let (home_bank, bridge, far_bank) = ((8.5, 5.5), (8.5, 6.5), (8.5, 7.5));
+        let cases = [
+            // (defender's stand, attacker's stand, who holds it)
+            (
+                Some(home_bank),
+                Some(far_bank),
+                Some(0),
+                "the attacker waits on its own bank",
+            ),
+            (
+                Some(home_bank),
+                Some(bridge),
+                None,
+                "the attacker is on the bridge: contested",
+            ),
+            (None, Some(bridge), Some(1), "the attacker holds the bridge alone"),
+            (None, Some(far_bank), None, "nobody is at the crossing"),
+            (
+                Some(far_bank),
+                Some((9.5, 7.5)),
+                Some(0),
+                "the defender's bridgehead holds it until the attacker is on the bridge",
+            ),
+        ];
+        for (defender, attacker, holder, why) in cases {
+            let mut ends = vec![end(0, 100, FAR), end(1, 100, (0.5, 10.5))];
+            ends.extend(defender.map(|at| end(0, 100, at)));
+            ends.extend(attacker.map(|at| end(1, 100, at)));
+            assert_eq!(judge(&s, &ends, &Resolve::default(), None).0, holder, "{why}");
+        }
+        // Without the river it is an objective as any other: contested.
+        s.table.terrain.truncate(s.table.terrain.len() - 2);
+        assert_eq!(crossing_toward_defender(&s, &s.objectives[0]), None);
+        let ends = [end(0, 100, home_bank), end(1, 100, far_bank)];
         assert_eq!(judge(&s, &ends, &Resolve::default(), None).0, None);
     }
 

@@ -127,6 +127,20 @@ pub struct Table {
 }
 
 impl Table {
+    /// The ground of cell (`x`, `y`): the last patch over it that sets
+    /// one, else open. `None` off the table.
+    pub fn ground_at(&self, x: i64, y: i64) -> Option<Ground> {
+        let inside = (0..i64::from(self.width)).contains(&x) && (0..i64::from(self.depth)).contains(&y);
+        inside.then(|| {
+            self.terrain
+                .iter()
+                .rev()
+                .find(|p| p.ground.is_some() && p.area.contains(x as f64 + 0.5, y as f64 + 0.5))
+                .and_then(|p| p.ground)
+                .unwrap_or_default()
+        })
+    }
+
     /// Every cell, row by row (`y * width + x`).
     pub fn cells(&self) -> Vec<Cell> {
         let (w, d) = (self.width as usize, self.depth as usize);
