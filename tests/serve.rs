@@ -238,6 +238,7 @@ fn every_endpoint_refuses_what_it_must() {
         ),
         ("GET", format!("{base}/reminders"), Who::Umpire, None, None),
         ("GET", format!("{base}/log"), Who::Umpire, None, None),
+        ("GET", format!("{base}/state"), Who::Umpire, None, None),
         (
             "PUT",
             format!("{base}/reminders"),
@@ -1316,6 +1317,65 @@ fn undoing_a_changed_upload_brings_back_the_orders_it_replaced() {
 }
 
 #[test]
+fn the_umpires_state_is_the_whole_campaign_as_the_save_holds_it() {
+    let (dir, tokens) = folder(&["egypt"]);
+    let server = umpire::serve::start(dir.path(), "127.0.0.1:0".parse().unwrap()).unwrap();
+    let base = format!("http://{}/api/campaigns/egypt", server.addr);
+    let agent = agent();
+    let (rev, turn) = revision(&agent, &base, "british", &tokens.british);
+    let body = json!({ "revision": rev, "orders": hold_orders("british", "highland-brigade", turn) });
+    let (status, text) = call(
+        &agent,
+        "PUT",
+        &format!("{base}/sides/british/orders"),
+        Some(&tokens.british),
+        Some("k-state"),
+        Some(&body.to_string()),
+    );
+    assert_eq!(status, 200, "{text}");
+    let (status, text) = call(
+        &agent,
+        "GET",
+        &format!("{base}/state"),
+        Some(&tokens.umpire),
+        None,
+        None,
+    );
+    assert_eq!(status, 200, "{text}");
+    let v = json_of(&text);
+    let store = Store::open(&dir.path().join("egypt.umpire")).unwrap();
+    assert_eq!(
+        v["revision"].as_u64(),
+        u64::try_from(store.revision().unwrap().number()).ok()
+    );
+    // Everything: every side's forces, hidden or not, every event, the orders waiting.
+    let campaign: umpire::model::Campaign = serde_json::from_value(v["campaign"].clone()).unwrap();
+    assert_eq!(campaign, store.load().unwrap());
+    let events: Vec<umpire::model::Event> = serde_json::from_value(v["events"].clone()).unwrap();
+    assert_eq!(events, store.events().unwrap());
+    let orders: Vec<umpire::strategy::OrderSet> = serde_json::from_value(v["orders"].clone()).unwrap();
+    assert_eq!(orders, store.pending_orders().unwrap());
+    let given: Vec<(&str, bool)> = v["sides"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["id"].as_str().unwrap(), s["orders_given"].as_bool().unwrap()))
+        .collect();
+    assert_eq!(given, [("british", true), ("rebels", false)]);
+    assert_eq!(v["pending_battles"].as_array().map(Vec::len), Some(1), "{v}");
+    // The window's client reads the same.
+    let link = umpire::serve::umpire_client::UmpireLink::parse(&format!(
+        "http://{}/campaigns/egypt?token={}",
+        server.addr, tokens.umpire
+    ))
+    .unwrap();
+    let served = umpire::serve::umpire_client::fetch(&link).unwrap();
+    assert_eq!(served.campaign, campaign);
+    assert_eq!(served.orders, orders);
+    assert_eq!(served.events.len(), events.len());
+}
+
+#[test]
 fn the_token_command_prints_a_token_and_link_and_revokes() {
     let (dir, _) = folder(&["egypt"]);
     let out = common::umpire(dir.path(), &["serve", "token", "egypt.umpire", "british"]);
@@ -1350,6 +1410,33 @@ fn the_token_command_prints_a_token_and_link_and_revokes() {
     );
     let store = Store::open(&dir.path().join("egypt.umpire")).unwrap();
     assert_eq!(store.token_seat(&hash).unwrap(), None);
+    drop(store);
+    // The umpire's: the API's address and the window's link, which the window reads as the umpire's.
+    let out = common::umpire(
+        dir.path(),
+        &[
+            "serve",
+            "token",
+            "egypt.umpire",
+            "umpire",
+            "--url",
+            "http://club.example:7878",
+        ],
+    );
+    let text = common::stdout(&out);
+    let token = text.lines().nth(1).unwrap().trim().to_owned();
+    let link = text
+        .lines()
+        .find_map(|l| l.strip_prefix("Link for the window (File > Open served campaign…): "))
+        .unwrap_or_else(|| panic!("no window link: {text}"));
+    assert_eq!(
+        link,
+        format!("http://club.example:7878/campaigns/egypt?token={token}")
+    );
+    assert!(matches!(
+        umpire::serve::umpire_client::parse_link(link),
+        Ok(umpire::serve::umpire_client::AnyLink::Umpire(_))
+    ));
 }
 
 /// The binary serving `dir`, and its address.

@@ -142,10 +142,16 @@ fn token(save: &Path, seat: &str, revoke: bool, url: &str) -> Result<ExitCode> {
     writeln!(out, "{token}")?;
     match &seat {
         Seat::Side(side) => writeln!(out, "Link: {url}/campaigns/{id}/sides/{side}?token={token}")?,
-        Seat::Umpire => writeln!(
-            out,
-            "API: {url}/api/campaigns/{id} with `Authorization: Bearer {token}`"
-        )?,
+        Seat::Umpire => {
+            writeln!(
+                out,
+                "API: {url}/api/campaigns/{id} with `Authorization: Bearer {token}`"
+            )?;
+            writeln!(
+                out,
+                "Link for the window (File > Open served campaign…): {url}/campaigns/{id}?token={token}"
+            )?;
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

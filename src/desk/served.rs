@@ -296,3 +296,28 @@ pub fn undo(store: &mut Store, at: Revision) -> Result<Undone, DeskError> {
 pub fn has_pending_battles(campaign: &Campaign) -> bool {
     campaign.battles.iter().any(|b| b.status == BattleStatus::Pending)
 }
+
+/// The campaign as the umpire sees it, for a client of the server: its
+/// state, every event, the orders waiting for the game move, the sides the
+/// program plays and the server's settings, all read in one transaction.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UmpireState {
+    pub campaign: Campaign,
+    pub events: Vec<Event>,
+    pub orders: Vec<OrderSet>,
+    pub programmed: Vec<SideId>,
+    pub settings: crate::store::ServeSettings,
+}
+
+/// Reads the [`UmpireState`] and the revision it was read at.
+pub fn umpire_state(store: &Store) -> Result<(UmpireState, Revision), StoreError> {
+    store.read_at(|s| {
+        Ok(UmpireState {
+            campaign: s.load()?,
+            events: s.events()?,
+            orders: s.pending_orders()?,
+            programmed: s.programmed_sides()?,
+            settings: s.serve_settings()?,
+        })
+    })
+}

@@ -273,7 +273,7 @@ pub fn menu_bar_ui(ui: &mut Ui, bar: MenuBar<'_>) -> bool {
             ui.menu_button("Turn", |ui| {
                 let ctx = ui.ctx().clone();
                 let short = |k: &egui::KeyboardShortcut| keys::text(&ctx, k);
-                let open = session.is_some() && !busy;
+                let open = (session.is_some() || viewing.served_umpire().is_some()) && !busy;
                 if ui
                     .add_enabled(
                         open && over.is_none(),
@@ -354,7 +354,7 @@ pub fn menu_bar_ui(ui: &mut Ui, bar: MenuBar<'_>) -> bool {
             ui.separator();
             seat::view_as_ui(ui, viewing, session, commands);
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                let enabled = session.is_some() && !busy && over.is_none();
+                let enabled = (session.is_some() || viewing.served_umpire().is_some()) && !busy && over.is_none();
                 if ui
                     .add_enabled(enabled, egui::Button::new(RichText::new("End turn").strong()))
                     .on_hover_text(format!(
