@@ -12,6 +12,8 @@
 )]
 
 mod common;
+#[path = "common/load.rs"]
+mod load;
 
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader};
@@ -1257,6 +1259,23 @@ fn campaigns_played_at_once_lose_and_double_nothing() {
             "{name}"
         );
     }
+}
+
+#[test]
+fn six_sided_campaigns_played_at_once_lose_and_double_nothing() {
+    // The load test in small (benches/serve.rs plays it at 50
+    // campaigns x 20 game moves): every side of each campaign at once gives
+    // orders, retries, changes them and retries again; the umpire resolves
+    // twice on one revision. `play` checks every save afterwards.
+    let dir = tempfile::tempdir().unwrap();
+    let scale = load::Scale {
+        campaigns: 3,
+        moves: 3,
+        pause_ms: (0, 20),
+    };
+    let played = load::play(dir.path(), scale);
+    assert_eq!(played.latencies.len(), 3 * 6 * 3 * 4);
+    assert_eq!(played.refused_resolves, 9);
 }
 
 #[test]
