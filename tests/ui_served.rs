@@ -166,6 +166,24 @@ fn a_side_plays_from_the_window_through_the_server() {
     assert_eq!(british_orders.len(), 1, "{given:?}");
     assert_eq!(british_orders[0].orders.len(), 2);
 
+    // Opened again, the window starts from the orders given.
+    h.state_mut()
+        .send(Command::View(ViewCommand::OpenServed(link.clone())));
+    h.step();
+    until_said(
+        &mut h,
+        "the 2 orders it gave for this game move are on the map, to change and give again",
+    );
+    let shown: usize = h
+        .state()
+        .side_view()
+        .unwrap()
+        .orders
+        .iter()
+        .map(|s| s.orders.len())
+        .sum();
+    assert_eq!(shown, 2);
+
     // The umpire moves the campaign on (an undo of those orders, at the
     // save): the window's view is stale, and giving again is refused.
     let mut store = Store::open(&save).unwrap();

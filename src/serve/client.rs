@@ -132,6 +132,9 @@ pub struct Served {
     pub given: bool,
     /// The deadline the umpire set, as the server says it, if any.
     pub deadline: Option<String>,
+    /// The orders the side has given for this game move (on its page or
+    /// from a window), if any.
+    pub orders: Option<crate::strategy::OrderSet>,
 }
 
 /// The server's answer to orders given.
@@ -179,6 +182,8 @@ struct ReportAnswer {
 struct OrdersAnswer {
     #[serde(default)]
     given: bool,
+    #[serde(default)]
+    orders: Option<crate::strategy::OrderSet>,
     #[serde(default)]
     deadline: Option<serde_json::Value>,
 }
@@ -250,6 +255,7 @@ pub fn fetch(link: &Link) -> Result<Served, ClientError> {
         report,
         given: orders.given,
         deadline,
+        orders: orders.orders,
     })
 }
 

@@ -886,11 +886,31 @@ impl Seat {
             link.base, link.campaign, link.side
         ));
         let mut report = ReportView::new(shown, view);
-        let given = if served.given {
-            "its orders for this game move are given (give them again to change them)"
+        // The orders already given (on its page, or from a window) to start from.
+        let mut given = if served.given {
+            "its orders for this game move are given (give them again to change them)".to_owned()
         } else {
-            "it has given no orders yet for this game move"
+            "it has given no orders yet for this game move".to_owned()
         };
+        if let Some(set) = served.orders.as_ref().filter(|s| !s.orders.is_empty()) {
+            let requests: Vec<OrderRequest> = set.orders.iter().map(session::request_of).collect();
+            match report.checked(&requests) {
+                Ok(checked) => {
+                    report.requests = requests;
+                    report.take(checked);
+                    given = format!(
+                        "the {} order{} it gave for this game move are on the map, to change and give again",
+                        set.orders.len(),
+                        if set.orders.len() == 1 { "" } else { "s" }
+                    );
+                }
+                Err(why) => {
+                    given = format!(
+                        "its orders for this game move are given, but could not be put on the map ({why}): give them again to change them"
+                    );
+                }
+            }
+        }
         let deadline = served
             .deadline
             .as_deref()
