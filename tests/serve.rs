@@ -746,6 +746,117 @@ fn auto_resolve_when_every_side_has_given_orders() {
     );
 }
 
+#[test]
+fn two_umpires_changing_settings_at_once_one_is_told() {
+    let (dir, tokens) = folder(&["egypt"]);
+    let server = umpire::serve::start(dir.path(), "127.0.0.1:0".parse().unwrap()).unwrap();
+    let base = format!("http://{}/api/campaigns/egypt", server.addr);
+    let agent = agent();
+    let (_, text) = call(&agent, "GET", &base, Some(&tokens.umpire), None, None);
+    let rev = json_of(&text)["revision"].as_i64().unwrap();
+    let tomorrow = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+        + 86_400;
+    let put = |what: &str, body: Value| {
+        call(
+            &agent,
+            "PUT",
+            &format!("{base}/{what}"),
+            Some(&tokens.umpire),
+            None,
+            Some(&body.to_string()),
+        )
+    };
+    // The first umpire sets a deadline: the revision moves.
+    let (status, text) = put(
+        "settings",
+        json!({ "revision": rev, "auto_resolve": false, "deadline": tomorrow }),
+    );
+    assert_eq!(status, 200, "{text}");
+    let after = json_of(&text)["revision"].as_i64().unwrap();
+    assert!(after > rev, "{text}");
+    // The second, from the same revision, is told rather than overwriting it.
+    for (what, body) in [
+        (
+            "settings",
+            json!({ "revision": rev, "auto_resolve": true, "deadline": null }),
+        ),
+        (
+            "reminders",
+            json!({ "revision": rev, "webhook": "http://127.0.0.1:9/hook", "remind_minutes": 30 }),
+        ),
+    ] {
+        let (status, text) = put(what, body);
+        assert_eq!(status, 409, "{what}: {text}");
+        assert_eq!(json_of(&text)["revision"].as_i64(), Some(after), "{text}");
+        assert!(text.contains("The umpire set the server's settings"), "{text}");
+    }
+    let (_, text) = call(
+        &agent,
+        "GET",
+        &format!("{base}/settings"),
+        Some(&tokens.umpire),
+        None,
+        None,
+    );
+    assert_eq!(json_of(&text)["deadline"].as_u64(), Some(tomorrow), "{text}");
+    // A side's view is not stale for a setting: its upload from before goes in.
+    let (_, turn) = revision(&agent, &base, "british", &tokens.british);
+    let body = json!({ "revision": rev, "orders": hold_orders("british", "guards-brigade", turn) });
+    let (status, text) = call(
+        &agent,
+        "PUT",
+        &format!("{base}/sides/british/orders"),
+        Some(&tokens.british),
+        Some("k-settings"),
+        Some(&body.to_string()),
+    );
+    assert_eq!(status, 200, "{text}");
+    // From the revision now, the reminders are set; the log says both, without the address.
+    let now = json_of(&text)["revision"].clone();
+    let (status, text) = put(
+        "reminders",
+        json!({ "revision": now, "webhook": "http://127.0.0.1:9/hook", "remind_minutes": 30 }),
+    );
+    assert_eq!(status, 200, "{text}");
+    let (_, text) = call(
+        &agent,
+        "GET",
+        &format!("{base}/log"),
+        Some(&tokens.umpire),
+        None,
+        None,
+    );
+    let settings: Vec<&str> = json_of(&text)["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] == "server_settings")
+        .map(|e| e["sentence"].as_str().unwrap())
+        .map(|s| {
+            if s.contains("reminders") {
+                "reminders"
+            } else {
+                "settings"
+            }
+        })
+        .collect();
+    assert_eq!(settings, ["settings", "reminders"], "{text}");
+    assert!(!text.contains("127.0.0.1:9"), "{text}");
+    // A side's report does not hear of them.
+    let (_, text) = call(
+        &agent,
+        "GET",
+        &format!("{base}/sides/british/report"),
+        Some(&tokens.british),
+        None,
+        None,
+    );
+    assert!(!text.contains("The umpire set"), "{text}");
+}
+
 /// A webhook receiver on a loopback port: each JSON body POSTed to it, as
 /// it came; it answers 200 and stops with the test.
 fn receiver() -> (String, std::sync::mpsc::Receiver<Value>) {

@@ -88,7 +88,12 @@ fn remind(save: &Path, webhook: Option<&str>, before: u32) -> Result<ExitCode> {
     let mut store = Store::open(save)?;
     let campaign = store.load()?;
     let at = store.revision()?;
-    store.set_reminders(at, webhook.map(|url| (url.trim(), before)), campaign.turn)?;
+    umpire::desk::served::set_reminders(
+        &mut store,
+        at,
+        webhook.map(|url| (url.trim(), before)),
+        campaign.turn,
+    )?;
     let mut out = std::io::stdout().lock();
     match webhook {
         Some(url) => writeln!(

@@ -990,8 +990,8 @@ async fn put_settings(
             auto_resolve: body.auto_resolve,
             deadline: body.deadline,
         };
-        open.store.set_serve_settings(at, settings)?;
-        json_answer(json!({ "revision": at.number(), "auto_resolve": settings.auto_resolve, "deadline": settings.deadline }))
+        let now = desk::set_settings(&mut open.store, at, settings)?;
+        json_answer(json!({ "revision": now.number(), "auto_resolve": settings.auto_resolve, "deadline": settings.deadline }))
     })
     .await
 }
@@ -1086,9 +1086,9 @@ async fn put_reminders(
             .webhook
             .as_deref()
             .map(|url| (url.trim(), body.remind_minutes));
-        open.store.set_reminders(at, webhook, campaign.turn)?;
+        let now = desk::set_reminders(&mut open.store, at, webhook, campaign.turn)?;
         json_answer(json!({
-            "revision": at.number(),
+            "revision": now.number(),
             "webhook": body.webhook,
             "remind_minutes": body.remind_minutes,
         }))
