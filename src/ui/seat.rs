@@ -1224,11 +1224,14 @@ pub fn view_as_ui(
 ) {
     if let Viewing::Served(served) = viewing {
         ui.label(
-            RichText::new("The umpire's view, served")
-                .strong()
-                .color(theme::ROUTE),
+            RichText::new(format!(
+                "The umpire's view of `{}`, from {}",
+                served.link.campaign, served.link.base
+            ))
+            .strong()
+            .color(theme::ROUTE),
         )
-        .on_hover_text(served.source.display().to_string());
+        .on_hover_text("Read from the server: File > Close served campaign leaves it");
         return;
     }
     if let Viewing::Report(report) = viewing {
@@ -1427,7 +1430,11 @@ pub fn battles_window(ctx: &egui::Context, scene: &Scene<'_>, show: &mut bool, s
         .default_size([420.0, 300.0])
         .show(ctx, |ui| {
             if campaign.battles.is_empty() {
-                ui.label("No battles of this side are pending.");
+                ui.label(if scene.viewer.is_some() {
+                    "No battles of this side are pending."
+                } else {
+                    "No battles are pending."
+                });
             }
             for battle in &campaign.battles {
                 ui.group(|ui| {
