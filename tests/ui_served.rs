@@ -267,6 +267,12 @@ fn the_umpire_plays_from_the_window_through_the_server() {
         );
     }
     h.get_by_label_contains("the umpire's, from http://");
+    // Read-only: a force selected shows its stands, with no orders form.
+    h.get_by_label_contains("The sides give their own orders, from their links");
+    h.get_by_label("The Host of Qena 710/710").click();
+    h.run();
+    h.get_by_label_contains("Stands");
+    assert!(h.query_by_label("Hold").is_none(), "no orders form");
 
     // A side gives orders on its page: Refresh shows them given.
     let agent: ureq::Agent = ureq::Agent::config_builder()

@@ -639,6 +639,11 @@ pub fn inspector_ui(ui: &mut Ui, mut input: Inspector<'_>) {
     ScrollArea::vertical().auto_shrink(false).show(ui, |ui| {
         let campaign = scene.campaign;
         match selection {
+            Selection::None if scene.read_only => {
+                ui.label("Select a force in the list or on the map to see it. The sides give their own orders, from their links; the bar above resolves the game move.");
+                ui.add_space(6.0);
+                ui.label(RichText::new(&campaign.title).strong());
+            }
             Selection::None => {
                 ui.label("Select a force in the list or on the map; then click a region on the map to order a march there, or drag the counter to it.");
                 ui.add_space(6.0);
@@ -782,7 +787,7 @@ fn force_ui(ui: &mut Ui, scene: &Scene<'_>, input: &mut Inspector<'_>, force: Fo
         );
     }
 
-    if !scene.may_order(&force.side) {
+    if !scene.may_give(&force.side) {
         seat::enemy_stands_ui(ui, scene, &force);
         return;
     }

@@ -97,6 +97,7 @@ impl ServedUmpire {
             revision: self.state.revision,
             source: &self.source,
             date: campaign.date(),
+            read_only: true,
         }
     }
 
