@@ -1319,7 +1319,7 @@ pub fn file_menu_ui(
     }
     if ui
         .button("Open served campaign…")
-        .on_hover_text("A side's view of a campaign on the umpire's server (`umpire serve`), from the link the umpire sent")
+        .on_hover_text("A side's view of a campaign on the umpire's server (`umpire serve`), from the link the umpire sent; or, with the umpire's link, the whole campaign to resolve")
         .clicked()
     {
         forms.served.get_or_insert_with(String::new);
@@ -1363,7 +1363,7 @@ pub fn forms_ui(ctx: &egui::Context, forms: &mut SeatForms, commands: &mut Vec<W
         let mut open = true;
         let mut go = false;
         egui::Window::new("Open a served campaign").open(&mut open).show(ctx, |ui| {
-            ui.label("The link the umpire sent you, as `umpire serve token SAVE SIDE` prints it: the window shows your side's view from the server and gives your orders to it.");
+            ui.label("The link the umpire sent you, as `umpire serve token SAVE SIDE` prints it: the window shows your side's view from the server and gives your orders to it. The umpire's own link (`umpire serve token SAVE umpire`) shows the whole campaign, to resolve the game move.");
             path_field_ui(ui, "Link", link);
             go = ui.button("Open").clicked();
         });
