@@ -719,6 +719,13 @@ impl Seat {
                 notes.error(format!("Nothing was done: {e}."));
                 Shift::NONE
             }
+            // Another view was chosen meanwhile: it stays; what was done is said.
+            Some(Ok((said, _))) if !opening && !matches!(self.viewing, Viewing::Served(_)) => {
+                if let Some(said) = said {
+                    notes.note(said);
+                }
+                Shift::NONE
+            }
             Some(Ok((said, state))) => {
                 let turn = state.campaign.turn;
                 let title = state.campaign.title.clone();
@@ -739,8 +746,7 @@ impl Seat {
                     Some(said) => format!("{said} {read}"),
                     None => read,
                 });
-                let first = !matches!(self.viewing, Viewing::Served(_));
-                if opening || first {
+                if opening {
                     self.passing = None;
                     self.forms.report = None;
                 }
