@@ -8,6 +8,16 @@
 //! every fifth upload retried with the same key (the answer must be the
 //! same); each upload's latency is kept and p50, p99 and the worst printed.
 //! Bounded: a fixed number of uploads, a local server on port 0.
+//!
+//! First, the issue's load test at its scale (`tests/common/load.rs`): 50
+//! copies of the six-sided campaign, every side giving orders, retrying,
+//! changing them and retrying at once, for 20 game moves each resolved by
+//! the umpire (12,000 uploads, as many retries, 1,000 game moves), every
+//! save checked afterwards (nothing lost or doubled, each game move resolved
+//! once, the last orders used), with p50, p99 and the worst latency of an
+//! upload printed; once saturated (every upload at once), once paced (each
+//! side pausing 0.5 to 1.5 s before its orders and before its change).
+//! `SERVE_BENCH_SCALE_ONLY=1` runs only that.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -24,6 +34,9 @@ use std::time::{Duration, Instant};
 use umpire::model::SideId;
 use umpire::serve::token::new_token;
 use umpire::store::{Seat, Store};
+
+#[path = "../tests/common/load.rs"]
+mod load;
 
 const FIXTURE: &str = "tests/fixtures/egypt_1895_move9.umpire";
 const CAMPAIGNS: usize = 50;
@@ -220,7 +233,27 @@ fn latency_summary(campaigns: usize) {
 
 criterion_group!(benches, uploads);
 
+/// The issue's load test at its scale: saturated (every upload at once),
+/// then paced (each side pausing half a second to a second and a half
+/// before its orders and before its change).
+fn issue_scale() {
+    for pause_ms in [(0, 0), (500, 1500)] {
+        let dir = tempfile::tempdir().unwrap();
+        let scale = load::Scale {
+            campaigns: 50,
+            moves: 20,
+            pause_ms,
+        };
+        let played = load::play(dir.path(), scale);
+        println!("the issue's load test: {}", played.summary(scale));
+    }
+}
+
 fn main() {
+    issue_scale();
+    if std::env::var_os("SERVE_BENCH_SCALE_ONLY").is_some() {
+        return;
+    }
     benches();
     paced();
     Criterion::default().configure_from_args().final_summary();

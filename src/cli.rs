@@ -57,6 +57,9 @@ struct Cli {
     /// Open the window in the map maker on this map file (maps/*.toml), to draw it.
     #[arg(long, value_name = "MAP")]
     edit_map: Option<PathBuf>,
+    /// Open a served campaign in the window from its link (`umpire serve token`): a side's or the umpire's.
+    #[arg(long, value_name = "LINK")]
+    served: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -367,16 +370,24 @@ enum Command {
 pub fn run() -> Result<ExitCode> {
     let cli = Cli::parse();
     let Some(command) = cli.command else {
-        return app(cli.open, cli.screenshot, cli.view, cli.report, cli.edit_map);
+        return app(
+            cli.open,
+            cli.screenshot,
+            cli.view,
+            cli.report,
+            cli.edit_map,
+            cli.served,
+        );
     };
     if cli.open.is_some()
         || cli.screenshot.is_some()
         || cli.view.is_some()
         || cli.report.is_some()
         || cli.edit_map.is_some()
+        || cli.served.is_some()
     {
         bail!(
-            "--open, --screenshot, --view, --report and --edit-map are for the window: give them without a command"
+            "--open, --screenshot, --view, --report, --edit-map and --served are for the window: give them without a command"
         );
     }
     match command {
@@ -506,6 +517,7 @@ fn app(
     view: Option<String>,
     report: Option<PathBuf>,
     edit_map: Option<PathBuf>,
+    served: Option<String>,
 ) -> Result<ExitCode> {
     umpire::ui::run(umpire::ui::Launch {
         data_folder: None,
@@ -515,6 +527,7 @@ fn app(
         view,
         report,
         edit_map,
+        served,
     })?;
     Ok(ExitCode::SUCCESS)
 }

@@ -12,6 +12,8 @@
 )]
 
 mod common;
+#[path = "common/load.rs"]
+mod load;
 
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader};
@@ -238,6 +240,7 @@ fn every_endpoint_refuses_what_it_must() {
         ),
         ("GET", format!("{base}/reminders"), Who::Umpire, None, None),
         ("GET", format!("{base}/log"), Who::Umpire, None, None),
+        ("GET", format!("{base}/state"), Who::Umpire, None, None),
         (
             "PUT",
             format!("{base}/reminders"),
@@ -741,6 +744,117 @@ fn auto_resolve_when_every_side_has_given_orders() {
         turn + 1,
         "resolved when all were in"
     );
+}
+
+#[test]
+fn two_umpires_changing_settings_at_once_one_is_told() {
+    let (dir, tokens) = folder(&["egypt"]);
+    let server = umpire::serve::start(dir.path(), "127.0.0.1:0".parse().unwrap()).unwrap();
+    let base = format!("http://{}/api/campaigns/egypt", server.addr);
+    let agent = agent();
+    let (_, text) = call(&agent, "GET", &base, Some(&tokens.umpire), None, None);
+    let rev = json_of(&text)["revision"].as_i64().unwrap();
+    let tomorrow = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+        + 86_400;
+    let put = |what: &str, body: Value| {
+        call(
+            &agent,
+            "PUT",
+            &format!("{base}/{what}"),
+            Some(&tokens.umpire),
+            None,
+            Some(&body.to_string()),
+        )
+    };
+    // The first umpire sets a deadline: the revision moves.
+    let (status, text) = put(
+        "settings",
+        json!({ "revision": rev, "auto_resolve": false, "deadline": tomorrow }),
+    );
+    assert_eq!(status, 200, "{text}");
+    let after = json_of(&text)["revision"].as_i64().unwrap();
+    assert!(after > rev, "{text}");
+    // The second, from the same revision, is told rather than overwriting it.
+    for (what, body) in [
+        (
+            "settings",
+            json!({ "revision": rev, "auto_resolve": true, "deadline": null }),
+        ),
+        (
+            "reminders",
+            json!({ "revision": rev, "webhook": "http://127.0.0.1:9/hook", "remind_minutes": 30 }),
+        ),
+    ] {
+        let (status, text) = put(what, body);
+        assert_eq!(status, 409, "{what}: {text}");
+        assert_eq!(json_of(&text)["revision"].as_i64(), Some(after), "{text}");
+        assert!(text.contains("The umpire set the server's settings"), "{text}");
+    }
+    let (_, text) = call(
+        &agent,
+        "GET",
+        &format!("{base}/settings"),
+        Some(&tokens.umpire),
+        None,
+        None,
+    );
+    assert_eq!(json_of(&text)["deadline"].as_u64(), Some(tomorrow), "{text}");
+    // A side's view is not stale for a setting: its upload from before goes in.
+    let (_, turn) = revision(&agent, &base, "british", &tokens.british);
+    let body = json!({ "revision": rev, "orders": hold_orders("british", "guards-brigade", turn) });
+    let (status, text) = call(
+        &agent,
+        "PUT",
+        &format!("{base}/sides/british/orders"),
+        Some(&tokens.british),
+        Some("k-settings"),
+        Some(&body.to_string()),
+    );
+    assert_eq!(status, 200, "{text}");
+    // From the revision now, the reminders are set; the log says both, without the address.
+    let now = json_of(&text)["revision"].clone();
+    let (status, text) = put(
+        "reminders",
+        json!({ "revision": now, "webhook": "http://127.0.0.1:9/hook", "remind_minutes": 30 }),
+    );
+    assert_eq!(status, 200, "{text}");
+    let (_, text) = call(
+        &agent,
+        "GET",
+        &format!("{base}/log"),
+        Some(&tokens.umpire),
+        None,
+        None,
+    );
+    let settings: Vec<&str> = json_of(&text)["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] == "server_settings")
+        .map(|e| e["sentence"].as_str().unwrap())
+        .map(|s| {
+            if s.contains("reminders") {
+                "reminders"
+            } else {
+                "settings"
+            }
+        })
+        .collect();
+    assert_eq!(settings, ["settings", "reminders"], "{text}");
+    assert!(!text.contains("127.0.0.1:9"), "{text}");
+    // A side's report does not hear of them.
+    let (_, text) = call(
+        &agent,
+        "GET",
+        &format!("{base}/sides/british/report"),
+        Some(&tokens.british),
+        None,
+        None,
+    );
+    assert!(!text.contains("The umpire set"), "{text}");
 }
 
 /// A webhook receiver on a loopback port: each JSON body POSTed to it, as
@@ -1259,6 +1373,23 @@ fn campaigns_played_at_once_lose_and_double_nothing() {
 }
 
 #[test]
+fn six_sided_campaigns_played_at_once_lose_and_double_nothing() {
+    // The load test in small (benches/serve.rs plays it at 50
+    // campaigns x 20 game moves): every side of each campaign at once gives
+    // orders, retries, changes them and retries again; the umpire resolves
+    // twice on one revision. `play` checks every save afterwards.
+    let dir = tempfile::tempdir().unwrap();
+    let scale = load::Scale {
+        campaigns: 3,
+        moves: 3,
+        pause_ms: (0, 20),
+    };
+    let played = load::play(dir.path(), scale);
+    assert_eq!(played.latencies.len(), 3 * 6 * 3 * 4);
+    assert_eq!(played.refused_resolves, 9);
+}
+
+#[test]
 fn undoing_a_changed_upload_brings_back_the_orders_it_replaced() {
     let (dir, tokens) = folder(&["egypt"]);
     let server = umpire::serve::start(dir.path(), "127.0.0.1:0".parse().unwrap()).unwrap();
@@ -1316,6 +1447,65 @@ fn undoing_a_changed_upload_brings_back_the_orders_it_replaced() {
 }
 
 #[test]
+fn the_umpires_state_is_the_whole_campaign_as_the_save_holds_it() {
+    let (dir, tokens) = folder(&["egypt"]);
+    let server = umpire::serve::start(dir.path(), "127.0.0.1:0".parse().unwrap()).unwrap();
+    let base = format!("http://{}/api/campaigns/egypt", server.addr);
+    let agent = agent();
+    let (rev, turn) = revision(&agent, &base, "british", &tokens.british);
+    let body = json!({ "revision": rev, "orders": hold_orders("british", "highland-brigade", turn) });
+    let (status, text) = call(
+        &agent,
+        "PUT",
+        &format!("{base}/sides/british/orders"),
+        Some(&tokens.british),
+        Some("k-state"),
+        Some(&body.to_string()),
+    );
+    assert_eq!(status, 200, "{text}");
+    let (status, text) = call(
+        &agent,
+        "GET",
+        &format!("{base}/state"),
+        Some(&tokens.umpire),
+        None,
+        None,
+    );
+    assert_eq!(status, 200, "{text}");
+    let v = json_of(&text);
+    let store = Store::open(&dir.path().join("egypt.umpire")).unwrap();
+    assert_eq!(
+        v["revision"].as_u64(),
+        u64::try_from(store.revision().unwrap().number()).ok()
+    );
+    // Everything: every side's forces, hidden or not, every event, the orders waiting.
+    let campaign: umpire::model::Campaign = serde_json::from_value(v["campaign"].clone()).unwrap();
+    assert_eq!(campaign, store.load().unwrap());
+    let events: Vec<umpire::model::Event> = serde_json::from_value(v["events"].clone()).unwrap();
+    assert_eq!(events, store.events().unwrap());
+    let orders: Vec<umpire::strategy::OrderSet> = serde_json::from_value(v["orders"].clone()).unwrap();
+    assert_eq!(orders, store.pending_orders().unwrap());
+    let given: Vec<(&str, bool)> = v["sides"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["id"].as_str().unwrap(), s["orders_given"].as_bool().unwrap()))
+        .collect();
+    assert_eq!(given, [("british", true), ("rebels", false)]);
+    assert_eq!(v["pending_battles"].as_array().map(Vec::len), Some(1), "{v}");
+    // The window's client reads the same.
+    let link = umpire::serve::umpire_client::UmpireLink::parse(&format!(
+        "http://{}/campaigns/egypt?token={}",
+        server.addr, tokens.umpire
+    ))
+    .unwrap();
+    let served = umpire::serve::umpire_client::fetch(&link).unwrap();
+    assert_eq!(served.campaign, campaign);
+    assert_eq!(served.orders, orders);
+    assert_eq!(served.events.len(), events.len());
+}
+
+#[test]
 fn the_token_command_prints_a_token_and_link_and_revokes() {
     let (dir, _) = folder(&["egypt"]);
     let out = common::umpire(dir.path(), &["serve", "token", "egypt.umpire", "british"]);
@@ -1350,6 +1540,33 @@ fn the_token_command_prints_a_token_and_link_and_revokes() {
     );
     let store = Store::open(&dir.path().join("egypt.umpire")).unwrap();
     assert_eq!(store.token_seat(&hash).unwrap(), None);
+    drop(store);
+    // The umpire's: the API's address and the window's link, which the window reads as the umpire's.
+    let out = common::umpire(
+        dir.path(),
+        &[
+            "serve",
+            "token",
+            "egypt.umpire",
+            "umpire",
+            "--url",
+            "http://club.example:7878",
+        ],
+    );
+    let text = common::stdout(&out);
+    let token = text.lines().nth(1).unwrap().trim().to_owned();
+    let link = text
+        .lines()
+        .find_map(|l| l.strip_prefix("Link for the window (File > Open served campaign…): "))
+        .unwrap_or_else(|| panic!("no window link: {text}"));
+    assert_eq!(
+        link,
+        format!("http://club.example:7878/campaigns/egypt?token={token}")
+    );
+    assert!(matches!(
+        umpire::serve::umpire_client::parse_link(link),
+        Ok(umpire::serve::umpire_client::AnyLink::Umpire(_))
+    ));
 }
 
 /// The binary serving `dir`, and its address.

@@ -88,7 +88,12 @@ fn remind(save: &Path, webhook: Option<&str>, before: u32) -> Result<ExitCode> {
     let mut store = Store::open(save)?;
     let campaign = store.load()?;
     let at = store.revision()?;
-    store.set_reminders(at, webhook.map(|url| (url.trim(), before)), campaign.turn)?;
+    umpire::desk::served::set_reminders(
+        &mut store,
+        at,
+        webhook.map(|url| (url.trim(), before)),
+        campaign.turn,
+    )?;
     let mut out = std::io::stdout().lock();
     match webhook {
         Some(url) => writeln!(
@@ -142,10 +147,16 @@ fn token(save: &Path, seat: &str, revoke: bool, url: &str) -> Result<ExitCode> {
     writeln!(out, "{token}")?;
     match &seat {
         Seat::Side(side) => writeln!(out, "Link: {url}/campaigns/{id}/sides/{side}?token={token}")?,
-        Seat::Umpire => writeln!(
-            out,
-            "API: {url}/api/campaigns/{id} with `Authorization: Bearer {token}`"
-        )?,
+        Seat::Umpire => {
+            writeln!(
+                out,
+                "API: {url}/api/campaigns/{id} with `Authorization: Bearer {token}`"
+            )?;
+            writeln!(
+                out,
+                "Link for the window (File > Open served campaign…): {url}/campaigns/{id}?token={token}"
+            )?;
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -296,3 +296,67 @@ pub fn undo(store: &mut Store, at: Revision) -> Result<Undone, DeskError> {
 pub fn has_pending_battles(campaign: &Campaign) -> bool {
     campaign.battles.iter().any(|b| b.status == BattleStatus::Pending)
 }
+
+/// The campaign as the umpire sees it, for a client of the server: its
+/// state, every event, the orders waiting for the game move, the sides the
+/// program plays and the server's settings, all read in one transaction.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UmpireState {
+    pub campaign: Campaign,
+    pub events: Vec<Event>,
+    pub orders: Vec<OrderSet>,
+    pub programmed: Vec<SideId>,
+    pub settings: crate::store::ServeSettings,
+}
+
+/// Reads the [`UmpireState`] and the revision it was read at.
+pub fn umpire_state(store: &Store) -> Result<(UmpireState, Revision), StoreError> {
+    store.read_at(|s| {
+        Ok(UmpireState {
+            campaign: s.load()?,
+            events: s.events()?,
+            orders: s.pending_orders()?,
+            programmed: s.programmed_sides()?,
+            settings: s.serve_settings()?,
+        })
+    })
+}
+
+/// The umpire sets the server's settings (`PUT .../settings`) if the save is
+/// still at `at`, logged with a sentence so another umpire's client is told
+/// (its revision moves). The revision after it.
+pub fn set_settings(
+    store: &mut Store,
+    at: Revision,
+    settings: crate::store::ServeSettings,
+) -> Result<Revision, StoreError> {
+    let how = if settings.auto_resolve {
+        "the game move is resolved as soon as every side's orders are in"
+    } else {
+        "the umpire resolves the game move"
+    };
+    let deadline = settings.deadline.map_or_else(
+        || "no deadline".to_owned(),
+        |d| format!("deadline {}", deadline_text(d)),
+    );
+    let sentence = format!("The umpire set the server's settings: {how}; {deadline}.");
+    store.change_serve_settings(at, settings, &sentence)
+}
+
+/// The umpire sets the campaign's webhook reminders (`None`: off) if the
+/// save is still at `at`, as [`Store::set_reminders`]; logged without the
+/// webhook's address. The revision after it.
+pub fn set_reminders(
+    store: &mut Store,
+    at: Revision,
+    webhook: Option<(&str, u32)>,
+    turn: u32,
+) -> Result<Revision, StoreError> {
+    let sentence = match webhook {
+        Some((_, minutes)) => format!(
+            "The umpire set the reminders: the club's webhook is called when a game move is resolved and {minutes} minutes before a deadline."
+        ),
+        None => "The umpire turned the reminders off.".to_owned(),
+    };
+    store.set_reminders(at, webhook, turn, &sentence)
+}

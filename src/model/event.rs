@@ -147,6 +147,10 @@ event_kinds! {
     /// The campaign ended: the condition met (or the umpire's declaration) and
     /// the final standing (`model::end`).
     CampaignEnded(super::end::Ended) = "campaign_ended",
+    /// The umpire changed a setting of `umpire serve` (resolve when every
+    /// side's orders are in, the deadline, the reminders): no change to the
+    /// campaign's state, logged so every umpire's client sees the revision move.
+    ServerSettings(ServerSettings) = "server_settings",
 }
 
 impl Edit {
@@ -172,6 +176,7 @@ impl EventKind {
     pub const RESULT_UNDONE: &'static str = "result_undone";
     pub const EDIT_UNDONE: &'static str = "edit_undone";
     pub const ORDERS_GIVEN: &'static str = "orders_given";
+    pub const SERVER_SETTINGS: &'static str = "server_settings";
 
     /// The kind named `name` with `payload`, as read from the save.
     pub fn read(name: &str, payload: serde_json::Value) -> Result<EventKind, serde_json::Error> {
@@ -226,6 +231,7 @@ impl EventKind {
             K::DestroyedInRetreat(d) => Some(d.battle),
             K::CampaignCreated(_)
             | K::CampaignEnded(_)
+            | K::ServerSettings(_)
             | K::LogStarted(_)
             | K::TurnUndone(_)
             | K::Edited(_)
@@ -463,6 +469,23 @@ impl OrdersGiven {
             .filter_map(serde_json::Value::as_str)
             .collect()
     }
+}
+
+/// Which server setting the umpire changed, and to what.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ServerSettings {
+    /// `settings` (auto-resolve and the deadline) or `reminders`.
+    pub setting: String,
+    /// Resolve as soon as every side's orders are in (`settings`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub auto_resolve: Option<bool>,
+    /// The deadline, Unix seconds (`settings`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deadline: Option<i64>,
+    /// Reminders on, and how many minutes before the deadline (`reminders`;
+    /// the webhook's address is not logged).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub remind_minutes: Option<u32>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -747,6 +770,7 @@ mod tests {
             EventKind::RESULT_UNDONE,
             EventKind::ORDERS_GIVEN,
             EventKind::EDIT_UNDONE,
+            EventKind::SERVER_SETTINGS,
         ];
         let kinds = [
             EventKind::CampaignCreated(serde_json::Value::Null),
@@ -775,6 +799,12 @@ mod tests {
             EventKind::EditUndone(EditUndone {
                 first_seq: 0,
                 last_seq: 0,
+            }),
+            EventKind::ServerSettings(ServerSettings {
+                setting: "settings".to_owned(),
+                auto_resolve: Some(true),
+                deadline: None,
+                remind_minutes: None,
             }),
         ];
         assert_eq!(names, kinds.map(|k| k.name()));

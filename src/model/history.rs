@@ -43,6 +43,7 @@ impl EventKind {
             },
             K::TurnUndone(_) | K::ResultUndone(_) | K::EditUndone(_) => Step::Undo,
             K::LogStarted(_)
+            | K::ServerSettings(_)
             | K::CampaignEnded(_)
             | K::Edited(_)
             | K::OrdersGiven(_)

@@ -406,6 +406,8 @@ pub fn heard_by(campaign: &Campaign, side: &SideId, log: &[Event], events: &[&Ev
             | K::Checkpoint(_)
             | K::TurnUndone(_)
             | K::TurnEnded(_) => false,
+            // The umpire's server settings (the deadline is on the side's orders page).
+            K::ServerSettings(_) => false,
             // The end and the final standing are public: every side hears them.
             K::CampaignEnded(_) => true,
             K::OrdersGiven(o) => &o.side == side,

@@ -119,7 +119,8 @@ fn lost(kind: &EventKind) -> Option<Lost<'_>> {
         | K::EditUndone(_)
         | K::ReinforcementArrived(_)
         | K::ReplacementsArrived(_)
-        | K::ReplacementsWithheld(_) => None,
+        | K::ReplacementsWithheld(_)
+        | K::ServerSettings(_) => None,
     }
 }
 
@@ -135,6 +136,7 @@ fn named(kind: &EventKind) -> (Vec<&SideId>, Vec<&ForceId>) {
         | K::EditUndone(_)
         | K::TurnEnded(_)
         | K::GunCaptured(_)
+        | K::ServerSettings(_)
         | K::BattleFought(_) => (vec![], vec![]),
         K::CampaignEnded(e) => (e.standing.sides.iter().map(|s| &s.side).collect(), vec![]),
         K::Edited(e) => match &e.edit {

@@ -117,6 +117,7 @@ pub fn router(saves: Arc<Saves>) -> Router {
         .route("/api/campaigns/{id}/battles/{battle}/result", post(post_result))
         .route("/api/campaigns/{id}/edit", post(post_edit))
         .route("/api/campaigns/{id}/log", get(umpire_log))
+        .route("/api/campaigns/{id}/state", get(umpire_state))
         .route("/campaigns/{id}/sides/{side}", get(page))
         .route("/campaigns/{id}/sides/{side}/orders", get(orders_page))
         .fallback(not_found)
@@ -289,6 +290,42 @@ async fn campaign(State(saves): State<Arc<Saves>>, Path(id): Path<String>, heade
             "sides": sides,
             "pending_battles": desk::pending_battles(&campaign),
             "settings": settings,
+        }))
+    })
+    .await
+}
+
+/// GET /api/campaigns/{id}/state: the whole campaign as the umpire sees it
+/// (the window's umpire's view from a server), read in one transaction.
+async fn umpire_state(State(saves): State<Arc<Saves>>, Path(id): Path<String>, headers: HeaderMap) -> Answer {
+    let token = token_of(&headers, None);
+    let id2 = id.clone();
+    with_save(&saves, &id, move |open| {
+        admit(&open.store, token.as_deref(), &Need::Umpire)?;
+        let (state, at) = desk::umpire_state(&open.store)?;
+        let campaign = &state.campaign;
+        let sides: Vec<Value> = campaign
+            .sides
+            .iter()
+            .map(|s| {
+                json!({
+                    "id": s.id, "name": s.name,
+                    "orders_given": state.orders.iter().any(|o| o.side == s.id),
+                    "programmed": state.programmed.contains(&s.id),
+                })
+            })
+            .collect();
+        json_answer(json!({
+            "id": id2,
+            "revision": at.number(),
+            "turn": campaign.turn,
+            "ended": campaign.end.ended.is_some(),
+            "sides": sides,
+            "pending_battles": desk::pending_battles(campaign),
+            "settings": state.settings,
+            "orders": state.orders,
+            "events": state.events,
+            "campaign": campaign,
         }))
     })
     .await
@@ -953,8 +990,8 @@ async fn put_settings(
             auto_resolve: body.auto_resolve,
             deadline: body.deadline,
         };
-        open.store.set_serve_settings(at, settings)?;
-        json_answer(json!({ "revision": at.number(), "auto_resolve": settings.auto_resolve, "deadline": settings.deadline }))
+        let now = desk::set_settings(&mut open.store, at, settings)?;
+        json_answer(json!({ "revision": now.number(), "auto_resolve": settings.auto_resolve, "deadline": settings.deadline }))
     })
     .await
 }
@@ -1049,9 +1086,9 @@ async fn put_reminders(
             .webhook
             .as_deref()
             .map(|url| (url.trim(), body.remind_minutes));
-        open.store.set_reminders(at, webhook, campaign.turn)?;
+        let now = desk::set_reminders(&mut open.store, at, webhook, campaign.turn)?;
         json_answer(json!({
-            "revision": at.number(),
+            "revision": now.number(),
             "webhook": body.webhook,
             "remind_minutes": body.remind_minutes,
         }))

@@ -15,7 +15,7 @@ const CALL_LIMIT: Duration = Duration::from_secs(20);
 #[derive(Debug, thiserror::Error)]
 pub enum ClientError {
     #[error(
-        "`{link}` is not a side's link: it should read like http://HOST:PORT/campaigns/CAMPAIGN/sides/SIDE?token=TOKEN, as `umpire serve token` prints it ({why})"
+        "`{link}` is not a served campaign's link: a side's should read like http://HOST:PORT/campaigns/CAMPAIGN/sides/SIDE?token=TOKEN, the umpire's like http://HOST:PORT/campaigns/CAMPAIGN?token=TOKEN, as `umpire serve token` prints them ({why})"
     )]
     Link { link: String, why: &'static str },
     #[error(
@@ -28,6 +28,8 @@ pub enum ClientError {
         message: String,
         /// Each problem of the orders, with its line in the orders file.
         problems: Vec<(Option<usize>, String)>,
+        /// The save's revision now, when the refusal is for a stale one.
+        current: Option<u64>,
     },
     #[error("the server's answer could not be read ({url}): {why}")]
     Answer { url: String, why: String },
@@ -38,6 +40,19 @@ impl ClientError {
     /// change): read it again before giving orders.
     pub fn is_stale(&self) -> bool {
         matches!(self, ClientError::Refused { status: 409, .. })
+    }
+
+    /// Whether the save moved on from the revision sent (a 409 naming the
+    /// revision now), rather than refusing for another reason.
+    pub fn moved_on(&self) -> bool {
+        matches!(
+            self,
+            ClientError::Refused {
+                status: 409,
+                current: Some(_),
+                ..
+            }
+        )
     }
 }
 
@@ -117,6 +132,9 @@ pub struct Served {
     pub given: bool,
     /// The deadline the umpire set, as the server says it, if any.
     pub deadline: Option<String>,
+    /// The orders the side has given for this game move (on its page or
+    /// from a window), if any.
+    pub orders: Option<crate::strategy::OrderSet>,
 }
 
 /// The server's answer to orders given.
@@ -127,7 +145,7 @@ pub struct Given {
     pub message: String,
 }
 
-fn agent() -> ureq::Agent {
+pub(super) fn agent() -> ureq::Agent {
     ureq::Agent::config_builder()
         .timeout_global(Some(CALL_LIMIT))
         .http_status_as_error(false)
@@ -142,6 +160,8 @@ struct Refusal {
     error: Option<String>,
     #[serde(default)]
     problems: Vec<Problem>,
+    #[serde(default)]
+    revision: Option<u64>,
 }
 
 #[derive(Debug, serde::Deserialize)]
@@ -163,6 +183,8 @@ struct OrdersAnswer {
     #[serde(default)]
     given: bool,
     #[serde(default)]
+    orders: Option<crate::strategy::OrderSet>,
+    #[serde(default)]
     deadline: Option<serde_json::Value>,
 }
 
@@ -175,7 +197,7 @@ struct GivenAnswer {
 }
 
 /// Reads an answer: its body on success, else the server's sentence.
-fn answer<T: serde::de::DeserializeOwned>(
+pub(super) fn answer<T: serde::de::DeserializeOwned>(
     url: &str,
     result: Result<ureq::http::Response<ureq::Body>, ureq::Error>,
 ) -> Result<T, ClientError> {
@@ -206,6 +228,7 @@ fn answer<T: serde::de::DeserializeOwned>(
             .into_iter()
             .map(|p| (p.line, p.message))
             .collect(),
+        current: refusal.revision,
     })
 }
 
@@ -232,6 +255,7 @@ pub fn fetch(link: &Link) -> Result<Served, ClientError> {
         report,
         given: orders.given,
         deadline,
+        orders: orders.orders,
     })
 }
 

@@ -10,6 +10,7 @@ pub mod client;
 pub mod remind;
 pub mod saves;
 pub mod token;
+pub mod umpire_client;
 
 use saves::Saves;
 use std::net::SocketAddr;

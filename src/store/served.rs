@@ -4,12 +4,16 @@
 //! and the campaign's server settings (`serve_settings`: resolve when every
 //! side has given orders; the deadline). Like the hot seat's passphrases,
 //! none of it is the campaign's state: undo and the checkpoints leave it
-//! alone and no event is logged for it.
+//! alone. The umpire's changes of the settings and the reminders are logged
+//! (`server_settings` events, which change neither the state nor what a
+//! side sees) so that the revision moves and another umpire's client acting
+//! on the old one is told; the server's own clearing of a spent deadline is not.
 
 use super::error::{path_text, sqlite};
 use super::revision::{Revision, expect_at, read_revision};
 use super::{Store, StoreError, begin};
-use crate::model::SideId;
+use crate::model::event as ev;
+use crate::model::{Event, EventKind, SideId};
 use crate::strategy::OrderSet;
 use rusqlite::{OptionalExtension, params};
 use subtle::ConstantTimeEq;
@@ -185,7 +189,7 @@ impl Store {
     pub fn changed_for_side(&self, at: Revision, side: &SideId) -> Result<bool, StoreError> {
         self.conn
             .query_row(
-                "SELECT EXISTS (SELECT 1 FROM events WHERE rowid > ?1 AND NOT (
+                "SELECT EXISTS (SELECT 1 FROM events WHERE rowid > ?1 AND kind != 'server_settings' AND NOT (
                      kind IN ('orders_given', 'orders_withdrawn')
                      AND json_extract(payload, '$.side') IS NOT ?2))",
                 params![at.number(), side.as_str()],
@@ -200,7 +204,7 @@ impl Store {
         self.conn
             .query_row(
                 "SELECT EXISTS (SELECT 1 FROM events WHERE rowid > ?1
-                     AND kind NOT IN ('orders_given', 'orders_withdrawn'))",
+                     AND kind NOT IN ('orders_given', 'orders_withdrawn', 'server_settings'))",
                 params![at.number()],
                 |r| r.get(0),
             )
@@ -230,17 +234,40 @@ impl Store {
             .map_err(|source| self.sqlite_error("reading the server settings", source))
     }
 
-    /// Sets the campaign's server settings, if the save is still at `at`.
+    /// The umpire sets the campaign's server settings, if the save is still
+    /// at `at`, with a `server_settings` event saying so in `sentence` (so
+    /// another umpire's client reading at `at` is told, as of any change).
+    /// The revision after it.
+    pub fn change_serve_settings(
+        &mut self,
+        at: Revision,
+        settings: ServeSettings,
+        sentence: &str,
+    ) -> Result<Revision, StoreError> {
+        let path = path_text(&self.path);
+        let tx = begin(&mut self.conn, &path, "starting to set the server settings")?;
+        expect_at(&tx, &self.path, at)?;
+        upsert_settings(&tx, settings).map_err(sqlite(&path, "storing the server settings"))?;
+        let logged = ev::ServerSettings {
+            setting: "settings".to_owned(),
+            auto_resolve: Some(settings.auto_resolve),
+            deadline: settings.deadline,
+            remind_minutes: None,
+        };
+        log_setting(&tx, logged, sentence).map_err(sqlite(&path, "logging the server settings"))?;
+        let now = read_revision(&tx).map_err(sqlite(&path, "reading the save's revision"))?;
+        tx.commit().map_err(sqlite(&path, "saving the server settings"))?;
+        Ok(now)
+    }
+
+    /// Sets the campaign's server settings, if the save is still at `at`,
+    /// with no event: the server's own clearing of a deadline it spends (the
+    /// game move that follows is the change logged).
     pub fn set_serve_settings(&mut self, at: Revision, settings: ServeSettings) -> Result<(), StoreError> {
         let path = path_text(&self.path);
         let tx = begin(&mut self.conn, &path, "starting to set the server settings")?;
         expect_at(&tx, &self.path, at)?;
-        tx.execute(
-            "INSERT INTO serve_settings (id, auto_resolve, deadline) VALUES (1, ?1, ?2)
-             ON CONFLICT (id) DO UPDATE SET auto_resolve = excluded.auto_resolve, deadline = excluded.deadline",
-            params![settings.auto_resolve, settings.deadline],
-        )
-        .map_err(sqlite(&path, "storing the server settings"))?;
+        upsert_settings(&tx, settings).map_err(sqlite(&path, "storing the server settings"))?;
         tx.commit().map_err(sqlite(&path, "saving the server settings"))
     }
 
@@ -264,13 +291,16 @@ impl Store {
     }
 
     /// Sets the campaign's webhook (`None`: no reminders), if the save is
-    /// still at `at`; orders are announced open from game move `turn` on.
+    /// still at `at`; orders are announced open from game move `turn` on. A
+    /// `server_settings` event says so in `sentence` (without the address).
+    /// The revision after it.
     pub fn set_reminders(
         &mut self,
         at: Revision,
         webhook: Option<(&str, u32)>,
         turn: u32,
-    ) -> Result<(), StoreError> {
+        sentence: &str,
+    ) -> Result<Revision, StoreError> {
         let path = path_text(&self.path);
         let tx = begin(&mut self.conn, &path, "starting to set the reminders")?;
         expect_at(&tx, &self.path, at)?;
@@ -284,7 +314,16 @@ impl Store {
             ),
         }
         .map_err(sqlite(&path, "storing the reminders"))?;
-        tx.commit().map_err(sqlite(&path, "saving the reminders"))
+        let logged = ev::ServerSettings {
+            setting: "reminders".to_owned(),
+            auto_resolve: None,
+            deadline: None,
+            remind_minutes: webhook.map(|(_, minutes)| minutes),
+        };
+        log_setting(&tx, logged, sentence).map_err(sqlite(&path, "logging the reminders"))?;
+        let now = read_revision(&tx).map_err(sqlite(&path, "reading the save's revision"))?;
+        tx.commit().map_err(sqlite(&path, "saving the reminders"))?;
+        Ok(now)
     }
 
     /// Notes a reminder as sent: orders announced open for game move
@@ -306,6 +345,30 @@ impl Store {
         .map_err(sqlite(&path, "noting the reminders sent"))?;
         tx.commit().map_err(sqlite(&path, "saving the reminders sent"))
     }
+}
+
+fn upsert_settings(tx: &rusqlite::Transaction<'_>, settings: ServeSettings) -> rusqlite::Result<usize> {
+    tx.execute(
+        "INSERT INTO serve_settings (id, auto_resolve, deadline) VALUES (1, ?1, ?2)
+         ON CONFLICT (id) DO UPDATE SET auto_resolve = excluded.auto_resolve, deadline = excluded.deadline",
+        params![settings.auto_resolve, settings.deadline],
+    )
+}
+
+/// Appends the `server_settings` event of a setting changed, in the current game move.
+fn log_setting(
+    tx: &rusqlite::Transaction<'_>,
+    logged: ev::ServerSettings,
+    sentence: &str,
+) -> rusqlite::Result<()> {
+    let turn: u32 = tx.query_row("SELECT turn FROM campaign WHERE id = 1", [], |r| r.get(0))?;
+    let event = Event {
+        turn,
+        seq: super::moves::next_seq(tx, turn)?,
+        kind: EventKind::ServerSettings(logged),
+        sentence: sentence.to_owned(),
+    };
+    super::rows::append_event(tx, &event)
 }
 
 /// A campaign's reminders: where, how long before the deadline, what was sent.

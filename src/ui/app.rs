@@ -37,6 +37,8 @@ pub struct Launch {
     pub report: Option<PathBuf>,
     /// Start in the map maker on this map file.
     pub edit_map: Option<PathBuf>,
+    /// Open this served campaign's link (a side's or the umpire's) at the start.
+    pub served: Option<String>,
 }
 
 /// Maps with more regions and forces than this resolve a game move on another thread.
@@ -187,6 +189,9 @@ impl UmpireApp {
             report.as_deref(),
         );
         app.shift(shift);
+        if let Some(link) = app.launch.served.clone() {
+            app.commands.push(Command::View(seat::Command::OpenServed(link)));
+        }
         if let Some(path) = app.launch.edit_map.clone() {
             app.windows.maker = Some(MapMaker::start(map_maker::Start::File(path)));
         }
@@ -784,6 +789,11 @@ impl UmpireApp {
         let Some(path) = self.launch.screenshot.clone() else {
             return;
         };
+        // A served campaign is pictured once the server has answered.
+        if self.windows.seat.calling() {
+            ctx.request_repaint();
+            return;
+        }
         self.frames += 1;
         ctx.request_repaint();
         if self.frames == 5 {
@@ -833,14 +843,20 @@ impl UmpireApp {
         if zoom_to_fit {
             self.map.zoom_to_fit();
         }
+        if let Some(served) = viewing.served_umpire() {
+            egui::Panel::top("served_umpire").show(ui, |ui| {
+                ui.horizontal_wrapped(|ui| super::served::bar_ui(ui, served, &mut self.commands));
+            });
+        }
         panels::notes_ui(ui, &mut self.notes);
         super::ending::banner_ui(ui, viewing.scene(session).map(|scene| scene.campaign));
         egui::Panel::bottom("turn_log")
             .resizable(true)
             .default_size(130.0)
             .min_size(60.0)
-            .show(ui, |ui| match viewing.side_view() {
-                None => panels::log_ui(
+            .show(ui, |ui| match (viewing.side_view(), viewing.served_umpire()) {
+                (None, Some(served)) => super::served::log_ui(ui, served),
+                (None, None) => panels::log_ui(
                     ui,
                     panels::Log {
                         session,
@@ -849,7 +865,7 @@ impl UmpireApp {
                         timelines: &mut w.timelines,
                     },
                 ),
-                Some(view) => seat::log_ui(ui, view),
+                (Some(view), _) => seat::log_ui(ui, view),
             });
         egui::Panel::left("forces")
             .resizable(true)

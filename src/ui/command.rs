@@ -66,6 +66,8 @@ pub enum ViewCommand {
     OpenServed(String),
     /// Gives the orders given on a served report to the server.
     GiveServedOrders,
+    /// The umpire's view of a served campaign: resolve, undo or read again.
+    Served(super::served::Action),
     /// Leaves the report, passing the screen back to the umpire's view.
     CloseReport,
     /// The pass-the-screen page's Back: the screen stays with the view shown

@@ -740,7 +740,7 @@ impl MapView {
                     };
                     match selected {
                         Some(force)
-                            if input.scene.may_order(&force.side)
+                            if input.scene.may_give(&force.side)
                                 && (self.region_index(&force.region) != Some(r)
                                     || force.en_route.is_some()) =>
                         {
@@ -776,7 +776,7 @@ impl MapView {
     }
 
     fn order_march(&self, input: &mut MapInput<'_>, force: &crate::model::Force, region: usize) {
-        if !input.scene.may_order(&force.side) {
+        if !input.scene.may_give(&force.side) {
             return;
         }
         let Some(target) = input.scene.campaign.map.regions.get(region) else {
@@ -1306,7 +1306,7 @@ impl MapView {
         if self.region_index(&force.region) == Some(region) && force.en_route.is_none() {
             return;
         }
-        if !input.scene.may_order(&force.side) {
+        if !input.scene.may_give(&force.side) {
             return;
         }
         let key = (
@@ -1459,7 +1459,7 @@ impl MapView {
                         )
                     ));
                 }
-                if scene.may_order(&force.side) {
+                if scene.may_give(&force.side) {
                     ui.weak("Click to select; drag to a region to order a march.");
                 } else {
                     ui.weak("Click to inspect.");

@@ -23,6 +23,7 @@ mod passphrase;
 pub mod pencil;
 mod plots;
 pub mod seat;
+pub mod served;
 pub mod session;
 mod start;
 mod state;

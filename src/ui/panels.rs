@@ -273,7 +273,7 @@ pub fn menu_bar_ui(ui: &mut Ui, bar: MenuBar<'_>) -> bool {
             ui.menu_button("Turn", |ui| {
                 let ctx = ui.ctx().clone();
                 let short = |k: &egui::KeyboardShortcut| keys::text(&ctx, k);
-                let open = session.is_some() && !busy;
+                let open = (session.is_some() || viewing.served_umpire().is_some()) && !busy;
                 if ui
                     .add_enabled(
                         open && over.is_none(),
@@ -354,7 +354,7 @@ pub fn menu_bar_ui(ui: &mut Ui, bar: MenuBar<'_>) -> bool {
             ui.separator();
             seat::view_as_ui(ui, viewing, session, commands);
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                let enabled = session.is_some() && !busy && over.is_none();
+                let enabled = (session.is_some() || viewing.served_umpire().is_some()) && !busy && over.is_none();
                 if ui
                     .add_enabled(enabled, egui::Button::new(RichText::new("End turn").strong()))
                     .on_hover_text(format!(
@@ -639,6 +639,11 @@ pub fn inspector_ui(ui: &mut Ui, mut input: Inspector<'_>) {
     ScrollArea::vertical().auto_shrink(false).show(ui, |ui| {
         let campaign = scene.campaign;
         match selection {
+            Selection::None if scene.read_only => {
+                ui.label("Select a force in the list or on the map to see it. The sides give their own orders, from their links; the bar above resolves the game move.");
+                ui.add_space(6.0);
+                ui.label(RichText::new(&campaign.title).strong());
+            }
             Selection::None => {
                 ui.label("Select a force in the list or on the map; then click a region on the map to order a march there, or drag the counter to it.");
                 ui.add_space(6.0);
@@ -782,7 +787,7 @@ fn force_ui(ui: &mut Ui, scene: &Scene<'_>, input: &mut Inspector<'_>, force: Fo
         );
     }
 
-    if !scene.may_order(&force.side) {
+    if !scene.may_give(&force.side) {
         seat::enemy_stands_ui(ui, scene, &force);
         return;
     }

@@ -13,6 +13,7 @@
 pub use super::command::ViewCommand as Command;
 use super::command::{Command as WindowCommand, Selection};
 use super::passphrase::{Gate, PassphraseForm};
+use super::served::{self, ServedUmpire};
 use super::session::{self, Refusal, Session};
 use super::state::Notes;
 use super::text::{mark_colour, side_colour, side_name, stand_line, where_is};
@@ -21,6 +22,7 @@ use super::view::{Mark, Scene, SideView};
 use crate::model::report;
 use crate::model::{Event, Force, SideId};
 use crate::serve::client::{self, ClientError, Given, Link, Served};
+use crate::serve::umpire_client::{AnyLink, UmpireLink, parse_link};
 use crate::strategy::{self, Action, OrderRequest};
 use egui::{RichText, ScrollArea, Ui};
 use std::path::{Path, PathBuf};
@@ -40,6 +42,8 @@ pub enum Viewing {
     },
     /// A side's report opened from a file.
     Report(Box<ReportView>),
+    /// The umpire's view of a campaign on a server, read from it.
+    Served(Box<ServedUmpire>),
 }
 
 impl Viewing {
@@ -50,7 +54,7 @@ impl Viewing {
     /// The side whose view it is; `None`: the umpire's.
     pub fn viewer(&self) -> Option<&SideId> {
         match self {
-            Viewing::Umpire => None,
+            Viewing::Umpire | Viewing::Served(_) => None,
             Viewing::Side { view, .. } => Some(&view.side),
             Viewing::Report(report) => Some(&report.view.side),
         }
@@ -59,9 +63,17 @@ impl Viewing {
     /// The side's view shown, of the save or of a report.
     pub fn side_view(&self) -> Option<&SideView> {
         match self {
-            Viewing::Umpire => None,
+            Viewing::Umpire | Viewing::Served(_) => None,
             Viewing::Side { view, .. } => Some(view),
             Viewing::Report(report) => Some(&report.view),
+        }
+    }
+
+    /// The umpire's view of a served campaign, if it is shown.
+    pub fn served_umpire(&self) -> Option<&ServedUmpire> {
+        match self {
+            Viewing::Served(served) => Some(served),
+            _ => None,
         }
     }
 
@@ -79,6 +91,7 @@ impl Viewing {
             Viewing::Umpire => session.map(Scene::umpire),
             Viewing::Side { view, .. } => session.map(|s| Scene::side(view, s.revision(), s.path())),
             Viewing::Report(report) => Some(Scene::side(&report.view, report.revision, &report.path)),
+            Viewing::Served(served) => Some(served.scene()),
         }
     }
 }
@@ -164,6 +177,13 @@ enum Call {
     Give {
         count: usize,
         answer: mpsc::Receiver<Result<Given, ClientError>>,
+    },
+    /// The umpire's view of a served campaign: opened (`opening`), or an
+    /// action and the campaign read again after it.
+    Umpire {
+        link: UmpireLink,
+        opening: bool,
+        answer: mpsc::Receiver<served::Answer>,
     },
 }
 
@@ -361,7 +381,10 @@ impl Seat {
     /// A served campaign still being opened is not shown once another view
     /// is chosen: its late answer would put aside what the player is on.
     fn forget_opening(&mut self) {
-        if matches!(self.call, Some(Call::Open(..))) {
+        if matches!(
+            self.call,
+            Some(Call::Open(..) | Call::Umpire { opening: true, .. })
+        ) {
             self.call = None;
         }
     }
@@ -447,7 +470,7 @@ impl Seat {
         match command {
             Command::ViewAs(to) => {
                 let same = match &self.viewing {
-                    Viewing::Report(_) => false,
+                    Viewing::Report(_) | Viewing::Served(_) => false,
                     viewing => viewing.viewer() == to.as_ref(),
                 };
                 if same {
@@ -464,7 +487,7 @@ impl Seat {
             Command::Continue => self.unlock(session, notes),
             Command::Back => {
                 match &self.viewing {
-                    Viewing::Report(_) => self.passing = None,
+                    Viewing::Report(_) | Viewing::Served(_) => self.passing = None,
                     viewing => {
                         let current = viewing.viewer().cloned();
                         if session.is_some_and(|s| s.has_passphrase(current.as_ref())) {
@@ -488,7 +511,7 @@ impl Seat {
             Command::SetPassphrase { .. } => Shift::NONE,
             Command::OpenReport(path) => self.open_report(notes, &path),
             Command::CloseReport => {
-                if matches!(self.viewing, Viewing::Report(_)) {
+                if matches!(self.viewing, Viewing::Report(_) | Viewing::Served(_)) {
                     self.pass_to(session, None);
                 }
                 Shift::NONE
@@ -503,6 +526,10 @@ impl Seat {
             }
             Command::GiveServedOrders => {
                 self.give_served(notes);
+                Shift::NONE
+            }
+            Command::Served(action) => {
+                self.umpire_action(notes, action);
                 Shift::NONE
             }
         }
@@ -584,8 +611,12 @@ impl Seat {
 
     /// Asks the server in `text` (a side's link) for the side's view.
     fn open_served(&mut self, notes: &mut Notes, text: &str) {
-        let link = match Link::parse(text) {
-            Ok(link) => link,
+        let link = match parse_link(text) {
+            Ok(AnyLink::Side(link)) => link,
+            Ok(AnyLink::Umpire(link)) => {
+                self.open_served_umpire(notes, link);
+                return;
+            }
             Err(e) => {
                 notes.error(format!("The served campaign was not opened: {e}."));
                 return;
@@ -607,6 +638,129 @@ impl Seat {
         ));
         self.forms.served = None;
         self.call = Some(Call::Open(link, answer));
+    }
+
+    /// Asks the server for the umpire's view of the campaign in `link`.
+    fn open_served_umpire(&mut self, notes: &mut Notes, link: UmpireLink) {
+        if self.call.is_some() {
+            notes.error("The window is still waiting for the server's last answer: try again when it comes.");
+            return;
+        }
+        notes.note(format!(
+            "Asking {} for the umpire's view of `{}`…",
+            link.base, link.campaign
+        ));
+        self.forms.served = None;
+        let answer = served::ask(link.clone(), None, 0);
+        self.call = Some(Call::Umpire {
+            link,
+            opening: true,
+            answer,
+        });
+    }
+
+    /// Sends the umpire's `action` to the server the served view came from,
+    /// with the revision the view was read at; the view is read again after it.
+    fn umpire_action(&mut self, notes: &mut Notes, action: served::Action) {
+        let Viewing::Served(view) = &mut self.viewing else {
+            notes
+                .error("Open a served campaign with the umpire's link first (File > Open served campaign…).");
+            return;
+        };
+        if self.call.is_some() {
+            notes.error("The window is still waiting for the server's last answer: try again when it comes.");
+            return;
+        }
+        let link = view.link.clone();
+        view.waiting = true;
+        notes.note(match action {
+            served::Action::Refresh => format!("Reading `{}` from {} again…", link.campaign, link.base),
+            served::Action::Resolve { .. } => format!(
+                "Asking {} to resolve game move {}…",
+                link.base, view.state.campaign.turn
+            ),
+            served::Action::Undo => format!("Asking {} to take back the last change…", link.base),
+        });
+        let answer = served::ask(link.clone(), Some(action), view.state.revision);
+        self.call = Some(Call::Umpire {
+            link,
+            opening: false,
+            answer,
+        });
+    }
+
+    /// Takes the server's answer to the umpire's call.
+    fn umpire_answered(
+        &mut self,
+        notes: &mut Notes,
+        link: UmpireLink,
+        opening: bool,
+        answer: Option<served::Answer>,
+    ) -> Shift {
+        if let Viewing::Served(view) = &mut self.viewing {
+            view.waiting = false;
+        }
+        match answer {
+            None => {
+                notes.error("The call to the server ended without an answer: try again.");
+                Shift::NONE
+            }
+            Some(Err(e)) if opening => {
+                notes.error(format!("The served campaign was not opened: {e}."));
+                Shift::NONE
+            }
+            Some(Err(e)) if e.moved_on() => {
+                notes.error(format!(
+                    "Nothing was done: {e}. Refresh (View > Refresh from the server) and decide again."
+                ));
+                Shift::NONE
+            }
+            Some(Err(e)) => {
+                notes.error(format!("Nothing was done: {e}."));
+                Shift::NONE
+            }
+            // Another view was chosen meanwhile: it stays; what was done is said.
+            Some(Ok((said, _))) if !opening && !matches!(self.viewing, Viewing::Served(_)) => {
+                if let Some(said) = said {
+                    notes.note(said);
+                }
+                Shift::NONE
+            }
+            Some(Ok((said, state))) => {
+                let turn = state.campaign.turn;
+                let title = state.campaign.title.clone();
+                let view = ServedUmpire::new(link, state);
+                let status = view.status();
+                notes.clear();
+                let read = format!(
+                    "{} `{}` ({title}) at game move {turn} from {}: {status}.",
+                    if opening {
+                        "Opened the umpire's view of"
+                    } else {
+                        "Read"
+                    },
+                    view.link.campaign,
+                    view.link.base
+                );
+                notes.note(match said {
+                    Some(said) => format!("{said} {read}"),
+                    None => read,
+                });
+                if opening {
+                    self.passing = None;
+                    self.forms.report = None;
+                }
+                self.viewing = Viewing::Served(Box::new(view));
+                if opening {
+                    Shift {
+                        forget: true,
+                        hide_background: Some(true),
+                    }
+                } else {
+                    Shift::NONE
+                }
+            }
+        }
     }
 
     /// Gives the orders on the served report to its server, with one
@@ -658,8 +812,23 @@ impl Seat {
 
     /// Takes the server's answer when it has come.
     pub fn poll_served(&mut self, notes: &mut Notes) -> Shift {
+        if let Some(Call::Umpire {
+            link,
+            opening,
+            answer,
+        }) = &self.call
+        {
+            let answer = match answer.try_recv() {
+                Err(mpsc::TryRecvError::Empty) => return Shift::NONE,
+                Err(mpsc::TryRecvError::Disconnected) => None,
+                Ok(answer) => Some(answer),
+            };
+            let (link, opening) = (link.clone(), *opening);
+            self.call = None;
+            return self.umpire_answered(notes, link, opening, answer);
+        }
         let answer = match &self.call {
-            None => return Shift::NONE,
+            None | Some(Call::Umpire { .. }) => return Shift::NONE,
             Some(Call::Open(link, answer)) => match answer.try_recv() {
                 Err(mpsc::TryRecvError::Empty) => return Shift::NONE,
                 Err(mpsc::TryRecvError::Disconnected) => Err(None),
@@ -723,11 +892,31 @@ impl Seat {
             link.base, link.campaign, link.side
         ));
         let mut report = ReportView::new(shown, view);
-        let given = if served.given {
-            "its orders for this game move are given (give them again to change them)"
+        // The orders already given (on its page, or from a window) to start from.
+        let mut given = if served.given {
+            "its orders for this game move are given (give them again to change them)".to_owned()
         } else {
-            "it has given no orders yet for this game move"
+            "it has given no orders yet for this game move".to_owned()
         };
+        if let Some(set) = served.orders.as_ref().filter(|s| !s.orders.is_empty()) {
+            let requests: Vec<OrderRequest> = set.orders.iter().map(session::request_of).collect();
+            match report.checked(&requests) {
+                Ok(checked) => {
+                    report.requests = requests;
+                    report.take(checked);
+                    given = format!(
+                        "the {} order{} it gave for this game move are on the map, to change and give again",
+                        set.orders.len(),
+                        if set.orders.len() == 1 { "" } else { "s" }
+                    );
+                }
+                Err(why) => {
+                    given = format!(
+                        "its orders for this game move are given, but could not be put on the map ({why}): give them again to change them"
+                    );
+                }
+            }
+        }
         let deadline = served
             .deadline
             .as_deref()
@@ -812,6 +1001,24 @@ impl Seat {
                         None
                     }
                 }
+            }
+            Viewing::Served(_) => {
+                match command {
+                    session::Command::EndTurn => self.umpire_action(
+                        notes,
+                        served::Action::Resolve {
+                            with_pending: false,
+                        },
+                    ),
+                    session::Command::Undo => self.umpire_action(notes, served::Action::Undo),
+                    session::Command::Order { .. } => notes.error(
+                        "On a served campaign each side gives its own orders, from its link (its orders page or its window): the umpire's view resolves, undoes and reads.",
+                    ),
+                    _ => notes.error(
+                        "That is done on the server's save: through the server's API (docs/api.md) or with the commands on the save; this view resolves the game move, undoes and reads.",
+                    ),
+                }
+                None
             }
             Viewing::Report(report) => {
                 let done = match &command {
@@ -972,8 +1179,16 @@ pub fn view_menu_ui(
     session: Option<&Session>,
     commands: &mut Vec<WindowCommand>,
 ) {
+    if let Viewing::Served(served) = viewing
+        && ui
+            .add_enabled(!served.waiting, egui::Button::new("Refresh from the server"))
+            .clicked()
+    {
+        commands.push(WindowCommand::View(Command::Served(served::Action::Refresh)));
+        ui.close();
+    }
     ui.label(RichText::new("View as").strong());
-    let report = matches!(viewing, Viewing::Report(_));
+    let report = matches!(viewing, Viewing::Report(_) | Viewing::Served(_));
     let current = viewing.viewer().cloned();
     for (to, name) in choices(session) {
         let on = !report && current == to;
@@ -1013,6 +1228,18 @@ pub fn view_as_ui(
     session: Option<&Session>,
     commands: &mut Vec<WindowCommand>,
 ) {
+    if let Viewing::Served(served) = viewing {
+        ui.label(
+            RichText::new(format!(
+                "The umpire's view of `{}`, from {}",
+                served.link.campaign, served.link.base
+            ))
+            .strong()
+            .color(theme::ROUTE),
+        )
+        .on_hover_text("Read from the server: File > Close served campaign leaves it");
+        return;
+    }
     if let Viewing::Report(report) = viewing {
         if let Some(served) = &report.served {
             let given = if served.given {
@@ -1098,7 +1325,7 @@ pub fn file_menu_ui(
     }
     if ui
         .button("Open served campaign…")
-        .on_hover_text("A side's view of a campaign on the umpire's server (`umpire serve`), from the link the umpire sent")
+        .on_hover_text("A side's view of a campaign on the umpire's server (`umpire serve`), from the link the umpire sent; or, with the umpire's link, the whole campaign to resolve")
         .clicked()
     {
         forms.served.get_or_insert_with(String::new);
@@ -1110,6 +1337,10 @@ pub fn file_menu_ui(
         ui.close();
     }
     if report.is_some() && ui.button("Close report").clicked() {
+        commands.push(WindowCommand::View(Command::CloseReport));
+        ui.close();
+    }
+    if matches!(viewing, Viewing::Served(_)) && ui.button("Close served campaign").clicked() {
         commands.push(WindowCommand::View(Command::CloseReport));
         ui.close();
     }
@@ -1138,7 +1369,7 @@ pub fn forms_ui(ctx: &egui::Context, forms: &mut SeatForms, commands: &mut Vec<W
         let mut open = true;
         let mut go = false;
         egui::Window::new("Open a served campaign").open(&mut open).show(ctx, |ui| {
-            ui.label("The link the umpire sent you, as `umpire serve token SAVE SIDE` prints it: the window shows your side's view from the server and gives your orders to it.");
+            ui.label("The link the umpire sent you, as `umpire serve token SAVE SIDE` prints it: the window shows your side's view from the server and gives your orders to it. The umpire's own link (`umpire serve token SAVE umpire`) shows the whole campaign, to resolve the game move.");
             path_field_ui(ui, "Link", link);
             go = ui.button("Open").clicked();
         });
@@ -1205,7 +1436,11 @@ pub fn battles_window(ctx: &egui::Context, scene: &Scene<'_>, show: &mut bool, s
         .default_size([420.0, 300.0])
         .show(ctx, |ui| {
             if campaign.battles.is_empty() {
-                ui.label("No battles of this side are pending.");
+                ui.label(if scene.viewer.is_some() {
+                    "No battles of this side are pending."
+                } else {
+                    "No battles are pending."
+                });
             }
             for battle in &campaign.battles {
                 ui.group(|ui| {
@@ -1246,7 +1481,11 @@ pub fn battles_window(ctx: &egui::Context, scene: &Scene<'_>, show: &mut bool, s
                     }
                 });
             }
-            ui.weak("The umpire fights the battle or hands it to the table.");
+            if scene.viewer.is_some() {
+                ui.weak("The umpire fights the battle or hands it to the table.");
+            } else {
+                ui.weak(served::BATTLES_ON_THE_SERVER);
+            }
         });
     if let Some(region) = select {
         *selection = Selection::Region(region);

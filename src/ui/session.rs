@@ -592,7 +592,7 @@ pub struct TurnWork {
 }
 
 /// The request that gives `order` again.
-fn request_of(order: &Order) -> OrderRequest {
+pub(super) fn request_of(order: &Order) -> OrderRequest {
     use strategy::Action;
     match order {
         Order::March {

@@ -325,6 +325,9 @@ pub struct Scene<'a> {
     pub source: &'a Path,
     /// The date of the game move.
     pub date: Option<Date>,
+    /// Nothing is ordered from it: the umpire's view of a served campaign,
+    /// where the sides give their own orders.
+    pub read_only: bool,
 }
 
 impl<'a> Scene<'a> {
@@ -338,6 +341,7 @@ impl<'a> Scene<'a> {
             revision: session.revision(),
             source: session.path(),
             date: session.campaign().date(),
+            read_only: false,
         }
     }
 
@@ -351,6 +355,7 @@ impl<'a> Scene<'a> {
             revision,
             source,
             date: view.date,
+            read_only: false,
         }
     }
 
@@ -368,6 +373,12 @@ impl<'a> Scene<'a> {
     /// every side's, a side only to its own.
     pub fn may_order(&self, side: &SideId) -> bool {
         self.viewer.is_none_or(|v| v == side)
+    }
+
+    /// Whether orders are given here to `side`'s forces: as [`Scene::may_order`],
+    /// and never in a read-only view.
+    pub fn may_give(&self, side: &SideId) -> bool {
+        !self.read_only && self.may_order(side)
     }
 
     /// The march the orders given this game move send `force` on, if any:
