@@ -60,6 +60,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0015_seat_passphrases.sql"),
     include_str!("../../migrations/0016_programmed_sides.sql"),
     include_str!("../../migrations/0017_serve.sql"),
+    include_str!("../../migrations/0018_server_settings_events.sql"),
 ];
 
 /// The schema this build writes: the number of migrations.
@@ -68,7 +69,7 @@ const MIGRATIONS: &[&str] = &[
 /// save read on three threads at once, those locks were a tenth of the work.
 const ONE_THREAD: OpenFlags = OpenFlags::SQLITE_OPEN_NO_MUTEX;
 
-pub const SCHEMA_VERSION: i64 = 17;
+pub const SCHEMA_VERSION: i64 = 18;
 
 /// SQLite `application_id` of an umpire save: "UMPR".
 pub const APPLICATION_ID: i32 = 0x554D_5052;

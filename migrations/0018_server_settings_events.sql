@@ -1,0 +1,5 @@
+-- umpire save, schema 18: no table changes. The event log may now hold
+-- `server_settings` events (the umpire's server settings and reminders, set
+-- through `umpire serve`), which an umpire of schema 17 cannot read; the new
+-- number makes such an umpire refuse the save as written by a newer one,
+-- rather than fail on the event.
