@@ -454,7 +454,8 @@ fn a_forts_garrison_deploys_in_its_entrenchments() {
             .iter()
             .enumerate()
             .filter(|(_, c)| c.cover == Some(Cover::Entrenchment))
-            .map(|(i, _)| (i as u32 % s.table.width, i as u32 / s.table.width))
+            .map(|(i, _)| u32::try_from(i).unwrap())
+            .map(|i| (i % s.table.width, i / s.table.width))
             .collect();
         assert!(!works.is_empty(), "{rules}: a fort has entrenchments");
         let red = s.sides.iter().find(|x| x.id == "red").unwrap();
