@@ -428,6 +428,40 @@ pub fn crossing_toward_defender(scenario: &Scenario, o: &crate::scenario::Object
     Some(if defender < row { -1.0 } else { 1.0 })
 }
 
+/// How the judge counts stands at one objective: a standing stand within
+/// [`doctrine::HOLDS_WITHIN_CELLS`] of it counts, holding it when no enemy
+/// stand counts too, else contesting it; at a crossing
+/// ([`crossing_toward_defender`]) an attacker's stand on its own bank does
+/// not count. Engines that plan by the objectives (scruby-1961) count them
+/// the same way.
+#[derive(Debug, Clone, Copy)]
+pub struct ObjectiveHold {
+    /// The objective's centre, in cells.
+    pub at: board::Point,
+    toward_defender: Option<f64>,
+    attacker: Option<usize>,
+}
+
+impl ObjectiveHold {
+    pub fn of(scenario: &Scenario, o: &crate::scenario::Objective) -> ObjectiveHold {
+        ObjectiveHold {
+            at: (f64::from(o.x) + 0.5, f64::from(o.y) + 0.5),
+            toward_defender: crossing_toward_defender(scenario, o),
+            attacker: scenario.sides.iter().position(|s| s.role == Role::Attacker),
+        }
+    }
+
+    /// Whether a standing stand of side `side` at `p` (in cells) counts here.
+    pub fn counts(&self, side: usize, p: board::Point) -> bool {
+        let crossed = match self.toward_defender {
+            // An attacker's stand still on its own bank has not crossed.
+            Some(sign) if Some(side) == self.attacker => (p.1 - self.at.1) * sign > -0.5,
+            _ => true,
+        };
+        crossed && doctrine::dist(p, self.at) <= doctrine::HOLDS_WITHIN_CELLS
+    }
+}
+
 /// Decides a battle: (winner, field held by, verdict). A side with nothing
 /// standing, or that lost more than its resolve, has lost; when both did,
 /// the one further past its resolve broke first. Otherwise,
@@ -533,27 +567,15 @@ pub fn judge(
         }
         (false, false) => {}
     }
-    let attacker = scenario.sides.iter().position(|s| s.role == Role::Attacker);
     let holds = |side: usize| {
         scenario
             .objectives
             .iter()
             .filter(|o| {
-                let at = (f64::from(o.x) + 0.5, f64::from(o.y) + 0.5);
-                let toward_defender = crossing_toward_defender(scenario, o);
-                // An attacker's stand still on its own bank has not crossed:
-                // it does not contest the crossing.
-                let crossed = |s: usize, p: board::Point| match toward_defender {
-                    Some(sign) if Some(s) == attacker => (p.1 - at.1) * sign > -0.5,
-                    _ => true,
-                };
+                let hold = ObjectiveHold::of(scenario, o);
                 let near = |s: usize| {
-                    ends.iter().any(|e| {
-                        e.side == s
-                            && e.standing
-                            && doctrine::dist(e.at, at) <= doctrine::HOLDS_WITHIN_CELLS
-                            && crossed(s, e.at)
-                    })
+                    ends.iter()
+                        .any(|e| e.side == s && e.standing && hold.counts(s, e.at))
                 };
                 near(side) && !near(1 - side)
             })

@@ -125,7 +125,8 @@ impl Battle<'_> {
     }
 
     /// Whether side `side` holds the objective at `at` (inches) as the judge
-    /// counts: a stand of its within [`HOLDS_WITHIN_CELLS`], no enemy as near.
+    /// counts: a stand of its within [`HOLDS_WITHIN_CELLS`], no enemy as near
+    /// (at a crossing, no attacker's stand on it or across it).
     /// A stand of side `s` standing at the end counts (as [`Battle::outcome`]
     /// gives it, `Stood`): on the table, and a gun only while its side has it.
     fn stands_for(u: &Unit<'_>, s: usize) -> bool {
@@ -133,12 +134,20 @@ impl Battle<'_> {
     }
 
     pub(super) fn holds(&self, side: usize, at: Point) -> bool {
+        // The objective at `at`, counted as the judge counts it (a crossing
+        // only from on it or across it, crate::rules::ObjectiveHold).
+        let objective = self
+            .scenario
+            .objectives
+            .iter()
+            .map(|o| crate::rules::ObjectiveHold::of(self.scenario, o))
+            .find(|h| doctrine::dist(self.board.to_inches(h.at), at) < 1e-6);
         let r = HOLDS_WITHIN_CELLS * self.board.cell_inches;
-        let near = |s: usize| {
-            self.stands
-                .iter()
-                .any(|u| Self::stands_for(u, s) && doctrine::dist(u.at, at) <= r)
+        let counts = |u: &Unit<'_>, s: usize| match &objective {
+            Some(h) => h.counts(s, self.board.to_cells(u.at)),
+            None => doctrine::dist(u.at, at) <= r,
         };
+        let near = |s: usize| self.stands.iter().any(|u| Self::stands_for(u, s) && counts(u, s));
         near(side) && !near(1 - side.min(1))
     }
 
