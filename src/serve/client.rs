@@ -196,6 +196,10 @@ struct GivenAnswer {
     summary: Option<String>,
 }
 
+/// The largest answer read (ureq's own default is 10 MB): the umpire's
+/// `/state` holds the whole campaign with every event of a long campaign.
+const ANSWER_LIMIT_BYTES: u64 = 256 * 1024 * 1024;
+
 /// Reads an answer: its body on success, else the server's sentence.
 pub(super) fn answer<T: serde::de::DeserializeOwned>(
     url: &str,
@@ -208,6 +212,8 @@ pub(super) fn answer<T: serde::de::DeserializeOwned>(
     let status = response.status().as_u16();
     let text = response
         .body_mut()
+        .with_config()
+        .limit(ANSWER_LIMIT_BYTES)
         .read_to_string()
         .map_err(|e| ClientError::Answer {
             url: url.to_owned(),

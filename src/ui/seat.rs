@@ -20,7 +20,7 @@ use super::text::{mark_colour, side_colour, side_name, stand_line, where_is};
 use super::theme;
 use super::view::{Mark, Scene, SideView};
 use crate::model::report;
-use crate::model::{Event, Force, SideId};
+use crate::model::{BattleStatus, Event, Force, SideId};
 use crate::serve::client::{self, ClientError, Given, Link, Served};
 use crate::serve::umpire_client::{AnyLink, UmpireLink, parse_link};
 use crate::strategy::{self, Action, OrderRequest};
@@ -705,17 +705,26 @@ impl Seat {
                 notes.error("The call to the server ended without an answer: try again.");
                 Shift::NONE
             }
-            Some(Err(e)) if opening => {
+            Some(Err(served::Failed {
+                done: Some(done),
+                error,
+            })) => {
+                notes.error(format!(
+                    "{done} Reading the campaign again after it failed: {error}. Refresh (View > Refresh from the server)."
+                ));
+                Shift::NONE
+            }
+            Some(Err(served::Failed { error: e, .. })) if opening => {
                 notes.error(format!("The served campaign was not opened: {e}."));
                 Shift::NONE
             }
-            Some(Err(e)) if e.moved_on() => {
+            Some(Err(served::Failed { error: e, .. })) if e.moved_on() => {
                 notes.error(format!(
                     "Nothing was done: {e}. Refresh (View > Refresh from the server) and decide again."
                 ));
                 Shift::NONE
             }
-            Some(Err(e)) => {
+            Some(Err(served::Failed { error: e, .. })) => {
                 notes.error(format!("Nothing was done: {e}."));
                 Shift::NONE
             }
@@ -1435,14 +1444,22 @@ pub fn battles_window(ctx: &egui::Context, scene: &Scene<'_>, show: &mut bool, s
         .open(&mut open)
         .default_size([420.0, 300.0])
         .show(ctx, |ui| {
-            if campaign.battles.is_empty() {
+            // A side's view holds only its pending battles; the served
+            // umpire's holds every battle the campaign ever had.
+            let pending = || {
+                campaign
+                    .battles
+                    .iter()
+                    .filter(|b| b.status == BattleStatus::Pending)
+            };
+            if pending().next().is_none() {
                 ui.label(if scene.viewer.is_some() {
                     "No battles of this side are pending."
                 } else {
                     "No battles are pending."
                 });
             }
-            for battle in &campaign.battles {
+            for battle in pending() {
                 ui.group(|ui| {
                     let side = |s: &SideId| campaign.side(s).map_or(s.to_string(), |x| x.name.clone());
                     ui.label(

@@ -30,7 +30,15 @@ pub enum Action {
 
 /// What a call brings back: what the action did (none for a refresh or
 /// when opening), and the campaign read after it.
-pub type Answer = Result<(Option<String>, UmpireServed), ClientError>;
+pub type Answer = Result<(Option<String>, UmpireServed), Failed>;
+
+/// A call that failed: at the action, or (`done` saying what the action
+/// did) at reading the campaign again after it.
+#[derive(Debug)]
+pub struct Failed {
+    pub done: Option<String>,
+    pub error: ClientError,
+}
 
 /// Runs `action` (if any) on the server, then reads the campaign again, on a
 /// thread of its own; the answer comes on the receiver. `revision`: the one
@@ -45,7 +53,13 @@ pub fn ask(link: UmpireLink, action: Option<Action>, revision: u64) -> mpsc::Rec
             }
             Some(Action::Undo) => umpire_client::undo(&link, revision).map(Some),
         };
-        let result = done.and_then(|said| umpire_client::fetch(&link).map(|state| (said, state)));
+        let result = done
+            .map_err(|error| Failed { done: None, error })
+            .and_then(|said| {
+                umpire_client::fetch(&link)
+                    .map(|state| (said.clone(), state))
+                    .map_err(|error| Failed { done: said, error })
+            });
         // The window may be gone by the answer: nothing to tell then.
         let _ = tell.send(result);
     });
