@@ -66,11 +66,19 @@ pub struct Link {
     pub token: String,
 }
 
-impl Link {
-    /// Reads the link `umpire serve token SAVE SIDE` prints.
-    pub fn parse(text: &str) -> Result<Link, ClientError> {
+/// A served link's path (before `?`) and token, with the link kept to say
+/// what is wrong with it.
+pub(super) struct LinkParts<'a> {
+    pub path: &'a str,
+    pub token: &'a str,
+    pub bad: Box<dyn Fn(&'static str) -> ClientError + 'a>,
+}
+
+impl<'a> LinkParts<'a> {
+    /// Splits `text` (trimmed): `http(s)://...?token=TOKEN`.
+    pub fn of(text: &'a str) -> Result<LinkParts<'a>, ClientError> {
         let link = text.trim();
-        let bad = |why| ClientError::Link {
+        let bad = move |why| ClientError::Link {
             link: link.to_owned(),
             why,
         };
@@ -83,6 +91,26 @@ impl Link {
             .find_map(|pair| pair.strip_prefix("token="))
             .filter(|t| !t.is_empty())
             .ok_or_else(|| bad("it has no token="))?;
+        Ok(LinkParts {
+            path,
+            token,
+            bad: Box::new(bad),
+        })
+    }
+}
+
+/// A campaign's or a side's name as a link may carry it: not empty, letters,
+/// digits and `-_.%` only.
+pub(super) fn plain_name(s: &str) -> bool {
+    !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '%'))
+}
+
+impl Link {
+    /// Reads the link `umpire serve token SAVE SIDE` prints.
+    pub fn parse(text: &str) -> Result<Link, ClientError> {
+        let LinkParts { path, token, bad } = LinkParts::of(text)?;
         let (base, rest) = path
             .rsplit_once("/campaigns/")
             .ok_or_else(|| bad("it has no /campaigns/"))?;
@@ -90,12 +118,7 @@ impl Link {
             .split_once("/sides/")
             .ok_or_else(|| bad("it has no /sides/ after the campaign"))?;
         let side = side.trim_end_matches('/');
-        let plain = |s: &str| {
-            !s.is_empty()
-                && s.chars()
-                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '%'))
-        };
-        if !plain(campaign) || !plain(side) {
+        if !plain_name(campaign) || !plain_name(side) {
             return Err(bad("the campaign or the side is missing or has odd characters"));
         }
         Ok(Link {

@@ -4,7 +4,7 @@
 //! API, each sent with the revision the view was read at (docs/api.md).
 //! Blocking calls with a time limit, run by the window on a thread of their own.
 
-use super::client::{ClientError, Link, agent, answer};
+use super::client::{ClientError, Link, LinkParts, agent, answer, plain_name};
 use crate::model::{Campaign, Event, SideId};
 use crate::strategy::OrderSet;
 
@@ -40,30 +40,13 @@ impl UmpireLink {
     /// Reads the umpire's link (`.../campaigns/CAMPAIGN?token=TOKEN`; the
     /// API's address `.../api/campaigns/CAMPAIGN?token=TOKEN` is taken too).
     pub fn parse(text: &str) -> Result<UmpireLink, ClientError> {
-        let link = text.trim();
-        let bad = |why| ClientError::Link {
-            link: link.to_owned(),
-            why,
-        };
-        if !(link.starts_with("http://") || link.starts_with("https://")) {
-            return Err(bad("it does not start with http:// or https://"));
-        }
-        let (path, query) = link.split_once('?').ok_or_else(|| bad("it has no ?token="))?;
-        let token = query
-            .split('&')
-            .find_map(|pair| pair.strip_prefix("token="))
-            .filter(|t| !t.is_empty())
-            .ok_or_else(|| bad("it has no token="))?;
+        let LinkParts { path, token, bad } = LinkParts::of(text)?;
         let (base, campaign) = path
             .trim_end_matches('/')
             .rsplit_once("/campaigns/")
             .ok_or_else(|| bad("it has no /campaigns/"))?;
         let base = base.strip_suffix("/api").unwrap_or(base);
-        let plain = !campaign.is_empty()
-            && campaign
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '%'));
-        if !plain {
+        if !plain_name(campaign) {
             return Err(bad("the campaign is missing or has odd characters"));
         }
         Ok(UmpireLink {
