@@ -345,7 +345,16 @@ fn the_umpire_plays_from_the_window_through_the_server() {
     umpire::desk::game_move(&mut store, (&campaign, at)).unwrap();
     drop(store);
     assert_eq!(turn_of(&save), 10);
+    // Undo on the server asks first (there is no redo there): kept, nothing sent.
     h.get_by_label("Undo").click();
+    h.run();
+    h.get_by_label("Keep it").click();
+    h.run();
+    assert_eq!(turn_of(&save), 10);
+    assert!(h.query_by_label("Take it back").is_none(), "the question went");
+    h.get_by_label("Undo").click();
+    h.run();
+    h.get_by_label("Take it back").click();
     h.step();
     until_said(
         &mut h,
@@ -358,6 +367,8 @@ fn the_umpire_plays_from_the_window_through_the_server() {
     until_said(&mut h, "Read `egypt`");
     h.run();
     h.get_by_label("Undo").click();
+    h.run();
+    h.get_by_label("Take it back").click();
     h.step();
     until_said(&mut h, "Took back game move 9 on the server");
     h.run();

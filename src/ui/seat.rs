@@ -667,6 +667,21 @@ impl Seat {
                 .error("Open a served campaign with the umpire's link first (File > Open served campaign…).");
             return;
         };
+        match action {
+            served::Action::AskUndo => {
+                view.asking_undo = true;
+                notes.note(
+                    "Take back the last change on the server? It cannot be redone: Take it back, or Keep it.",
+                );
+                return;
+            }
+            served::Action::KeepUndo => {
+                view.asking_undo = false;
+                notes.clear();
+                return;
+            }
+            _ => view.asking_undo = false,
+        }
         if self.call.is_some() {
             notes.error("The window is still waiting for the server's last answer: try again when it comes.");
             return;
@@ -680,6 +695,7 @@ impl Seat {
                 link.base, view.state.campaign.turn
             ),
             served::Action::Undo => format!("Asking {} to take back the last change…", link.base),
+            served::Action::AskUndo | served::Action::KeepUndo => String::new(),
         });
         let answer = served::ask(link.clone(), Some(action), view.state.revision);
         self.call = Some(Call::Umpire {
@@ -1019,7 +1035,7 @@ impl Seat {
                             with_pending: false,
                         },
                     ),
-                    session::Command::Undo => self.umpire_action(notes, served::Action::Undo),
+                    session::Command::Undo => self.umpire_action(notes, served::Action::AskUndo),
                     session::Command::Order { .. } => notes.error(
                         "On a served campaign each side gives its own orders, from its link (its orders page or its window): the umpire's view resolves, undoes and reads.",
                     ),

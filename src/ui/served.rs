@@ -26,6 +26,11 @@ pub enum Action {
     Resolve { with_pending: bool },
     /// Take back the last change.
     Undo,
+    /// Ask before taking back the last change (there is no redo on the
+    /// server): the bar shows the question.
+    AskUndo,
+    /// Keep the last change: the question goes.
+    KeepUndo,
 }
 
 /// What a call brings back: what the action did (none for a refresh or
@@ -52,6 +57,8 @@ pub fn ask(link: UmpireLink, action: Option<Action>, revision: u64) -> mpsc::Rec
                 umpire_client::resolve(&link, revision, with_pending).map(Some)
             }
             Some(Action::Undo) => umpire_client::undo(&link, revision).map(Some),
+            // Answered in the window, never sent.
+            Some(Action::AskUndo | Action::KeepUndo) => Ok(None),
         };
         let result = done
             .map_err(|error| Failed { done: None, error })
@@ -75,6 +82,8 @@ pub struct ServedUmpire {
     pub source: PathBuf,
     /// A call for it is under way: its buttons wait.
     pub waiting: bool,
+    /// The umpire asked to take back the last change: the bar asks first.
+    pub asking_undo: bool,
     /// The log's rows: each event but the checkpoints, by its place in the
     /// log, and whether it was taken back.
     rows: Vec<(usize, bool)>,
@@ -96,6 +105,7 @@ impl ServedUmpire {
             state,
             source,
             waiting: false,
+            asking_undo: false,
             rows,
         }
     }
@@ -188,12 +198,26 @@ pub fn bar_ui(ui: &mut Ui, served: &ServedUmpire, commands: &mut Vec<WindowComma
             Action::Resolve { with_pending: true },
         );
     }
-    act(
-        ui,
-        "Undo",
-        "Take back the last change on the server: orders, a battle's result, an edit, or the last game move",
-        Action::Undo,
-    );
+    if served.asking_undo {
+        ui.label(
+            RichText::new("Take back the last change on the server? It cannot be redone.")
+                .color(theme::ROUTE),
+        );
+        act(
+            ui,
+            "Take it back",
+            "Take back the last change on the server: orders, a battle's result, an edit, or the last game move",
+            Action::Undo,
+        );
+        act(ui, "Keep it", "Leave the campaign as it is", Action::KeepUndo);
+    } else {
+        act(
+            ui,
+            "Undo",
+            "Take back the last change on the server (asks first: there is no redo there)",
+            Action::AskUndo,
+        );
+    }
     act(
         ui,
         "Refresh",
