@@ -644,6 +644,54 @@ fn exactly_at(store: &Store, given: i64, now: Revision) -> Result<Revision, ApiE
     .with(json!({ "revision": now.number() })))
 }
 
+/// A body of an umpire's write: it names the revision the umpire decided from.
+trait Revised {
+    fn revision(&self) -> i64;
+}
+
+macro_rules! revised {
+    ($($body:ty),*) => {
+        $(impl Revised for $body {
+            fn revision(&self) -> i64 {
+                self.revision
+            }
+        })*
+    };
+}
+
+revised!(
+    ResolveBody,
+    RevisionBody,
+    ResultBody,
+    EditBody,
+    SettingsBody,
+    RemindersBody
+);
+
+/// An umpire's write to campaign `id`: reads the body (`shape` says what is
+/// wanted when it is bad), admits only the umpire's token, and checks the
+/// body's revision against the save's (409 else); `work` gets the save, the
+/// body, the campaign and the revision, the only one it may write at.
+async fn umpire_write<B: serde::de::DeserializeOwned + Revised + Send + 'static>(
+    saves: &Saves,
+    id: &str,
+    headers: &HeaderMap,
+    body: Body,
+    shape: &str,
+    work: impl FnOnce(&mut Open, B, Arc<crate::model::Campaign>, Revision) -> Answer + Send + 'static,
+) -> Answer {
+    let token = token_of(headers, None);
+    let parsed = json_body::<B>(body, shape).await;
+    with_save(saves, id, move |open| {
+        admit(&open.store, token.as_deref(), &Need::Umpire)?;
+        let (body, _) = parsed?;
+        let (campaign, now) = open.campaign()?;
+        let at = exactly_at(&open.store, body.revision(), now)?;
+        work(open, body, campaign, at)
+    })
+    .await
+}
+
 /// POST /api/campaigns/{id}/resolve: the game move, as `umpire turn` resolves it.
 async fn resolve(
     State(saves): State<Arc<Saves>>,
@@ -651,22 +699,24 @@ async fn resolve(
     headers: HeaderMap,
     body: Body,
 ) -> Answer {
-    let token = token_of(&headers, None);
-    let parsed = json_body::<ResolveBody>(body, "{\"revision\": N, \"with_pending\": false}").await;
-    with_save(&saves, &id, move |open| {
-        admit(&open.store, token.as_deref(), &Need::Umpire)?;
-        let (body, _) = parsed?;
-        let (campaign, now) = open.campaign()?;
-        let at = exactly_at(&open.store, body.revision, now)?;
-        let outcome = desk::resolve_game_move(&mut open.store, (&campaign, at), body.with_pending)?;
-        let revision = open.store.revision_now()?;
-        json_answer(json!({
-            "revision": revision.number(),
-            "turn": campaign.turn,
-            "next_turn": outcome.campaign.turn,
-            "events": outcome.events,
-        }))
-    })
+    let shape = "{\"revision\": N, \"with_pending\": false}";
+    umpire_write(
+        &saves,
+        &id,
+        &headers,
+        body,
+        shape,
+        |open, body: ResolveBody, campaign, at| {
+            let outcome = desk::resolve_game_move(&mut open.store, (&campaign, at), body.with_pending)?;
+            let revision = open.store.revision_now()?;
+            json_answer(json!({
+                "revision": revision.number(),
+                "turn": campaign.turn,
+                "next_turn": outcome.campaign.turn,
+                "events": outcome.events,
+            }))
+        },
+    )
     .await
 }
 
@@ -683,31 +733,32 @@ async fn undo(
     headers: HeaderMap,
     body: Body,
 ) -> Answer {
-    let token = token_of(&headers, None);
-    let parsed = json_body::<RevisionBody>(body, "{\"revision\": N}").await;
-    with_save(&saves, &id, move |open| {
-        admit(&open.store, token.as_deref(), &Need::Umpire)?;
-        let (body, _) = parsed?;
-        let (_, now) = open.campaign()?;
-        let at = exactly_at(&open.store, body.revision, now)?;
-        let undone = desk::undo(&mut open.store, at)?;
-        let what = match undone {
-            Undone::Orders { side, turn, source } => {
-                json!({ "undone": "orders", "side": side, "turn": turn, "source": source })
+    umpire_write(
+        &saves,
+        &id,
+        &headers,
+        body,
+        "{\"revision\": N}",
+        |open, _: RevisionBody, _, at| {
+            let undone = desk::undo(&mut open.store, at)?;
+            let what = match undone {
+                Undone::Orders { side, turn, source } => {
+                    json!({ "undone": "orders", "side": side, "turn": turn, "source": source })
+                }
+                Undone::Turn { turn } => json!({ "undone": "game_move", "turn": turn }),
+                Undone::Battle { battle, turn } => {
+                    json!({ "undone": "battle_result", "battle": battle, "turn": turn })
+                }
+                Undone::Edit { turn } => json!({ "undone": "edit", "turn": turn }),
+            };
+            let revision = open.store.revision_now()?;
+            let mut answer = what;
+            if let Value::Object(map) = &mut answer {
+                map.insert("revision".to_owned(), json!(revision.number()));
             }
-            Undone::Turn { turn } => json!({ "undone": "game_move", "turn": turn }),
-            Undone::Battle { battle, turn } => {
-                json!({ "undone": "battle_result", "battle": battle, "turn": turn })
-            }
-            Undone::Edit { turn } => json!({ "undone": "edit", "turn": turn }),
-        };
-        let revision = open.store.revision_now()?;
-        let mut answer = what;
-        if let Value::Object(map) = &mut answer {
-            map.insert("revision".to_owned(), json!(revision.number()));
-        }
-        json_answer(answer)
-    })
+            json_answer(answer)
+        },
+    )
     .await
 }
 
@@ -836,38 +887,43 @@ async fn post_result(
     headers: HeaderMap,
     body: Body,
 ) -> Answer {
-    let token = token_of(&headers, None);
-    let parsed = json_body::<ResultBody>(
+    let shape =
+        "{\"revision\": N, \"sheet\": \"the filled result.toml\"} or {\"revision\": N, \"engine\": true}";
+    umpire_write(
+        &saves,
+        &id,
+        &headers,
         body,
-        "{\"revision\": N, \"sheet\": \"the filled result.toml\"} or {\"revision\": N, \"engine\": true}",
+        shape,
+        move |open, body: ResultBody, campaign, at| {
+            let applied = match (&body.sheet, body.engine) {
+                (Some(sheet), false) => crate::desk::enter_result_text(
+                    &mut open.store,
+                    (&campaign, at),
+                    battle,
+                    sheet,
+                    "result.toml",
+                ),
+                (None, true) => {
+                    crate::desk::resolve(&mut open.store, (&campaign, at), battle, None, body.seed)
+                }
+                _ => {
+                    return Err(ApiError::new(
+                        StatusCode::BAD_REQUEST,
+                        "give either `sheet` (the filled result.toml) or `\"engine\": true`, not both",
+                    ));
+                }
+            }
+            .map_err(battle_error)?;
+            let revision = open.store.revision_now()?;
+            json_answer(json!({
+                "revision": revision.number(),
+                "battle": applied.battle,
+                "verdict": applied.verdict.verdict,
+                "events": applied.events.iter().map(|e| e.sentence.clone()).collect::<Vec<_>>(),
+            }))
+        },
     )
-    .await;
-    with_save(&saves, &id, move |open| {
-        admit(&open.store, token.as_deref(), &Need::Umpire)?;
-        let (body, _) = parsed?;
-        let (campaign, _, now) = open.current()?;
-        let at = exactly_at(&open.store, body.revision, now)?;
-        let applied = match (&body.sheet, body.engine) {
-            (Some(sheet), false) => {
-                crate::desk::enter_result_text(&mut open.store, (&campaign, at), battle, sheet, "result.toml")
-            }
-            (None, true) => crate::desk::resolve(&mut open.store, (&campaign, at), battle, None, body.seed),
-            _ => {
-                return Err(ApiError::new(
-                    StatusCode::BAD_REQUEST,
-                    "give either `sheet` (the filled result.toml) or `\"engine\": true`, not both",
-                ));
-            }
-        }
-        .map_err(battle_error)?;
-        let revision = open.store.revision_now()?;
-        json_answer(json!({
-            "revision": revision.number(),
-            "battle": applied.battle,
-            "verdict": applied.verdict.verdict,
-            "events": applied.events.iter().map(|e| e.sentence.clone()).collect::<Vec<_>>(),
-        }))
-    })
     .await
 }
 
@@ -887,34 +943,32 @@ async fn post_edit(
     headers: HeaderMap,
     body: Body,
 ) -> Answer {
-    let token = token_of(&headers, None);
-    let parsed = json_body::<EditBody>(
+    let shape = "{\"revision\": N, \"edit\": {\"edit\": \"ruling\"}, \"reason\": \"why\"}";
+    umpire_write(
+        &saves,
+        &id,
+        &headers,
         body,
-        "{\"revision\": N, \"edit\": {\"edit\": \"ruling\"}, \"reason\": \"why\"}",
+        shape,
+        |open, body: EditBody, campaign, at| {
+            if body.reason.trim().is_empty() {
+                return Err(ApiError::new(
+                    StatusCode::BAD_REQUEST,
+                    "reason: say why, for the log (the pencil always gives its reason)",
+                ));
+            }
+            let made = crate::desk::edit(&mut open.store, (&campaign, at), &body.edit, body.reason.trim())
+                .map_err(|e| match e {
+                    DeskError::Edit(e) => ApiError::new(StatusCode::BAD_REQUEST, e.to_string()),
+                    other => other.into(),
+                })?;
+            let revision = open.store.revision_now()?;
+            json_answer(json!({
+                "revision": revision.number(),
+                "events": made.events.iter().map(|e| e.sentence.clone()).collect::<Vec<_>>(),
+            }))
+        },
     )
-    .await;
-    with_save(&saves, &id, move |open| {
-        admit(&open.store, token.as_deref(), &Need::Umpire)?;
-        let (body, _) = parsed?;
-        if body.reason.trim().is_empty() {
-            return Err(ApiError::new(
-                StatusCode::BAD_REQUEST,
-                "reason: say why, for the log (the pencil always gives its reason)",
-            ));
-        }
-        let (campaign, _, now) = open.current()?;
-        let at = exactly_at(&open.store, body.revision, now)?;
-        let made = crate::desk::edit(&mut open.store, (&campaign, at), &body.edit, body.reason.trim())
-            .map_err(|e| match e {
-                DeskError::Edit(e) => ApiError::new(StatusCode::BAD_REQUEST, e.to_string()),
-                other => other.into(),
-            })?;
-        let revision = open.store.revision_now()?;
-        json_answer(json!({
-            "revision": revision.number(),
-            "events": made.events.iter().map(|e| e.sentence.clone()).collect::<Vec<_>>(),
-        }))
-    })
     .await
 }
 
@@ -975,17 +1029,8 @@ async fn put_settings(
     headers: HeaderMap,
     body: Body,
 ) -> Answer {
-    let token = token_of(&headers, None);
-    let parsed = json_body::<SettingsBody>(
-        body,
-        "{\"revision\": N, \"auto_resolve\": true, \"deadline\": UNIX_SECONDS or null}",
-    )
-    .await;
-    with_save(&saves, &id, move |open| {
-        admit(&open.store, token.as_deref(), &Need::Umpire)?;
-        let (body, _) = parsed?;
-        let (_, now) = open.campaign()?;
-        let at = exactly_at(&open.store, body.revision, now)?;
+    let shape = "{\"revision\": N, \"auto_resolve\": true, \"deadline\": UNIX_SECONDS or null}";
+    umpire_write(&saves, &id, &headers, body, shape, |open, body: SettingsBody, _, at| {
         let settings = ServeSettings {
             auto_resolve: body.auto_resolve,
             deadline: body.deadline,
@@ -1067,32 +1112,30 @@ async fn put_reminders(
     headers: HeaderMap,
     body: Body,
 ) -> Answer {
-    let token = token_of(&headers, None);
-    let parsed = json_body::<RemindersBody>(
+    let shape = "{\"revision\": N, \"webhook\": \"https://...\" or null, \"remind_minutes\": 60}";
+    umpire_write(
+        &saves,
+        &id,
+        &headers,
         body,
-        "{\"revision\": N, \"webhook\": \"https://...\" or null, \"remind_minutes\": 60}",
+        shape,
+        |open, body: RemindersBody, campaign, at| {
+            if let Some(url) = &body.webhook {
+                super::remind::check_webhook(url)
+                    .map_err(|why| ApiError::new(StatusCode::BAD_REQUEST, format!("webhook: {why}")))?;
+            }
+            let webhook = body
+                .webhook
+                .as_deref()
+                .map(|url| (url.trim(), body.remind_minutes));
+            let now = desk::set_reminders(&mut open.store, at, webhook, campaign.turn)?;
+            json_answer(json!({
+                "revision": now.number(),
+                "webhook": body.webhook,
+                "remind_minutes": body.remind_minutes,
+            }))
+        },
     )
-    .await;
-    with_save(&saves, &id, move |open| {
-        admit(&open.store, token.as_deref(), &Need::Umpire)?;
-        let (body, _) = parsed?;
-        let (campaign, _, now) = open.current()?;
-        let at = exactly_at(&open.store, body.revision, now)?;
-        if let Some(url) = &body.webhook {
-            super::remind::check_webhook(url)
-                .map_err(|why| ApiError::new(StatusCode::BAD_REQUEST, format!("webhook: {why}")))?;
-        }
-        let webhook = body
-            .webhook
-            .as_deref()
-            .map(|url| (url.trim(), body.remind_minutes));
-        let now = desk::set_reminders(&mut open.store, at, webhook, campaign.turn)?;
-        json_answer(json!({
-            "revision": now.number(),
-            "webhook": body.webhook,
-            "remind_minutes": body.remind_minutes,
-        }))
-    })
     .await
 }
 
