@@ -82,6 +82,25 @@ fn agent() -> ureq::Agent {
         .into()
 }
 
+/// PUT a side's orders (`body`: the JSON) with its token and idempotency key.
+fn put_orders(
+    agent: &ureq::Agent,
+    base: &str,
+    side: &str,
+    token: &str,
+    key: Option<&str>,
+    body: &str,
+) -> (u16, String) {
+    call(
+        agent,
+        "PUT",
+        &format!("{base}/sides/{side}/orders"),
+        Some(token),
+        key,
+        Some(body),
+    )
+}
+
 /// One request: status and body.
 fn call(
     agent: &ureq::Agent,
@@ -356,14 +375,7 @@ fn a_bad_orders_file_is_refused_with_each_problem_at_its_field() {
         "campaign = \"The Egyptian Rebellion of 1895\"\nside = \"british\"\nturn = {turn}\n\n[[orders]]\nforce = \"highland-brigade\"\nhold = true\n\n[[orders]]\nforce = \"cavalry-brigade\"\nto = \"nowhere-at-all\"\n"
     );
     let body = json!({ "revision": rev, "orders": text }).to_string();
-    let (status, answer) = call(
-        &agent,
-        "PUT",
-        &format!("{base}/sides/british/orders"),
-        Some(&tokens.british),
-        Some("bad-1"),
-        Some(&body),
-    );
+    let (status, answer) = put_orders(&agent, &base, "british", &tokens.british, Some("bad-1"), &body);
     assert_eq!(status, 400, "{answer}");
     let v = json_of(&answer);
     let problems = v["problems"].as_array().unwrap();
@@ -407,14 +419,7 @@ fn a_side_never_sees_the_enemys_hidden_forces() {
     // The rebels give orders naming a hidden force.
     let (rev, turn) = revision(&agent, &base, "rebels", &tokens.rebels);
     let body = json!({ "revision": rev, "orders": hold_orders("rebels", hidden[0], turn) }).to_string();
-    let (status, text) = call(
-        &agent,
-        "PUT",
-        &format!("{base}/sides/rebels/orders"),
-        Some(&tokens.rebels),
-        Some("r1"),
-        Some(&body),
-    );
+    let (status, text) = put_orders(&agent, &base, "rebels", &tokens.rebels, Some("r1"), &body);
     assert_eq!(status, 200, "{text}");
     let (status, text) = call(
         &agent,
@@ -472,14 +477,7 @@ fn a_side_never_sees_the_enemys_hidden_forces() {
     assert_eq!(status, 200, "{text}");
     let late = json!({ "revision": brev, "orders": hold_orders("british", "guards-brigade", bturn + 1) })
         .to_string();
-    let (status, text) = call(
-        &agent,
-        "PUT",
-        &format!("{base}/sides/british/orders"),
-        Some(&tokens.british),
-        Some("late"),
-        Some(&late),
-    );
+    let (status, text) = put_orders(&agent, &base, "british", &tokens.british, Some("late"), &late);
     assert_eq!(status, 409, "{text}");
     assert!(text.contains("read the report and orders again"), "{text}");
     for id in &hidden {
@@ -567,14 +565,7 @@ fn a_retried_upload_is_applied_once_and_gets_the_same_answer() {
     let (rrev, _) = revision(&agent, &base, "rebels", &tokens.rebels);
     let rebels =
         json!({ "revision": rrev, "orders": hold_orders("rebels", "army-of-asyut", turn) }).to_string();
-    let (status, text) = call(
-        &agent,
-        "PUT",
-        &format!("{base}/sides/rebels/orders"),
-        Some(&tokens.rebels),
-        Some("r"),
-        Some(&rebels),
-    );
+    let (status, text) = put_orders(&agent, &base, "rebels", &tokens.rebels, Some("r"), &rebels);
     assert_eq!(status, 200, "{text}");
     let brev = json_of(&text)["revision"].as_i64().unwrap() - 1;
     let third =
@@ -729,14 +720,7 @@ fn auto_resolve_when_every_side_has_given_orders() {
         assert_eq!(revision(&agent, &base, side, token).1, turn, "not yet resolved");
         let (rev, _) = revision(&agent, &base, side, token);
         let body = json!({ "revision": rev, "orders": hold_orders(side, force, turn) }).to_string();
-        let (status, text) = call(
-            &agent,
-            "PUT",
-            &format!("{base}/sides/{side}/orders"),
-            Some(token),
-            Some("a"),
-            Some(&body),
-        );
+        let (status, text) = put_orders(&agent, &base, side, token, Some("a"), &body);
         assert_eq!(status, 200, "{text}");
     }
     assert_eq!(
@@ -805,13 +789,13 @@ fn two_umpires_changing_settings_at_once_one_is_told() {
     // A side's view is not stale for a setting: its upload from before goes in.
     let (_, turn) = revision(&agent, &base, "british", &tokens.british);
     let body = json!({ "revision": rev, "orders": hold_orders("british", "guards-brigade", turn) });
-    let (status, text) = call(
+    let (status, text) = put_orders(
         &agent,
-        "PUT",
-        &format!("{base}/sides/british/orders"),
-        Some(&tokens.british),
+        &base,
+        "british",
+        &tokens.british,
         Some("k-settings"),
-        Some(&body.to_string()),
+        &body.to_string(),
     );
     assert_eq!(status, 200, "{text}");
     // From the revision now, the reminders are set; the log says both, without the address.
@@ -922,14 +906,7 @@ fn reminders_go_to_the_webhook_once_each() {
     // names the rebels, who have not.
     let body =
         json!({ "revision": rev, "orders": hold_orders("british", "guards-brigade", turn) }).to_string();
-    let (status, text) = call(
-        &agent,
-        "PUT",
-        &format!("{base}/sides/british/orders"),
-        Some(&tokens.british),
-        Some("k"),
-        Some(&body),
-    );
+    let (status, text) = put_orders(&agent, &base, "british", &tokens.british, Some("k"), &body);
     assert_eq!(status, 200, "{text}");
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -1454,13 +1431,13 @@ fn the_umpires_state_is_the_whole_campaign_as_the_save_holds_it() {
     let agent = agent();
     let (rev, turn) = revision(&agent, &base, "british", &tokens.british);
     let body = json!({ "revision": rev, "orders": hold_orders("british", "highland-brigade", turn) });
-    let (status, text) = call(
+    let (status, text) = put_orders(
         &agent,
-        "PUT",
-        &format!("{base}/sides/british/orders"),
-        Some(&tokens.british),
+        &base,
+        "british",
+        &tokens.british,
         Some("k-state"),
-        Some(&body.to_string()),
+        &body.to_string(),
     );
     assert_eq!(status, 200, "{text}");
     let (status, text) = call(
@@ -1720,14 +1697,7 @@ fn at_the_deadline_a_side_with_no_orders_holds_and_the_game_move_is_resolved() {
     let agent = agent();
     let (rev, turn) = revision(&agent, &base, "rebels", &tokens.rebels);
     let body = json!({ "revision": rev, "orders": hold_orders("rebels", "army-of-asyut", turn) }).to_string();
-    let (status, text) = call(
-        &agent,
-        "PUT",
-        &format!("{base}/sides/rebels/orders"),
-        Some(&tokens.rebels),
-        Some("r"),
-        Some(&body),
-    );
+    let (status, text) = put_orders(&agent, &base, "rebels", &tokens.rebels, Some("r"), &body);
     assert_eq!(status, 200, "{text}");
     let rev = json_of(&text)["revision"].as_i64().unwrap();
     // A few seconds off, so the side sees it before the server's 2-second
@@ -1826,14 +1796,7 @@ fn a_game_move_made_on_the_save_by_the_command_line_is_served_at_once() {
     // Orders from the view before it are stale.
     let body =
         json!({ "revision": rev, "orders": hold_orders("british", "guards-brigade", next) }).to_string();
-    let (status, text) = call(
-        &agent,
-        "PUT",
-        &format!("{base}/sides/british/orders"),
-        Some(&tokens.british),
-        Some("o"),
-        Some(&body),
-    );
+    let (status, text) = put_orders(&agent, &base, "british", &tokens.british, Some("o"), &body);
     assert_eq!(status, 409, "{text}");
 }
 
