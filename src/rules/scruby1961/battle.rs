@@ -189,6 +189,9 @@ pub(super) struct Battle<'a> {
     /// The middle of each side's line: its fighters' median distance to
     /// their nearest enemy, inches.
     front: [f64; 2],
+    /// Each objective's centre, inches, with how the judge counts stands
+    /// at it (worked out once a battle).
+    objective_holds: Vec<(Point, crate::rules::ObjectiveHold)>,
 }
 
 /// Distances closer than this are equal: ties go to the lower index.
@@ -261,6 +264,12 @@ impl<'a> Battle<'a> {
                 .count()
         });
         let routes = route::Routes::new(&board);
+        let objective_holds = scenario
+            .objectives
+            .iter()
+            .map(|o| crate::rules::ObjectiveHold::of(scenario, o))
+            .map(|h| (board.to_inches(h.at), h))
+            .collect();
         let mut battle = Battle {
             scenario,
             board,
@@ -282,6 +291,7 @@ impl<'a> Battle<'a> {
             assault: [false; 2],
             up_since: [None; 2],
             front: [0.0; 2],
+            objective_holds,
         };
         battle.set_down();
         battle.assign_posts();

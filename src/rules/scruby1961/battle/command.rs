@@ -137,13 +137,12 @@ impl Battle<'_> {
         // The objective at `at`, counted as the judge counts it (a crossing
         // only from on it or across it, crate::rules::ObjectiveHold).
         let objective = self
-            .scenario
-            .objectives
+            .objective_holds
             .iter()
-            .map(|o| crate::rules::ObjectiveHold::of(self.scenario, o))
-            .find(|h| doctrine::dist(self.board.to_inches(h.at), at) < 1e-6);
+            .find(|(centre, _)| doctrine::dist(*centre, at) < 1e-6)
+            .map(|(_, h)| h);
         let r = HOLDS_WITHIN_CELLS * self.board.cell_inches;
-        let counts = |u: &Unit<'_>, s: usize| match &objective {
+        let counts = |u: &Unit<'_>, s: usize| match objective {
             Some(h) => h.counts(s, self.board.to_cells(u.at)),
             None => doctrine::dist(u.at, at) <= r,
         };
