@@ -239,6 +239,9 @@ impl Battle<'_> {
             .clamp(0, REACH - ROAD_BONUS);
         let on_road = self.going(origin).road();
         let radius = moves + if on_road { ROAD_BONUS } else { 0 };
+        if !on_road && let Some(cost) = self.open_reach(i, moves) {
+            return Reach { origin, radius, cost };
+        }
         let ground = self.ground(i, radius);
         // MOVEMENT: the move in squares, by type.
         let mut cost = search(&ground, moves, Step::Move);
@@ -251,6 +254,51 @@ impl Battle<'_> {
             }
         }
         Reach { origin, radius, cost }
+    }
+
+    /// What each square within `moves` costs stand `i` when the ground
+    /// leaves nothing to search: no enemy stand within its move (for guns,
+    /// one square more: they may not enter a square next to an enemy), and
+    /// every square on the table within it at the stand's own level and open
+    /// to it (no water; no woods or walls but for infantry). Each step then
+    /// costs one square (MOVEMENT), no diagonal is barred (it takes an enemy
+    /// stand, note viii), and the table's edge bars no short way, so a square
+    /// costs its distance in squares, as [`search`] would find. `None` when
+    /// the ground asks for the search. (Off a road only: a road's bonus asks
+    /// for the search along it.)
+    fn open_reach(&self, i: usize, moves: i32) -> Option<[u8; WINDOW]> {
+        let p = self.pieces.get(i)?;
+        let (origin, infantry) = (p.at, p.infantry);
+        let ours = u8::try_from(p.side + 1).ok()?;
+        let level = self.going(origin).level;
+        let look = moves + i32::from(p.artillery);
+        let mut cost = [UNREACHED; WINDOW];
+        for dy in -look..=look {
+            for dx in -look..=look {
+                let sq = (origin.0 + dx, origin.1 + dy);
+                let Some(slot) = self.slot(sq) else {
+                    continue;
+                };
+                if self.owner.get(slot).is_some_and(|&o| o != 0 && o != ours) {
+                    return None;
+                }
+                let apart = dx.abs().max(dy.abs());
+                if apart > moves {
+                    continue;
+                }
+                let going = self.going.get(slot).copied().unwrap_or_default();
+                if going.water() || going.level != level || (!infantry && going.infantry_only()) {
+                    return None;
+                }
+                if let (Some(c), Ok(apart)) = (
+                    index(origin, sq).and_then(|k| cost.get_mut(k)),
+                    u8::try_from(apart),
+                ) {
+                    *c = apart;
+                }
+            }
+        }
+        Some(cost)
     }
 
     /// Whether stand `i` may end its move in `sq`: room for it there.
