@@ -151,12 +151,14 @@ impl Reach {
 
     /// Every square reached (the start included), with its cost, row by row.
     pub(super) fn squares(&self) -> impl Iterator<Item = (Square, u8)> + '_ {
-        let r = self.radius;
-        (-r..=r).flat_map(move |dy| {
-            (-r..=r).filter_map(move |dx| {
-                let sq = (self.origin.0 + dx, self.origin.1 + dy);
-                self.cost_at(sq).map(|c| (sq, c))
-            })
+        // One range over the box's squares, read straight from the window.
+        let r = self.radius.clamp(0, RADIUS);
+        let side = 2 * r + 1;
+        (0..side * side).filter_map(move |n| {
+            let (dx, dy) = (n % side - r, n / side - r);
+            let k = usize::try_from((dy + RADIUS) * SPAN + dx + RADIUS).ok()?;
+            let c = self.cost.get(k).copied().filter(|&c| c != UNREACHED)?;
+            Some(((self.origin.0 + dx, self.origin.1 + dy), c))
         })
     }
 }
