@@ -175,6 +175,8 @@ pub struct Battle<'a> {
     pub(super) order: Vec<(u8, i32, usize)>,
     /// Scratch for the squares of the enemy stands on the table.
     pub(super) enemy_squares: Vec<Square>,
+    /// Scratch for a General's fighting stands, square by square.
+    pub(super) fighters: Vec<u8>,
     pub(super) clock: Clock,
     pub(super) seed: u64,
 }
@@ -225,6 +227,7 @@ impl<'a> Battle<'a> {
             fronts,
             order: Vec::new(),
             enemy_squares: Vec::new(),
+            fighters: Vec::new(),
             clock: Clock::default(),
             seed,
         };

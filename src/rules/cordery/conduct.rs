@@ -541,12 +541,31 @@ impl Battle<'_> {
         }
         let reach = self.reach(i);
         let strikers = self.strikers(side);
-        let here = self.general_score(i, at, &strikers);
-        let best = reach
-            .squares()
-            .filter(|&(sq, _)| sq != at && self.can_stop(i, sq))
-            .map(|(sq, cost)| (sq, self.general_score(i, sq, &strikers), cost))
-            .max_by(|a, b| a.1.cmp(&b.1).then(b.2.cmp(&a.2)));
+        let mut fighters = std::mem::take(&mut self.fighters);
+        self.count_fighters(i, &mut fighters);
+        let threatened =
+            |sq: Square| GENERAL_THREAT.saturating_mul(count_threats(strikers.iter().copied(), sq));
+        let here = self.general_ground(i, at, &fighters) - threatened(at);
+        // The best square: the highest score, then the cheapest to reach,
+        // then the last of equals in the order of `Reach::squares`. The
+        // threats only lower a square's score, so one whose score before them
+        // could not beat the square he stands on or the best so far is passed
+        // over before they are counted.
+        let mut best: Option<(Square, i32, u8)> = None;
+        for (sq, cost) in reach.squares() {
+            if sq == at || !self.can_stop(i, sq) {
+                continue;
+            }
+            let ground = self.general_ground(i, sq, &fighters);
+            if ground <= here || best.is_some_and(|(_, b, _)| ground < b) {
+                continue;
+            }
+            let score = ground - threatened(sq);
+            if best.is_none_or(|(_, b, c)| score > b || (score == b && cost <= c)) {
+                best = Some((sq, score, cost));
+            }
+        }
+        self.fighters = fighters;
         if let Some((sq, score, _)) = best
             && score > here
         {
@@ -570,24 +589,36 @@ impl Battle<'_> {
         self.pieces.iter().filter_map(|q| strike_reach(q, side)).collect()
     }
 
-    /// How good `sq` is for General `i`: two for each fighting stand of his
-    /// next to it, less ten next to an enemy, less [`GENERAL_THREAT`] for
-    /// each enemy stand that could strike him there, less one sharing a
-    /// square.
-    fn general_score(&self, i: usize, sq: Square, strikers: &[(Square, i32)]) -> i32 {
+    /// Counts, square by square, the fighting stands of General `i`'s side
+    /// in it (`fighters`, one a square, `y * width + x`).
+    fn count_fighters(&self, i: usize, fighters: &mut Vec<u8>) {
+        let side = self.pieces.get(i).map_or(usize::MAX, |p| p.side);
+        fighters.clear();
+        fighters.extend(self.squares.iter().map(|places| {
+            let mine = places
+                .iter()
+                .filter_map(|&o| usize::try_from(o).ok())
+                .filter(|&o| o != i && self.pieces.get(o).is_some_and(|p| p.side == side && p.fighter()))
+                .count();
+            u8::try_from(mine).unwrap_or(u8::MAX)
+        }));
+    }
+
+    /// How good `sq` is for General `i` before the enemy's reach is
+    /// counted: two for each fighting stand of his next to it (`fighters`,
+    /// [`Battle::count_fighters`]), less ten next to an enemy, less one
+    /// sharing a square. Less [`GENERAL_THREAT`] for each enemy stand that
+    /// could strike him there, it is the square's score.
+    fn general_ground(&self, i: usize, sq: Square, fighters: &[u8]) -> i32 {
         let Some(side) = self.pieces.get(i).map(|p| p.side) else {
-            return i32::MIN;
+            return i32::MIN / 2;
         };
-        let friends = neighbours(sq)
-            .flat_map(|n| self.occupants(n))
-            .flatten()
-            .filter(|&o| o != i && self.pieces.get(o).is_some_and(|p| p.side == side && p.fighter()))
-            .count();
+        let friends: i32 = neighbours(sq)
+            .filter_map(|n| self.slot(n).and_then(|k| fighters.get(k)))
+            .map(|&n| i32::from(n))
+            .sum();
         let shared = self.occupants(sq).into_iter().flatten().any(|o| o != i);
-        2 * i32::try_from(friends).unwrap_or(0)
-            - if self.enemy_adjacent(sq, side) { 10 } else { 0 }
-            - GENERAL_THREAT.saturating_mul(count_threats(strikers.iter().copied(), sq))
-            - i32::from(shared)
+        2 * friends - if self.enemy_adjacent(sq, side) { 10 } else { 0 } - i32::from(shared)
     }
 }
 
