@@ -311,6 +311,9 @@ impl Battle<'_> {
     /// from which it would have a target in range and in sight, its line of
     /// fire clear of its own troops ("Artillery ... may fire over friendly
     /// troops" only from a hill, Hill squares). None when no such square.
+    /// Asked only of a battery with no target where it stands
+    /// ([`Battle::artillery_move`] asks that first, and nothing has moved
+    /// since), so its own square is not asked again.
     pub(super) fn gun_position(&mut self, i: usize, goal: Point) -> Option<Square> {
         let side = self.side(i);
         self.refresh(side);
@@ -318,7 +321,7 @@ impl Battle<'_> {
         let mut squares: Vec<(f64, Square)> = self
             .reached
             .iter()
-            .filter(|&&sq| sq == here || self.free(sq))
+            .filter(|&&sq| sq != here && self.free(sq))
             .filter(|&&sq| !self.in_contact(sq, side) && !self.threatened(side, sq, GUNS_KEEP_OFF))
             .map(|&sq| (doctrine::dist(centre(sq), goal), sq))
             .collect();
