@@ -474,7 +474,15 @@ fn search(ground: &Ground, allowance: i32, step: Step) -> [u8; WINDOW] {
                 continue; // reached more cheaply since
             }
             for d in DIRECTIONS {
-                let (Some(to), Some(c)) = (shift(from, d.dx, d.dy), ground.step_cost(from, d, step)) else {
+                let Some(to) = shift(from, d.dx, d.dy) else {
+                    continue;
+                };
+                // Every step costs at least one square: a square already
+                // reached as cheaply is passed over before the step is weighed.
+                if cost.get(to).is_none_or(|&c| i32::from(c) <= level + 1) {
+                    continue;
+                }
+                let Some(c) = ground.step_cost(from, d, step) else {
                     continue;
                 };
                 let total = level + c;
