@@ -192,6 +192,8 @@ pub struct Battle<'a> {
     may_block: Vec<bool>,
     /// Scratch for the guns' candidate targets (distance, enemy).
     candidates: Vec<u64>,
+    /// Scratch for the squares a battery weighs as its position, nearest its goal first.
+    gun_squares: Vec<(f64, Square)>,
     /// Per kind of unit ([`Passage::class`]), per square: what its terrain
     /// asks of the unit moving ([`Passage::of`]); empty until first used.
     passages: [Vec<u8>; Passage::CLASSES],
@@ -265,6 +267,7 @@ impl<'a> Battle<'a> {
                 .map(|c| blocks_sight(c, Unit::FootArtillery, 0))
                 .collect(),
             candidates: Vec::new(),
+            gun_squares: Vec::new(),
             passages: Default::default(),
             sight_memo: std::cell::RefCell::new(vec![Vec::new(); n]),
             frontier: Vec::new(),

@@ -318,18 +318,25 @@ impl Battle<'_> {
         let side = self.side(i);
         self.refresh(side);
         let here = self.at(i);
-        let mut squares: Vec<(f64, Square)> = self
-            .reached
-            .iter()
-            .filter(|&&sq| sq != here && self.free(sq))
-            .filter(|&&sq| !self.in_contact(sq, side) && !self.threatened(side, sq, GUNS_KEEP_OFF))
-            .map(|&sq| (doctrine::dist(centre(sq), goal), sq))
-            .collect();
+        // Nearest the goal first; a square is weighed (free, out of contact
+        // and of the enemy's reach, a target from it) only until one will do.
+        let mut squares = std::mem::take(&mut self.gun_squares);
+        squares.clear();
+        squares.extend(
+            self.reached
+                .iter()
+                .filter(|&&sq| sq != here)
+                .map(|&sq| (doctrine::dist(centre(sq), goal), sq)),
+        );
         squares.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        squares
-            .into_iter()
-            .map(|(_, sq)| sq)
-            .find(|&sq| self.has_gun_target_from(i, sq))
+        let found = squares.iter().map(|&(_, sq)| sq).find(|&sq| {
+            self.free(sq)
+                && !self.in_contact(sq, side)
+                && !self.threatened(side, sq, GUNS_KEEP_OFF)
+                && self.has_gun_target_from(i, sq)
+        });
+        self.gun_squares = squares;
+        found
     }
 
     // ------------------------------------------------------------------------
