@@ -177,10 +177,16 @@ impl<'a, P, D> Roster<'a, P, D> {
     }
 
     /// Whether side `side` has lost more of the points it brought on than
-    /// its resolve ([`Resolve`]): it breaks and quits the field.
+    /// its resolve ([`Resolve`]) and does not still far outnumber the enemy
+    /// ([`Resolve::broken_against`]): it breaks and quits the field.
     pub fn broken(&self, side: usize, standing: impl Fn(&Member<'a, P, D>) -> u32) -> bool {
-        let (before, after) = self.points(side, standing);
-        self.resolve.broken(side, before, after)
+        let (before, after) = self.points(side, &standing);
+        // The enemy's standing points are counted only for a side past its
+        // resolve (most looks are at a side that is not).
+        self.resolve.broken(side, before, after) && {
+            let (_, enemy) = self.points(side ^ 1, &standing);
+            self.resolve.broken_against(side, before, after, enemy)
+        }
     }
 
     /// Whether side `side` has nothing left to fight with: no stand for

@@ -306,7 +306,10 @@ pub const ARMY_BREAKS_AT_LOSS: f64 = 0.5;
 /// was not fought 'to the last man' ... when one found himself outnumbered
 /// at key positions"), and it is what leaves room for surprise in a battle
 /// of many dice: the larger army still wears the smaller down faster, but
-/// which one gives up first is not certain until it does.
+/// which one gives up first is not certain until it does. An army that
+/// still stands at least three times the enemy's points does not break
+/// whatever its losses ([`Resolve::broken_against`]): a low throw gives a
+/// small army's surprise, not a great army's rout before a handful.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Resolve {
     /// Per side, in scenario order: the share of its points it can lose.
@@ -367,7 +370,21 @@ impl Resolve {
     pub fn broken(&self, side: usize, before: u64, standing: u64) -> bool {
         before > 0 && before.saturating_sub(standing) as f64 > self.of(side) * before as f64
     }
+
+    /// [`Resolve::broken`], unless the side still has standing at least
+    /// [`HOLDS_WHILE_OUTNUMBERING`] times the `enemy`'s standing points: an
+    /// army that sees itself far the stronger on the field does not give up
+    /// the day (this program's own rule, with the resolve's).
+    pub fn broken_against(&self, side: usize, before: u64, standing: u64, enemy: u64) -> bool {
+        self.broken(side, before, standing)
+            && !(enemy > 0 && standing as f64 >= HOLDS_WHILE_OUTNUMBERING * enemy as f64)
+    }
 }
+
+/// A side whose standing points are at least this many times the enemy's
+/// does not break whatever its losses (this program's own, see
+/// [`Resolve::broken_against`]).
+pub const HOLDS_WHILE_OUTNUMBERING: f64 = 3.0;
 
 /// Whether an army that brought `before` points and has `standing` points
 /// still fighting has broken at [`ARMY_BREAKS_AT_LOSS`].
@@ -513,7 +530,8 @@ pub fn judge(
     let (lost_a, lost_b) = (share_lost(a), share_lost(b));
     let broken = |side: usize| {
         let (before, after) = points(side);
-        !standing(side) || resolve.broken(side, before, after)
+        let (_, enemy) = points(side ^ 1);
+        !standing(side) || resolve.broken_against(side, before, after, enemy)
     };
     // How far past its resolve a side is: one with nothing standing, furthest.
     let strain = |side: usize| {
@@ -818,6 +836,47 @@ mod tests {
         assert!(!has_broken(200, 100));
         assert!(has_broken(200, 99));
         assert!(!has_broken(0, 0), "an army of nothing cannot break");
+    }
+
+    #[test]
+    fn a_side_past_its_resolve_holds_while_it_has_three_times_the_enemy_standing() {
+        let resolve = Resolve {
+            breaks_at: [0.2, 0.5],
+        };
+        // 400 brought, 300 standing: 25% lost, past a resolve of 20%.
+        assert!(resolve.broken(0, 400, 300));
+        assert!(!resolve.broken_against(0, 400, 300, 100), "three to one: holds");
+        assert!(
+            resolve.broken_against(0, 400, 300, 101),
+            "under three to one: breaks"
+        );
+        assert!(
+            resolve.broken_against(0, 400, 300, 0),
+            "no enemy standing: the losses decide"
+        );
+        assert!(!resolve.broken_against(0, 400, 320, 10), "not past its resolve");
+        // The judge counts it so: four stands against one, one of the four
+        // lost, the one standing whole at the end.
+        let s = scenario();
+        let ends = [
+            end(0, 100, FAR),
+            end(0, 100, FAR),
+            end(0, 100, FAR),
+            end(0, 0, FAR),
+            end(1, 100, FAR),
+        ];
+        let (_, _, verdict) = judge(&s, &ends, &resolve, None);
+        assert!(!verdict.contains("broke"), "{verdict}");
+        let ends = [
+            end(0, 100, FAR),
+            end(0, 100, FAR),
+            end(0, 99, FAR),
+            end(0, 0, FAR),
+            end(1, 100, FAR),
+        ];
+        let (winner, _, verdict) = judge(&s, &ends, &resolve, None);
+        assert_eq!(winner, Some(1), "{verdict}");
+        assert!(verdict.contains("broke with 25%"), "{verdict}");
     }
 
     #[test]
