@@ -158,7 +158,7 @@ pub fn write_briefing(campaign: &Campaign, battle: &Battle, handoff: &Handoff) -
     let _ = writeln!(out, "## Victory\n");
     let _ = writeln!(
         out,
-        "- Before the first turn each general throws 2D6 for his army's resolve: it breaks and quits the field once it has lost more than {:.0}% of the points it brought on, and {:.1} more in a hundred for every pip over 2 ({:.0}% at a 12); the other side wins. An army that still has standing {} times the enemy's points or more does not break, whatever its losses. If both pass theirs at once, the one further past it breaks.",
+        "- Before the first turn each general throws 2D6 for his army's resolve: it breaks and quits the field once it has lost more than {:.0}% of the points it brought on, and {:.1} more in a hundred for every pip over 2 ({:.0}% at a 12); the other side wins. An army whose standing points are still {} times the enemy's or more does not break, whatever its losses. If both pass theirs at once, the one further past it breaks.",
         RESOLVE_BASE * 100.0,
         RESOLVE_STEP * 100.0,
         (RESOLVE_BASE + 10.0 * RESOLVE_STEP) * 100.0,
