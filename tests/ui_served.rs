@@ -60,6 +60,21 @@ fn until_said(h: &mut Harness<'_, UmpireApp>, text: &str) {
     }
 }
 
+/// Types `link` into File > Open served campaign… and presses Open, as a
+/// user does; one frame after, the call is under way.
+fn type_served_link(h: &mut Harness<'_, UmpireApp>, link: &str) {
+    h.get_by_label("File").click();
+    h.run();
+    h.get_by_label("Open served campaign…").click();
+    h.run();
+    h.get_by_label("Link").focus();
+    h.run();
+    h.get_by_label("Link").type_text(link);
+    h.run();
+    h.get_by_label("Open").click();
+    h.step();
+}
+
 fn british() -> SideId {
     SideId::new("british")
 }
@@ -121,16 +136,7 @@ fn a_side_plays_from_the_window_through_the_server() {
     );
 
     // The link, typed into File > Open served campaign….
-    h.get_by_label("File").click();
-    h.run();
-    h.get_by_label("Open served campaign…").click();
-    h.run();
-    h.get_by_label("Link").focus();
-    h.run();
-    h.get_by_label("Link").type_text(&link);
-    h.run();
-    h.get_by_label("Open").click();
-    h.step();
+    type_served_link(&mut h, &link);
     until_said(
         &mut h,
         "Opened British Field Force's view of `egypt` for game move 9",
@@ -242,16 +248,7 @@ fn the_umpire_plays_from_the_window_through_the_server() {
     );
 
     // The umpire's link, typed into File > Open served campaign….
-    h.get_by_label("File").click();
-    h.run();
-    h.get_by_label("Open served campaign…").click();
-    h.run();
-    h.get_by_label("Link").focus();
-    h.run();
-    h.get_by_label("Link").type_text(&link);
-    h.run();
-    h.get_by_label("Open").click();
-    h.step();
+    type_served_link(&mut h, &link);
     until_said(&mut h, "Opened the umpire's view of `egypt`");
     h.run();
     assert_eq!(h.state().viewer(), None);

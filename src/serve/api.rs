@@ -260,6 +260,19 @@ fn json_answer(value: Value) -> Answer {
     Ok(Json(value).into_response())
 }
 
+/// Each side of the umpire's summary and state: its id and name, whether it
+/// has given orders for this game move and whether the program plays it.
+fn side_rows(
+    sides: &[crate::model::Side],
+    given: impl Fn(&crate::model::SideId) -> bool,
+    programmed: impl Fn(&crate::model::SideId) -> bool,
+) -> Vec<Value> {
+    sides
+        .iter()
+        .map(|s| json!({"id": s.id, "name": s.name, "orders_given": given(&s.id), "programmed": programmed(&s.id)}))
+        .collect()
+}
+
 /// GET /api/campaigns/{id}: the umpire's summary.
 async fn campaign(State(saves): State<Arc<Saves>>, Path(id): Path<String>, headers: HeaderMap) -> Answer {
     let token = token_of(&headers, None);
@@ -270,17 +283,7 @@ async fn campaign(State(saves): State<Arc<Saves>>, Path(id): Path<String>, heade
         let given = desk::sides_with_orders(&open.store)?;
         let programmed = open.store.programmed_sides()?;
         let settings = open.store.serve_settings()?;
-        let sides: Vec<Value> = campaign
-            .sides
-            .iter()
-            .map(|s| {
-                json!({
-                    "id": s.id, "name": s.name,
-                    "orders_given": given.contains(&s.id),
-                    "programmed": programmed.contains(&s.id),
-                })
-            })
-            .collect();
+        let sides = side_rows(&campaign.sides, |s| given.contains(s), |s| programmed.contains(s));
         json_answer(json!({
             "id": id2,
             "title": campaign.title,
@@ -304,17 +307,11 @@ async fn umpire_state(State(saves): State<Arc<Saves>>, Path(id): Path<String>, h
         admit(&open.store, token.as_deref(), &Need::Umpire)?;
         let (state, at) = desk::umpire_state(&open.store)?;
         let campaign = &state.campaign;
-        let sides: Vec<Value> = campaign
-            .sides
-            .iter()
-            .map(|s| {
-                json!({
-                    "id": s.id, "name": s.name,
-                    "orders_given": state.orders.iter().any(|o| o.side == s.id),
-                    "programmed": state.programmed.contains(&s.id),
-                })
-            })
-            .collect();
+        let sides = side_rows(
+            &campaign.sides,
+            |s| state.orders.iter().any(|o| o.side == *s),
+            |s| state.programmed.contains(s),
+        );
         json_answer(json!({
             "id": id2,
             "revision": at.number(),
