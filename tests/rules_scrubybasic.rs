@@ -1100,3 +1100,40 @@ fn the_attacker_fires_and_charges_with_every_stand_that_can_reach() {
     }
     assert!(together, "no seed charged with all five companies");
 }
+
+/// Every tie judged in a fight tells the models, the die's multiplier and
+/// the throw it came from, and its sum is theirs (Judging the Morale 4, 6):
+/// "8 models x 5 = 36" read as nonsense before.
+#[test]
+fn a_tie_in_a_fight_tells_models_times_the_multiplier_for_the_throw() {
+    let mut seen = [0_u32; 2];
+    for firers in [2, 3] {
+        let s = firing_range(StandKind::LineInfantry, firers, StandKind::LineInfantry, false);
+        for seed in 0..40 {
+            let out = fight(&s, RuleSetId::ScrubyBasic, seed).unwrap();
+            for l in out.log.iter().filter(|l| l.text.contains("equal losses in")) {
+                let (_, counts) = l.text.split_once(": ").unwrap();
+                for count in counts.split("; ") {
+                    // "<side> N models[, half again in its position,] times M (a throw of F): V"
+                    let words: Vec<&str> = count.split(' ').collect();
+                    let at = words
+                        .iter()
+                        .position(|w| *w == "models" || *w == "models,")
+                        .unwrap();
+                    let models: f64 = words[at - 1].parse().unwrap();
+                    let half_again = count.contains(", half again in its position,");
+                    let rest = count.split_once(" times ").unwrap().1;
+                    let (m, rest) = rest.split_once(" (a throw of ").unwrap();
+                    let (face, value) = rest.split_once("): ").unwrap();
+                    let (m, face, value): (f64, u32, f64) =
+                        (m.parse().unwrap(), face.parse().unwrap(), value.parse().unwrap());
+                    assert_eq!(m, if face <= 3 { 2.0 } else { 3.0 }, "{}", l.text);
+                    let counted = if half_again { models * 1.5 } else { models };
+                    assert_eq!(value, counted * m, "{}", l.text);
+                    seen[usize::from(half_again)] += 1;
+                }
+            }
+        }
+    }
+    assert!(seen[0] > 0, "no tie judged in the open: {seen:?}");
+}

@@ -438,9 +438,21 @@ impl Battle<'_> {
                     let (f0, f1) = (self.dice.d6(), self.dice.d6());
                     let (v0, v1) = (morale_value(s0, f0, p0), morale_value(s1, f1, p1));
                     self.log.say(self.turn, || {
+                        let count = |models: u32, face: u32, position: bool, value: f64| {
+                            let plus = if position {
+                                ", half again in its position,"
+                            } else {
+                                ""
+                            };
+                            format!(
+                                "{models} models{plus} times {} (a throw of {face}): {value}",
+                                morale_multiplier(face)
+                            )
+                        };
                         format!(
-                            "equal losses in {what}: {} {s0} models x {f0} = {v0}, {} {s1} models x {f1} = {v1}",
-                            n0, n1
+                            "equal losses in {what}: {n0} {}; {n1} {}",
+                            count(s0, f0, p0, v0),
+                            count(s1, f1, p1, v1)
                         )
                     });
                     if (v0 - v1).abs() > EPSILON {
