@@ -377,7 +377,7 @@ fn the_engines_odds_follow_the_ratio_and_the_ground() {
         (Scruby1965, Ground::Hills, false, 300.0, 100.0, 0.85, 1.0),
         // Between measured ratios: between their shares.
         (Scruby1965, Ground::Open, false, 175.0, 100.0, 0.77, 0.93),
-        (Harman2021, Ground::Town, true, 150.0, 100.0, 0.3, 0.6),
+        (Harman2021, Ground::Town, true, 150.0, 100.0, 0.55, 0.8),
         // No defender: won; no attacker: lost.
         (Scruby1965, Ground::Woods, false, 100.0, 0.0, 1.0, 1.0),
         (Scruby1965, Ground::Woods, false, 0.0, 100.0, 0.0, 0.0),
@@ -761,7 +761,7 @@ fn engine_odds_table() {
     let runs: u32 = std::env::var("ODDS_RUNS")
         .ok()
         .and_then(|r| r.parse().ok())
-        .unwrap_or(30);
+        .unwrap_or(100);
     let fought = fight(&chosen, runs, 20, &mut |_, _| {});
     for b in &fought.battles {
         let Probe::Synthetic {

@@ -12,7 +12,7 @@
 //! table measured once on the proving ground's synthetic battles of mixed
 //! arms (`umpire proving`'s hand-off: ten stands the weaker side, the
 //! stronger 1.5, 2 or 3 times as many; 60% line infantry, 20% heavy
-//! cavalry, 20% foot artillery), fought 30 times under each engine on each
+//! cavalry, 20% foot artillery), fought 100 times under each engine on each
 //! ground, the defender standing or entrenched (`tests/ai.rs`,
 //! `engine_odds_table`, which prints it). Between the measured ratios it is
 //! read on the logarithm of the ratio; past them, at the nearest.
@@ -46,55 +46,56 @@ pub fn ground_of(region: &Region) -> (Ground, bool) {
 /// The attacker's points over the defender's at which the table was measured.
 const RATIOS: [f64; 7] = [1.0 / 3.0, 0.5, 1.0 / 1.5, 1.0, 1.5, 2.0, 3.0];
 
-/// The attacker's wins in 100 (30 battles each, so about 9 either way), by
+/// The attacker's wins in 100 (100 battles each, so about 5 either way;
+/// measured on 27 November with issue 14's engines), by
 /// rule set (`RuleSetId` order), ground (`Ground` order), the defender
 /// standing or entrenched, and `RATIOS`.
 const WINS: [[[[u8; 7]; 2]; 5]; 5] = [
     // scruby-1961
     [
-        [[3, 3, 7, 47, 97, 93, 97], [7, 10, 10, 43, 80, 90, 97]], // open
-        [[0, 10, 43, 57, 77, 90, 93], [13, 27, 33, 70, 87, 93, 97]], // town
-        [[3, 17, 23, 37, 90, 97, 97], [0, 7, 0, 63, 90, 70, 100]], // river
-        [[0, 17, 10, 13, 60, 90, 80], [0, 10, 33, 13, 80, 97, 90]], // hills
-        [[0, 7, 40, 33, 77, 93, 100], [10, 3, 23, 23, 43, 53, 93]], // woods
+        [[0, 4, 10, 52, 89, 95, 100], [1, 8, 15, 48, 82, 89, 100]], // open
+        [[0, 15, 35, 61, 76, 89, 100], [0, 20, 37, 67, 82, 94, 100]], // town
+        [[0, 21, 21, 46, 88, 95, 99], [0, 12, 4, 61, 81, 68, 99]],  // river
+        [[0, 18, 9, 16, 53, 87, 100], [0, 5, 14, 14, 81, 93, 100]], // hills
+        [[0, 6, 26, 36, 65, 95, 100], [0, 2, 21, 18, 58, 34, 75]],  // woods
     ],
     // scruby-basic
     [
-        [[0, 7, 10, 53, 87, 93, 100], [0, 3, 3, 33, 90, 97, 100]], // open
-        [[0, 7, 17, 27, 73, 57, 83], [10, 17, 13, 27, 90, 77, 90]], // town
-        [[0, 0, 7, 47, 100, 100, 100], [0, 0, 0, 43, 87, 77, 100]], // river
-        [[0, 3, 7, 37, 57, 83, 97], [0, 10, 10, 20, 70, 63, 93]],  // hills
-        [[0, 0, 7, 47, 80, 93, 100], [0, 17, 7, 7, 13, 70, 97]],   // woods
+        [[0, 2, 7, 38, 89, 94, 100], [0, 6, 3, 57, 94, 93, 100]], // open
+        [[0, 6, 12, 21, 61, 64, 87], [4, 11, 11, 34, 76, 82, 93]], // town
+        [[0, 0, 9, 38, 95, 97, 100], [0, 3, 8, 31, 78, 76, 100]], // river
+        [[0, 2, 16, 42, 58, 90, 97], [0, 6, 9, 22, 70, 58, 97]],  // hills
+        [[0, 1, 4, 48, 76, 94, 100], [1, 14, 14, 4, 14, 66, 100]], // woods
     ],
     // harman-2021
     [
-        [[0, 0, 30, 60, 77, 80, 93], [7, 17, 37, 53, 77, 83, 97]], // open
-        [[3, 7, 37, 67, 63, 87, 97], [7, 17, 27, 43, 47, 77, 93]], // town
-        [[7, 17, 17, 50, 50, 83, 80], [3, 40, 30, 50, 80, 67, 100]], // river
-        [[7, 13, 23, 47, 70, 97, 100], [3, 13, 7, 43, 37, 77, 97]], // hills
-        [[3, 57, 10, 57, 80, 77, 93], [7, 10, 20, 7, 10, 77, 47]], // woods
+        [[0, 9, 28, 50, 73, 81, 100], [0, 26, 41, 56, 80, 85, 100]], // open
+        [[0, 9, 37, 66, 64, 85, 97], [0, 12, 25, 24, 67, 57, 99]],   // town
+        [[1, 14, 28, 47, 35, 66, 73], [1, 26, 31, 49, 68, 64, 94]],  // river
+        [[1, 26, 17, 51, 77, 98, 100], [1, 17, 19, 61, 36, 77, 99]], // hills
+        [[0, 49, 13, 61, 74, 81, 100], [0, 21, 64, 51, 30, 59, 99]], // woods
     ],
     // scruby-1965
     [
-        [[3, 0, 27, 33, 77, 93, 90], [7, 23, 17, 57, 80, 97, 97]], // open
-        [[0, 13, 47, 33, 70, 80, 100], [3, 10, 17, 40, 47, 93, 100]], // town
-        [[3, 0, 20, 20, 83, 80, 93], [7, 7, 23, 27, 67, 63, 90]],  // river
-        [[7, 13, 33, 27, 30, 63, 100], [10, 13, 13, 27, 57, 77, 93]], // hills
-        [[0, 10, 20, 20, 70, 73, 97], [3, 20, 20, 70, 90, 90, 97]], // woods
+        [[0, 3, 20, 49, 79, 91, 100], [0, 15, 5, 16, 44, 78, 100]], // open
+        [[0, 9, 41, 28, 63, 88, 100], [0, 6, 19, 46, 63, 99, 100]], // town
+        [[0, 3, 17, 14, 86, 87, 99], [0, 9, 31, 16, 75, 75, 93]],   // river
+        [[0, 13, 26, 32, 40, 73, 100], [0, 12, 12, 27, 57, 76, 100]], // hills
+        [[0, 9, 16, 28, 64, 70, 100], [0, 8, 9, 64, 83, 96, 100]],  // woods
     ],
     // cordery-2009
     [
-        [[7, 10, 23, 53, 83, 83, 93], [10, 20, 33, 53, 80, 87, 100]], // open
-        [[10, 10, 23, 53, 73, 73, 87], [13, 33, 33, 40, 70, 87, 80]], // town
-        [[3, 13, 27, 27, 77, 70, 90], [7, 37, 17, 40, 60, 77, 87]],   // river
-        [[7, 13, 20, 40, 73, 83, 87], [17, 17, 20, 60, 80, 83, 83]],  // hills
-        [[7, 20, 40, 50, 67, 73, 93], [33, 17, 30, 57, 83, 83, 83]],  // woods
+        [[3, 18, 29, 52, 79, 88, 94], [2, 13, 22, 44, 70, 84, 96]], // open
+        [[7, 13, 17, 49, 68, 78, 97], [6, 14, 27, 44, 67, 74, 90]], // town
+        [[8, 13, 24, 56, 72, 71, 91], [3, 24, 27, 42, 68, 78, 89]], // river
+        [[4, 18, 24, 54, 75, 82, 88], [2, 20, 29, 49, 68, 73, 86]], // hills
+        [[6, 21, 40, 52, 77, 83, 95], [3, 16, 36, 59, 69, 91, 95]], // woods
     ],
 ];
 
 /// The share of battles the attacker wins under `rules` on `ground` with
 /// `attacker` points against `defender`: 0 to 1. The measured shares are
-/// first made non-decreasing in the ratio (30 battles leave them noisy: a
+/// first made non-decreasing in the ratio (100 battles leave them noisy: a
 /// stronger attack never counts as worse than a weaker one).
 pub fn attack_odds(rules: RuleSetId, ground: Ground, entrenched: bool, attacker: f64, defender: f64) -> f64 {
     if defender <= 0.0 {
