@@ -91,6 +91,12 @@ impl Ground {
     /// square inside the window's edge.
     fn step_cost(&self, from: usize, d: Facing, step: Step) -> Option<i32> {
         let to = shift(from, d.dx, d.dy)?;
+        self.step_cost_to(from, to, d, step)
+    }
+
+    /// [`Ground::step_cost`] with the window's square `to` the step reaches
+    /// already worked out.
+    fn step_cost_to(&self, from: usize, to: usize, d: Facing, step: Step) -> Option<i32> {
         let (a, b) = (self.marks_at(from), self.marks_at(to));
         // MOVEMENT: "Stands can move through friendly stands but not through
         // enemy stands." (Water and the table's edge stop them too.) "Only
@@ -468,6 +474,8 @@ fn search(ground: &Ground, allowance: i32, step: Step) -> [u8; WINDOW] {
     let Some(start) = index(ground.origin, ground.origin) else {
         return cost;
     };
+    // Each step with its offset in the window, worked out once.
+    let steps = DIRECTIONS.map(|d| (d, isize::try_from(d.dx + d.dy * SPAN).unwrap_or(0)));
     let mut buckets = [[0_u8; WINDOW]; LEVELS];
     let mut lens = [0_usize; LEVELS];
     if let (Some(c), Some(b), Some(l), Ok(k)) = (
@@ -492,16 +500,17 @@ fn search(ground: &Ground, allowance: i32, step: Step) -> [u8; WINDOW] {
             if cost.get(from).map(|&c| i32::from(c)) != Some(level) {
                 continue; // reached more cheaply since
             }
-            for d in DIRECTIONS {
-                let Some(to) = shift(from, d.dx, d.dy) else {
-                    continue;
-                };
+            for (d, offset) in steps {
+                // A step off the window wraps past its end: `cost` has no
+                // such square, and it is passed over below as `shift` would.
+                let to = from.wrapping_add_signed(offset);
                 // Every step costs at least one square: a square already
-                // reached as cheaply is passed over before the step is weighed.
+                // reached as cheaply (or off the window) is passed over
+                // before the step is weighed.
                 if cost.get(to).is_none_or(|&c| i32::from(c) <= level + 1) {
                     continue;
                 }
-                let Some(c) = ground.step_cost(from, d, step) else {
+                let Some(c) = ground.step_cost_to(from, to, d, step) else {
                     continue;
                 };
                 let total = level + c;
