@@ -91,6 +91,12 @@ impl Ground {
     /// square inside the window's edge.
     fn step_cost(&self, from: usize, d: Facing, step: Step) -> Option<i32> {
         let to = shift(from, d.dx, d.dy)?;
+        self.step_cost_to(from, to, d, step)
+    }
+
+    /// [`Ground::step_cost`] with the window's square `to` the step reaches
+    /// already worked out.
+    fn step_cost_to(&self, from: usize, to: usize, d: Facing, step: Step) -> Option<i32> {
         let (a, b) = (self.marks_at(from), self.marks_at(to));
         // MOVEMENT: "Stands can move through friendly stands but not through
         // enemy stands." (Water and the table's edge stop them too.) "Only
@@ -183,29 +189,48 @@ impl Battle<'_> {
             artillery: self.pieces.get(i).is_some_and(|p| p.artillery),
         };
         let ours = u8::try_from(side + 1).unwrap_or(0);
-        for dy in ys.0.max(-RADIUS)..=ys.1.min(RADIUS) {
-            for dx in xs.0.max(-RADIUS)..=xs.1.min(RADIUS) {
-                let sq = (origin.0 + dx, origin.1 + dy);
-                let (Some(k), Some(slot)) = (index(origin, sq), self.slot(sq)) else {
-                    continue;
-                };
-                let going = self.going.get(slot).copied().unwrap_or_default();
-                let enemy = self.owner.get(slot).is_some_and(|&o| o != 0 && o != ours);
+        let infantry = ground.infantry;
+        // The box's squares on the table, row by row: each row's squares
+        // read in one run from the table's going and owners into the
+        // window's run (the box is within the window, so every square of
+        // it on the table has its place there).
+        let (x0, x1) = (
+            xs.0.max(-RADIUS).max(-origin.0),
+            xs.1.min(RADIUS).min(self.width - 1 - origin.0),
+        );
+        let (y0, y1) = (
+            ys.0.max(-RADIUS).max(-origin.1),
+            ys.1.min(RADIUS).min(self.depth - 1 - origin.1),
+        );
+        let run = usize::try_from(x1 - x0 + 1).unwrap_or(0);
+        for dy in y0..=y1 {
+            let (Ok(slot), Ok(k)) = (
+                usize::try_from((origin.1 + dy) * self.width + origin.0 + x0),
+                usize::try_from((dy + RADIUS) * SPAN + x0 + RADIUS),
+            ) else {
+                continue;
+            };
+            let (Some(goings), Some(owners), Some(marks), Some(levels)) = (
+                self.going.get(slot..slot + run),
+                self.owner.get(slot..slot + run),
+                ground.marks.get_mut(k..k + run),
+                ground.level.get_mut(k..k + run),
+            ) else {
+                continue;
+            };
+            for (((going, &o), m), l) in goings.iter().zip(owners).zip(marks).zip(levels) {
+                let enemy = o != 0 && o != ours;
                 let flag = |on: bool, f: u8| if on { f } else { 0 };
                 let enterable = !going.water() && !enemy;
                 // MOVEMENT: "Only Infantry may move off-road through woods or can
                 // cross vertical obstacles (e.g. walls, hedges, fences etc.)"
-                let open_to_it = ground.infantry || !going.infantry_only();
-                if let Some(m) = ground.marks.get_mut(k) {
-                    *m = flag(going.road(), ROAD)
-                        | flag(going.obstacle(), OBSTACLE)
-                        | flag(enemy, ENEMY)
-                        | flag(enterable && open_to_it, FREE)
-                        | flag(enterable && !open_to_it && going.road(), GATE);
-                }
-                if let Some(l) = ground.level.get_mut(k) {
-                    *l = going.level;
-                }
+                let open_to_it = infantry || !going.infantry_only();
+                *m = flag(going.road(), ROAD)
+                    | flag(going.obstacle(), OBSTACLE)
+                    | flag(enemy, ENEMY)
+                    | flag(enterable && open_to_it, FREE)
+                    | flag(enterable && !open_to_it && going.road(), GATE);
+                *l = going.level;
             }
         }
         if ground.artillery {
@@ -449,6 +474,8 @@ fn search(ground: &Ground, allowance: i32, step: Step) -> [u8; WINDOW] {
     let Some(start) = index(ground.origin, ground.origin) else {
         return cost;
     };
+    // Each step with its offset in the window, worked out once.
+    let steps = DIRECTIONS.map(|d| (d, isize::try_from(d.dx + d.dy * SPAN).unwrap_or(0)));
     let mut buckets = [[0_u8; WINDOW]; LEVELS];
     let mut lens = [0_usize; LEVELS];
     if let (Some(c), Some(b), Some(l), Ok(k)) = (
@@ -473,16 +500,17 @@ fn search(ground: &Ground, allowance: i32, step: Step) -> [u8; WINDOW] {
             if cost.get(from).map(|&c| i32::from(c)) != Some(level) {
                 continue; // reached more cheaply since
             }
-            for d in DIRECTIONS {
-                let Some(to) = shift(from, d.dx, d.dy) else {
-                    continue;
-                };
+            for (d, offset) in steps {
+                // A step off the window wraps past its end: `cost` has no
+                // such square, and it is passed over below as `shift` would.
+                let to = from.wrapping_add_signed(offset);
                 // Every step costs at least one square: a square already
-                // reached as cheaply is passed over before the step is weighed.
+                // reached as cheaply (or off the window) is passed over
+                // before the step is weighed.
                 if cost.get(to).is_none_or(|&c| i32::from(c) <= level + 1) {
                     continue;
                 }
-                let Some(c) = ground.step_cost(from, d, step) else {
+                let Some(c) = ground.step_cost_to(from, to, d, step) else {
                     continue;
                 };
                 let total = level + c;

@@ -151,6 +151,15 @@ struct Side<'a> {
     plan: doctrine::Plan,
 }
 
+/// A combatant as listed for the scans of every pair of stands: its index,
+/// centre and troop.
+#[derive(Debug, Clone, Copy)]
+struct Present {
+    i: usize,
+    at: Point,
+    troop: Troop,
+}
+
 /// A link of fire or melee between two stands, for judging morale.
 #[derive(Debug, Clone, Copy)]
 struct Link {
@@ -188,6 +197,14 @@ pub(super) struct Battle<'a> {
     parent: Vec<usize>,
     /// Scratch for musket fire: (firer, enemy in reach, squared distance).
     seen: Vec<(usize, usize, f64)>,
+    /// Each side's combatants in index order, listed by [`Self::list_present`]
+    /// at the start of a side's move, of the orders and of each fire, while
+    /// no stand they hold moves or falls (a moving side's own list goes
+    /// stale as it moves: only its enemy's is read then).
+    present: [Vec<Present>; 2],
+    /// The foremost foot's distance ([`Self::foot_front_unengaged`]) of the
+    /// side moving, until one of its foot moves.
+    front: Option<Option<f64>>,
 }
 
 fn unit_vec(v: Point) -> Point {
@@ -264,6 +281,8 @@ impl<'a> Battle<'a> {
             pools: vec![[0.0; 3]; n],
             parent: (0..n).collect(),
             seen: Vec::new(),
+            present: [Vec::new(), Vec::new()],
+            front: None,
         };
         b.log.say(0, || {
             format!("table scale {scale:.2}: moves and ranges as printed times {scale:.2}")
@@ -425,18 +444,40 @@ impl<'a> Battle<'a> {
             .is_some_and(|u| u.combatant() && u.shaken_until < self.turn)
     }
 
-    /// The nearest enemy combatant satisfying `ok`, and its distance.
+    /// Lists each side's combatants afresh ([`Battle::present`]).
+    fn list_present(&mut self) {
+        let mut present = std::mem::take(&mut self.present);
+        for list in &mut present {
+            list.clear();
+        }
+        for (i, u) in self.units.iter().enumerate() {
+            if let (Some(troop), Some(list)) = (u.troop.filter(|_| u.fighting()), present.get_mut(u.side)) {
+                list.push(Present { i, at: u.at, troop });
+            }
+        }
+        self.present = present;
+    }
+
+    /// The combatants of side `side`, as last listed.
+    fn present(&self, side: usize) -> &[Present] {
+        self.present.get(side).map_or(&[], Vec::as_slice)
+    }
+
+    /// The combatants of the enemy of side `side`, as last listed.
+    fn enemies(&self, side: usize) -> &[Present] {
+        self.present(1 - side.min(1))
+    }
+
+    /// The nearest enemy combatant satisfying `ok`, and its distance (the
+    /// enemy as last listed).
     fn nearest_enemy(&self, i: usize, ok: impl Fn(&Unit<'_>) -> bool) -> Option<(usize, f64)> {
         let me = self.u(i)?;
         let mut best: Option<(usize, f64)> = None;
-        for (j, e) in self.units.iter().enumerate() {
-            if e.side == me.side || !e.combatant() {
-                continue;
-            }
+        for e in self.enemies(me.side) {
             let (dx, dy) = (e.at.0 - me.at.0, e.at.1 - me.at.1);
             let d2 = dx * dx + dy * dy;
-            if best.is_none_or(|(_, b)| d2 < b - EPSILON) && ok(e) {
-                best = Some((j, d2));
+            if best.is_none_or(|(_, b)| d2 < b - EPSILON) && self.u(e.i).is_some_and(&ok) {
+                best = Some((e.i, d2));
             }
         }
         best.map(|(j, d2)| (j, d2.sqrt()))

@@ -93,6 +93,7 @@ impl Battle<'_> {
 
     /// 2. Artillery fire.
     pub(super) fn artillery(&mut self) {
+        self.list_present();
         for p in &mut self.pools {
             *p = [0.0; 3];
         }
@@ -188,6 +189,7 @@ impl Battle<'_> {
 
     /// 3. Musket fire, simultaneous; then canister's dead go too.
     pub(super) fn musket(&mut self) {
+        self.list_present();
         for p in &mut self.pools {
             *p = [0.0; 3];
         }
@@ -209,10 +211,8 @@ impl Battle<'_> {
             };
             let (at, side) = (u.at, u.side);
             let range = range * self.scale;
-            for (j, e) in self.units.iter().enumerate() {
-                if e.side == side || !e.combatant() {
-                    continue;
-                }
+            for e in self.enemies(side) {
+                let j = e.i;
                 let (dx, dy) = (e.at.0 - at.0, e.at.1 - at.1);
                 let d2 = dx * dx + dy * dy;
                 if d2 <= (range + EPSILON) * (range + EPSILON) && self.sight(at, e.at) {

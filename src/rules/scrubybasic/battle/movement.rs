@@ -40,10 +40,15 @@ impl Battle<'_> {
         if let Some(u) = self.units.get_mut(i) {
             u.moved += doctrine::dist(from, dest);
             u.at = dest;
+            if u.is(Troop::is_infantry) {
+                self.front = None;
+            }
         }
     }
 
     pub(super) fn move_side(&mut self, side: usize) {
+        self.list_present();
+        self.front = None;
         self.mark_engaged(side);
         for i in 0..self.units.len() {
             if self.u(i).is_some_and(|u| u.side == side && u.fighting()) {
@@ -200,10 +205,8 @@ impl Battle<'_> {
     /// fire (Artillery 2).
     pub(super) fn under_gun_fire(&self, i: usize) -> bool {
         let Some(me) = self.u(i) else { return false };
-        self.units.iter().any(|e| {
-            e.side != me.side
-                && e.combatant()
-                && e.is(|t| t == Troop::Artillery)
+        self.enemies(me.side).iter().any(|e| {
+            e.troop == Troop::Artillery
                 && doctrine::dist(me.at, e.at)
                     <= artillery_range(self.cell(e.at).level) * self.scale + EPSILON
         })
@@ -212,26 +215,37 @@ impl Battle<'_> {
     /// How near the foremost foot of side `side` stands to its nearest
     /// enemy, while none of its foot is within musket range of an enemy;
     /// `None` once one is, or when it has no foot or the enemy no
-    /// combatant. One pass over the pairs, stopping at the first in range.
-    fn foot_front_unengaged(&self, side: usize) -> Option<f64> {
+    /// combatant. One pass over the pairs, stopping at the first in range;
+    /// kept while side `side` moves, until one of its foot moves.
+    fn foot_front_unengaged(&mut self, side: usize) -> Option<f64> {
+        if let Some(front) = self.front {
+            return front;
+        }
+        let front = self.foot_front(side);
+        self.front = Some(front);
+        front
+    }
+
+    /// [`Self::foot_front_unengaged`] worked out: side `side`'s own foot
+    /// where they stand now, its enemy as last listed (it does not move).
+    fn foot_front(&self, side: usize) -> Option<f64> {
         let range = musket_range(Troop::Fusilier, 0).unwrap_or(0.0) * self.scale;
         // The least squared distance, its root taken at the end: the same
         // as the least distance (the root is monotonic).
         let mut front: Option<f64> = None;
+        let enemies = self.enemies(side);
         for f in &self.units {
             if f.side != side || !f.combatant() || !f.is(Troop::is_infantry) {
                 continue;
             }
-            for e in &self.units {
-                if e.side != side && e.combatant() {
-                    let d2 = (f.at.0 - e.at.0).powi(2) + (f.at.1 - e.at.1).powi(2);
-                    // `doctrine::dist(f.at, e.at)`, the same sum's root.
-                    if d2.sqrt() <= range + EPSILON {
-                        return None;
-                    }
-                    if front.is_none_or(|x| d2 < x) {
-                        front = Some(d2);
-                    }
+            for e in enemies {
+                let d2 = (f.at.0 - e.at.0).powi(2) + (f.at.1 - e.at.1).powi(2);
+                // `doctrine::dist(f.at, e.at)`, the same sum's root.
+                if d2.sqrt() <= range + EPSILON {
+                    return None;
+                }
+                if front.is_none_or(|x| d2 < x) {
+                    front = Some(d2);
                 }
             }
         }
@@ -239,18 +253,18 @@ impl Battle<'_> {
     }
 
     /// Marks the enemies of side `side` within musket range of one of its
-    /// combatants: where the fighting is.
+    /// combatants: where the fighting is (both sides as just listed).
     fn mark_engaged(&mut self, side: usize) {
         let range = musket_range(Troop::Fusilier, 0).unwrap_or(0.0) * self.scale;
         let mut engaged = std::mem::take(&mut self.engaged);
         engaged.clear();
-        for e in &self.units {
-            let hot = e.side != side
-                && e.combatant()
-                && self.units.iter().any(|f| {
-                    f.side == side && f.combatant() && doctrine::dist(f.at, e.at) <= range + EPSILON
-                });
-            engaged.push(hot);
+        engaged.resize(self.units.len(), false);
+        let mine = self.present(side);
+        for e in self.enemies(side) {
+            let hot = mine.iter().any(|f| doctrine::dist(f.at, e.at) <= range + EPSILON);
+            if let Some(x) = engaged.get_mut(e.i) {
+                *x = hot;
+            }
         }
         self.engaged = engaged;
     }
@@ -309,6 +323,7 @@ impl Battle<'_> {
 
     /// Fire and charge, and special cavalry charges, ordered before combat.
     pub(super) fn orders(&mut self) {
+        self.list_present();
         self.deploy_in_range();
         self.form_squares();
         // The defence of each stand charged, worked out once.
@@ -364,9 +379,9 @@ impl Battle<'_> {
                 // Moving Stands 11 halves the attack on a defensive
                 // position).
                 let mut best: Option<(f64, usize, Vec<usize>, f64, f64)> = None;
-                for t in 0..self.units.len() {
-                    let Some(e) = self.u(t) else { continue };
-                    if e.side == side || !e.combatant() || doctrine::dist(at, e.at) > within {
+                for e in self.enemies(side) {
+                    let t = e.i;
+                    if doctrine::dist(at, e.at) > within {
                         continue;
                     }
                     let position = self.defensive(e.at);
@@ -495,11 +510,8 @@ impl Battle<'_> {
         }
         let Some(me) = self.u(i) else { return false };
         let mut threat = false;
-        for e in &self.units {
-            if e.side == me.side || !e.combatant() {
-                continue;
-            }
-            let Some(t) = e.troop else { continue };
+        for e in self.enemies(me.side) {
+            let t = e.troop;
             let d = doctrine::dist(me.at, e.at);
             if t.is_infantry() && d <= 6.0 * self.scale * 1.5 {
                 return false;
