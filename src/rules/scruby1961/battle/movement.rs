@@ -183,11 +183,14 @@ impl Battle<'_> {
             .filter_map(|uphill| melee_reach(troop, uphill))
             .fold(f64::NEG_INFINITY, f64::max);
         let mut best: Option<(usize, f64, f64)> = None;
-        for (j, e) in self.stands.iter().enumerate() {
-            if e.owner == owner || !e.combatant() || e.concealed || e.engaged {
+        // The enemy combatants, from the side's list ([`Battle::move_side`]):
+        // while it moves only whether one is engaged or concealed changes.
+        for &(j, e_at) in &self.foes {
+            let Some(e) = self.stands.get(j) else { continue };
+            if e.concealed || e.engaged {
                 continue;
             }
-            let d = doctrine::dist(at, e.at);
+            let d = doctrine::dist(at, e_at);
             if d > far + CONTACT_INCHES + EPSILON {
                 continue;
             }
