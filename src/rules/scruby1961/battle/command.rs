@@ -419,18 +419,17 @@ impl Battle<'_> {
                     let cell = (cx + dx, cy + dy);
                     #[allow(clippy::cast_precision_loss)]
                     let centre = (cell.0 as f64 + 0.5, cell.1 as f64 + 0.5);
-                    let ground = self.board.cell(cell.0, cell.1);
-                    if !self.board.on_table(centre)
-                        || ground.is_water()
-                        || !may_enter(troop, ground.ground)
-                        || used.contains(&cell)
-                    {
+                    // A cell no nearer than the best so far is passed over
+                    // before its ground and the cells taken are looked at.
+                    let d = doctrine::dist(centre, want);
+                    if best.is_some_and(|(_, b)| d >= b - EPSILON) || !self.board.on_table(centre) {
                         continue;
                     }
-                    let d = doctrine::dist(centre, want);
-                    if best.is_none_or(|(_, b)| d < b - EPSILON) {
-                        best = Some((cell, d));
+                    let ground = self.board.cell(cell.0, cell.1);
+                    if ground.is_water() || !may_enter(troop, ground.ground) || used.contains(&cell) {
+                        continue;
                     }
+                    best = Some((cell, d));
                 }
             }
             let Some((cell, _)) = best else { continue };

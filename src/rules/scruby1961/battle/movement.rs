@@ -62,6 +62,31 @@ impl Battle<'_> {
         let mut spent = 0.0;
         let mut walked = 0.0;
         let mut at = start;
+        // On level ground it may enter, with no forest, only the table's
+        // edge, its budget and the way's end can stop a step: the same steps
+        // are walked without looking up each one's ground (every step then
+        // costs its length, and the budget is the cap). With that ground
+        // wholly on the table, a step off it would be past the budget, so
+        // the edge is not looked at either.
+        let far = total.min(budget + EPSILON);
+        if let Some(inside) = self.level_going(
+            troop,
+            start,
+            (start.0 + dir.0 * far, start.1 + dir.1 * far),
+            c0.level,
+        ) {
+            while walked < total - EPSILON {
+                let step = STEP_INCHES.min(total - walked);
+                let next = (at.0 + dir.0 * step, at.1 + dir.1 * step);
+                if spent + step > budget + EPSILON || !(inside || self.on_table(next)) {
+                    break;
+                }
+                spent += step;
+                walked += step;
+                at = next;
+            }
+            return at;
+        }
         let mut level = c0.level;
         let mut in_forest = is_forest(c0);
         while walked < total - EPSILON {
@@ -99,6 +124,34 @@ impl Battle<'_> {
         at
     }
 
+    /// Whether every cell of the table in the box with corners `a` and `b`
+    /// (inches), with a little to spare, is at `level`, not forest, and
+    /// ground `troop` may enter: nothing on a straight way between them can
+    /// bar, slow or stop it ([`Battle::travel`]). If so, whether the box
+    /// lies wholly on the table.
+    fn level_going(&self, troop: Troop, a: Point, b: Point, level: u8) -> Option<bool> {
+        // Well beyond the drift of a float walk of a few dozen steps.
+        const SPARE_INCHES: f64 = 0.01;
+        let c = self.board.cell_inches;
+        let cells = |lo: f64, hi: f64, cap: u32| {
+            let (first, last) = (
+                crate::rules::board::floor((lo - SPARE_INCHES) / c),
+                crate::rules::board::floor((hi + SPARE_INCHES) / c),
+            );
+            let cap = i64::from(cap) - 1;
+            (first.max(0)..=last.min(cap), first >= 0 && last <= cap)
+        };
+        let (xs, x_inside) = cells(a.0.min(b.0), a.0.max(b.0), self.board.width);
+        let (ys, y_inside) = cells(a.1.min(b.1), a.1.max(b.1), self.board.depth);
+        let level_going = ys.into_iter().all(|y| {
+            xs.clone().all(|x| {
+                let cell = self.board.cell(x, y);
+                cell.level == level && !is_forest(cell) && may_enter(troop, cell.ground)
+            })
+        });
+        level_going.then_some(x_inside && y_inside)
+    }
+
     pub(super) fn go(&mut self, i: usize, to: Point) {
         let Some(u) = self.stands.get_mut(i) else { return };
         u.moved += doctrine::dist(u.at, to);
@@ -130,11 +183,14 @@ impl Battle<'_> {
             .filter_map(|uphill| melee_reach(troop, uphill))
             .fold(f64::NEG_INFINITY, f64::max);
         let mut best: Option<(usize, f64, f64)> = None;
-        for (j, e) in self.stands.iter().enumerate() {
-            if e.owner == owner || !e.combatant() || e.concealed || e.engaged {
+        // The enemy combatants, from the side's list ([`Battle::move_side`]):
+        // while it moves only whether one is engaged or concealed changes.
+        for &(j, e_at) in &self.foes {
+            let Some(e) = self.stands.get(j) else { continue };
+            if e.concealed || e.engaged {
                 continue;
             }
-            let d = doctrine::dist(at, e.at);
+            let d = doctrine::dist(at, e_at);
             if d > far + CONTACT_INCHES + EPSILON {
                 continue;
             }
