@@ -541,15 +541,22 @@ fn long_odds_stay_small_and_stop_on_ctrl_c() {
         .status()
         .unwrap();
     assert!(sent.success());
+    // Ten seconds, not the instant it takes on a quiet machine: on a 2-core
+    // machine compiling and running the rest of the suite beside it, the
+    // process has taken over 3 s to be gone (CI, 27 November). A hundred
+    // million battles not stopped would run for hours.
     let start = Instant::now();
     while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > Duration::from_secs(3) {
+        if start.elapsed() > Duration::from_secs(10) {
             child.kill().unwrap();
-            panic!("odds went on for 3 s after Ctrl-C");
+            panic!("odds went on for 10 s after Ctrl-C");
         }
         std::thread::sleep(Duration::from_millis(20));
     }
-    assert!(most > 0 && most < 150_000, "odds held {most} KB after 3 s");
+    assert!(
+        most > 0 && most < 150_000,
+        "odds held {most} KB after 3 s of fighting"
+    );
 }
 
 /// Counted in chunks, the odds are those of fighting every seed of the stream
