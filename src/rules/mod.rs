@@ -856,25 +856,21 @@ mod tests {
         );
         assert!(!resolve.broken_against(0, 400, 320, 10), "not past its resolve");
         // The judge counts it so: four stands against one, one of the four
-        // lost, the one standing whole at the end.
+        // lost, the one standing whole at the end; the third of the four
+        // with `third` points standing.
         let s = scenario();
-        let ends = [
-            end(0, 100, FAR),
-            end(0, 100, FAR),
-            end(0, 100, FAR),
-            end(0, 0, FAR),
-            end(1, 100, FAR),
-        ];
-        let (_, _, verdict) = judge(&s, &ends, &resolve, None);
+        let ends = |third: u32| {
+            [
+                end(0, 100, FAR),
+                end(0, 100, FAR),
+                end(0, third, FAR),
+                end(0, 0, FAR),
+                end(1, 100, FAR),
+            ]
+        };
+        let (_, _, verdict) = judge(&s, &ends(100), &resolve, None);
         assert!(!verdict.contains("broke"), "{verdict}");
-        let ends = [
-            end(0, 100, FAR),
-            end(0, 100, FAR),
-            end(0, 99, FAR),
-            end(0, 0, FAR),
-            end(1, 100, FAR),
-        ];
-        let (winner, _, verdict) = judge(&s, &ends, &resolve, None);
+        let (winner, _, verdict) = judge(&s, &ends(99), &resolve, None);
         assert_eq!(winner, Some(1), "{verdict}");
         assert!(verdict.contains("broke with 25%"), "{verdict}");
     }
