@@ -105,20 +105,21 @@ impl Battle<'_> {
                 continue;
             }
             for j in 0..n {
-                let pair = (i.min(j), i.max(j));
-                if met.contains(&pair) {
-                    continue;
-                }
                 let (Some(a), Some(b)) = (self.stands.get(i), self.stands.get(j)) else {
                     continue;
                 };
                 let ready = |u: &Unit<'_>| u.fighter() && !u.concealed && !u.engaged;
-                if a.troop != Some(Troop::LightCavalry)
-                    || a.owner == b.owner
-                    || !ready(a)
+                // The pair's own checks first, the pairs met last.
+                if a.owner == b.owner
+                    || a.troop != Some(Troop::LightCavalry)
                     || !ready(b)
+                    || !ready(a)
                     || doctrine::dist(a.at, b.at) > SCOUTING_INCHES + EPSILON
                 {
+                    continue;
+                }
+                let pair = (i.min(j), i.max(j));
+                if met.contains(&pair) {
                     continue;
                 }
                 let b_screens = self.screened_by(j);
