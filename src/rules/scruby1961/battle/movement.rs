@@ -13,7 +13,11 @@ impl Battle<'_> {
                 .iter()
                 .enumerate()
                 .filter(|(_, e)| e.owner != side && e.combatant())
-                .map(|(j, e)| (j, e.at)),
+                .map(|(j, e)| Foe {
+                    index: j,
+                    at: e.at,
+                    gun: e.is_gun(),
+                }),
         );
         self.foes = foes;
     }
@@ -185,7 +189,8 @@ impl Battle<'_> {
         let mut best: Option<(usize, f64, f64)> = None;
         // The enemy combatants, from the side's list ([`Battle::move_side`]):
         // while it moves only whether one is engaged or concealed changes.
-        for &(j, e_at) in &self.foes {
+        for f in &self.foes {
+            let (j, e_at) = (f.index, f.at);
             let Some(e) = self.stands.get(j) else { continue };
             if e.concealed || e.engaged {
                 continue;
@@ -511,7 +516,7 @@ impl Battle<'_> {
         let clash = self
             .foes
             .iter()
-            .any(|&(_, at)| doctrine::dist(at, end) <= CONTACT_INCHES + STEP_INCHES / 2.0);
+            .any(|f| doctrine::dist(f.at, end) <= CONTACT_INCHES + STEP_INCHES / 2.0);
         if clash {
             return;
         }
