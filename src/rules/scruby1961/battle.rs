@@ -205,9 +205,12 @@ struct Foe {
     gun: bool,
 }
 
-/// Distances closer than this are equal: ties go to the lower index.
+/// Distances within this many inches are equal ([`nearer`]).
+const TIE_INCHES: f64 = 1e-6;
+
+/// Distances closer than [`TIE_INCHES`] are equal: ties go to the lower index.
 fn nearer(a: f64, b: f64) -> bool {
-    a < b - 1e-6
+    a < b - TIE_INCHES
 }
 
 fn is_forest(c: Cell) -> bool {

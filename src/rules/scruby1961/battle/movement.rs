@@ -36,8 +36,13 @@ impl Battle<'_> {
             }
             if u.is_gun() {
                 self.move_gun(i);
-            } else if !self.try_charge(i) {
-                self.manoeuvre(i);
+                continue;
+            }
+            // The nearest enemy combatant, found once: the charge, the order
+            // and the deployment all ask (nothing moves between).
+            let near = self.nearest_foe(i);
+            if !self.try_charge(i, near) {
+                self.manoeuvre(i, near);
             }
         }
     }
@@ -172,7 +177,8 @@ impl Battle<'_> {
 
     /// The Charge Move, when its general's odds favour it: the weakest
     /// enemy within the charge reach that this stand may melee.
-    pub(super) fn try_charge(&mut self, i: usize) -> bool {
+    /// `near` is its nearest enemy combatant ([`Battle::nearest_foe`]).
+    pub(super) fn try_charge(&mut self, i: usize, near: Option<(usize, f64)>) -> bool {
         let Some(u) = self.stands.get(i) else { return false };
         let Some(troop) = u.troop else { return false };
         if charge_inches(troop).is_none() {
@@ -186,6 +192,12 @@ impl Battle<'_> {
             .into_iter()
             .filter_map(|uphill| melee_reach(troop, uphill))
             .fold(f64::NEG_INFINITY, f64::max);
+        // With its nearest enemy beyond that reach, so is every other: the
+        // nearest is within a tie's slack of the nearest of all
+        // ([`nearer`]), so a little more is allowed for.
+        if near.is_none_or(|(_, d)| d - 2.0 * TIE_INCHES > far + CONTACT_INCHES + EPSILON) {
+            return false;
+        }
         let mut best: Option<(usize, f64, f64)> = None;
         // The enemy combatants, from the side's list ([`Battle::move_side`]):
         // while it moves only whether one is engaged or concealed changes.
@@ -422,7 +434,8 @@ impl Battle<'_> {
 
     /// Every other move, by its general's order ([`Battle::order`]):
     /// deploy, advance, hold.
-    pub(super) fn manoeuvre(&mut self, i: usize) {
+    /// `near` is its nearest enemy combatant ([`Battle::nearest_foe`]).
+    pub(super) fn manoeuvre(&mut self, i: usize, near: Option<(usize, f64)>) {
         let Some(u) = self.stands.get(i) else { return };
         let Some(troop) = u.troop else { return };
         let side = u.owner;
@@ -431,9 +444,6 @@ impl Battle<'_> {
         if plan.waits(u.across, self.turn) {
             return;
         }
-        // The nearest enemy combatant, found once: the order and the
-        // deployment below both ask (nothing moves between).
-        let near = self.nearest_foe(i);
         let Some(order) = self.order(i, near) else { return };
         // Deploying from column into Line: "no forward movement is allowed";
         // concealed troops deployed into Line "must expose" (Concealed
