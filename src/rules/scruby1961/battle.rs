@@ -167,7 +167,7 @@ pub(super) struct Battle<'a> {
     /// Scratch: the enemy combatants of the side moving and where they
     /// stand, found once a side's move ([`Battle::move_side`]): while a
     /// side moves no enemy stand moves, falls or changes hands.
-    foes: Vec<(usize, Point)>,
+    foes: Vec<Foe>,
     /// Scratch for [`Battle::manoeuvre`]: the enemy regiments whose musket
     /// range a stand keeping out of it might reach on its way (position,
     /// range).
@@ -194,9 +194,23 @@ pub(super) struct Battle<'a> {
     objective_holds: Vec<(Point, crate::rules::ObjectiveHold)>,
 }
 
-/// Distances closer than this are equal: ties go to the lower index.
+/// An enemy combatant of the side moving ([`Battle::list_foes`]).
+#[derive(Debug, Clone, Copy)]
+struct Foe {
+    /// Its index among the stands.
+    index: usize,
+    /// Where it stands, inches.
+    at: Point,
+    /// A gun (horse do not go for guns, [`Battle::order`]).
+    gun: bool,
+}
+
+/// Distances within this many inches are equal ([`nearer`]).
+const TIE_INCHES: f64 = 1e-6;
+
+/// Distances closer than [`TIE_INCHES`] are equal: ties go to the lower index.
 fn nearer(a: f64, b: f64) -> bool {
-    a < b - 1e-6
+    a < b - TIE_INCHES
 }
 
 fn is_forest(c: Cell) -> bool {
@@ -413,10 +427,24 @@ impl<'a> Battle<'a> {
     fn nearest_foe(&self, i: usize) -> Option<(usize, f64)> {
         let me = self.stands.get(i)?;
         let mut best: Option<(usize, f64)> = None;
-        for &(j, at) in &self.foes {
-            let d = doctrine::dist(me.at, at);
+        for f in &self.foes {
+            let d = doctrine::dist(me.at, f.at);
             if best.is_none_or(|(_, b)| nearer(d, b)) {
-                best = Some((j, d));
+                best = Some((f.index, d));
+            }
+        }
+        best
+    }
+
+    /// The nearest to `at` of the side moving's foes that `pick` accepts,
+    /// within `radius` inches (ties to the lower index, as in
+    /// [`Battle::nearest`]).
+    fn nearest_foe_to(&self, at: Point, radius: f64, pick: impl Fn(&Foe) -> bool) -> Option<(usize, f64)> {
+        let mut best: Option<(usize, f64)> = None;
+        for f in self.foes.iter().filter(|f| pick(f)) {
+            let d = doctrine::dist(at, f.at);
+            if d <= radius && best.is_none_or(|(_, b)| nearer(d, b)) {
+                best = Some((f.index, d));
             }
         }
         best

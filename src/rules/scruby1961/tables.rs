@@ -108,7 +108,13 @@ pub fn strength_after(before: u32, units_start: u32, units_left: u32) -> u32 {
     if units_start == 0 {
         return 0;
     }
-    let left = u64::from(units_left.min(units_start));
+    // Every figure left: the rounding below gives back `before` itself
+    // ((2bs + s) / 2s = b), asked of every stand whenever the engine
+    // looks whether a side has broken.
+    if units_left >= units_start {
+        return before;
+    }
+    let left = u64::from(units_left);
     let v = (u64::from(before) * left * 2 + u64::from(units_start)) / (2 * u64::from(units_start));
     u32::try_from(v).unwrap_or(before)
 }

@@ -579,9 +579,10 @@ impl Battle<'_> {
         let side = *self.side(u.owner);
         let c = self.board.cell_inches;
         let reach = charge_inches(troop).unwrap_or(0.0);
-        // Horse do not go for guns; for the rest the nearest combatant will do.
+        // Horse do not go for guns; for the rest the nearest combatant will do
+        // (the enemy combatants from the side's list, [`Battle::move_side`]).
         let enemy = if troop.is_cavalry() {
-            self.nearest(i, |e| e.combatant() && !e.is_gun())
+            self.nearest_foe_to(u.at, f64::INFINITY, |f| !f.gun)
         } else {
             near
         };
@@ -617,7 +618,7 @@ impl Battle<'_> {
             // marches on one that comes near it.
             let held = HOLDS_WITHIN_CELLS * c + CONTACT_INCHES;
             let radius = if u.reserve { THREAT_INCHES } else { held };
-            let threat = self.nearest_to(guard, u.owner, radius);
+            let threat = self.nearest_to(guard, radius);
             if !u.is_gun()
                 && let Some(j) = threat
             {
@@ -766,19 +767,12 @@ impl Battle<'_> {
         best
     }
 
-    /// The enemy fighter of side `side` nearest `at` within `radius` inches.
-    pub(super) fn nearest_to(&self, at: Point, side: usize, radius: f64) -> Option<usize> {
-        let mut best: Option<(usize, f64)> = None;
-        for (j, e) in self.stands.iter().enumerate() {
-            if e.owner == side || !e.fighter() {
-                continue;
-            }
-            let d = doctrine::dist(e.at, at);
-            if d <= radius + EPSILON && best.is_none_or(|(_, b)| nearer(d, b)) {
-                best = Some((j, d));
-            }
-        }
-        best.map(|(j, _)| j)
+    /// The enemy fighter of the side moving nearest `at` within `radius`
+    /// inches, from the side's list of foes ([`Battle::move_side`]): a
+    /// fighter is a combatant that is not a gun.
+    pub(super) fn nearest_to(&self, at: Point, radius: f64) -> Option<usize> {
+        self.nearest_foe_to(at, radius + EPSILON, |f| !f.gun)
+            .map(|(j, _)| j)
     }
 
     /// The seed's own last word, thrown at the end of the last game move

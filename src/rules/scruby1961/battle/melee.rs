@@ -8,8 +8,16 @@ impl Battle<'_> {
     /// reinforcing troops against the remnants, then the morale throw.
     pub(super) fn melees(&mut self) {
         let n = self.stands.len();
+        // The stands charged, in order: no melee changes who charges whom,
+        // so the rest have no chargers to look for.
+        let mut targets: Vec<usize> = self.charge_at.iter().flatten().copied().collect();
+        if targets.is_empty() {
+            return;
+        }
+        targets.sort_unstable();
+        targets.dedup();
         let mut chargers: Vec<usize> = Vec::new();
-        for t in 0..n {
+        for t in targets {
             chargers.clear();
             chargers.extend((0..n).filter(|&i| self.charge_at.get(i).copied().flatten() == Some(t)));
             if chargers.is_empty() {

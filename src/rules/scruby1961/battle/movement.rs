@@ -13,7 +13,11 @@ impl Battle<'_> {
                 .iter()
                 .enumerate()
                 .filter(|(_, e)| e.owner != side && e.combatant())
-                .map(|(j, e)| (j, e.at)),
+                .map(|(j, e)| Foe {
+                    index: j,
+                    at: e.at,
+                    gun: e.is_gun(),
+                }),
         );
         self.foes = foes;
     }
@@ -32,8 +36,13 @@ impl Battle<'_> {
             }
             if u.is_gun() {
                 self.move_gun(i);
-            } else if !self.try_charge(i) {
-                self.manoeuvre(i);
+                continue;
+            }
+            // The nearest enemy combatant, found once: the charge, the order
+            // and the deployment all ask (nothing moves between).
+            let near = self.nearest_foe(i);
+            if !self.try_charge(i, near) {
+                self.manoeuvre(i, near);
             }
         }
     }
@@ -168,7 +177,8 @@ impl Battle<'_> {
 
     /// The Charge Move, when its general's odds favour it: the weakest
     /// enemy within the charge reach that this stand may melee.
-    pub(super) fn try_charge(&mut self, i: usize) -> bool {
+    /// `near` is its nearest enemy combatant ([`Battle::nearest_foe`]).
+    pub(super) fn try_charge(&mut self, i: usize, near: Option<(usize, f64)>) -> bool {
         let Some(u) = self.stands.get(i) else { return false };
         let Some(troop) = u.troop else { return false };
         if charge_inches(troop).is_none() {
@@ -182,10 +192,17 @@ impl Battle<'_> {
             .into_iter()
             .filter_map(|uphill| melee_reach(troop, uphill))
             .fold(f64::NEG_INFINITY, f64::max);
+        // With its nearest enemy beyond that reach, so is every other: the
+        // nearest is within a tie's slack of the nearest of all
+        // ([`nearer`]), so a little more is allowed for.
+        if near.is_none_or(|(_, d)| d - 2.0 * TIE_INCHES > far + CONTACT_INCHES + EPSILON) {
+            return false;
+        }
         let mut best: Option<(usize, f64, f64)> = None;
         // The enemy combatants, from the side's list ([`Battle::move_side`]):
         // while it moves only whether one is engaged or concealed changes.
-        for &(j, e_at) in &self.foes {
+        for f in &self.foes {
+            let (j, e_at) = (f.index, f.at);
             let Some(e) = self.stands.get(j) else { continue };
             if e.concealed || e.engaged {
                 continue;
@@ -417,7 +434,8 @@ impl Battle<'_> {
 
     /// Every other move, by its general's order ([`Battle::order`]):
     /// deploy, advance, hold.
-    pub(super) fn manoeuvre(&mut self, i: usize) {
+    /// `near` is its nearest enemy combatant ([`Battle::nearest_foe`]).
+    pub(super) fn manoeuvre(&mut self, i: usize, near: Option<(usize, f64)>) {
         let Some(u) = self.stands.get(i) else { return };
         let Some(troop) = u.troop else { return };
         let side = u.owner;
@@ -426,9 +444,6 @@ impl Battle<'_> {
         if plan.waits(u.across, self.turn) {
             return;
         }
-        // The nearest enemy combatant, found once: the order and the
-        // deployment below both ask (nothing moves between).
-        let near = self.nearest_foe(i);
         let Some(order) = self.order(i, near) else { return };
         // Deploying from column into Line: "no forward movement is allowed";
         // concealed troops deployed into Line "must expose" (Concealed
@@ -511,7 +526,7 @@ impl Battle<'_> {
         let clash = self
             .foes
             .iter()
-            .any(|&(_, at)| doctrine::dist(at, end) <= CONTACT_INCHES + STEP_INCHES / 2.0);
+            .any(|f| doctrine::dist(f.at, end) <= CONTACT_INCHES + STEP_INCHES / 2.0);
         if clash {
             return;
         }

@@ -10,6 +10,10 @@ impl Battle<'_> {
     /// the enemy (FIGURE 13, rule 8). In villages and forests they stay
     /// concealed until attacked or deployed (rules 10, 11).
     pub(super) fn expose(&mut self) {
+        // The friends that could screen a column (exposed fighters within
+        // an inch of it), listed once a column and only when an enemy is
+        // within sight of it.
+        let mut screens: Vec<Point> = Vec::new();
         for i in 0..self.stands.len() {
             let Some(u) = self.stands.get(i) else { continue };
             if !u.concealed || !u.fighting() {
@@ -20,34 +24,44 @@ impl Battle<'_> {
                 continue;
             }
             let (at, owner) = (u.at, u.owner);
-            let seen = self.stands.iter().any(|e| {
-                let d = doctrine::dist(e.at, at);
-                e.owner != owner
-                    && e.fighting()
-                    && e.troop.is_some()
-                    && d <= VISION_INCHES + EPSILON
-                    && !self.stands.iter().any(|f| {
-                        f.owner == owner
-                            && !f.concealed
-                            && f.fighter()
-                            && doctrine::dist(f.at, at) <= SCREEN_INCHES + EPSILON
-                            && doctrine::dist(f.at, e.at) < d
-                    })
-            });
             // Rule 13: a column screened by its friends "cannot ... return
             // fire", and "in order to fight, the player will have to expose
             // his column to get firepower from it": a general whose
             // concealed regiment has an exposed enemy within its musket
             // range exposes it to fire (this program's own reading: he
             // means to fight).
-            let range = u.range;
-            let fights = u.troop.is_some_and(Troop::is_infantry)
-                && self.stands.iter().any(|e| {
-                    e.owner != owner
-                        && e.combatant()
-                        && !e.concealed
-                        && doctrine::dist(e.at, at) <= range + EPSILON
-                });
+            let (range, infantry) = (u.range, u.troop.is_some_and(Troop::is_infantry));
+            // One look at each enemy stand for both: whether it sees the
+            // column unscreened, and whether the column could fire on it.
+            let (mut seen, mut fights, mut listed) = (false, false, false);
+            for e in self.stands.iter() {
+                if e.owner == owner || !e.fighting() || e.troop.is_none() {
+                    continue;
+                }
+                let d = doctrine::dist(e.at, at);
+                if d <= VISION_INCHES + EPSILON {
+                    if !listed {
+                        listed = true;
+                        screens.clear();
+                        screens.extend(
+                            self.stands
+                                .iter()
+                                .filter(|f| {
+                                    f.owner == owner
+                                        && !f.concealed
+                                        && f.fighter()
+                                        && doctrine::dist(f.at, at) <= SCREEN_INCHES + EPSILON
+                                })
+                                .map(|f| f.at),
+                        );
+                    }
+                    if !screens.iter().any(|&f| doctrine::dist(f, e.at) < d) {
+                        seen = true;
+                        break;
+                    }
+                }
+                fights = fights || (infantry && d <= range + EPSILON && !e.concealed && e.combatant());
+            }
             if seen || fights {
                 if let Some(u) = self.stands.get_mut(i) {
                     u.concealed = false;
@@ -105,20 +119,21 @@ impl Battle<'_> {
                 continue;
             }
             for j in 0..n {
-                let pair = (i.min(j), i.max(j));
-                if met.contains(&pair) {
-                    continue;
-                }
                 let (Some(a), Some(b)) = (self.stands.get(i), self.stands.get(j)) else {
                     continue;
                 };
                 let ready = |u: &Unit<'_>| u.fighter() && !u.concealed && !u.engaged;
-                if a.troop != Some(Troop::LightCavalry)
-                    || a.owner == b.owner
-                    || !ready(a)
+                // The pair's own checks first, the pairs met last.
+                if a.owner == b.owner
+                    || a.troop != Some(Troop::LightCavalry)
                     || !ready(b)
+                    || !ready(a)
                     || doctrine::dist(a.at, b.at) > SCOUTING_INCHES + EPSILON
                 {
+                    continue;
+                }
+                let pair = (i.min(j), i.max(j));
+                if met.contains(&pair) {
                     continue;
                 }
                 let b_screens = self.screened_by(j);
