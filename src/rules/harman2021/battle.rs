@@ -10,12 +10,12 @@ mod melee;
 use super::tables::{
     BayonetAnswer, CAVALRY_CHARGE, CAVALRY_MANOEUVRE, CavalryReply, Condition, FOOT_ARTILLERY_MOVE,
     FlagEffect, HORSE_ARTILLERY_MOVE, Hit, INFANTRY_MARCH, INFANTRY_TACTICAL, LEADER_MOVE, MUSKET_RANGE,
-    SKIRMISH_DICE, SKIRMISHER_MOVE, SquareResult, Throw, Unit, artillery_fire, attacker_commits,
-    bayonet_answer, bayonet_return_dice, blocks_sight, casualty, cavalry_against_foot, cavalry_reply,
-    cavalry_reply_dice, close_combat_dice, combat_value, condition, dice_for_condition, fire_at, flag_effect,
-    forest_allows_skirmish_fire, halted, initiative, is_bua, may_engage, may_enter, must_stop, pursuit_dice,
-    rallies, skirmish_falls_back, square_reply, strength_after, tactical_dice, terrain_move_cap,
-    undecided_retire, unit_of, wounded_leaves,
+    SKIRMISH_DICE, SKIRMISHER_MOVE, SquareResult, Throw, Unit, artillery_fire, artillery_ranges,
+    attacker_commits, bayonet_answer, bayonet_return_dice, blocks_sight, casualty, cavalry_against_foot,
+    cavalry_reply, cavalry_reply_dice, close_combat_dice, combat_value, condition, dice_for_condition,
+    fire_at, flag_effect, forest_allows_skirmish_fire, halted, initiative, is_bua, may_engage, may_enter,
+    must_stop, pursuit_dice, rallies, skirmish_falls_back, square_reply, strength_after, tactical_dice,
+    terrain_move_cap, undecided_retire, unit_of, wounded_leaves,
 };
 use crate::model::{RuleSetId, StandKind};
 use crate::rules::Resolve;
@@ -168,6 +168,11 @@ pub struct Battle<'a> {
     cells: Vec<Cell>,
     pieces: Roster<'a, Square, Stand>,
     grid: Vec<u32>,
+    /// Per row of the grid, on a table at most 64 squares wide (else
+    /// empty): which of its squares `grid` holds a unit in, bit `x` for
+    /// column `x`; kept with `grid`, so that the squares about a battery
+    /// are looked up a row at a time ([`Battle::stops_near`]).
+    rows: Vec<u64>,
     /// Per square: (the reach it was stamped by, its steps).
     dist: Vec<(u32, u8)>,
     stamp: u32,
@@ -246,6 +251,11 @@ impl<'a> Battle<'a> {
             cells: scenario.table.cells(),
             pieces: Roster::with_resolve(resolve),
             grid: vec![EMPTY; n],
+            rows: if width <= 64 {
+                vec![0; usize::try_from(depth).unwrap_or(0)]
+            } else {
+                Vec::new()
+            },
             dist: vec![(0, FAR); n],
             stamp: 0,
             reach_radius: 0,
@@ -351,6 +361,8 @@ impl<'a> Battle<'a> {
         let Some(k) = self.slot(sq) else { return };
         if let Some(g) = self.grid.get_mut(k) {
             *g = u32::try_from(i).unwrap_or(EMPTY);
+            let held = *g != EMPTY;
+            self.mark(sq, held);
         }
         if let Some(p) = self.pieces.get_mut(i) {
             p.at = sq;
@@ -366,6 +378,23 @@ impl<'a> Battle<'a> {
             && let Some(g) = self.slot(at).and_then(|k| self.grid.get_mut(k))
         {
             *g = EMPTY;
+            self.mark(at, false);
+        }
+    }
+
+    /// Keeps [`Battle::rows`] with the grid: square `sq` (on the table)
+    /// now holds a unit, or not.
+    fn mark(&mut self, sq: Square, held: bool) {
+        let (Ok(x), Ok(y)) = (u32::try_from(sq.0), usize::try_from(sq.1)) else {
+            return;
+        };
+        if let Some(row) = self.rows.get_mut(y) {
+            let bit = 1_u64.checked_shl(x).unwrap_or(0);
+            if held {
+                *row |= bit;
+            } else {
+                *row &= !bit;
+            }
         }
     }
 

@@ -106,37 +106,121 @@ impl Battle<'_> {
         self.line_of_fire_from(a, self.cell(a).level, b)
     }
 
-    /// [`Battle::line_of_fire`] from `a`, whose level is `level` (asked once
-    /// by a caller tracing many lines from one square).
+    /// [`Battle::line_of_fire`] from `a`, whose level is `level`.
     fn line_of_fire_from(&self, a: Square, level: u8, b: Square) -> bool {
         if cheb(a, b) <= 1 {
             return true;
         }
-        let steps = 2 * cheb(a, b);
-        let (fa, fb) = (centre(a), centre(b));
-        if self.slot(a).is_some() && self.slot(b).is_some() {
-            // Both ends on the table, as they always are: every point traced
-            // lies between their centres, on the table, so truncation is
-            // `square_of` and the square's index is `slot`, found without
-            // their checks (the same squares, at less cost a point).
-            for t in 1..steps {
-                let f = f64::from(t) / f64::from(steps);
-                #[allow(clippy::cast_possible_truncation)]
-                let sq: Square = (
-                    (fa.0 + (fb.0 - fa.0) * f) as i32,
-                    (fa.1 + (fb.1 - fa.1) * f) as i32,
-                );
-                let k = usize::try_from(sq.1 * self.width + sq.0).unwrap_or(usize::MAX);
-                if sq != a
-                    && sq != b
-                    && self.grid.get(k).is_some_and(|&g| g != EMPTY)
-                    && !(level > 0 && self.cells.get(k).map_or(0, |c| c.level) < level)
-                {
-                    return false;
-                }
-            }
+        match self.line_in_table(a, b) {
+            Some(line) => self.squares_clear(a, level, line.squares()),
+            None => self.trace_line_of_fire(a, level, b),
+        }
+    }
+
+    /// What a caller tracing many lines of fire from square `at` (its level
+    /// `level`) asks once.
+    fn lines_from(&self, at: Square, level: u8) -> LinesFrom {
+        LinesFrom {
+            at,
+            level,
+            table: self.slot(at).is_some() && at.0.max(at.1) < LINES_EXACT_BELOW,
+            near: self.stops_near(at, level),
+        }
+    }
+
+    /// [`Battle::line_of_fire_from`] `from.at` to `b`, a line's squares
+    /// near its start looked at together.
+    #[inline(always)]
+    fn fire_clear(&self, from: &LinesFrom, b: Square) -> bool {
+        let a = from.at;
+        if cheb(a, b) <= 1 {
             return true;
         }
+        let line = if from.table && self.slot(b).is_some() {
+            line_to(b.0 - a.0, b.1 - a.1)
+        } else {
+            None
+        };
+        match line {
+            Some(line) => line.near & from.near == 0 && self.squares_clear(a, from.level, line.far()),
+            None => self.trace_line_of_fire(a, from.level, b),
+        }
+    }
+
+    /// Which squares within [`LINE_NEAR`] of `a` (its level `level`) stop a
+    /// line of fire from it, as bits of [`Line::near`]: troops stand there,
+    /// on ground not lower than `a` when `a` is a hill. Off the hills, on a
+    /// table of [`Battle::rows`], read from those a row at a time.
+    fn stops_near(&self, a: Square, level: u8) -> u32 {
+        let side = 2 * LINE_NEAR + 1;
+        let mut stops = 0;
+        if level == 0 && !self.rows.is_empty() {
+            let window = (1_u64 << side) - 1;
+            for dy in -LINE_NEAR..=LINE_NEAR {
+                let Some(&row) = usize::try_from(a.1 + dy).ok().and_then(|y| self.rows.get(y)) else {
+                    continue;
+                };
+                // Column `a.0 - LINE_NEAR` to bit 0.
+                let left = a.0 - LINE_NEAR;
+                let shifted = if left >= 0 {
+                    row.checked_shr(left.unsigned_abs()).unwrap_or(0)
+                } else {
+                    row.checked_shl(left.unsigned_abs()).unwrap_or(0)
+                };
+                let bits = u32::try_from(shifted & window).unwrap_or(0);
+                stops |= bits << ((dy + LINE_NEAR) * side).unsigned_abs();
+            }
+            return stops;
+        }
+        for dy in -LINE_NEAR..=LINE_NEAR {
+            for dx in -LINE_NEAR..=LINE_NEAR {
+                let Some(k) = self.slot((a.0 + dx, a.1 + dy)) else {
+                    continue;
+                };
+                if self.stops_fire(k, level) {
+                    stops |= near_bit(dx, dy);
+                }
+            }
+        }
+        stops
+    }
+
+    /// Whether troops in square `k` stop a line of fire from a square at
+    /// `level`: "firing from a hill ... over friendly troops on lower ground"
+    /// they do not.
+    #[inline(always)]
+    fn stops_fire(&self, k: usize, level: u8) -> bool {
+        self.grid.get(k).is_some_and(|&g| g != EMPTY)
+            && !(level > 0 && self.cells.get(k).map_or(0, |c| c.level) < level)
+    }
+
+    /// The line from `a` to `b` from the table of lines: both ends on the
+    /// table, within [`LINE_REACH`] of each other, and the line even.
+    fn line_in_table(&self, a: Square, b: Square) -> Option<&'static Line> {
+        if self.slot(a).is_none() || self.slot(b).is_none() || a.0.max(a.1) >= LINES_EXACT_BELOW {
+            return None;
+        }
+        line_to(b.0 - a.0, b.1 - a.1)
+    }
+
+    /// Whether none of `squares` (offsets from `a`, on the table, its level
+    /// `level`) stops a line of fire: every square a line crosses lies
+    /// between its ends, on the table, so each is found by its index alone.
+    #[inline(always)]
+    fn squares_clear(&self, a: Square, level: u8, squares: &[(i8, i8)]) -> bool {
+        squares.iter().all(|&(dx, dy)| {
+            let k = (a.1 + i32::from(dy)) * self.width + a.0 + i32::from(dx);
+            !self.stops_fire(usize::try_from(k).unwrap_or(usize::MAX), level)
+        })
+    }
+
+    /// [`Battle::line_of_fire_from`] traced point by point: the points at
+    /// every half square along the longer axis, each in the square it
+    /// falls in.
+    #[inline(never)]
+    fn trace_line_of_fire(&self, a: Square, level: u8, b: Square) -> bool {
+        let steps = 2 * cheb(a, b);
+        let (fa, fb) = (centre(a), centre(b));
         for t in 1..steps {
             let f = f64::from(t) / f64::from(steps);
             let sq = square_of((fa.0 + (fb.0 - fa.0) * f, fa.1 + (fb.1 - fa.1) * f));
@@ -211,13 +295,15 @@ impl Battle<'_> {
             return false;
         }
         let level = self.cell(from).level;
-        let on_hill = level > 0;
+        // In range: `artillery_fire` throws at canister range or within the
+        // effective range.
+        let (canister, effective) = artillery_ranges(p.unit, level > 0);
+        let (range, unit) = (canister.max(effective), p.unit);
+        let lines = self.lines_from(from, level);
         // The map was refreshed above: each enemy stands where it lists.
-        self.foes(p.side).iter().any(|&(f, _)| {
-            artillery_fire(p.unit, on_hill, cheb(from, f)).is_some()
-                && self.line_of_fire_from(from, level, f)
-                && self.sight(from, f, p.unit)
-        })
+        self.foes(p.side)
+            .iter()
+            .any(|&(f, _)| cheb(from, f) <= range && self.fire_clear(&lines, f) && self.sight(from, f, unit))
     }
 
     pub(super) fn gun_fire(&mut self, i: usize) {
@@ -502,4 +588,231 @@ impl Battle<'_> {
 
     // ------------------------------------------------------------------------
     // Close combat.
+}
+
+// ----------------------------------------------------------------------------
+// Lines of fire, worked out when the program is built.
+
+/// The longest line of fire the table of lines holds, in squares: foot
+/// artillery's effective range from a hill (`artillery_ranges`: 8, and one
+/// more from a hill). A longer line is traced point by point.
+const LINE_REACH: i32 = 9;
+/// Lines a side of the table of lines: every offset from `-LINE_REACH` to `LINE_REACH`.
+const LINE_SPAN: usize = 2 * LINE_REACH.unsigned_abs() as usize + 1;
+/// The most squares a line crosses between its ends: it is traced at
+/// `2 * cheb - 1` points.
+const LINE_POINTS: usize = 2 * LINE_REACH.unsigned_abs() as usize - 1;
+
+/// The squares a line of fire crosses between its two ends, as
+/// [`Battle::line_of_fire_from`] traces it (its points at every half
+/// square along the longer axis, truncated), as offsets from the square it
+/// starts in: each once, in order, neither end among them. Which squares
+/// a point falls in does not depend on the square the line starts from
+/// unless the point lies within a hair of a square's edge and below it,
+/// where the rounding of the start's coordinate could tip it over: such a
+/// line is `uneven` and traced point by point.
+#[derive(Debug, Clone, Copy)]
+struct Line {
+    len: u8,
+    /// How many of the first squares lie within [`LINE_NEAR`] of the start.
+    near_len: u8,
+    /// Those squares, as bits ([`near_bit`]).
+    near: u32,
+    uneven: bool,
+    squares: [(i8, i8); LINE_POINTS],
+}
+
+impl Line {
+    const EMPTY: Line = Line {
+        len: 0,
+        near_len: 0,
+        near: 0,
+        uneven: false,
+        squares: [(0, 0); LINE_POINTS],
+    };
+
+    /// The squares it crosses, from its start.
+    fn squares(&self) -> &[(i8, i8)] {
+        self.squares.get(..usize::from(self.len)).unwrap_or(&[])
+    }
+
+    /// The squares it crosses beyond [`LINE_NEAR`] of its start.
+    fn far(&self) -> &[(i8, i8)] {
+        self.squares
+            .get(usize::from(self.near_len)..usize::from(self.len))
+            .unwrap_or(&[])
+    }
+}
+
+/// The line to offset `(dx, dy)` from the table of lines, when it holds
+/// it and the line is even.
+#[inline(always)]
+fn line_to(dx: i32, dy: i32) -> Option<&'static Line> {
+    let x = usize::try_from(dx + LINE_REACH).ok()?;
+    let y = usize::try_from(dy + LINE_REACH).ok()?;
+    LINES.get(y)?.get(x).filter(|line| !line.uneven)
+}
+
+/// Lines of fire from one square: what [`Battle::fire_clear`] asks of it
+/// once ([`Battle::lines_from`]).
+#[derive(Debug, Clone, Copy)]
+struct LinesFrom {
+    at: Square,
+    level: u8,
+    /// Whether its lines may be read from the table of lines.
+    table: bool,
+    /// Which squares near it stop a line ([`Battle::stops_near`]).
+    near: u32,
+}
+
+/// How far about a square the squares that stop its lines of fire are
+/// looked up together ([`Battle::stops_near`]): most lines from a battery
+/// seeking a position are stopped by its own troops within two squares.
+const LINE_NEAR: i32 = 2;
+
+/// The bit of [`Line::near`] for the square `(dx, dy)` from a line's start.
+#[allow(clippy::cast_sign_loss)]
+const fn near_bit(dx: i32, dy: i32) -> u32 {
+    1 << ((dy + LINE_NEAR) * (2 * LINE_NEAR + 1) + dx + LINE_NEAR) as u32
+}
+
+/// Every line of fire of up to [`LINE_REACH`] squares, by its offset
+/// `(dx, dy)` at `[dy + LINE_REACH][dx + LINE_REACH]`.
+static LINES: [[Line; LINE_SPAN]; LINE_SPAN] = lines();
+
+/// The table of [`LINES`] (evaluated when the program is built: an index
+/// out of its arrays would fail the build, not a battle).
+#[allow(clippy::indexing_slicing, clippy::cast_possible_truncation)]
+const fn lines() -> [[Line; LINE_SPAN]; LINE_SPAN] {
+    let mut table = [[Line::EMPTY; LINE_SPAN]; LINE_SPAN];
+    let mut y = 0;
+    while y < LINE_SPAN {
+        let mut x = 0;
+        while x < LINE_SPAN {
+            table[y][x] = line(x as i32 - LINE_REACH, y as i32 - LINE_REACH);
+            x += 1;
+        }
+        y += 1;
+    }
+    table
+}
+
+/// The line to offset `(dx, dy)`: its points worked out as the trace
+/// works them out, `f = t / steps` and `from + (to - from) * f` on each
+/// axis, `to - from` being the offset exactly.
+#[allow(clippy::indexing_slicing, clippy::cast_possible_truncation)]
+const fn line(dx: i32, dy: i32) -> Line {
+    let mut line = Line::EMPTY;
+    let steps = 2 * if dx.abs() > dy.abs() { dx.abs() } else { dy.abs() };
+    let mut last = (0, 0);
+    let mut t = 1;
+    while t < steps {
+        let f = t as f64 / steps as f64;
+        let (ox, uneven_x) = offset(dx as f64 * f);
+        let (oy, uneven_y) = offset(dy as f64 * f);
+        line.uneven |= uneven_x || uneven_y;
+        let here = (ox as i8, oy as i8);
+        let end = here.0 as i32 == dx && here.1 as i32 == dy;
+        let start = here.0 == 0 && here.1 == 0;
+        let repeat = here.0 == last.0 && here.1 == last.1;
+        if !(end || start || repeat) {
+            line.squares[line.len as usize] = here;
+            line.len += 1;
+            last = here;
+            // Squares near the start come first: each is no nearer it than the last.
+            if ox.abs() <= LINE_NEAR && oy.abs() <= LINE_NEAR {
+                line.near |= near_bit(ox, oy);
+                line.near_len += 1;
+            }
+        }
+        t += 1;
+    }
+    line
+}
+
+/// The square, counted from the one a line starts in, that a point `r`
+/// from the start's centre falls in along one axis (the floor of
+/// `r + 1/2`), and whether `r` lies within a hair below a square's edge
+/// (a half), where the start's own coordinate, added in floating point,
+/// could round it onto the edge. Elsewhere the sum is far enough from a
+/// whole number that its rounding (under 1e-10 on a table under a million
+/// squares) cannot change the square.
+#[allow(clippy::cast_possible_truncation)]
+const fn offset(r: f64) -> (i32, bool) {
+    // Far along the axis, so that the sum is positive and truncation the floor.
+    let far = 1 << 12;
+    let square = ((far as f64 + 0.5 + r) as i32) - far;
+    let edge = square as f64;
+    (square, just_below(r, edge + 0.5) || just_below(r, edge - 0.5))
+}
+
+/// Whether `r` lies below `edge` by less than a hair.
+const fn just_below(r: f64, edge: f64) -> bool {
+    r < edge && edge - r < 1e-9
+}
+
+/// The table of lines is exact for a line starting below this square on
+/// both axes (see [`offset`]).
+const LINES_EXACT_BELOW: i32 = 1 << 19;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The squares the float trace visits between `a` and `b`, each once.
+    fn traced(a: Square, b: Square) -> Vec<Square> {
+        let steps = 2 * cheb(a, b);
+        let (fa, fb) = (centre(a), centre(b));
+        let mut squares: Vec<Square> = Vec::new();
+        for t in 1..steps {
+            let f = f64::from(t) / f64::from(steps);
+            let sq = square_of((fa.0 + (fb.0 - fa.0) * f, fa.1 + (fb.1 - fa.1) * f));
+            if sq != a && sq != b && squares.last() != Some(&sq) {
+                squares.push(sq);
+            }
+        }
+        squares
+    }
+
+    #[test]
+    fn the_table_of_lines_crosses_the_squares_the_trace_crosses() {
+        let mut even = 0;
+        for dy in -LINE_REACH..=LINE_REACH {
+            for dx in -LINE_REACH..=LINE_REACH {
+                let Some(line) = line_to(dx, dy) else {
+                    continue;
+                };
+                even += 1;
+                let offsets: Vec<Square> = line
+                    .squares()
+                    .iter()
+                    .map(|&(x, y)| (i32::from(x), i32::from(y)))
+                    .collect();
+                // The squares near the start first, and the bits of those.
+                let near = |&(x, y): &Square| x.abs() <= LINE_NEAR && y.abs() <= LINE_NEAR;
+                let near_len = usize::from(line.near_len);
+                assert!(offsets.iter().take(near_len).all(near), "{dx}, {dy}");
+                assert!(!offsets.iter().skip(near_len).any(near), "{dx}, {dy}");
+                let bits = offsets
+                    .iter()
+                    .take(near_len)
+                    .fold(0, |m, &(x, y)| m | near_bit(x, y));
+                assert_eq!(line.near, bits, "{dx}, {dy}");
+                assert_eq!(line.far().len(), offsets.len() - near_len);
+                // From every start on a table of 60 squares a side.
+                for y in 0..60 {
+                    for x in 0..60 {
+                        let (a, b) = ((x, y), (x + dx, y + dy));
+                        if b.0 < 0 || b.1 < 0 || b.0 >= 60 || b.1 >= 60 || cheb(a, b) <= 1 {
+                            continue;
+                        }
+                        let from_table: Vec<Square> =
+                            offsets.iter().map(|&(ox, oy)| (x + ox, y + oy)).collect();
+                        assert_eq!(from_table, traced(a, b), "{a:?} to {b:?}");
+                    }
+                }
+            }
+        }
+        assert_eq!(even, 19 * 19, "every line within the guns' reach is even");
+    }
 }
