@@ -425,15 +425,8 @@ impl<'a> Battle<'a> {
     /// [`Battle::nearest`] enemy combatant of stand `i` of the side moving,
     /// from the side's list of foes ([`Battle::move_side`]).
     fn nearest_foe(&self, i: usize) -> Option<(usize, f64)> {
-        let me = self.stands.get(i)?;
-        let mut best: Option<(usize, f64)> = None;
-        for f in &self.foes {
-            let d = doctrine::dist(me.at, f.at);
-            if best.is_none_or(|(_, b)| nearer(d, b)) {
-                best = Some((f.index, d));
-            }
-        }
-        best
+        let at = self.stands.get(i)?.at;
+        self.nearest_foe_to(at, f64::INFINITY, |_| true)
     }
 
     /// The nearest to `at` of the side moving's foes that `pick` accepts,
