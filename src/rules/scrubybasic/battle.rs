@@ -10,11 +10,11 @@ mod movement;
 
 use super::{
     CANISTER_INCHES, CONTACT_INCHES, DEFENCE_MORALE_FACTOR, GUN_HITS_TO_DESTROY, GUN_MOVE_AND_FIRE_INCHES,
-    Going, PURSUED_FACTOR, RANK_INCHES, RETIRE_MOVES, Troop, artillery_range, attacker_position_factor,
-    canister_factor, caught_in_flank, cavalry_may_charge, counter_battery_hit, defensive_fire_factor,
-    flank_factors, greater_loss, house_attackers_allowed, house_defence_factor, melee_ranks, models_at,
-    morale_multiplier, morale_value, move_inches, musket_range, rank_factor, slope_inches, stand_share,
-    table_scale, troop_for,
+    Going, KillRow, PURSUED_FACTOR, RANK_INCHES, RETIRE_MOVES, Troop, artillery_range,
+    attacker_position_factor, canister_factor, caught_in_flank, cavalry_may_charge, counter_battery_hit,
+    defensive_fire_factor, flank_factors, greater_loss, house_attackers_allowed, house_defence_factor,
+    melee_ranks, models_at, morale_multiplier, morale_value, move_inches, musket_range, rank_factor,
+    slope_inches, stand_share, stands_to_kill, table_scale, troop_for,
 };
 use crate::model::RuleSetId;
 use crate::rules::board::{Board, Point};
@@ -205,6 +205,22 @@ pub(super) struct Battle<'a> {
     /// The foremost foot's distance ([`Self::foot_front_unengaged`]) of the
     /// side moving, until one of its foot moves.
     front: Option<Option<f64>>,
+    /// How the moving side's foot stands to go in against the enemy's
+    /// guns this move ([`Self::assault`]), worked out as its move begins.
+    storm: Assault,
+}
+
+/// How a side's foot stands to go in against the enemy's guns
+/// ([`Battle::assault`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Assault {
+    /// No foot near enough to the guns yet, or no guns.
+    Far,
+    /// Some of its foot are within a move of the guns' canister, not yet
+    /// enough to kill a gun: they halt at its edge, the rest close up.
+    Forming,
+    /// Enough to kill a gun (or all it has): the attack goes in.
+    Ready,
 }
 
 fn unit_vec(v: Point) -> Point {
@@ -283,6 +299,7 @@ impl<'a> Battle<'a> {
             seen: Vec::new(),
             present: [Vec::new(), Vec::new()],
             front: None,
+            storm: Assault::Ready,
         };
         b.log.say(0, || {
             format!("table scale {scale:.2}: moves and ranges as printed times {scale:.2}")

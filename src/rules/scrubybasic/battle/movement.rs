@@ -50,6 +50,7 @@ impl Battle<'_> {
         self.list_present();
         self.front = None;
         self.mark_engaged(side);
+        self.storm = self.assault(side);
         for i in 0..self.units.len() {
             if self.u(i).is_some_and(|u| u.side == side && u.fighting()) {
                 self.move_stand(i);
@@ -69,8 +70,9 @@ impl Battle<'_> {
         // Under the enemy's guns the attack goes straight in: no swing to
         // the flank, no wing holding back (this program's doctrine: a
         // stand that stands or marches wide under artillery fire only
-        // loses companies; Artillery 2, range 18").
-        let under_guns = role == Role::Attacker && self.under_gun_fire(i);
+        // loses companies; Artillery 2, range 18"); so does all of it while
+        // its foot forms to storm the guns ([`Self::assault`]).
+        let under_guns = role == Role::Attacker && (self.storm == Assault::Forming || self.under_gun_fire(i));
         let goal = if post.is_none() && role == Role::Attacker && !under_guns {
             plan.aim(u.at, goal, rear, cell)
         } else {
@@ -185,6 +187,13 @@ impl Battle<'_> {
                 if let Some(to) = fighting {
                     // The reserves march to the fighting, to musket range.
                     self.advance(i, to, going, range);
+                } else if role == Role::Attacker && at_guns && self.storm == Assault::Forming && !near(range)
+                {
+                    // Foot going in against guns halts just outside their
+                    // canister until enough of it can go in together to
+                    // kill a gun ([`Self::assault`]).
+                    let to = nearest.and_then(|(j, _)| self.u(j)).map_or(goal, |e| e.at);
+                    self.advance(i, to, going, range + RANK_INCHES * 0.25);
                 } else if hold(near(engage)) {
                     self.advance(i, goal, going, 0.0);
                 } else {
@@ -198,6 +207,48 @@ impl Battle<'_> {
                     }
                 }
             }
+        }
+    }
+
+    /// How side `side`'s foot stands to go in against the enemy's guns this
+    /// move: ready when as many of its foot able to act stand within a column move of
+    /// musket range of an enemy gun (where they stand as the move begins)
+    /// as it takes to kill a gun, more than half of the Combat Table's
+    /// stands (eight Line stands kill one 4-model stand, and "One stand over
+    /// one-half required to kill is counted as full amount"), or all its
+    /// foot when it has fewer (this program's doctrine: companies that go in
+    /// one or two at a time are cut down by the canister, Artillery 7,
+    /// without killing a gun; the attack goes in together).
+    fn assault(&self, side: usize) -> Assault {
+        let guns: Vec<Point> = self
+            .enemies(side)
+            .iter()
+            .filter(|e| e.troop == Troop::Artillery)
+            .map(|e| e.at)
+            .collect();
+        if guns.is_empty() || self.side(side).role != Role::Attacker {
+            return Assault::Ready;
+        }
+        let need = stands_to_kill(KillRow::LineLight, Troop::Artillery.models()) / 2 + 1;
+        let (mut foot, mut ready) = (0_u32, 0_u32);
+        for (j, u) in self.units.iter().enumerate() {
+            if u.side != side || !u.fighting() || !u.is(Troop::is_infantry) || !self.can_act(j) {
+                continue;
+            }
+            foot += 1;
+            let Some(troop) = u.troop else { continue };
+            let reach =
+                (musket_range(troop, 0).unwrap_or(6.0) + move_inches(troop, Going::Column)) * self.scale;
+            if guns.iter().any(|&g| doctrine::dist(u.at, g) <= reach + EPSILON) {
+                ready += 1;
+            }
+        }
+        if ready >= need.min(foot) {
+            Assault::Ready
+        } else if ready > 0 {
+            Assault::Forming
+        } else {
+            Assault::Far
         }
     }
 
