@@ -512,6 +512,54 @@ fn four_line_stands_firing_kill_nothing_five_kill_a_company() {
     );
 }
 
+/// Two defending line stands a cell (6 inches) apart and three line
+/// stands 3.6 inches in front of each, reaching only it; with `middle`, a
+/// seventh between them reaching both, whom both defenders fire at.
+fn two_fights(middle: bool) -> Scenario {
+    let mut attackers = Vec::new();
+    for (n, x) in [2.6, 2.75, 2.9, 4.1, 4.25, 4.4].into_iter().enumerate() {
+        attackers.push(stand(100 + n as u32, StandKind::LineInfantry, Some((x, 4.1))));
+    }
+    if middle {
+        attackers.push(stand(110, StandKind::LineInfantry, Some((3.5, 4.1))));
+    }
+    battle(
+        11,
+        1,
+        vec![
+            side(
+                "north",
+                Role::Defender,
+                area(0, 0, 11, 4),
+                vec![
+                    stand(1, StandKind::LineInfantry, Some((3.0, 3.5))),
+                    stand(2, StandKind::LineInfantry, Some((4.0, 3.5))),
+                ],
+            ),
+            side("south", Role::Attacker, area(0, 4, 11, 8), attackers),
+        ],
+    )
+}
+
+#[test]
+fn a_firefights_kills_are_what_its_firers_make_together() {
+    // "13 to 16 four man stands would kill two enemy four-man stands"
+    // (Judging the Morale, Explanation): the stands of one fight count
+    // together. Seven line stands, four at one company and three at the
+    // one beside it, joined in one fight by the defenders' volleys at the
+    // stand between: 7/8 of a kill, over one half, one company falls.
+    let joined = fight(&two_fights(true), RuleSetId::ScrubyBasic, 1).unwrap();
+    assert!(
+        logged(&joined, "line infantry 1 is killed by musket fire")
+            || logged(&joined, "line infantry 2 is killed by musket fire"),
+        "{}",
+        log_text(&joined)
+    );
+    // Without the stand between, two fights of three: 3/8 each, no kill.
+    let apart = fight(&two_fights(false), RuleSetId::ScrubyBasic, 1).unwrap();
+    assert!(!logged(&apart, "killed by musket fire"), "{}", log_text(&apart));
+}
+
 #[test]
 fn musket_fire_reaches_six_inches() {
     use StandKind::*;

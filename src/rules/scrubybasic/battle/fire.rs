@@ -265,11 +265,43 @@ impl Battle<'_> {
             }
         }
         self.seen = seen;
-        let mut dead = Vec::new();
+        // The kills of a firefight are the stands its firers make together
+        // ("13 to 16 four man stands would kill two enemy four-man stands",
+        // Judging the Morale, Explanation): the fire at the stands of one
+        // fight (firers and targets joined by their volleys) is pooled per
+        // side fired at, its kills taken from the stand most fired at, then
+        // the next, then their friends beside them.
+        let links = std::mem::take(&mut self.links);
+        self.join_fights(&links);
+        self.links = links;
+        let mut fights: Vec<(usize, usize, Vec<usize>)> = Vec::new();
         for &t in &targets {
-            let pool = self.pools.get(t).copied().unwrap_or([0.0; 3]);
+            let (r, side) = (self.find(t), self.u(t).map_or(0, |u| u.side));
+            match fights.iter_mut().find(|f| f.0 == r && f.1 == side) {
+                Some(f) => f.2.push(t),
+                None => fights.push((r, side, vec![t])),
+            }
+        }
+        let mut dead = Vec::new();
+        for (_, _, mut ts) in fights {
+            let pool_of = |t: usize| self.pools.get(t).copied().unwrap_or([0.0; 3]);
+            ts.sort_by(|&a, &b| pool_of(b)[2].total_cmp(&pool_of(a)[2]).then(a.cmp(&b)));
+            let mut pool = [0.0; 3];
+            for &t in &ts {
+                for (a, b) in pool.iter_mut().zip(pool_of(t)) {
+                    *a += b;
+                }
+            }
             if pool.iter().any(|&p| p > 0.5) {
-                self.take_kills(pool, &self.victims(t), &mut dead);
+                let mut order = ts.clone();
+                if let Some(&first) = ts.first() {
+                    for v in self.victims(first) {
+                        if !order.contains(&v) {
+                            order.push(v);
+                        }
+                    }
+                }
+                self.take_kills(pool, &order, &mut dead);
             }
         }
         for v in dead {
@@ -319,6 +351,20 @@ impl Battle<'_> {
         }
     }
 
+    /// Joins the stands of each fight, firers and the stands they fire at,
+    /// in [`Self::find`]'s sets, afresh.
+    fn join_fights(&mut self, links: &[Link]) {
+        for (i, p) in self.parent.iter_mut().enumerate() {
+            *p = i;
+        }
+        for l in links {
+            let (ra, rb) = (self.find(l.a), self.find(l.b));
+            if let Some(p) = self.parent.get_mut(ra) {
+                *p = rb;
+            }
+        }
+    }
+
     pub(super) fn find(&mut self, mut x: usize) -> usize {
         while let Some(&p) = self.parent.get(x) {
             if p == x {
@@ -338,16 +384,8 @@ impl Battle<'_> {
         if self.links.is_empty() {
             return;
         }
-        for (i, p) in self.parent.iter_mut().enumerate() {
-            *p = i;
-        }
         let links = std::mem::take(&mut self.links);
-        for l in &links {
-            let (ra, rb) = (self.find(l.a), self.find(l.b));
-            if let Some(p) = self.parent.get_mut(ra) {
-                *p = rb;
-            }
-        }
+        self.join_fights(&links);
         let n = self.units.len();
         let root_of: Vec<usize> = (0..n).map(|i| self.find(i)).collect();
         let mut roots: Vec<usize> = Vec::new();
