@@ -517,8 +517,8 @@ fn four_line_stands_firing_kill_nothing_five_kill_a_company() {
 /// seventh between them reaching both, whom both defenders fire at.
 fn two_fights(middle: bool) -> Scenario {
     let mut attackers = Vec::new();
-    for (n, x) in [2.6, 2.75, 2.9, 4.1, 4.25, 4.4].into_iter().enumerate() {
-        attackers.push(stand(100 + n as u32, StandKind::LineInfantry, Some((x, 4.1))));
+    for (n, x) in (100..).zip([2.6, 2.75, 2.9, 4.1, 4.25, 4.4]) {
+        attackers.push(stand(n, StandKind::LineInfantry, Some((x, 4.1))));
     }
     if middle {
         attackers.push(stand(110, StandKind::LineInfantry, Some((3.5, 4.1))));
