@@ -12,7 +12,7 @@ use super::{
     CANISTER_INCHES, CONTACT_INCHES, DEFENCE_MORALE_FACTOR, GUN_HITS_TO_DESTROY, GUN_MOVE_AND_FIRE_INCHES,
     Going, KillRow, PURSUED_FACTOR, RANK_INCHES, RETIRE_MOVES, Troop, artillery_range,
     attacker_position_factor, canister_factor, caught_in_flank, cavalry_may_charge, counter_battery_hit,
-    defensive_fire_factor, flank_factors, greater_loss, house_attackers_allowed, house_defence_factor,
+    defensive_fire_factor, flank_factors, greater_loss, house_attackers_allowed, house_defence_factor, kills,
     melee_ranks, models_at, morale_multiplier, morale_value, move_inches, musket_range, rank_factor,
     slope_inches, stand_share, stands_to_kill, table_scale, troop_for,
 };
@@ -40,6 +40,11 @@ const FIGHT_INCHES: f64 = 3.0;
 /// Cavalry keep this far beyond musket range while no charge is favoured
 /// (this program's doctrine, Musket Fire 1: 6″ range).
 const CAVALRY_STANDOFF_INCHES: f64 = 0.5;
+
+/// Foot forming to storm guns halts this far beyond musket range, the
+/// guns' canister (this program's doctrine, Artillery 7: canister "is the
+/// length of musket fire (6″)").
+const ASSAULT_EDGE_INCHES: f64 = 0.5;
 
 /// A defender off strong ground goes to meet an enemy this many times
 /// the attacker's engaging distance away (this program's doctrine).
@@ -205,22 +210,9 @@ pub(super) struct Battle<'a> {
     /// The foremost foot's distance ([`Self::foot_front_unengaged`]) of the
     /// side moving, until one of its foot moves.
     front: Option<Option<f64>>,
-    /// How the moving side's foot stands to go in against the enemy's
-    /// guns this move ([`Self::assault`]), worked out as its move begins.
-    storm: Assault,
-}
-
-/// How a side's foot stands to go in against the enemy's guns
-/// ([`Battle::assault`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Assault {
-    /// No foot near enough to the guns yet, or no guns.
-    Far,
-    /// Some of its foot are within a move of the guns' canister, not yet
-    /// enough to kill a gun: they halt at its edge, the rest close up.
-    Forming,
-    /// Enough to kill a gun (or all it has): the attack goes in.
-    Ready,
+    /// Whether the moving side's foot is forming to storm the enemy's guns
+    /// ([`Self::forming_on_guns`]), worked out as its move begins.
+    forming: bool,
 }
 
 fn unit_vec(v: Point) -> Point {
@@ -299,7 +291,7 @@ impl<'a> Battle<'a> {
             seen: Vec::new(),
             present: [Vec::new(), Vec::new()],
             front: None,
-            storm: Assault::Ready,
+            forming: false,
         };
         b.log.say(0, || {
             format!("table scale {scale:.2}: moves and ranges as printed times {scale:.2}")

@@ -293,15 +293,13 @@ impl Battle<'_> {
                 }
             }
             if pool.iter().any(|&p| p > 0.5) {
-                let mut order = ts.clone();
-                if let Some(&first) = ts.first() {
-                    for v in self.victims(first) {
-                        if !order.contains(&v) {
-                            order.push(v);
-                        }
+                let friends = ts.first().map(|&first| self.victims(first)).unwrap_or_default();
+                for v in friends {
+                    if !ts.contains(&v) {
+                        ts.push(v);
                     }
                 }
-                self.take_kills(pool, &order, &mut dead);
+                self.take_kills(pool, &ts, &mut dead);
             }
         }
         for v in dead {

@@ -50,7 +50,7 @@ impl Battle<'_> {
         self.list_present();
         self.front = None;
         self.mark_engaged(side);
-        self.storm = self.assault(side);
+        self.forming = self.forming_on_guns(side);
         for i in 0..self.units.len() {
             if self.u(i).is_some_and(|u| u.side == side && u.fighting()) {
                 self.move_stand(i);
@@ -71,8 +71,8 @@ impl Battle<'_> {
         // the flank, no wing holding back (this program's doctrine: a
         // stand that stands or marches wide under artillery fire only
         // loses companies; Artillery 2, range 18"); so does all of it while
-        // its foot forms to storm the guns ([`Self::assault`]).
-        let under_guns = role == Role::Attacker && (self.storm == Assault::Forming || self.under_gun_fire(i));
+        // its foot forms to storm the guns ([`Self::forming_on_guns`]).
+        let under_guns = role == Role::Attacker && (self.forming || self.under_gun_fire(i));
         let goal = if post.is_none() && role == Role::Attacker && !under_guns {
             plan.aim(u.at, goal, rear, cell)
         } else {
@@ -187,13 +187,12 @@ impl Battle<'_> {
                 if let Some(to) = fighting {
                     // The reserves march to the fighting, to musket range.
                     self.advance(i, to, going, range);
-                } else if role == Role::Attacker && at_guns && self.storm == Assault::Forming && !near(range)
-                {
+                } else if role == Role::Attacker && at_guns && self.forming && !near(range) {
                     // Foot going in against guns halts just outside their
                     // canister until enough of it can go in together to
-                    // kill a gun ([`Self::assault`]).
+                    // kill a gun ([`Self::forming_on_guns`]).
                     let to = nearest.and_then(|(j, _)| self.u(j)).map_or(goal, |e| e.at);
-                    self.advance(i, to, going, range + RANK_INCHES * 0.25);
+                    self.advance(i, to, going, range + ASSAULT_EDGE_INCHES);
                 } else if hold(near(engage)) {
                     self.advance(i, goal, going, 0.0);
                 } else {
@@ -210,16 +209,16 @@ impl Battle<'_> {
         }
     }
 
-    /// How side `side`'s foot stands to go in against the enemy's guns this
-    /// move: ready when as many of its foot able to act stand within a column move of
-    /// musket range of an enemy gun (where they stand as the move begins)
-    /// as it takes to kill a gun, more than half of the Combat Table's
-    /// stands (eight Line stands kill one 4-model stand, and "One stand over
-    /// one-half required to kill is counted as full amount"), or all its
-    /// foot when it has fewer (this program's doctrine: companies that go in
-    /// one or two at a time are cut down by the canister, Artillery 7,
-    /// without killing a gun; the attack goes in together).
-    fn assault(&self, side: usize) -> Assault {
+    /// Whether side `side`, attacking, is forming its foot to storm the
+    /// enemy's guns: some of its foot able to act stand within a column move
+    /// of musket range of an enemy gun (where they stand as the move begins),
+    /// but fewer than it takes to kill a gun by the Combat Table (eight Line
+    /// stands to a 4-model stand, five by "One stand over one-half required
+    /// to kill is counted as full amount", [`kills`]) and fewer than all its
+    /// foot (this program's doctrine: companies that go in one or two at a
+    /// time are cut down by the canister, Artillery 7, without killing a
+    /// gun; the attack goes in together).
+    fn forming_on_guns(&self, side: usize) -> bool {
         let guns: Vec<Point> = self
             .enemies(side)
             .iter()
@@ -227,9 +226,12 @@ impl Battle<'_> {
             .map(|e| e.at)
             .collect();
         if guns.is_empty() || self.side(side).role != Role::Attacker {
-            return Assault::Ready;
+            return false;
         }
-        let need = stands_to_kill(KillRow::LineLight, Troop::Artillery.models()) / 2 + 1;
+        let required = stands_to_kill(KillRow::LineLight, Troop::Artillery.models());
+        let need = (1..=required)
+            .find(|&n| kills(n, required) > 0)
+            .unwrap_or(required);
         let (mut foot, mut ready) = (0_u32, 0_u32);
         for (j, u) in self.units.iter().enumerate() {
             if u.side != side || !u.fighting() || !u.is(Troop::is_infantry) || !self.can_act(j) {
@@ -243,13 +245,7 @@ impl Battle<'_> {
                 ready += 1;
             }
         }
-        if ready >= need.min(foot) {
-            Assault::Ready
-        } else if ready > 0 {
-            Assault::Forming
-        } else {
-            Assault::Far
-        }
+        ready > 0 && ready < need.min(foot)
     }
 
     /// Whether stand `i` stands within the range of an enemy gun able to
