@@ -155,7 +155,9 @@
 //!     into range in closed order (3 inches), to volley on arrival. In range
 //!     its infantry halts to fire in closed order; a general who would charge
 //!     at even odds (a bold one all day, the others in the second half of the
-//!     day) presses on in closed order, volleying, to charge distance.
+//!     day) presses on in closed order, volleying, to charge distance, once
+//!     its fire is winning (the enemy has lost the greater share of its
+//!     points) or the day is half gone.
 //!   - *Both*: spearmen make for the nearest enemy within a move and a
 //!     throw; cavalry rides at enemy horse within two moves, else keeps out
 //!     of rifle range until a charge is favoured (the attacker's closes late

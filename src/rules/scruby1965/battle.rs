@@ -178,6 +178,9 @@ pub(super) struct Scratch {
     pub(super) engaged: Vec<bool>,
     /// Whether the side moving is formed up to go in.
     pub(super) formed: bool,
+    /// Whether the side moving is winning the firefight
+    /// ([`Battle::ahead_in_fire`]), worked out as its move begins.
+    pub(super) ahead: bool,
 }
 
 /// Distances closer than this, in inches, are equal: ties go to the lower
@@ -240,6 +243,7 @@ impl<'a> Battle<'a> {
             reach: vec![f64::NEG_INFINITY; n],
             engaged: vec![false; n],
             formed: true,
+            ahead: true,
         };
         let mut battle = Battle {
             scenario,

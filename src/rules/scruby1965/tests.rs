@@ -635,3 +635,47 @@ fn cavalry_rides_at_enemy_cavalry_and_they_fight() {
     }
     assert!(fought >= 30, "{fought} of 40");
 }
+
+#[test]
+fn a_bold_attacker_presses_on_once_its_fire_is_winning_or_late_in_the_day() {
+    // Two regular companies a side, 18 inches apart: within RIFLE RANGE.
+    let mut scenario = table(
+        vec![
+            stand(1, StandKind::LineInfantry, (18.0, 4.0)),
+            stand(2, StandKind::LineInfantry, (21.0, 4.0)),
+        ],
+        vec![
+            stand(101, StandKind::LineInfantry, (18.0, 22.0)),
+            stand(102, StandKind::LineInfantry, (21.0, 22.0)),
+        ],
+    );
+    scenario.sides[1].army = ArmyKind::Regular;
+    let mut battle = Battle::new(&scenario, 1, false);
+    battle.sides[1].plan.boldness = crate::rules::doctrine::Boldness::Bold;
+    battle.turn = 1;
+    let attacker = index(&battle, 101);
+    let presses = |battle: &mut Battle<'_>| {
+        battle.scratch.ahead = battle.ahead_in_fire(1);
+        battle.presses_on(attacker)
+    };
+    // No volley has told yet: it halts to fire.
+    assert!(!presses(&mut battle));
+    // Its own company has lost more than the enemy's: still it halts.
+    battle.stands[attacker].strength /= 2;
+    assert!(!presses(&mut battle));
+    // The enemy has lost the greater share: it presses on.
+    let (d1, d2) = (index(&battle, 1), index(&battle, 2));
+    let full = battle.stands[d1].strength;
+    battle.stands[d1].strength = 0;
+    battle.stands[d2].strength /= 2;
+    assert!(presses(&mut battle));
+    // Late in the day (turn 7 of 12) it presses on though its fire is not winning.
+    battle.stands[d1].strength = full;
+    battle.stands[d2].strength = full;
+    battle.turn = 7;
+    assert!(!battle.ahead_in_fire(1));
+    assert!(presses(&mut battle));
+    // A cautious general never does.
+    battle.sides[1].plan.boldness = crate::rules::doctrine::Boldness::Cautious;
+    assert!(!presses(&mut battle));
+}
