@@ -1005,6 +1005,35 @@ fn close_combat_factors_see_support_flank_slope_and_cover() {
 }
 
 #[test]
+fn a_trench_shelters_the_defenders_stand_not_the_attacker_come_into_it() {
+    // Two trench squares: red (attacking) has come into the left one, blue
+    // (defending) holds the right one.
+    let trench = |x: u32| Patch {
+        cover: Some(Cover::Entrenchment),
+        ..patch(x, 6, 1, 1)
+    };
+    let s = scenario(
+        12,
+        12,
+        vec![trench(5), trench(8)],
+        vec![infantry(1, (5, 6)), infantry(3, (8, 5))],
+        vec![infantry(2, (5, 7)), infantry(4, (8, 6))],
+    );
+    let b = Battle::new(&s, 1, false);
+    let (at_attacker, _) = b.fire_factors(StandId(2), StandId(1)).unwrap();
+    assert!(
+        !at_attacker.target_in_cover,
+        "the attacker stands before the parapet"
+    );
+    let (at_defender, _) = b.fire_factors(StandId(3), StandId(4)).unwrap();
+    assert!(at_defender.target_in_cover, "the defender behind it");
+    let (mine, _) = b.close_combat_factors(StandId(2), StandId(1)).unwrap();
+    assert!(!mine.charge.unwrap().enemy_behind_wall_or_entrenched);
+    let (mine, _) = b.close_combat_factors(StandId(3), StandId(4)).unwrap();
+    assert!(mine.charge.unwrap().enemy_behind_wall_or_entrenched);
+}
+
+#[test]
 fn cavalry_charging_infantry_in_the_open_gets_its_bonus_on_the_table() {
     let s = scenario(
         12,

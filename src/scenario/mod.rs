@@ -65,6 +65,25 @@ impl Cell {
             )
     }
 
+    /// The cell as a stand of a side in `role` fights from it. Entrenchments
+    /// are the defender's works: the hand-off digs them only on the
+    /// defender's line (before a fort or an HQ it holds, or for a posture
+    /// entrenched), and their parapet faces the attacker, who, come up to
+    /// them, stands before the parapet rather than behind it. So they shelter
+    /// the defender's stands only; to the attacker's a trench is open ground
+    /// (still an obstacle to cross). Walls, hedges, houses and woods
+    /// shelter either side. This program's reading: the seeds name
+    /// entrenchments as the defender's ("troops ... in entrenchments",
+    /// cordery-2009-late-19th-century-rules.txt, Fire Combat) and never as
+    /// ground an attacker takes up.
+    pub fn held_by(self, role: Role) -> Cell {
+        if role == Role::Attacker && self.cover == Some(Cover::Entrenchment) {
+            Cell { cover: None, ..self }
+        } else {
+            self
+        }
+    }
+
     /// Blocks sight through it.
     pub fn blocks_sight(&self) -> bool {
         matches!(self.ground, Ground::BuiltUpInner | Ground::ForestInterior)
@@ -398,6 +417,21 @@ mod tests {
     fn example(name: &str) -> Scenario {
         let path = format!("{}/campaigns/scenarios/{name}", env!("CARGO_MANIFEST_DIR"));
         serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn a_trench_shelters_only_the_defender_and_a_wall_either_side() {
+        let cell = |cover| Cell {
+            cover,
+            ..Cell::default()
+        };
+        let trench = cell(Some(Cover::Entrenchment));
+        assert_eq!(trench.held_by(Role::Defender), trench);
+        assert_eq!(trench.held_by(Role::Attacker).cover, None);
+        assert!(!trench.held_by(Role::Attacker).is_defensive());
+        let wall = cell(Some(Cover::WallOrHedge));
+        assert_eq!(wall.held_by(Role::Attacker), wall);
+        assert_eq!(wall.held_by(Role::Defender), wall);
     }
 
     #[test]

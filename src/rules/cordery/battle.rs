@@ -30,20 +30,26 @@ pub(super) const EMPTY: u32 = u32::MAX;
 #[derive(Debug, Clone, Copy, Default)]
 pub(super) struct Going {
     pub(super) level: u8,
-    flags: u8,
+    flags: u16,
 }
 
 impl Going {
-    const WATER: u8 = 1;
-    const ROAD: u8 = 2;
-    const INFANTRY_ONLY: u8 = 4;
-    const OBSTACLE: u8 = 8;
-    const COVER_FROM_FIRE: u8 = 16;
-    const WALL_OR_TRENCH: u8 = 32;
-    const OPEN: u8 = 64;
+    const WATER: u16 = 1;
+    const ROAD: u16 = 2;
+    const INFANTRY_ONLY: u16 = 4;
+    const OBSTACLE: u16 = 8;
+    const COVER_FROM_FIRE: u16 = 16;
+    const WALL_OR_TRENCH: u16 = 32;
+    const OPEN: u16 = 64;
+    /// [`Going::COVER_FROM_FIRE`] and [`Going::WALL_OR_TRENCH`] to an
+    /// attacker's stand, for whom a trench is no cover
+    /// ([`crate::scenario::Cell::held_by`]).
+    const ATTACKER_COVER_FROM_FIRE: u16 = 128;
+    const ATTACKER_WALL: u16 = 256;
 
     fn of(cell: &Cell) -> Going {
-        let flag = |on: bool, f: u8| if on { f } else { 0 };
+        let flag = |on: bool, f: u16| if on { f } else { 0 };
+        let attackers = cell.held_by(Role::Attacker);
         Going {
             level: cell.level,
             flags: flag(cell.is_water(), Going::WATER)
@@ -52,19 +58,31 @@ impl Going {
                 | flag(is_obstacle(cell), Going::OBSTACLE)
                 | flag(covered_from_fire(cell), Going::COVER_FROM_FIRE)
                 | flag(behind_wall_or_entrenched(cell), Going::WALL_OR_TRENCH)
+                | flag(covered_from_fire(&attackers), Going::ATTACKER_COVER_FROM_FIRE)
+                | flag(behind_wall_or_entrenched(&attackers), Going::ATTACKER_WALL)
                 // A square is open when it is flat open country with itself.
                 | flag(flat_open(cell, cell), Going::OPEN),
         }
     }
 
-    /// Fire Combat: "behind a wall, in entrenchments, or inside a wood".
-    pub(super) fn covered_from_fire(self) -> bool {
-        self.flags & Going::COVER_FROM_FIRE != 0
+    /// Fire Combat: "behind a wall, in entrenchments, or inside a wood", to
+    /// a stand of a side in `role` here.
+    pub(super) fn covered_from_fire(self, role: Role) -> bool {
+        let flag = match role {
+            Role::Attacker => Going::ATTACKER_COVER_FROM_FIRE,
+            Role::Defender => Going::COVER_FROM_FIRE,
+        };
+        self.flags & flag != 0
     }
 
-    /// Close Combat: "behind a wall or in entrenchments".
-    pub(super) fn wall_or_trench(self) -> bool {
-        self.flags & Going::WALL_OR_TRENCH != 0
+    /// Close Combat: "behind a wall or in entrenchments", to a stand of a
+    /// side in `role` here.
+    pub(super) fn wall_or_trench(self, role: Role) -> bool {
+        let flag = match role {
+            Role::Attacker => Going::ATTACKER_WALL,
+            Role::Defender => Going::WALL_OR_TRENCH,
+        };
+        self.flags & flag != 0
     }
 
     /// "flat, open country" between this square and `other`.

@@ -173,7 +173,7 @@ impl Battle<'_> {
             firer: me.kind,
             command: self.command_near(me.side, from),
             target_adjacent: squares_apart(from, them.at) == 1,
-            target_in_cover: self.going(them.at).covered_from_fire(),
+            target_in_cover: self.going(them.at).covered_from_fire(self.role(them.side)),
         })
     }
 
@@ -206,7 +206,7 @@ impl Battle<'_> {
                     mine.flat_open_with(theirs),
                 ),
                 downhill: mine.level < theirs.level,
-                enemy_behind_wall_or_entrenched: theirs.wall_or_trench(),
+                enemy_behind_wall_or_entrenched: theirs.wall_or_trench(self.role(them.side)),
             }),
         })
     }

@@ -348,6 +348,13 @@ impl<'a> Battle<'a> {
         self.pieces.get(i).map_or(0, |p| p.side)
     }
 
+    /// The square `sq` as a unit of side `side` fights from it: a trench
+    /// shelters only the defender's ([`crate::scenario::Cell::held_by`]).
+    fn cell_held(&self, sq: Square, side: usize) -> Cell {
+        let role = self.plans.get(side).map_or(Role::Defender, |p| p.role);
+        self.cell(sq).held_by(role)
+    }
+
     fn at(&self, i: usize) -> Square {
         self.pieces.get(i).map_or((0, 0), |p| p.at)
     }

@@ -400,9 +400,12 @@ impl<'a> Battle<'a> {
 
     /// DEFENSIVE POSITIONS: "troops that are fighting from villages, forests,
     /// or are holding hills": in a town or forest, behind cover, or higher
-    /// than the enemy (on one hill's level, neither has the advantage).
-    fn defensive(&self, at: Point, enemy: Point) -> bool {
-        let c = self.cell(at);
+    /// than the enemy (on one hill's level, neither has the advantage); in
+    /// entrenchments only a stand of the side that holds them
+    /// ([`crate::scenario::Cell::held_by`]). `side` is the side of the stand
+    /// at `at`.
+    fn defensive(&self, at: Point, side: usize, enemy: Point) -> bool {
+        let c = self.cell(at).held_by(self.side(side).role);
         is_town(c) || is_forest(c) || c.cover.is_some() || c.level > self.cell(enemy).level
     }
 

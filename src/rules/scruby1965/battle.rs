@@ -327,12 +327,17 @@ impl<'a> Battle<'a> {
     /// Whether a stand at `at` is in a defensive position against an enemy
     /// at `enemy` (DEFENSIVE POSITIONS: "on top of hills, behind a wall, in
     /// a house"; the cell says, [`crate::scenario::Cell::is_defensive`]).
-    /// Walls, entrenchments, houses and woods shelter against anyone; a hill
-    /// only against an enemy lower down: "on top of" a hill is above the
-    /// enemy, so troops on one slope of the same hill have no advantage.
-    pub(super) fn defended_against(&self, at: Point, enemy: Point) -> bool {
+    /// Walls, houses and woods shelter against anyone, entrenchments only a
+    /// stand of the side that holds them ([`crate::scenario::Cell::held_by`];
+    /// `side` is the side of the stand at `at`); a hill only against an
+    /// enemy lower down: "on top of" a hill is above the enemy, so troops on
+    /// one slope of the same hill have no advantage.
+    pub(super) fn defended_against(&self, at: Point, side: usize, enemy: Point) -> bool {
         use crate::scenario::Ground;
-        let cell = self.board.cell_at(self.in_cells(at));
+        let cell = self
+            .board
+            .cell_at(self.in_cells(at))
+            .held_by(self.side(side).role);
         if !cell.is_defensive() {
             return false;
         }
@@ -374,7 +379,7 @@ impl<'a> Battle<'a> {
     pub(super) fn value_against(&self, i: usize, enemy: Point) -> f64 {
         self.stands.get(i).map_or(0.0, |u| match u.line {
             Some(line) if u.combatant() => {
-                let defensive = self.defended_against(u.at, enemy);
+                let defensive = self.defended_against(u.at, u.side, enemy);
                 let morale = morale_value(&line, u.closed_or_dismounted(), defensive);
                 f64::from(u.strength) * f64::from(morale)
             }

@@ -137,7 +137,7 @@ impl Battle<'_> {
         };
         let Some(line) = me.line else { return miss };
         let half = me.half();
-        let defensive = self.defended_against(target.at, me.at);
+        let defensive = self.defended_against(target.at, target.side, me.at);
         match line.firepower {
             Firepower::Rifle {
                 open_per_ten,

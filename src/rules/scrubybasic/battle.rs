@@ -409,9 +409,11 @@ impl<'a> Battle<'a> {
         self.board.cell_at((p.0 / ci, p.1 / ci))
     }
 
-    /// Houses, woods, walls, hedges, entrenchments (Musket Fire 3).
-    fn defensive(&self, p: Point) -> bool {
-        let c = self.cell(p);
+    /// Houses, woods, walls, hedges (Musket Fire 3), and entrenchments to
+    /// a stand of the side that holds them ([`crate::scenario::Cell::held_by`]):
+    /// whether a stand of side `side` at `p` is in a defensive position.
+    fn defensive(&self, p: Point, side: usize) -> bool {
+        let c = self.cell(p).held_by(self.side(side).role);
         c.cover.is_some()
             || matches!(
                 c.ground,
@@ -587,7 +589,7 @@ impl<'a> Battle<'a> {
                 }
                 Status::Fighting if u.combatant() => {
                     let value = f64::from(u.models * u.weight())
-                        * if self.defensive(u.at) {
+                        * if self.defensive(u.at, u.side) {
                             DEFENCE_MORALE_FACTOR
                         } else {
                             1.0

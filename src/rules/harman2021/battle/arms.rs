@@ -132,7 +132,7 @@ impl Battle<'_> {
                 if sq != me.at && !self.free(sq) {
                     continue;
                 }
-                if !may_engage(me.unit, &self.cell(sq), &self.cell(them.at)) {
+                if !may_engage(me.unit, &self.cell(sq), &self.cell_held(them.at, them.side)) {
                     continue;
                 }
                 if cavalry && !self.straight_into(sq, (-d.0, -d.1)) {

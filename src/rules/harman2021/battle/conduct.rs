@@ -457,7 +457,7 @@ impl<'a> Battle<'a> {
                 }
                 if (sq == at || self.free(sq))
                     && may_enter(unit, &self.cell(sq))
-                    && may_engage(unit, &self.cell(sq), &self.cell(f))
+                    && may_engage(unit, &self.cell(sq), &self.cell_held(f, side ^ 1))
                 {
                     best = Some((far, sq));
                 }

@@ -325,7 +325,7 @@ impl Battle<'_> {
                 continue;
             }
             if let Some((e, dice, hit)) = self.gun_target(i) {
-                let (dice, hit) = fire_at(dice, hit, &self.cell(self.at(e)));
+                let (dice, hit) = fire_at(dice, hit, &self.cell_held(self.at(e), self.side(e)));
                 shots.push((i, e, self.throw(dice), hit));
                 if let Some(p) = self.pieces.get_mut(i) {
                     p.fought = p.unit == Unit::HorseArtillery;
@@ -344,7 +344,7 @@ impl Battle<'_> {
 
     /// Fire by `i` at `e`: the terrain's reductions, the throw, its effects.
     pub(super) fn fire(&mut self, i: usize, e: usize, dice: u32, hit: Hit, musketry: bool) {
-        let (dice, hit) = fire_at(dice, hit, &self.cell(self.at(e)));
+        let (dice, hit) = fire_at(dice, hit, &self.cell_held(self.at(e), self.side(e)));
         let t = self.throw(dice);
         self.land(i, e, t, hit, musketry);
     }

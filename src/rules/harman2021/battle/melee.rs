@@ -5,7 +5,11 @@ use super::*;
 impl Battle<'_> {
     pub(super) fn cc_dice(&self, a: usize, d: usize) -> u32 {
         let dice = self.pieces.get(a).map_or(0, Piece::dice);
-        close_combat_dice(dice, self.general_with(a), &self.cell(self.at(d)))
+        close_combat_dice(
+            dice,
+            self.general_with(a),
+            &self.cell_held(self.at(d), self.side(d)),
+        )
     }
 
     pub(super) fn mark_fought(&mut self, a: usize, d: usize) {

@@ -700,7 +700,7 @@ impl Battle<'_> {
                 // from there kills "automatically", the attacker's from the
                 // open only on a 1-3-6 (CASUALTY RATES 5 and 6), so a fire
                 // fight there is lost; it closes to charge.
-                let position = self.defensive(e.at, u.at) && !troop.is_elite();
+                let position = self.defensive(e.at, e.side, u.at) && !troop.is_elite();
                 if troop.is_infantry()
                     && !position
                     && !self.charge_prospect(i, j)

@@ -290,8 +290,8 @@ impl Battle<'_> {
                 troop,
                 u.units,
                 u.formation,
-                self.defensive(u.at, e.at),
-                self.defensive(e.at, u.at),
+                self.defensive(u.at, u.side, e.at),
+                self.defensive(e.at, e.side, u.at),
             );
             let face = if kill.needs_die() { self.dice.d6() } else { 0 };
             let n = kill.kills(face);

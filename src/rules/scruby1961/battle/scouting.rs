@@ -174,8 +174,8 @@ impl Battle<'_> {
                 otroop,
                 o.units,
                 o.formation,
-                self.defensive(o.at, s.at),
-                self.defensive(s.at, o.at),
+                self.defensive(o.at, o.side, s.at),
+                self.defensive(s.at, s.side, o.at),
             );
             let face = if kill.needs_die() { self.dice.d6() } else { 0 };
             let n = kill.kills(face);

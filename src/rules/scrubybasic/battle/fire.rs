@@ -144,8 +144,8 @@ impl Battle<'_> {
                 continue;
             }
             let close = d <= CANISTER_INCHES * self.scale + EPSILON;
-            let factor =
-                canister_factor(close) * defensive_fire_factor(Troop::Artillery, self.defensive(e.at));
+            let factor = canister_factor(close)
+                * defensive_fire_factor(Troop::Artillery, self.defensive(e.at, e.side));
             let add = Self::shares(Troop::Artillery, 4, factor);
             if let Some(p) = self.pools.get_mut(t) {
                 for (a, b) in p.iter_mut().zip(add) {
@@ -235,13 +235,12 @@ impl Battle<'_> {
             start = end;
             let Some(u) = self.u(i) else { continue };
             let Some(troop) = u.troop else { continue };
-            let (at, side, models, column) = (u.at, u.side, u.models, u.formation == Formation::Column);
+            let (side, models, column) = (u.side, u.models, u.formation == Formation::Column);
             // Fire into a defensive position counts half (Musket Fire 3):
             // the firers prefer a stand in the open at equal exposure.
             let weight = |t: usize| {
-                let tat = self.u(t).map_or(at, |e| e.at);
-                f64::from(exposure.get(t).copied().unwrap_or(0))
-                    * defensive_fire_factor(troop, self.defensive(tat))
+                let covered = self.u(t).is_some_and(|e| self.defensive(e.at, e.side));
+                f64::from(exposure.get(t).copied().unwrap_or(0)) * defensive_fire_factor(troop, covered)
             };
             let best = options.iter().map(|x| (x.1, x.2)).max_by(|a, b| {
                 weight(a.0)
@@ -250,9 +249,9 @@ impl Battle<'_> {
                     .then(b.0.cmp(&a.0))
             });
             let Some((t, _)) = best else { continue };
-            let tat = self.u(t).map_or(at, |e| e.at);
+            let covered = self.u(t).is_some_and(|e| self.defensive(e.at, e.side));
             let ranks = if column { 0.5 } else { 1.0 };
-            let factor = ranks * defensive_fire_factor(troop, self.defensive(tat));
+            let factor = ranks * defensive_fire_factor(troop, covered);
             let add = Self::shares(troop, models, factor);
             if let Some(p) = self.pools.get_mut(t) {
                 for (a, b) in p.iter_mut().zip(add) {
@@ -426,7 +425,7 @@ impl Battle<'_> {
             if alive
                 .iter()
                 .filter_map(|&m| self.u(m))
-                .any(|u| self.defensive(u.at))
+                .any(|u| self.defensive(u.at, u.side))
             {
                 continue;
             }

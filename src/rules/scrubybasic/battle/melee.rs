@@ -146,7 +146,7 @@ impl Battle<'_> {
         let square = target.formation == Formation::Square;
         let pursued = target.pursued;
         let house = self.house(tat);
-        let position = self.defensive(tat);
+        let position = self.defensive(tat, side);
         for &a in attackers {
             self.close_in(a, tat);
         }

@@ -141,7 +141,7 @@ impl Battle<'_> {
         // The defender holds its post; off good ground, it meets an enemy
         // come close as the attacker does.
         let near = |reach: f64| nearest.is_some_and(|(_, d)| d <= reach + EPSILON);
-        let strong_post = post.is_some_and(|p| self.defensive(p));
+        let strong_post = post.is_some_and(|p| self.defensive(p, side));
         let hold = |engaged: bool| role == Role::Defender && post.is_some() && (strong_post || !engaged);
         match troop {
             Troop::Artillery => {
@@ -400,7 +400,7 @@ impl Battle<'_> {
                 {
                     continue;
                 }
-                let position = self.defensive(target);
+                let position = self.defensive(target, 1 - side);
                 let mine = self.strength_near(side, at, RANK_INCHES * 2.0, position);
                 let theirs = self.defence_near(t, &mut cache);
                 if self.favoured(side, mine, theirs) {
@@ -415,7 +415,7 @@ impl Battle<'_> {
             } else if let Some(range) = musket_range(troop, self.cell(at).level) {
                 // A defender in a defensive position holds it and fires: it
                 // does not leave it to charge (this program's doctrine).
-                if self.side(side).role == Role::Defender && self.defensive(at) {
+                if self.side(side).role == Role::Defender && self.defensive(at, side) {
                     continue;
                 }
                 let within = (range * self.scale).min(reach) + EPSILON;
@@ -431,7 +431,7 @@ impl Battle<'_> {
                     if doctrine::dist(at, e.at) > within {
                         continue;
                     }
-                    let position = self.defensive(e.at);
+                    let position = self.defensive(e.at, 1 - side);
                     let group = self.volley_group(side, t);
                     let mine: f64 = group
                         .iter()
@@ -484,7 +484,7 @@ impl Battle<'_> {
                     || !self.can_act(j)
                     || u.formation == Formation::Square
                     || u.charge != Charge::None
-                    || (self.side(side).role == Role::Defender && self.defensive(u.at))
+                    || (self.side(side).role == Role::Defender && self.defensive(u.at, side))
                 {
                     return false;
                 }
