@@ -230,18 +230,18 @@ impl Battle<'_> {
         // In the second half of the day a defender pushed off its post
         // about the objective goes back to it before it fires, and fires
         // from there: the objective held at the end decides the battle.
-        if self.back_to_the_objective(i) {
-            if let Some(to) = self.destination(i, follower, &mut reach) {
-                self.move_to(i, to);
-                self.follow(i, follower, to);
-                if range > 0
-                    && may_initiate(self)
-                    && let Some(t) = self.fire_target(i, to, true)
-                {
-                    self.fire(i, t);
-                }
-                return;
+        if self.back_to_the_objective(i)
+            && let Some(to) = self.destination(i, follower, &mut reach)
+        {
+            self.move_to(i, to);
+            self.follow(i, follower, to);
+            if range > 0
+                && may_initiate(self)
+                && let Some(t) = self.fire_target(i, to, true)
+            {
+                self.fire(i, t);
             }
+            return;
         }
         // Fire where it stands, turning to face the target if need be (the
         // turn is its move).
