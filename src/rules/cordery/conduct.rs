@@ -233,14 +233,7 @@ impl Battle<'_> {
         if self.back_to_the_objective(i)
             && let Some(to) = self.destination(i, follower, &mut reach)
         {
-            self.move_to(i, to);
-            self.follow(i, follower, to);
-            if range > 0
-                && may_initiate(self)
-                && let Some(t) = self.fire_target(i, to, true)
-            {
-                self.fire(i, t);
-            }
+            self.move_then_fire(i, follower, to);
             return;
         }
         // Fire where it stands, turning to face the target if need be (the
@@ -266,15 +259,18 @@ impl Battle<'_> {
             return;
         }
         if let Some(to) = self.destination(i, follower, &mut reach) {
-            self.move_to(i, to);
-            self.follow(i, follower, to);
-            // After the move it fires only within its arc to the front.
-            if range > 0
-                && may_initiate(self)
-                && let Some(t) = self.fire_target(i, to, true)
-            {
-                self.fire(i, t);
-            }
+            self.move_then_fire(i, follower, to);
+        }
+    }
+
+    /// Stand `i` (and the stand behind it in a pair) moves to `to`, then
+    /// fires if it may, only within its arc to the front after the move.
+    fn move_then_fire(&mut self, i: usize, follower: Option<usize>, to: Square) {
+        self.move_to(i, to);
+        self.follow(i, follower, to);
+        let may_fire = self.pieces.get(i).is_some_and(|p| p.range > 0 && !p.initiated) && self.is_front(i);
+        if may_fire && let Some(t) = self.fire_target(i, to, true) {
+            self.fire(i, t);
         }
     }
 
