@@ -182,3 +182,48 @@ fn the_targets_met_on_the_quick_sample_stay_met() {
         "targets missed before are met now: rewrite the list with UPDATE_GOLDEN=1 cargo test --test proving\n{now_met:#?}"
     );
 }
+
+/// The mirror figure gives each size's gap with the side ahead, in the order
+/// fought, and passes only when every size is within 0.10: one size over
+/// fails it however even the others are.
+#[test]
+fn the_mirror_figure_gives_every_size_and_the_side_ahead() {
+    use umpire::proving::{Fought, FoughtBattle, Tally};
+    let mirror = |stands: u32, attacker_wins: u32, defender_wins: u32| FoughtBattle {
+        name: format!("mirror, {stands} a side"),
+        probe: Probe::Mirror { stands },
+        tallies: vec![Some(Tally {
+            runs: 100,
+            attacker_wins,
+            defender_wins,
+            draws: 100 - attacker_wins - defender_wins,
+            ..Tally::default()
+        })],
+    };
+    let cases = [
+        // (attacker and defender wins at 9, 20 and 40 a side; text; met)
+        ([(50, 50), (60, 40), (35, 65)], "0.00 / 0.20 A / 0.30 D", false),
+        ([(45, 55), (52, 48), (50, 49)], "0.10 D / 0.04 A / 0.01 A", true),
+        ([(60, 39), (50, 50), (50, 50)], "0.21 A / 0.00 / 0.00", false),
+    ];
+    for (wins, text, met) in cases {
+        let fought = Fought {
+            runs: 100,
+            seed: 1,
+            rule_sets: vec![umpire::model::RuleSetId::ScrubyBasic],
+            battles: [9, 20, 40]
+                .iter()
+                .zip(wins)
+                .map(|(&stands, (a, d))| mirror(stands, a, d))
+                .collect(),
+        };
+        let report = proving::report(&fought, Vec::new());
+        let figure = report
+            .figures
+            .iter()
+            .find(|f| f.name.starts_with("mirror armies"))
+            .unwrap();
+        assert_eq!(figure.values[0].text, text);
+        assert_eq!(figure.values[0].pass, Some(met), "{text}");
+    }
+}
