@@ -193,12 +193,8 @@ impl Battle<'_> {
         if p.transport {
             return;
         }
-        // COMBAT: "If there are two stands in the same square, only the front
-        // stand may initiate a combat"; "A stand may only initiate combat once
-        // per turn".
-        let may_initiate = |b: &Battle<'_>| b.is_front(i) && b.pieces.get(i).is_some_and(|p| !p.initiated);
         if fighter
-            && may_initiate(self)
+            && self.may_initiate(i)
             && let Some(t) = self.best_charge_from(i, at)
         {
             self.close_combat(i, t);
@@ -218,7 +214,7 @@ impl Battle<'_> {
         // (ACTIVATION: "it can move and then engage in combat"), rather than
         // stand and fire where the enemy's fire first found them.
         if range > 0
-            && may_initiate(self)
+            && self.may_initiate(i)
             && let Some((to, t)) = self.advance_to_fire(i, follower, &mut reach)
         {
             self.move_to(i, to);
@@ -239,7 +235,7 @@ impl Battle<'_> {
         // Fire where it stands, turning to face the target if need be (the
         // turn is its move).
         if range > 0
-            && may_initiate(self)
+            && self.may_initiate(i)
             && let Some(t) = self.fire_target(i, at, false)
         {
             self.fire(i, t);
@@ -250,7 +246,7 @@ impl Battle<'_> {
         }
         // A defender out of range steps forward from its post to fire.
         if range > 0
-            && may_initiate(self)
+            && self.may_initiate(i)
             && let Some((to, t)) = self.step_up_to_fire(i, follower, &mut reach)
         {
             self.move_to(i, to);
@@ -263,13 +259,23 @@ impl Battle<'_> {
         }
     }
 
+    /// Whether stand `i` may initiate a combat now. COMBAT: "If there are
+    /// two stands in the same square, only the front stand may initiate a
+    /// combat"; "A stand may only initiate combat once per turn".
+    fn may_initiate(&self, i: usize) -> bool {
+        self.is_front(i) && self.pieces.get(i).is_some_and(|p| !p.initiated)
+    }
+
     /// Stand `i` (and the stand behind it in a pair) moves to `to`, then
     /// fires if it may, only within its arc to the front after the move.
     fn move_then_fire(&mut self, i: usize, follower: Option<usize>, to: Square) {
         self.move_to(i, to);
         self.follow(i, follower, to);
-        let may_fire = self.pieces.get(i).is_some_and(|p| p.range > 0 && !p.initiated) && self.is_front(i);
-        if may_fire && let Some(t) = self.fire_target(i, to, true) {
+        let shoots = self.pieces.get(i).is_some_and(|p| p.range > 0);
+        if shoots
+            && self.may_initiate(i)
+            && let Some(t) = self.fire_target(i, to, true)
+        {
             self.fire(i, t);
         }
     }
