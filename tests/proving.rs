@@ -142,9 +142,12 @@ fn the_targets_met_on_the_quick_sample_stay_met() {
     );
     let mut misses = format!(
         "# The targets each rule set still misses on the proving ground's quick sample\n\
-         # ({} battles, {HELD_RUNS} runs each, seed {HELD_SEED}); every other target is held by\n\
+         # ({} battles, {HELD_RUNS} runs each, {} for those of the 2:1, 3:1, town or entrenched\n\
+         # and match-up figures, {} for the mirror; seed {HELD_SEED}); every other target is held by\n\
          # tests/proving.rs. Rewrite with UPDATE_GOLDEN=1 cargo test --test proving.\n",
-        report.battles
+        report.battles,
+        HELD_RUNS * proving::TARGET_RUNS,
+        HELD_RUNS * proving::MIRROR_RUNS,
     );
     for figure in &report.figures {
         for (rules, m) in report.rule_sets.iter().zip(&figure.values) {
@@ -226,4 +229,120 @@ fn the_mirror_figure_gives_every_size_and_the_side_ahead() {
         assert_eq!(figure.values[0].text, text);
         assert_eq!(figure.values[0].pass, Some(met), "{text}");
     }
+}
+
+/// The battles whose figure is a share held against a bound are fought
+/// TARGET_RUNS times as often, the mirrors MIRROR_RUNS times, the rest once.
+#[test]
+fn the_battles_near_a_bound_are_fought_more_often() {
+    use proving::{Arms, Ground, MIRROR_RUNS, Matchup, Posture, TARGET_RUNS};
+    let synthetic = |ground, posture, attacker_stands, defender_stands| Probe::Synthetic {
+        ground,
+        posture,
+        attacker_stands,
+        defender_stands,
+        arms: Arms::Mixed,
+    };
+    let cases = [
+        // (battle, times the runs, why)
+        (
+            synthetic(Ground::Open, Posture::Standing, 20, 10),
+            TARGET_RUNS,
+            "2:1 on open ground",
+        ),
+        (
+            synthetic(Ground::Open, Posture::Standing, 10, 30),
+            TARGET_RUNS,
+            "3:1, the defender stronger",
+        ),
+        (
+            synthetic(Ground::Town, Posture::Standing, 10, 10),
+            TARGET_RUNS,
+            "equal points in a town",
+        ),
+        (
+            synthetic(Ground::Woods, Posture::Entrenched, 10, 10),
+            TARGET_RUNS,
+            "equal points entrenched",
+        ),
+        (
+            synthetic(Ground::Open, Posture::Standing, 10, 10),
+            1,
+            "1:1 on open ground",
+        ),
+        (synthetic(Ground::Open, Posture::Standing, 15, 10), 1, "1.5:1"),
+        (
+            synthetic(Ground::Open, Posture::Entrenched, 20, 10),
+            1,
+            "2:1 against works",
+        ),
+        (
+            synthetic(Ground::Hills, Posture::Standing, 20, 10),
+            1,
+            "2:1 on hills",
+        ),
+        (
+            Probe::Matchup {
+                matchup: Matchup::GunsColumn,
+            },
+            TARGET_RUNS,
+            "a match-up",
+        ),
+        (Probe::Mirror { stands: 20 }, MIRROR_RUNS, "a mirror"),
+        (
+            Probe::Plus25 {
+                arms: Arms::Foot,
+                stronger: umpire::scenario::Role::Attacker,
+            },
+            1,
+            "+25%",
+        ),
+    ];
+    for (probe, times, why) in cases {
+        assert_eq!(probe.runs_factor(), times, "{why}");
+    }
+}
+
+/// A figure over many battles counts each battle the same, however many
+/// times it was fought: a mirror's 2,000 runs buy it precision, not weight.
+#[test]
+fn a_battle_fought_more_often_weighs_no_more_in_a_figure() {
+    use umpire::proving::{Fought, FoughtBattle, Tally};
+    let battle = |probe: Probe, runs: u32, no_loss: u32| FoughtBattle {
+        name: format!("{probe:?}"),
+        probe,
+        tallies: vec![Some(Tally {
+            runs,
+            attacker_wins: runs,
+            no_loss,
+            ..Tally::default()
+        })],
+    };
+    let fought = Fought {
+        runs: 50,
+        seed: 1,
+        rule_sets: vec![umpire::model::RuleSetId::ScrubyBasic],
+        battles: vec![
+            // Every run of the 50 lost a point; none of the mirror's 2,000 did.
+            battle(Probe::Mirror { stands: 9 }, 2000, 2000),
+            battle(
+                Probe::Matchup {
+                    matchup: proving::Matchup::FootFoot,
+                },
+                400,
+                0,
+            ),
+            battle(Probe::Mirror { stands: 20 }, 50, 0),
+            battle(Probe::Mirror { stands: 40 }, 50, 0),
+        ],
+    };
+    let report = proving::report(&fought, Vec::new());
+    let figure = report
+        .figures
+        .iter()
+        .find(|f| f.name.starts_with("no point lost"))
+        .unwrap();
+    // One battle of four: 25.0%, where the runs pooled would give 80.0%.
+    assert_eq!(figure.values[0].text, "25.0%");
+    assert_eq!(figure.values[0].pass, Some(false));
 }
