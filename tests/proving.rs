@@ -235,72 +235,44 @@ fn the_mirror_figure_gives_every_size_and_the_side_ahead() {
 /// TARGET_RUNS times as often, the mirrors MIRROR_RUNS times, the rest once.
 #[test]
 fn the_battles_near_a_bound_are_fought_more_often() {
+    use Ground::{Hills, Open, Town, Woods};
+    use Posture::{Entrenched, Standing};
     use proving::{Arms, Ground, MIRROR_RUNS, Matchup, Posture, TARGET_RUNS};
-    let synthetic = |ground, posture, attacker_stands, defender_stands| Probe::Synthetic {
-        ground,
-        posture,
-        attacker_stands,
-        defender_stands,
-        arms: Arms::Mixed,
-    };
     let cases = [
-        // (battle, times the runs, why)
-        (
-            synthetic(Ground::Open, Posture::Standing, 20, 10),
-            TARGET_RUNS,
-            "2:1 on open ground",
-        ),
-        (
-            synthetic(Ground::Open, Posture::Standing, 10, 30),
-            TARGET_RUNS,
-            "3:1, the defender stronger",
-        ),
-        (
-            synthetic(Ground::Town, Posture::Standing, 10, 10),
-            TARGET_RUNS,
-            "equal points in a town",
-        ),
-        (
-            synthetic(Ground::Woods, Posture::Entrenched, 10, 10),
-            TARGET_RUNS,
-            "equal points entrenched",
-        ),
-        (
-            synthetic(Ground::Open, Posture::Standing, 10, 10),
-            1,
-            "1:1 on open ground",
-        ),
-        (synthetic(Ground::Open, Posture::Standing, 15, 10), 1, "1.5:1"),
-        (
-            synthetic(Ground::Open, Posture::Entrenched, 20, 10),
-            1,
-            "2:1 against works",
-        ),
-        (
-            synthetic(Ground::Hills, Posture::Standing, 20, 10),
-            1,
-            "2:1 on hills",
-        ),
-        (
-            Probe::Matchup {
-                matchup: Matchup::GunsColumn,
-            },
-            TARGET_RUNS,
-            "a match-up",
-        ),
-        (Probe::Mirror { stands: 20 }, MIRROR_RUNS, "a mirror"),
-        (
-            Probe::Plus25 {
-                arms: Arms::Foot,
-                stronger: umpire::scenario::Role::Attacker,
-            },
-            1,
-            "+25%",
-        ),
+        // (ground, posture, attacker's and defender's stands, times the runs, why)
+        (Open, Standing, 20, 10, TARGET_RUNS, "2:1 on open ground"),
+        (Open, Standing, 10, 30, TARGET_RUNS, "3:1, the defender stronger"),
+        (Town, Standing, 10, 10, TARGET_RUNS, "equal points in a town"),
+        (Woods, Entrenched, 10, 10, TARGET_RUNS, "equal points entrenched"),
+        (Open, Standing, 10, 10, 1, "1:1 on open ground"),
+        (Open, Standing, 15, 10, 1, "1.5:1"),
+        (Open, Entrenched, 20, 10, 1, "2:1 against works"),
+        (Hills, Standing, 20, 10, 1, "2:1 on hills"),
     ];
-    for (probe, times, why) in cases {
+    for (ground, posture, attacker_stands, defender_stands, times, why) in cases {
+        let probe = Probe::Synthetic {
+            ground,
+            posture,
+            attacker_stands,
+            defender_stands,
+            arms: Arms::Mixed,
+        };
         assert_eq!(probe.runs_factor(), times, "{why}");
     }
+    let matchup = Probe::Matchup {
+        matchup: Matchup::GunsColumn,
+    };
+    assert_eq!(matchup.runs_factor(), TARGET_RUNS, "a match-up");
+    assert_eq!(
+        Probe::Mirror { stands: 20 }.runs_factor(),
+        MIRROR_RUNS,
+        "a mirror"
+    );
+    let plus = Probe::Plus25 {
+        arms: Arms::Foot,
+        stronger: umpire::scenario::Role::Attacker,
+    };
+    assert_eq!(plus.runs_factor(), 1, "+25%");
 }
 
 /// A figure over many battles counts each battle the same, however many
