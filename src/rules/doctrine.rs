@@ -11,7 +11,7 @@
 
 use super::board::{Board, Point};
 use super::dice::Dice;
-use crate::scenario::{Area, Role, Scenario, TableStand};
+use crate::scenario::{Area, Ground, Role, Scenario, TableStand};
 
 /// Odds at which a steady general's stand charges: its fighting score at
 /// least this many times the enemy's (this program's own).
@@ -395,11 +395,36 @@ pub const POST_DEPTH_CELLS: f64 = 4.0;
 pub const HOLDS_WITHIN_CELLS: f64 = 1.5;
 pub const POST_FORWARD_CELLS: f64 = 1.0;
 
+/// Whether cell `c` lies beyond a river from `guard` (in cells), `rear` the
+/// unit vector to the defender's own edge: a cell at or forward of `guard`'s
+/// line whose way straight back to it crosses (or is) a river, a bridge or a
+/// ford, so that a crossing on the objective is held from behind it.
+/// A defender holds a crossing from its own bank, its deployment zone
+/// being on that bank (issue 14: "each side's deployment zone on its own
+/// side of a river (the crossing is the objective)"); a post over the
+/// water, with the river at its back, gives up the river and any works
+/// dug along it (this program's doctrine: posted there, equal foot had
+/// lost a scruby-basic crossing entrenched 95 times in 100).
+pub fn beyond_water(board: &Board, c: Point, guard: Point, rear: Point) -> bool {
+    let back = |p: Point| (p.0 - guard.0) * rear.0 + (p.1 - guard.1) * rear.1;
+    // Half-cell steps back toward the defender's edge, to `guard`'s line.
+    let mut p = c;
+    while back(p) < 0.25 {
+        p = (p.0 + rear.0 * 0.5, p.1 + rear.1 * 0.5);
+        let cell = board.cell_at(p);
+        if cell.is_water() || matches!(cell.ground, Ground::Bridge | Ground::Ford) {
+            return true;
+        }
+    }
+    false
+}
+
 /// Posts for `count` defending stands about `guard` (in cells), `rear` the
 /// unit vector to the defender's own edge: the cells holding `guard` (within
 /// [`HOLDS_WITHIN_CELLS`], as the judge counts) first, then the best
 /// defensive cells, the nearer to `guard` among equals; none in water, none more than
-/// [`POST_FORWARD_CELLS`] toward the enemy or [`POST_DEPTH_CELLS`] away.
+/// [`POST_FORWARD_CELLS`] toward the enemy or [`POST_DEPTH_CELLS`] away, none beyond a river
+/// ([`beyond_water`]).
 /// Two stands share a cell when the ground runs out.
 pub fn posts(board: &Board, guard: Point, rear: Point, count: usize) -> Vec<Point> {
     let mut cells: Vec<Point> = board
@@ -410,6 +435,7 @@ pub fn posts(board: &Board, guard: Point, rear: Point, count: usize) -> Vec<Poin
             !board.cell_at(*c).is_water()
                 && dist(*c, guard) <= POST_DEPTH_CELLS
                 && back >= -POST_FORWARD_CELLS
+                && !beyond_water(board, *c, guard, rear)
         })
         .collect();
     if cells.is_empty() {
@@ -450,7 +476,7 @@ pub fn line_value(board: &Board, c: Point, rear: Point) -> u32 {
 /// vector to the defender's own edge: the first on the objective (the cell
 /// nearest it that is not water), then the line's cells, best first (by
 /// [`line_value`], then nearer the objective); none more than `forward`
-/// cells toward the enemy or `radius` away. Two stands share a
+/// cells toward the enemy or `radius` away, nor beyond a river ([`beyond_water`]). Two stands share a
 /// cell when the ground runs out.
 pub fn line_posts(
     board: &Board,
@@ -465,7 +491,10 @@ pub fn line_posts(
         .filter(|c| {
             let off = (c.0 - guard.0, c.1 - guard.1);
             let back = off.0 * rear.0 + off.1 * rear.1;
-            !board.cell_at(*c).is_water() && dist(*c, guard) <= radius && back >= -forward
+            !board.cell_at(*c).is_water()
+                && dist(*c, guard) <= radius
+                && back >= -forward
+                && !beyond_water(board, *c, guard, rear)
         })
         .map(|c| (line_value(board, c, rear), dist(c, guard), c))
         .collect();
@@ -699,6 +728,48 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// A crossing is held from the near bank: no post, of either kind of
+    /// posting, on the bridge, in the water or beyond it, however far
+    /// forward the plan holds; the nearest post is on the near bank, within
+    /// the judge's reach of the crossing.
+    #[test]
+    fn a_crossing_is_held_from_the_near_bank() {
+        // A river across the table on the objective's row, a bridge on the
+        // objective and a ford three cells along.
+        let terrain = vec![
+            patch(0, 8, 20, 1, Some(Ground::River), None),
+            patch(10, 8, 1, 1, Some(Ground::Bridge), None),
+            patch(13, 8, 1, 1, Some(Ground::Ford), None),
+        ];
+        let b = board(terrain);
+        for forward in [0.0, 1.0, 4.0] {
+            let line = line_posts(&b, GUARD, REAR, forward, 6.0, 30);
+            let ring = posts(&b, GUARD, REAR, 30);
+            for (kind, found) in [("line", &line), ("ring", &ring)] {
+                for p in found {
+                    assert!(
+                        p.1 < 8.0,
+                        "{kind}, forward {forward}: {p:?} is on or beyond the river"
+                    );
+                }
+                let nearest = found
+                    .iter()
+                    .map(|p| dist(*p, GUARD))
+                    .fold(f64::INFINITY, f64::min);
+                assert!(nearest <= HOLDS_WITHIN_CELLS, "{kind}: nearest {nearest}");
+            }
+        }
+        // Beyond the water, straight or aslant; on the near bank, not.
+        assert!(beyond_water(&b, (10.5, 9.5), GUARD, REAR));
+        assert!(beyond_water(&b, (12.5, 11.5), GUARD, REAR));
+        assert!(beyond_water(&b, GUARD, GUARD, REAR), "the bridge itself");
+        assert!(!beyond_water(&b, (10.5, 7.5), GUARD, REAR));
+        assert!(!beyond_water(&b, (14.5, 4.5), GUARD, REAR));
+        // With no river, a cell ahead is not beyond anything.
+        let open = board(Vec::new());
+        assert!(!beyond_water(&open, (10.5, 11.5), GUARD, REAR));
     }
 
     #[test]
