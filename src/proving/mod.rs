@@ -903,7 +903,6 @@ fn percent(v: f64) -> String {
     format!("{:.1}%", v * 100.0)
 }
 
-/// Sums the tallies of rule set `r` over the battles `pick` keeps.
 /// The battles `pick` takes under rule set `r`, added up with each battle
 /// counting the same however many times it was fought: a battle fought
 /// fewer times than the most fought of them has its counts multiplied up to

@@ -406,10 +406,16 @@ pub const POST_FORWARD_CELLS: f64 = 1.0;
 /// dug along it (this program's doctrine: posted there, equal foot had
 /// lost a scruby-basic crossing entrenched 95 times in 100).
 pub fn beyond_water(board: &Board, c: Point, guard: Point, rear: Point) -> bool {
+    /// Half-cell steps looked at, at most: more than any table is deep.
+    const MAX_STEPS_BACK: u32 = 4096;
     let back = |p: Point| (p.0 - guard.0) * rear.0 + (p.1 - guard.1) * rear.1;
-    // Half-cell steps back toward the defender's edge, to `guard`'s line.
+    // Half-cell steps back toward the defender's edge, to `guard`'s line;
+    // bounded, so that a `rear` of no length cannot hold it.
     let mut p = c;
-    while back(p) < 0.25 {
+    for _ in 0..MAX_STEPS_BACK {
+        if back(p) >= 0.25 {
+            break;
+        }
         p = (p.0 + rear.0 * 0.5, p.1 + rear.1 * 0.5);
         let cell = board.cell_at(p);
         if cell.is_water() || matches!(cell.ground, Ground::Bridge | Ground::Ford) {
@@ -423,9 +429,8 @@ pub fn beyond_water(board: &Board, c: Point, guard: Point, rear: Point) -> bool 
 /// unit vector to the defender's own edge: the cells holding `guard` (within
 /// [`HOLDS_WITHIN_CELLS`], as the judge counts) first, then the best
 /// defensive cells, the nearer to `guard` among equals; none in water, none more than
-/// [`POST_FORWARD_CELLS`] toward the enemy or [`POST_DEPTH_CELLS`] away, none beyond a river
-/// ([`beyond_water`]).
-/// Two stands share a cell when the ground runs out.
+/// [`POST_FORWARD_CELLS`] toward the enemy or [`POST_DEPTH_CELLS`] away, none beyond a
+/// river ([`beyond_water`]). Two stands share a cell when the ground runs out.
 pub fn posts(board: &Board, guard: Point, rear: Point, count: usize) -> Vec<Point> {
     let mut cells: Vec<Point> = board
         .centres()
@@ -476,8 +481,8 @@ pub fn line_value(board: &Board, c: Point, rear: Point) -> u32 {
 /// vector to the defender's own edge: the first on the objective (the cell
 /// nearest it that is not water), then the line's cells, best first (by
 /// [`line_value`], then nearer the objective); none more than `forward`
-/// cells toward the enemy or `radius` away, nor beyond a river ([`beyond_water`]). Two stands share a
-/// cell when the ground runs out.
+/// cells toward the enemy or `radius` away, nor beyond a river
+/// ([`beyond_water`]). Two stands share a cell when the ground runs out.
 pub fn line_posts(
     board: &Board,
     guard: Point,
@@ -770,6 +775,9 @@ mod tests {
         // With no river, a cell ahead is not beyond anything.
         let open = board(Vec::new());
         assert!(!beyond_water(&open, (10.5, 11.5), GUARD, REAR));
+        // A rear of no length (a malformed side) is answered, not looped on.
+        assert!(!beyond_water(&open, (10.5, 11.5), GUARD, (0.0, 0.0)));
+        assert!(!beyond_water(&b, (10.5, 11.5), GUARD, (f64::NAN, 0.0)));
     }
 
     #[test]
