@@ -246,29 +246,48 @@ impl Probe {
     /// How many times the proving ground's runs this battle is fought
     /// ([`MIRROR_RUNS`], [`TARGET_RUNS`]).
     pub fn runs_factor(&self) -> u32 {
-        match *self {
+        match self {
             Probe::Mirror { .. } => MIRROR_RUNS,
             Probe::Matchup { .. } => TARGET_RUNS,
+            _ if self.open_stronger(2).is_some()
+                || self.open_stronger(3).is_some()
+                || self.equal_behind_works() =>
+            {
+                TARGET_RUNS
+            }
+            _ => 1,
+        }
+    }
+
+    /// Which side is `times` as strong on open ground, the defender
+    /// standing: the battles of the 2:1 and 3:1 figures.
+    fn open_stronger(&self, times: u32) -> Option<Role> {
+        match *self {
             Probe::Synthetic {
-                ground,
-                posture,
+                ground: Ground::Open,
+                posture: Posture::Standing,
                 attacker_stands,
                 defender_stands,
                 ..
             } => {
-                let (weak, strong) = (
-                    attacker_stands.min(defender_stands),
-                    attacker_stands.max(defender_stands),
-                );
-                let open_odds = ground == Ground::Open
-                    && posture == Posture::Standing
-                    && (strong == weak * 2 || strong == weak * 3);
-                let behind_works =
-                    weak == strong && (ground == Ground::Town || posture == Posture::Entrenched);
-                if open_odds || behind_works { TARGET_RUNS } else { 1 }
+                if attacker_stands == defender_stands * times {
+                    Some(Role::Attacker)
+                } else if defender_stands == attacker_stands * times {
+                    Some(Role::Defender)
+                } else {
+                    None
+                }
             }
-            Probe::Contact { .. } | Probe::Plus25 { .. } => 1,
+            _ => None,
         }
+    }
+
+    /// Equal points, the defender in a town or entrenched: the battles of
+    /// that figure.
+    fn equal_behind_works(&self) -> bool {
+        matches!(*self, Probe::Synthetic { ground, posture, attacker_stands, defender_stands, .. }
+            if attacker_stands == defender_stands
+                && (ground == Ground::Town || posture == Posture::Entrenched))
     }
 }
 
@@ -982,34 +1001,13 @@ fn share_figure(
     }
 }
 
-fn open_ratio(b: &FoughtBattle, stronger_times: u32) -> Option<Role> {
-    match b.probe {
-        Probe::Synthetic {
-            ground: Ground::Open,
-            posture: Posture::Standing,
-            attacker_stands,
-            defender_stands,
-            ..
-        } => {
-            if attacker_stands == defender_stands * stronger_times {
-                Some(Role::Attacker)
-            } else if defender_stands == attacker_stands * stronger_times {
-                Some(Role::Defender)
-            } else {
-                None
-            }
-        }
-        _ => None,
-    }
-}
-
 /// The stronger side's win rate at `times`:1 on open ground.
 fn stronger_wins(f: &Fought, times: u32, at_least: f64) -> Figure {
     let values = (0..f.rule_sets.len())
         .map(|r| {
             let (mut wins, mut runs) = (0, 0);
             for b in &f.battles {
-                let (Some(role), Some(Some(t))) = (open_ratio(b, times), b.tallies.get(r)) else {
+                let (Some(role), Some(Some(t))) = (b.probe.open_stronger(times), b.tallies.get(r)) else {
                     continue;
                 };
                 runs += t.runs;
@@ -1064,11 +1062,7 @@ pub fn report(f: &Fought, skipped: Vec<Skipped>) -> Report {
     // Equal points, the defender in a town or entrenched.
     let values = (0..n)
         .map(|r| {
-            let t = total(f, r, |b, _| {
-                matches!(b.probe, Probe::Synthetic { ground, posture, attacker_stands, defender_stands, .. }
-                    if attacker_stands == defender_stands
-                        && (ground == Ground::Town || posture == Posture::Entrenched))
-            });
+            let t = total(f, r, |b, _| b.probe.equal_behind_works());
             measured(
                 format!(
                     "D {} / A {}",

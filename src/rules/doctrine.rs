@@ -425,6 +425,26 @@ pub fn beyond_water(board: &Board, c: Point, guard: Point, rear: Point) -> bool 
     false
 }
 
+/// The cells a defender guarding `guard` (in cells) may post a stand on,
+/// `rear` the unit vector to its own edge: dry, within `radius` of `guard`,
+/// no more than `forward` cells toward the enemy, and not beyond a river
+/// ([`beyond_water`]).
+fn post_cells(
+    board: &Board,
+    guard: Point,
+    rear: Point,
+    forward: f64,
+    radius: f64,
+) -> impl Iterator<Item = Point> + '_ {
+    board.centres().filter(move |c| {
+        let back = (c.0 - guard.0) * rear.0 + (c.1 - guard.1) * rear.1;
+        !board.cell_at(*c).is_water()
+            && dist(*c, guard) <= radius
+            && back >= -forward
+            && !beyond_water(board, *c, guard, rear)
+    })
+}
+
 /// Posts for `count` defending stands about `guard` (in cells), `rear` the
 /// unit vector to the defender's own edge: the cells holding `guard` (within
 /// [`HOLDS_WITHIN_CELLS`], as the judge counts) first, then the best
@@ -432,17 +452,8 @@ pub fn beyond_water(board: &Board, c: Point, guard: Point, rear: Point) -> bool 
 /// [`POST_FORWARD_CELLS`] toward the enemy or [`POST_DEPTH_CELLS`] away, none beyond a
 /// river ([`beyond_water`]). Two stands share a cell when the ground runs out.
 pub fn posts(board: &Board, guard: Point, rear: Point, count: usize) -> Vec<Point> {
-    let mut cells: Vec<Point> = board
-        .centres()
-        .filter(|c| {
-            let off = (c.0 - guard.0, c.1 - guard.1);
-            let back = off.0 * rear.0 + off.1 * rear.1;
-            !board.cell_at(*c).is_water()
-                && dist(*c, guard) <= POST_DEPTH_CELLS
-                && back >= -POST_FORWARD_CELLS
-                && !beyond_water(board, *c, guard, rear)
-        })
-        .collect();
+    let mut cells: Vec<Point> =
+        post_cells(board, guard, rear, POST_FORWARD_CELLS, POST_DEPTH_CELLS).collect();
     if cells.is_empty() {
         cells.push(guard);
     }
@@ -491,16 +502,7 @@ pub fn line_posts(
     radius: f64,
     count: usize,
 ) -> Vec<Point> {
-    let cells: Vec<(u32, f64, Point)> = board
-        .centres()
-        .filter(|c| {
-            let off = (c.0 - guard.0, c.1 - guard.1);
-            let back = off.0 * rear.0 + off.1 * rear.1;
-            !board.cell_at(*c).is_water()
-                && dist(*c, guard) <= radius
-                && back >= -forward
-                && !beyond_water(board, *c, guard, rear)
-        })
+    let cells: Vec<(u32, f64, Point)> = post_cells(board, guard, rear, forward, radius)
         .map(|c| (line_value(board, c, rear), dist(c, guard), c))
         .collect();
     if cells.is_empty() {
