@@ -844,3 +844,8 @@ fn a_battle_nobody_broke_nor_held_ends_on_sequence_two_for_the_armies() {
         "mirror armies, one die each: {wins:?}"
     );
 }
+
+#[test]
+fn a_column_makes_for_the_bridge_and_never_steps_over_the_river() {
+    common::table::crosses_only_at_the_bridge(RuleSetId::Scruby1965);
+}

@@ -1185,3 +1185,8 @@ fn a_tie_in_a_fight_tells_models_times_the_multiplier_for_the_throw() {
     }
     assert!(seen[0] > 0, "no tie judged in the open: {seen:?}");
 }
+
+#[test]
+fn a_column_makes_for_the_bridge_and_never_steps_over_the_river() {
+    common::table::crosses_only_at_the_bridge(RuleSetId::ScrubyBasic);
+}

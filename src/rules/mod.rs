@@ -9,6 +9,7 @@ pub mod dice;
 pub mod doctrine;
 pub mod engine;
 pub mod harman2021;
+pub(crate) mod route;
 pub mod scruby1961;
 pub mod scruby1965;
 pub mod scrubybasic;

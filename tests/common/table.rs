@@ -176,3 +176,70 @@ pub fn all_stands(side: &ScenarioSide) -> impl Iterator<Item = &TableStand> {
         .iter()
         .chain(side.reserves.iter().flat_map(|r| r.stands.iter()))
 }
+
+/// A table of `width` x 24 cells of 3 inches (six feet deep: scruby-basic
+/// moves as printed) under `rules`, with a river a cell wide across row 12,
+/// bridged at column `bridge` if any; the north's only stand a general in a
+/// corner, the south's a company of foot at (2.5, 20.5); the objective, a
+/// mill, on the north bank at (2, 5).
+pub fn across_the_river(rules: RuleSetId, width: u32, bridge: Option<u32>, turn_limit: u32) -> Scenario {
+    let sides = vec![
+        the_side(
+            "north",
+            ArmyKind::Regular,
+            Role::Defender,
+            area(0, 0, width, 3),
+            vec![stand(1, StandKind::Command, Some((0.5, 0.5)))],
+        ),
+        the_side(
+            "south",
+            ArmyKind::Regular,
+            Role::Attacker,
+            area(0, 21, width, 3),
+            vec![stand(100, StandKind::LineInfantry, Some((2.5, 20.5)))],
+        ),
+    ];
+    let mut s = scenario(rules, turn_limit, table(width, 24, 3.0, false), sides);
+    s.table.terrain.push(ground(0, 12, width, 1, Ground::River));
+    if let Some(x) = bridge {
+        s.table.terrain.push(ground(x, 12, 1, 1, Ground::Bridge));
+    }
+    s.objectives.push(umpire::scenario::Objective {
+        name: "the mill".to_owned(),
+        kind: umpire::scenario::ObjectiveKind::Town,
+        x: 2,
+        y: 5,
+    });
+    s
+}
+
+/// Under `rules`, a company of foot with a mill to take beyond a river a
+/// cell (3 inches) wide, less than a column's move: bridged at the far
+/// end, it marches round by the bridge and takes the mill; unbridged, it
+/// may not step over the water, so it never reaches the mill.
+pub fn crosses_only_at_the_bridge(rules: RuleSetId) {
+    let bridged = across_the_river(rules, 16, Some(15), 40);
+    let o = umpire::rules::fight(&bridged, rules, 1).unwrap();
+    assert_eq!(
+        o.winner.as_deref(),
+        Some("south"),
+        "{rules}: {}\n{}",
+        o.verdict,
+        log_text(&o)
+    );
+    assert!(
+        o.verdict.contains("holds 1 of the 1 objectives"),
+        "{rules}: {}",
+        o.verdict
+    );
+    let unbridged = across_the_river(rules, 16, None, 40);
+    for seed in 0..4 {
+        let o = umpire::rules::fight(&unbridged, rules, seed).unwrap();
+        assert!(
+            !o.verdict.contains("holds 1 of the 1 objectives"),
+            "{rules}, seed {seed}: {}\n{}",
+            o.verdict,
+            log_text(&o)
+        );
+    }
+}

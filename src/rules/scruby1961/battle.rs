@@ -179,7 +179,7 @@ pub(super) struct Battle<'a> {
     /// never change): the width of its line of attack.
     foot: [usize; 2],
     /// Routes round ground a stand may not cross.
-    routes: route::Routes,
+    routes: crate::rules::route::Routes,
     /// Where each side's attack aims this game move, inches.
     goals: [Point; 2],
     /// Whether each side's attack has gone in ([`Battle::plan_move`]).
@@ -277,7 +277,7 @@ impl<'a> Battle<'a> {
                 .filter(|f| f.side == s && f.troop.is_some_and(Troop::is_infantry))
                 .count()
         });
-        let routes = route::Routes::new(&board);
+        let routes = route::routes(&board);
         let objective_holds = scenario
             .objectives
             .iter()

@@ -155,6 +155,9 @@ pub(super) struct Battle<'a> {
     pub(super) stands: Roster<'a, Point, Stand>,
     /// Scratch, one entry per stand, reused every game move.
     pub(super) scratch: Scratch,
+    /// Routes round the water: a stand goes anywhere but into a river (the
+    /// seed's movement gives no figure for crossing one).
+    pub(super) routes: crate::rules::route::WaterRoutes,
 }
 
 /// Working space for the phases, kept to spare allocations in the loop.
@@ -245,6 +248,7 @@ impl<'a> Battle<'a> {
             formed: true,
             ahead: true,
         };
+        let routes = crate::rules::route::WaterRoutes::new(&board);
         let mut battle = Battle {
             scenario,
             board,
@@ -255,6 +259,7 @@ impl<'a> Battle<'a> {
             sides,
             stands,
             scratch,
+            routes,
         };
         battle.order_of_battle();
         battle.post_defenders();
@@ -351,6 +356,16 @@ impl<'a> Battle<'a> {
 
     pub(super) fn on_table(&self, p: Point) -> bool {
         self.board.on_table(self.in_cells(p))
+    }
+
+    /// Whether the straight way from `a` to `b` crosses no river.
+    pub(super) fn dry_way(&self, a: Point, b: Point) -> bool {
+        self.routes.dry_way(&self.board, a, b)
+    }
+
+    /// How far a stand at `from` may go toward `to` before the water.
+    pub(super) fn dry_reach(&self, from: Point, to: Point) -> Point {
+        self.routes.dry_reach(&self.board, from, to)
     }
 
     pub(super) fn is_water(&self, p: Point) -> bool {
@@ -564,6 +579,8 @@ impl<'a> Battle<'a> {
         let inches = f64::from(moves) * u.full_move();
         let to = (u.at.0 + rear.0 * inches, u.at.1 + rear.1 * inches);
         let off = !self.on_table(to);
+        // A river behind stops the retreat at its bank.
+        let to = if off { to } else { self.dry_reach(u.at, to) };
         let (name, turn) = (u.name(), self.turn);
         self.log.say(turn, || {
             let why = match why {

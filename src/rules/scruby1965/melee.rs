@@ -430,7 +430,7 @@ impl Battle<'_> {
             let Some(at) = self.stands.get(i).map(|u| u.at) else {
                 continue;
             };
-            let to = self.clamp((at.0 + shift.0, at.1 + shift.1));
+            let to = self.dry_reach(at, self.clamp((at.0 + shift.0, at.1 + shift.1)));
             if let Some(u) = self.stands.get_mut(i) {
                 u.at = to;
                 u.locked = true;

@@ -287,7 +287,13 @@ impl Battle<'_> {
     /// side's chargers and `j` is within its reach (set by `plan_charges`).
     fn reaches(&self, i: usize, j: usize) -> bool {
         let reach = self.scratch.reach.get(i).copied().unwrap_or(f64::NEG_INFINITY);
-        reach >= 0.0 && self.gap(i, j) - STAND_DEPTH_INCHES <= reach + EPSILON
+        reach >= 0.0
+            && self.gap(i, j) - STAND_DEPTH_INCHES <= reach + EPSILON
+            // No charge across water: it is not crossed.
+            && match (self.stands.get(i), self.stands.get(j)) {
+                (Some(a), Some(b)) => self.dry_way(a.at, b.at),
+                _ => false,
+            }
     }
 
     /// A charger's combat value: its points times its morale value on open
@@ -659,18 +665,19 @@ impl Battle<'_> {
     /// coming within `keep_off` inches of any enemy on the table, short of
     /// water, and on the table.
     pub(super) fn advance(&mut self, i: usize, dest: Point, inches: f64, keep_off: f64) -> f64 {
-        let Some(u) = self.stands.get(i) else { return 0.0 };
-        let from = u.at;
+        let Some(from) = self.stands.get(i).map(|u| u.at) else {
+            return 0.0;
+        };
+        // Where water lies between, the stand makes for the bridge or ford
+        // ([`crate::rules::route`]), and never steps over a river.
+        let dest = if self.dry_way(from, dest) {
+            dest
+        } else {
+            self.routes.steer(&self.board, from, dest)
+        };
         let to = doctrine::step_toward(from, dest, inches);
-        let mut t = self.free_run(i, from, to, keep_off);
-        let mut end = lerp(from, to, t);
-        for _ in 0..4 {
-            if !self.is_water(end) {
-                break;
-            }
-            t *= 0.5;
-            end = lerp(from, to, t);
-        }
+        let t = self.free_run(i, from, to, keep_off);
+        let end = self.dry_reach(from, lerp(from, to, t));
         if self.is_water(end) {
             return 0.0;
         }

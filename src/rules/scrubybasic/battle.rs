@@ -213,6 +213,9 @@ pub(super) struct Battle<'a> {
     /// Whether the moving side's foot is forming to storm the enemy's guns
     /// ([`Self::forming_on_guns`]), worked out as its move begins.
     forming: bool,
+    /// Routes round the water: a stand goes anywhere but into a river
+    /// (no Movement chart figure for crossing one).
+    routes: crate::rules::route::WaterRoutes,
 }
 
 fn unit_vec(v: Point) -> Point {
@@ -266,6 +269,7 @@ impl<'a> Battle<'a> {
             });
         }
         let n = units.len();
+        let routes = crate::rules::route::WaterRoutes::new(&board);
         let mut b = Battle {
             scenario,
             board,
@@ -292,6 +296,7 @@ impl<'a> Battle<'a> {
             present: [Vec::new(), Vec::new()],
             front: None,
             forming: false,
+            routes,
         };
         b.log.say(0, || {
             format!("table scale {scale:.2}: moves and ranges as printed times {scale:.2}")
@@ -402,6 +407,16 @@ impl<'a> Battle<'a> {
 
     fn name(&self, i: usize) -> &'a str {
         self.units.get(i).map_or("?", |u| u.name())
+    }
+
+    /// Whether the straight way from `a` to `b` crosses no river.
+    pub(super) fn dry_way(&self, a: Point, b: Point) -> bool {
+        self.routes.dry_way(&self.board, a, b)
+    }
+
+    /// How far a stand at `from` may go toward `to` before the water.
+    pub(super) fn dry_reach(&self, from: Point, to: Point) -> Point {
+        self.routes.dry_reach(&self.board, from, to)
     }
 
     fn cell(&self, p: Point) -> crate::scenario::Cell {

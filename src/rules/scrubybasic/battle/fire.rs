@@ -519,6 +519,9 @@ impl Battle<'_> {
         let inches = f64::from(RETIRE_MOVES) * u.move_of(Going::Open) * self.scale;
         let to = (u.at.0 + rear.0 * inches, u.at.1 + rear.1 * inches);
         let off = !self.on_table(to);
+        // A river behind stops the retreat at its bank (no chart figure:
+        // water is not crossed).
+        let to = if off { to } else { self.dry_reach(u.at, to) };
         let (name, turn) = (u.name(), self.turn);
         self.log.say(turn, || {
             if off {

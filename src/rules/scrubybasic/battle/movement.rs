@@ -7,12 +7,25 @@ impl Battle<'_> {
     /// Moves stand `i` up to its allowance toward `to`, stopping `short`
     /// inches from it; road and slope by the Movement chart.
     pub(super) fn advance(&mut self, i: usize, to: Point, going: Going, short: f64) {
-        let Some(u) = self.u(i) else { return };
-        let from = u.at;
-        let d = doctrine::dist(from, to) - short;
+        let Some(from) = self.u(i).map(|u| u.at) else {
+            return;
+        };
+        let mut d = doctrine::dist(from, to) - short;
         if d <= EPSILON {
             return;
         }
+        // Where water lies between, the stand makes for where it would stop
+        // by the way round: the bridge or ford ([`crate::rules::route`]).
+        let mut to = to;
+        let stop = doctrine::step_toward(from, to, d);
+        if !self.dry_way(from, stop) {
+            to = self.routes.steer(&self.board, from, stop);
+            d = doctrine::dist(from, to);
+            if d <= EPSILON {
+                return;
+            }
+        }
+        let Some(u) = self.u(i) else { return };
         let mut going = going;
         let start = self.cell(from);
         let base = u.move_of(going) * self.scale;
@@ -27,14 +40,10 @@ impl Battle<'_> {
         {
             allowance = (allowance + slope_inches(t, end_level > start.level) * self.scale).max(0.0);
         }
-        let mut dest = doctrine::step_toward(from, to, allowance.min(d));
-        // Water stops a stand at its edge (no chart figure: it does not cross).
-        let mut tries = 0;
-        while self.cell(dest).is_water() && tries < 8 {
-            dest = ((dest.0 + from.0) / 2.0, (dest.1 + from.1) / 2.0);
-            tries += 1;
-        }
-        if self.cell(dest).is_water() || !self.on_table(dest) {
+        // Water stops a stand at its edge (no chart figure: it does not
+        // cross): the way is looked at all along, not only where it ends.
+        let dest = self.dry_reach(from, doctrine::step_toward(from, to, allowance.min(d)));
+        if self.cell(dest).is_water() || !self.on_table(dest) || doctrine::dist(from, dest) <= EPSILON {
             return;
         }
         if let Some(u) = self.units.get_mut(i) {
@@ -395,8 +404,10 @@ impl Battle<'_> {
                     continue;
                 };
                 let target = self.u(t).map_or(at, |e| e.at);
+                // No charge across water (no chart figure: it is not crossed).
                 if d > reach + EPSILON
                     || (self.u(t).is_some_and(|e| e.is(Troop::is_infantry)) && self.walls_or_woods(target))
+                    || !self.dry_way(at, target)
                 {
                     continue;
                 }
@@ -428,7 +439,7 @@ impl Battle<'_> {
                 let mut best: Option<(f64, usize, Vec<usize>, f64, f64)> = None;
                 for e in self.enemies(side) {
                     let t = e.i;
-                    if doctrine::dist(at, e.at) > within {
+                    if doctrine::dist(at, e.at) > within || !self.dry_way(at, e.at) {
                         continue;
                     }
                     let position = self.defensive(e.at, 1 - side);
@@ -493,6 +504,7 @@ impl Battle<'_> {
                 };
                 let reach = move_inches(troop, Going::Column) * self.scale + CONTACT_INCHES;
                 doctrine::dist(u.at, tat) <= (range * self.scale).min(reach) + EPSILON
+                    && self.dry_way(u.at, tat)
             })
             .collect()
     }
