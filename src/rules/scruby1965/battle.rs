@@ -581,6 +581,7 @@ impl<'a> Battle<'a> {
         let off = !self.on_table(to);
         // A river behind stops the retreat at its bank.
         let to = if off { to } else { self.dry_reach(u.at, to) };
+        let went = doctrine::dist(u.at, to);
         let (name, turn) = (u.name(), self.turn);
         self.log.say(turn, || {
             let why = match why {
@@ -592,6 +593,12 @@ impl<'a> Battle<'a> {
                 format!(
                     "{name} {why}: {} back takes them off the table",
                     quantity(f64::from(moves), 0, "move", "moves")
+                )
+            } else if went < inches - EPSILON {
+                format!(
+                    "{name} {why}, retiring {}, stopped by the river after {}",
+                    quantity(f64::from(moves), 0, "move", "moves"),
+                    quantity(went, 0, "inch", "inches")
                 )
             } else {
                 format!(

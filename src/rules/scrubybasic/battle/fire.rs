@@ -522,10 +522,16 @@ impl Battle<'_> {
         // A river behind stops the retreat at its bank (no chart figure:
         // water is not crossed).
         let to = if off { to } else { self.dry_reach(u.at, to) };
+        let went = doctrine::dist(u.at, to);
         let (name, turn) = (u.name(), self.turn);
         self.log.say(turn, || {
             if off {
                 format!("{name} retire off the table")
+            } else if went < inches - EPSILON {
+                format!(
+                    "{name} retire two moves, stopped by the river after {}",
+                    quantity(went, 1, "inch", "inches")
+                )
             } else {
                 format!(
                     "{name} retire two moves ({})",
