@@ -188,6 +188,11 @@ impl WaterRoutes {
         WaterRoutes(Routes::new(board, 1, |_, ground| dry(ground)))
     }
 
+    /// Whether the table has a river at all: without, every way is dry.
+    pub(crate) fn any_water(&self) -> bool {
+        self.0.needed(0)
+    }
+
     /// Whether the straight way from `a` to `b` (inches) crosses no river.
     pub(crate) fn dry_way(&self, board: &Board, a: Point, b: Point) -> bool {
         !self.0.needed(0) || open_way(board, dry, a, b)

@@ -17,12 +17,14 @@ impl Battle<'_> {
         // Where water lies between, the stand makes for where it would stop
         // by the way round: the bridge or ford ([`crate::rules::route`]).
         let mut to = to;
-        let stop = doctrine::step_toward(from, to, d);
-        if !self.dry_way(from, stop) {
-            to = self.routes.steer(&self.board, from, stop);
-            d = doctrine::dist(from, to);
-            if d <= EPSILON {
-                return;
+        if self.routes.any_water() {
+            let stop = doctrine::step_toward(from, to, d);
+            if !self.dry_way(from, stop) {
+                to = self.routes.steer(&self.board, from, stop);
+                d = doctrine::dist(from, to);
+                if d <= EPSILON {
+                    return;
+                }
             }
         }
         let Some(u) = self.u(i) else { return };
