@@ -9,8 +9,10 @@
 //! and kept (this program's own: the seeds leave the way to the players).
 //!
 //! Each engine says what its kinds of going may enter (`open`, by ground)
-//! and how finely a straight way is walked (`step`, inches); the fields and
-//! the steering are the same for all.
+//! and how it looks at a straight way (`clear`): scruby-1961 in its
+//! quarter-inch steps ([`clear_way`]), scruby-basic and scruby-1965 at every
+//! cell the way passes through ([`open_way`], by [`WaterRoutes`]). The fields
+//! and the steering are the same for all.
 
 use crate::rules::board::{Board, Point, floor};
 use crate::scenario::Ground;
