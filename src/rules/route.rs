@@ -94,6 +94,21 @@ impl Routes {
         if !self.needed(kind) || clear(from, to) {
             return to;
         }
+        self.round(board, kind, open, clear, from, to)
+    }
+
+    /// [`Routes::steer`] for a stand whose straight way is known closed:
+    /// the furthest cell centre of its route it can walk to straight, `to`
+    /// when there is no route.
+    fn round(
+        &mut self,
+        board: &Board,
+        kind: usize,
+        open: impl Fn(Ground) -> bool,
+        clear: impl Fn(Point, Point) -> bool,
+        from: Point,
+        to: Point,
+    ) -> Point {
         let c = board.cell_inches;
         let target = cell_of(board.to_cells(to));
         let k = match self
@@ -211,12 +226,15 @@ impl WaterRoutes {
         }
     }
 
-    /// Where a stand at `from` makes for on its way to `to` (inches): `to`
-    /// while the way is dry, else the way round by the bridge or ford
-    /// ([`Routes::steer`]).
-    pub(crate) fn steer(&mut self, board: &Board, from: Point, to: Point) -> Point {
+    /// Where a stand at `from` makes for on its way to `to` (inches) when
+    /// water lies between: the way round by the bridge or ford
+    /// ([`Routes::steer`]); `None` while the straight way is dry.
+    pub(crate) fn round_water(&mut self, board: &Board, from: Point, to: Point) -> Option<Point> {
+        if self.dry_way(board, from, to) {
+            return None;
+        }
         let clear = |a, b| open_way(board, dry, a, b);
-        self.0.steer(board, 0, dry, clear, from, to)
+        Some(self.0.round(board, 0, dry, clear, from, to))
     }
 }
 

@@ -19,8 +19,8 @@ impl Battle<'_> {
         let mut to = to;
         if self.routes.any_water() {
             let stop = doctrine::step_toward(from, to, d);
-            if !self.dry_way(from, stop) {
-                to = self.routes.steer(&self.board, from, stop);
+            if let Some(aim) = self.routes.round_water(&self.board, from, stop) {
+                to = aim;
                 d = doctrine::dist(from, to);
                 if d <= EPSILON {
                     return;
