@@ -128,7 +128,14 @@ impl Battle<'_> {
             if self.enemy_within(g, CONTACT_INCHES) {
                 continue;
             }
-            let crew = RECREW_POINTS.min(gun.full);
+            // No more men than the gun had when the battle began: a battle
+            // does not reinforce a stand, and a gun that came on under
+            // strength (21 of its 60 points, say) is not sent back to the
+            // campaign at 60, its new crew counted twice.
+            let crew = RECREW_POINTS.min(gun.full).min(gun.stand.strength);
+            if crew == 0 {
+                continue;
+            }
             let at = gun.at;
             let giver = (0..self.stands.len()).find(|&k| {
                 self.stands.get(k).is_some_and(|f| {

@@ -303,6 +303,23 @@ fn an_infantry_company_crews_a_silent_gun() {
 }
 
 #[test]
+fn a_gun_that_began_under_strength_is_crewed_again_only_to_its_starting_strength() {
+    let mut gun_stand = stand(1, StandKind::FootArtillery, (10.0, 3.0));
+    gun_stand.strength = 21;
+    let scenario = table(
+        vec![gun_stand, stand(2, StandKind::LineInfantry, (13.0, 3.0))],
+        vec![stand(101, StandKind::NativeRiflemen, (10.0, 39.0))],
+    );
+    let mut battle = Battle::new(&scenario, 1, true);
+    let gun = index(&battle, 1);
+    battle.stands[gun].strength = 0;
+    battle.move_side(0);
+    // 21 men, not the seed's 60: the battle sends no stand back stronger.
+    assert_eq!(strength(&battle, 1), 21);
+    assert_eq!(strength(&battle, 2), 79);
+}
+
+#[test]
 fn natives_under_fire_fall_back_two_moves_and_the_british_never_do() {
     let scenario = table(
         vec![stand(1, StandKind::LineInfantry, (10.0, 2.0))],
