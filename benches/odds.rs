@@ -11,6 +11,10 @@ use umpire::scenario::{
     Area, Objective, ObjectiveKind, Patch, Role, Scenario, ScenarioSide, Table, TableStand,
 };
 
+// The allocator the `umpire` binary fights its odds with (src/main.rs).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// 20 stands: 12 foot, 4 horse, 2 guns, a Maxim and a general.
 fn army(first: u32, infantry: StandKind) -> Vec<TableStand> {
     let mut kinds = vec![infantry; 12];
