@@ -143,9 +143,10 @@ pub use tables::{
     on_flank_or_rear, range_squares, result_of, squares_apart, stand_type, stand_value,
 };
 
+use super::engine::Setting;
 use super::{Outcome, RuleSet};
 use crate::model::{ArmyKind, RuleSetId};
-use crate::scenario::{Scenario, TableStand};
+use crate::scenario::TableStand;
 
 /// Bob Cordery's 2009 rules.
 #[derive(Debug, Clone, Copy, Default)]
@@ -168,8 +169,8 @@ impl RuleSet for Cordery2009 {
         }
     }
 
-    fn fight(&self, scenario: &Scenario, seed: u64, keep_log: bool) -> Outcome {
-        let mut battle = Battle::new(scenario, seed, keep_log);
+    fn fight_on(&self, setting: &Setting<'_>, seed: u64, keep_log: bool) -> Outcome {
+        let mut battle = Battle::set_out(setting, seed, keep_log);
         while !battle.is_over() {
             battle.play_turn();
         }

@@ -15,6 +15,108 @@ use super::{EndState, Fate, LastWord, Log, Outcome, Resolve, StandResult, doctri
 use crate::model::{Quality, RuleSetId, StandId, StandKind};
 use crate::scenario::{Area, Role, Scenario, TableStand};
 use std::ops::{Deref, DerefMut};
+use std::sync::Mutex;
+
+/// A scenario's table as every battle fought on it begins, before a die is
+/// thrown: the board and where each side's stands start
+/// ([`doctrine::starts`]). Made once for the thousands of battles
+/// [`crate::rules::odds`] fights on one scenario
+/// ([`crate::rules::RuleSet::fight_on`]); each battle takes its own copy of
+/// the board and sets its stands out from the starts.
+#[derive(Debug)]
+pub struct Setting<'a> {
+    pub scenario: &'a Scenario,
+    pub board: Board,
+    /// Each side's starts, in [`doctrine::starts`]' order: its stands, then
+    /// each reserve's.
+    starts: Vec<Vec<doctrine::Start<'a>>>,
+    /// The defenders' posts already drawn on this table, by what they were
+    /// drawn for ([`Setting::posts`], [`Setting::line_posts`]): a few a
+    /// battle, the same for every battle whose generals chose the same plan.
+    drawn: Mutex<Vec<(PostsAsked, Vec<Point>)>>,
+}
+
+/// What a defender's posts were drawn for: the doctrine's rule
+/// ([`doctrine::posts`] or [`doctrine::line_posts`]) and its arguments, the
+/// numbers by their bits (the same numbers give the same posts).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct PostsAsked {
+    line: bool,
+    numbers: [u64; 6],
+    count: usize,
+}
+
+/// Kinds of posts a [`Setting`] keeps before it stops keeping more (this
+/// program's own: the engines ask for two to eight a battle).
+const MAX_DRAWN: usize = 64;
+
+impl<'a> Setting<'a> {
+    pub fn new(scenario: &'a Scenario) -> Setting<'a> {
+        let board = Board::new(scenario);
+        let starts = (0..scenario.sides.len())
+            .map(|side| doctrine::starts(&board, scenario, side))
+            .collect();
+        Setting {
+            scenario,
+            board,
+            starts,
+            drawn: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// [`doctrine::posts`] on this table, drawn once for all its battles.
+    pub fn posts(&self, guard: Point, rear: Point, count: usize) -> Vec<Point> {
+        let asked = PostsAsked {
+            line: false,
+            numbers: [guard.0, guard.1, rear.0, rear.1, 0.0, 0.0].map(f64::to_bits),
+            count,
+        };
+        self.drawn_or(asked, || doctrine::posts(&self.board, guard, rear, count))
+    }
+
+    /// [`doctrine::line_posts`] on this table, drawn once for all its
+    /// battles.
+    pub fn line_posts(
+        &self,
+        guard: Point,
+        rear: Point,
+        forward: f64,
+        radius: f64,
+        count: usize,
+    ) -> Vec<Point> {
+        let asked = PostsAsked {
+            line: true,
+            numbers: [guard.0, guard.1, rear.0, rear.1, forward, radius].map(f64::to_bits),
+            count,
+        };
+        self.drawn_or(asked, || {
+            doctrine::line_posts(&self.board, guard, rear, forward, radius, count)
+        })
+    }
+
+    /// The posts drawn for `asked`, else `draw`'s, kept for the next
+    /// battle. Battles on other threads ask too: a poisoned lock (a thread
+    /// that panicked while holding it) only means drawing them again.
+    fn drawn_or(&self, asked: PostsAsked, draw: impl FnOnce() -> Vec<Point>) -> Vec<Point> {
+        if let Ok(drawn) = self.drawn.lock()
+            && let Some((_, posts)) = drawn.iter().find(|(a, _)| *a == asked)
+        {
+            return posts.clone();
+        }
+        let posts = draw();
+        if let Ok(mut drawn) = self.drawn.lock()
+            && drawn.len() < MAX_DRAWN
+        {
+            drawn.push((asked, posts.clone()));
+        }
+        posts
+    }
+
+    /// Where side `side`'s stands start: its stands', then each reserve's.
+    pub fn starts(&self, side: usize) -> &[doctrine::Start<'a>] {
+        self.starts.get(side).map_or(&[], Vec::as_slice)
+    }
+}
 
 /// Where a stand is in the battle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -275,12 +377,12 @@ impl<'a, D> Roster<'a, Point, D> {
     /// `data` makes each stand's own data from its start and side.
     pub fn place_side(
         &mut self,
-        board: &Board,
-        scenario: &'a Scenario,
+        setting: &Setting<'a>,
         index: usize,
         mut data: impl FnMut(&doctrine::Start<'a>, &Placed) -> D,
     ) {
-        let Some(side) = scenario.sides.get(index) else {
+        let board = &setting.board;
+        let Some(side) = setting.scenario.sides.get(index) else {
             return;
         };
         // `starts` gives the side's stands, then each reserve's, in order.
@@ -289,7 +391,7 @@ impl<'a, D> Roster<'a, Point, D> {
                 .iter()
                 .flat_map(|r| r.stands.iter().map(|_| Some(r.area))),
         );
-        for (start, area) in doctrine::starts(board, scenario, index).into_iter().zip(areas) {
+        for (start, area) in setting.starts(index).iter().zip(areas) {
             let at = board.to_inches(start.at);
             let placed = Placed {
                 at,
@@ -298,7 +400,7 @@ impl<'a, D> Roster<'a, Point, D> {
                 post: (start.arrives == 0 && side.role == Role::Defender)
                     .then(|| start.post.map_or(at, |p| board.to_inches(p))),
             };
-            let d = data(&start, &placed);
+            let d = data(start, &placed);
             self.members.push(Member {
                 area,
                 ..Member::new(start.stand, index, at, start.arrives, d)
@@ -314,16 +416,16 @@ impl<'a, D> Roster<'a, Square, D> {
     /// knows who may share a square); `data` makes each one's own data.
     /// Gives, for each stand deployed at the start, its index and the square
     /// it wants: where the scenario places it, else where
-    /// [`doctrine::deploy`] puts it in the deployment area toward `goal`.
+    /// [`doctrine::deploy`] puts it in the deployment area toward the side's
+    /// [`doctrine::goal`] (its [`Setting::starts`]).
     pub fn muster_grid(
         &mut self,
-        board: &Board,
-        scenario: &'a Scenario,
+        setting: &Setting<'a>,
         index: usize,
-        goal: Point,
         mut data: impl FnMut(&'a TableStand) -> D,
     ) -> Vec<(usize, Square)> {
-        let Some(side) = scenario.sides.get(index) else {
+        let board = &setting.board;
+        let Some(side) = setting.scenario.sides.get(index) else {
             return Vec::new();
         };
         let first = self.members.len();
@@ -347,16 +449,14 @@ impl<'a, D> Roster<'a, Square, D> {
                     .push(waiting(stand, reserve.turn, Some(reserve.area), d));
             }
         }
-        // Stands placed by the scenario first, then the doctrine's deployment.
-        let unplaced = side.stands.iter().filter(|t| t.at.is_none()).count();
-        let mut spots = doctrine::deploy(board, &side.deployment, side.role, goal, unplaced).into_iter();
-        side.stands
+        // Where the scenario places a stand, else the doctrine's deployment:
+        // the side's own stands come first among its starts.
+        setting
+            .starts(index)
             .iter()
+            .take(side.stands.len())
             .enumerate()
-            .filter_map(|(k, stand)| {
-                let wanted = stand.at.or_else(|| spots.next())?;
-                Some((first + k, square_of(board.clamp(wanted))))
-            })
+            .map(|(k, start)| (first + k, square_of(board.clamp(start.at))))
             .collect()
     }
 }
@@ -599,10 +699,10 @@ mod tests {
     #[test]
     fn the_grid_muster_waits_every_stand_and_wants_squares_for_those_deployed() {
         let s = grid();
-        let board = Board::new(&s);
+        let setting = Setting::new(&s);
         let mut roster: Roster<'_, Square, u32> = Roster::default();
         let mut made = 0;
-        let wants = roster.muster_grid(&board, &s, 0, (3.0, 5.0), |_| {
+        let wants = roster.muster_grid(&setting, 0, |_| {
             made += 1;
             made
         });

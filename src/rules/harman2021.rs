@@ -135,9 +135,10 @@ mod tables;
 pub use battle::{Battle, Square, cheb};
 pub use tables::*;
 
+use super::engine::Setting;
 use super::{Outcome, RuleSet};
 use crate::model::{ArmyKind, RuleSetId};
-use crate::scenario::{Scenario, TableStand};
+use crate::scenario::TableStand;
 
 /// Arthur Harman's 2021 rules.
 #[derive(Debug, Clone, Copy, Default)]
@@ -164,8 +165,8 @@ impl RuleSet for Harman2021 {
         }
     }
 
-    fn fight(&self, scenario: &Scenario, seed: u64, keep_log: bool) -> Outcome {
-        let mut battle = Battle::new(scenario, seed, keep_log);
+    fn fight_on(&self, setting: &Setting<'_>, seed: u64, keep_log: bool) -> Outcome {
+        let mut battle = Battle::set_out(setting, seed, keep_log);
         while !battle.is_over() {
             battle.play_turn();
         }

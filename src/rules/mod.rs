@@ -138,7 +138,13 @@ pub trait RuleSet: Sync {
     fn publication(&self) -> Publication;
     /// Fights the battle. The scenario has been checked (see [`fight`]).
     /// With `keep_log` false no log is written (odds fight thousands).
-    fn fight(&self, scenario: &Scenario, seed: u64, keep_log: bool) -> Outcome;
+    fn fight(&self, scenario: &Scenario, seed: u64, keep_log: bool) -> Outcome {
+        self.fight_on(&engine::Setting::new(scenario), seed, keep_log)
+    }
+    /// Fights the battle on its scenario's table as [`engine::Setting`] sets
+    /// it out, the same battle as [`RuleSet::fight`] gives: [`odds`] sets a
+    /// scenario out once for all its battles.
+    fn fight_on(&self, setting: &engine::Setting<'_>, seed: u64, keep_log: bool) -> Outcome;
     /// How `stand` of an `army` is fielded under this rule set, for the
     /// orders of battle: its troop type and the rule set's own measure.
     fn muster(&self, stand: &TableStand, army: ArmyKind) -> String;
@@ -725,6 +731,8 @@ pub fn odds_counted(
     }
     let rules = rule_set(id).ok_or_else(|| FightError::NotBuilt(id, built_list()))?;
     let sides: Vec<&str> = scenario.sides.iter().map(|s| s.id.as_str()).collect();
+    // What does not depend on the dice, worked out once for every battle.
+    let setting = engine::Setting::new(scenario);
     // The battles' seeds are drawn from one stream in order, a chunk at a
     // time; each chunk is fought on every core and folded into the counts, so
     // memory stays the same however many battles are fought, and the same
@@ -742,7 +750,7 @@ pub fn odds_counted(
         let results: Vec<(Option<usize>, Vec<u64>)> = seeds
             .par_iter()
             .map(|s| {
-                let outcome = rules.fight(scenario, *s, false);
+                let outcome = rules.fight_on(&setting, *s, false);
                 done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 let winner = outcome
                     .winner

@@ -205,9 +205,10 @@ pub mod tables;
 
 pub use tables::*;
 
+use super::engine::Setting;
 use super::{Outcome, RuleSet};
 use crate::model::{ArmyKind, RuleSetId};
-use crate::scenario::{Scenario, TableStand};
+use crate::scenario::TableStand;
 
 /// The Strategy-Tactical Wargame of 1961.
 #[derive(Debug, Clone, Copy, Default)]
@@ -230,8 +231,8 @@ impl RuleSet for Scruby1961 {
         super::SCRUBY_1961
     }
 
-    fn fight(&self, scenario: &Scenario, seed: u64, keep_log: bool) -> Outcome {
-        let mut battle = battle::Battle::new(scenario, seed, keep_log);
+    fn fight_on(&self, setting: &Setting<'_>, seed: u64, keep_log: bool) -> Outcome {
+        let mut battle = battle::Battle::set_out(setting, seed, keep_log);
         battle.run();
         battle.outcome(seed)
     }

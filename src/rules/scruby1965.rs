@@ -176,9 +176,10 @@ mod tests;
 
 pub use tables::*;
 
+use super::engine::Setting;
 use super::{Outcome, RuleSet};
 use crate::model::{ArmyKind, RuleSetId};
-use crate::scenario::{Scenario, TableStand};
+use crate::scenario::TableStand;
 
 /// The "Unbalanced Equality" rules of 1965.
 #[derive(Debug, Clone, Copy, Default)]
@@ -201,8 +202,8 @@ impl RuleSet for Scruby1965 {
         }
     }
 
-    fn fight(&self, scenario: &Scenario, seed: u64, keep_log: bool) -> Outcome {
-        let mut battle = battle::Battle::new(scenario, seed, keep_log);
+    fn fight_on(&self, setting: &Setting<'_>, seed: u64, keep_log: bool) -> Outcome {
+        let mut battle = battle::Battle::set_out(setting, seed, keep_log);
         battle.run();
         battle.outcome(seed)
     }

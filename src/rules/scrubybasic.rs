@@ -155,9 +155,10 @@ mod tables;
 
 pub use tables::*;
 
+use super::engine::Setting;
 use super::{Outcome, RuleSet};
 use crate::model::{ArmyKind, RuleSetId};
-use crate::scenario::{Scenario, TableStand};
+use crate::scenario::TableStand;
 
 /// The Basic War Game Rules.
 #[derive(Debug, Clone, Copy, Default)]
@@ -176,8 +177,8 @@ impl RuleSet for ScrubyBasic {
         super::SCRUBY_BASIC
     }
 
-    fn fight(&self, scenario: &Scenario, seed: u64, keep_log: bool) -> Outcome {
-        let mut b = battle::Battle::new(scenario, seed, keep_log);
+    fn fight_on(&self, setting: &Setting<'_>, seed: u64, keep_log: bool) -> Outcome {
+        let mut b = battle::Battle::set_out(setting, seed, keep_log);
         b.run();
         b.outcome(seed)
     }

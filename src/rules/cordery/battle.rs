@@ -14,7 +14,7 @@ use crate::rules::Resolve;
 use crate::rules::board::{Board, Point};
 pub(super) use crate::rules::board::{centre, show, square_of as square_of_point};
 use crate::rules::dice::Dice;
-use crate::rules::engine::{self, Clock, Ending, Member, Roster, Status, Turns};
+use crate::rules::engine::{self, Clock, Ending, Member, Roster, Setting, Status, Turns};
 use crate::rules::{Fate, LastWord, Log, Outcome, doctrine};
 use crate::scenario::{Cell, Role, Scenario, TableStand};
 
@@ -200,10 +200,16 @@ pub struct Battle<'a> {
 }
 
 impl<'a> Battle<'a> {
+    /// [`Battle::set_out`] on the scenario's own setting.
+    pub fn new(scenario: &'a Scenario, seed: u64, keep_log: bool) -> Battle<'a> {
+        Battle::set_out(&Setting::new(scenario), seed, keep_log)
+    }
+
     /// Sets out the table: both sides deployed, reserves waiting, each side
     /// with its General.
-    pub fn new(scenario: &'a Scenario, seed: u64, keep_log: bool) -> Battle<'a> {
-        let board = Board::new(scenario);
+    pub fn set_out(setting: &Setting<'a>, seed: u64, keep_log: bool) -> Battle<'a> {
+        let scenario = setting.scenario;
+        let board = setting.board.clone();
         let width = i32::try_from(board.width).unwrap_or(0);
         let depth = i32::try_from(board.depth).unwrap_or(0);
         let cells = usize::try_from(width).unwrap_or(0) * usize::try_from(depth).unwrap_or(0);
@@ -257,7 +263,7 @@ impl<'a> Battle<'a> {
             let plan = plans.get(s).map(doctrine::Plan::describe).unwrap_or_default();
             let name = scenario.sides.get(s).map_or("?", |x| x.name.as_str());
             battle.log.say(1, || format!("{name} {plan}."));
-            battle.deploy_side(s);
+            battle.deploy_side(setting, s);
         }
         for s in 0..2 {
             battle.supply_general(s);

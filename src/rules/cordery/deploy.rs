@@ -5,13 +5,13 @@
 use super::battle::{Battle, Stand, centre, piece, show, square_of_point};
 use super::tables::{STANDS_PER_SQUARE, Square, StandType, move_squares, stand_value};
 use crate::rules::doctrine;
-use crate::rules::engine::{self, Member};
+use crate::rules::engine::{self, Member, Setting};
 use crate::scenario::Role;
 
-impl Battle<'_> {
+impl<'a> Battle<'a> {
     /// Musters side `s` with the core's grid muster and sets each stand
     /// down in the free square nearest the one it wants, its post.
-    pub(super) fn deploy_side(&mut self, s: usize) {
+    pub(super) fn deploy_side(&mut self, setting: &Setting<'a>, s: usize) {
         let scenario = self.scenario;
         let army = scenario
             .sides
@@ -20,9 +20,7 @@ impl Battle<'_> {
         let front = self.front(s);
         let mut wants = self
             .pieces
-            .muster_grid(&self.board, scenario, s, self.goal(s), |stand| {
-                piece(stand, army, front)
-            });
+            .muster_grid(setting, s, |stand| piece(stand, army, front));
         // A cautious general keeps every stand in the line, its rifles all
         // firing; a steady or bold one forms his pairs for the charge.
         if self.plan(s).boldness != doctrine::Boldness::Cautious {
@@ -37,7 +35,7 @@ impl Battle<'_> {
             }
         }
         if self.role(s) == Role::Defender {
-            self.post_defenders(s, &wants);
+            self.post_defenders(setting, s, &wants);
         }
     }
 
@@ -47,7 +45,7 @@ impl Battle<'_> {
     /// (a pair shares one), in the muster's order. Stands the scenario
     /// places hold where they are put. The defender marches to its posts
     /// and holds them.
-    fn post_defenders(&mut self, s: usize, wants: &[(usize, Square)]) {
+    fn post_defenders(&mut self, setting: &Setting<'a>, s: usize, wants: &[(usize, Square)]) {
         let scenario = self.scenario;
         let guard = doctrine::nearest_objective(scenario, s).unwrap_or(self.goal(s));
         let rear = doctrine::rear_of(scenario, s);
@@ -66,7 +64,7 @@ impl Battle<'_> {
                 None => groups.push((at, vec![i])),
             }
         }
-        let posts = doctrine::posts(&self.board, guard, rear, groups.len());
+        let posts = setting.posts(guard, rear, groups.len());
         for ((_, members), post) in groups.iter().zip(posts) {
             let sq = square_of_point(self.board.clamp(post));
             for &i in members {

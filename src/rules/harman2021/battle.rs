@@ -21,7 +21,7 @@ use crate::model::{RuleSetId, StandKind};
 use crate::rules::Resolve;
 use crate::rules::board::{Board, Point, centre, front_of, show, square_of};
 use crate::rules::dice::Dice;
-use crate::rules::engine::{self, Clock, Ending, Member, Roster, Status, Turns};
+use crate::rules::engine::{self, Clock, Ending, Member, Roster, Setting, Status, Turns};
 use crate::rules::{Fate, Log, Outcome, doctrine};
 use crate::scenario::{Cell, Role, Scenario};
 
@@ -227,8 +227,14 @@ pub struct Battle<'a> {
 }
 
 impl<'a> Battle<'a> {
+    /// [`Battle::set_out`] on the scenario's own setting.
     pub fn new(scenario: &'a Scenario, seed: u64, keep_log: bool) -> Battle<'a> {
-        let board = Board::new(scenario);
+        Battle::set_out(&Setting::new(scenario), seed, keep_log)
+    }
+
+    pub fn set_out(setting: &Setting<'a>, seed: u64, keep_log: bool) -> Battle<'a> {
+        let scenario = setting.scenario;
+        let board = setting.board.clone();
         let width = i32::try_from(board.width).unwrap_or(0);
         let depth = i32::try_from(board.depth).unwrap_or(0);
         let n = usize::try_from(width).unwrap_or(0) * usize::try_from(depth).unwrap_or(0);
@@ -304,7 +310,7 @@ impl<'a> Battle<'a> {
             let name = scenario.sides.get(s).map_or("", |x| x.name.as_str());
             let plan = plan.describe();
             b.log.say(1, || format!("{name} {plan}"));
-            b.deploy_side(s);
+            b.deploy_side(setting, s);
         }
         b.nearest = vec![std::cell::Cell::new((0, (0, 0), None)); b.pieces.len()];
         b

@@ -24,7 +24,7 @@ use crate::rules::Resolve;
 use crate::rules::board::{Board, Point};
 use crate::rules::dice::Dice;
 use crate::rules::doctrine;
-use crate::rules::engine::{self, Clock, Ending, Member, Roster, Turns};
+use crate::rules::engine::{self, Clock, Ending, Member, Roster, Setting, Turns};
 use crate::rules::{Fate, Log, Outcome};
 use crate::scenario::{Cell, Ground, Role, Scenario, TableStand};
 
@@ -248,8 +248,9 @@ use doctrine::unit_vector;
 pub(super) const ATTACKER_RESOLVE: f64 = 0.025;
 
 impl<'a> Battle<'a> {
-    pub(super) fn new(scenario: &'a Scenario, seed: u64, keep_log: bool) -> Battle<'a> {
-        let board = Board::new(scenario);
+    pub(super) fn set_out(setting: &Setting<'a>, seed: u64, keep_log: bool) -> Battle<'a> {
+        let scenario = setting.scenario;
+        let board = setting.board.clone();
         let mut dice = Dice::new(seed);
         let resolve = Resolve::draw(&mut dice, scenario, ATTACKER_RESOLVE);
         let sides = [
@@ -258,7 +259,7 @@ impl<'a> Battle<'a> {
         ];
         let mut stands = Roster::with_resolve(resolve);
         for index in 0..scenario.sides.len().min(2) {
-            stands.place_side(&board, scenario, index, |start, placed| {
+            stands.place_side(setting, index, |start, placed| {
                 stand(start.stand, index, placed.post)
             });
         }
@@ -308,7 +309,7 @@ impl<'a> Battle<'a> {
             objective_holds,
         };
         battle.set_down();
-        battle.assign_posts();
+        battle.assign_posts(setting);
         battle.assign_slots();
         battle.say_plans();
         battle

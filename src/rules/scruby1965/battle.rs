@@ -12,7 +12,7 @@ use crate::model::{ArmyKind, RuleSetId};
 use crate::rules::board::{Board, Point};
 use crate::rules::dice::Dice;
 use crate::rules::doctrine;
-use crate::rules::engine::{self, Clock, Ending, Member, Roster, Turns};
+use crate::rules::engine::{self, Clock, Ending, Member, Roster, Setting, Turns};
 use crate::rules::{Fate, Log, Outcome};
 use crate::rules::{LastWord, Resolve};
 use crate::scenario::{Role, Scenario, TableStand};
@@ -216,10 +216,17 @@ pub(super) use doctrine::unit_vector;
 pub(super) const ATTACKER_RESOLVE: f64 = 0.0;
 
 impl<'a> Battle<'a> {
+    /// [`Battle::set_out`] on the scenario's own setting.
+    #[cfg(test)]
+    pub(super) fn new(scenario: &'a Scenario, seed: u64, keep_log: bool) -> Battle<'a> {
+        Battle::set_out(&Setting::new(scenario), seed, keep_log)
+    }
+
     /// Sets out the table: every stand on its place (the doctrine's
     /// deployment for those the scenario does not place), reserves waiting.
-    pub(super) fn new(scenario: &'a Scenario, seed: u64, keep_log: bool) -> Battle<'a> {
-        let board = Board::new(scenario);
+    pub(super) fn set_out(setting: &Setting<'a>, seed: u64, keep_log: bool) -> Battle<'a> {
+        let scenario = setting.scenario;
+        let board = setting.board.clone();
         let mut dice = Dice::new(seed);
         let resolve = Resolve::draw(&mut dice, scenario, ATTACKER_RESOLVE);
         let sides = [
@@ -228,7 +235,7 @@ impl<'a> Battle<'a> {
         ];
         let mut stands = Roster::with_resolve(resolve);
         for index in 0..scenario.sides.len().min(2) {
-            stands.place_side(&board, scenario, index, |start, placed| {
+            stands.place_side(setting, index, |start, placed| {
                 stand(start.stand, army_of(scenario, index), placed.post)
             });
         }
@@ -262,7 +269,7 @@ impl<'a> Battle<'a> {
             routes,
         };
         battle.order_of_battle();
-        battle.post_defenders();
+        battle.post_defenders(setting);
         battle.set_across();
         battle.say_plans();
         battle

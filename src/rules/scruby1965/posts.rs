@@ -82,7 +82,7 @@ impl Battle<'_> {
     /// its cavalry in reserve behind the objective; a general who holds
     /// back keeps the line no further forward than the objective. Command
     /// and transport follow the army and have no post.
-    pub(super) fn post_defenders(&mut self) {
+    pub(super) fn post_defenders(&mut self, setting: &crate::rules::engine::Setting<'_>) {
         for s in 0..2 {
             let side = self.side(s);
             if side.role != Role::Defender {
@@ -111,8 +111,7 @@ impl Battle<'_> {
             }
             // The foot take the objective and the best of the line, the guns the rest.
             line.sort_by_key(|&i| self.stands.get(i).map_or(u8::MAX, |u| arm_rank(u.troop())));
-            let posts =
-                doctrine::line_posts(&self.board, guard, rear, forward, LINE_RADIUS_CELLS, line.len());
+            let posts = setting.line_posts(guard, rear, forward, LINE_RADIUS_CELLS, line.len());
             for (k, (&i, &p)) in line.iter().zip(&posts).enumerate() {
                 let at = self.board.to_inches(p);
                 if let Some(u) = self.stands.get_mut(i) {

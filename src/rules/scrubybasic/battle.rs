@@ -20,7 +20,7 @@ use crate::model::RuleSetId;
 use crate::rules::board::{Board, Point};
 use crate::rules::dice::Dice;
 use crate::rules::doctrine;
-use crate::rules::engine::{self, Clock, Ending, Member, Roster, Turns};
+use crate::rules::engine::{self, Clock, Ending, Member, Roster, Setting, Turns};
 use crate::rules::{Fate, Log, Outcome};
 use crate::rules::{LastWord, Resolve};
 use crate::scenario::{Ground, Role, Scenario, TableStand};
@@ -232,8 +232,9 @@ fn pool_index(models: u32) -> usize {
 }
 
 impl<'a> Battle<'a> {
-    pub(super) fn new(scenario: &'a Scenario, seed: u64, keep_log: bool) -> Battle<'a> {
-        let board = Board::new(scenario);
+    pub(super) fn set_out(setting: &Setting<'a>, seed: u64, keep_log: bool) -> Battle<'a> {
+        let scenario = setting.scenario;
+        let board = setting.board.clone();
         let inches = board.cell_inches;
         let scale = table_scale(f64::from(board.depth) * inches);
         let mut dice = Dice::new(seed);
@@ -262,7 +263,7 @@ impl<'a> Battle<'a> {
         let sides = [side_of(0), side_of(1)];
         let mut units = Roster::with_resolve(resolve);
         for i in 0..scenario.sides.len().min(2) {
-            units.place_side(&board, scenario, i, |start, placed| {
+            units.place_side(setting, i, |start, placed| {
                 let mut u = stand(start.stand);
                 u.post = placed.post;
                 u
@@ -301,7 +302,7 @@ impl<'a> Battle<'a> {
         b.log.say(0, || {
             format!("table scale {scale:.2}: moves and ranges as printed times {scale:.2}")
         });
-        b.post_defenders();
+        b.post_defenders(setting);
         for s in 0..2 {
             let rear = b.side(s).rear;
             let places: Vec<Point> = b.units.iter().filter(|u| u.side == s).map(|u| u.at).collect();
@@ -327,7 +328,7 @@ impl<'a> Battle<'a> {
     /// general holds back), its foot first, then its guns; its horse in
     /// reserve behind the objective, or in the line when it has nothing
     /// else. Each deploys as near its post as its zone allows.
-    fn post_defenders(&mut self) {
+    fn post_defenders(&mut self, setting: &Setting<'_>) {
         let cell = self.board.cell_inches;
         for s in 0..2 {
             let side = self.side(s);
@@ -356,8 +357,7 @@ impl<'a> Battle<'a> {
                     .collect();
             }
             line.sort_by_key(|&i| self.u(i).map_or(3, rank));
-            let posts =
-                doctrine::line_posts(&self.board, guard, rear, forward, LINE_RADIUS_CELLS, line.len());
+            let posts = setting.line_posts(guard, rear, forward, LINE_RADIUS_CELLS, line.len());
             for (&i, &p) in line.iter().zip(&posts) {
                 if let Some(u) = self.units.get_mut(i) {
                     u.post = Some((p.0 * cell, p.1 * cell));

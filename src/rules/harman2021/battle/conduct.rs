@@ -12,12 +12,10 @@ impl<'a> Battle<'a> {
     /// Musters side `s` with the core's grid muster: each unit set down in
     /// the free square nearest the one it wants; leaders hold no square and
     /// join the unit nearest them.
-    pub(super) fn deploy_side(&mut self, s: usize) {
-        let scenario = self.scenario;
+    pub(super) fn deploy_side(&mut self, setting: &Setting<'a>, s: usize) {
         let first = self.pieces.len();
         let mut commands = 0;
-        let goal = self.goals.get(s).copied().unwrap_or_default();
-        let wants = self.pieces.muster_grid(&self.board, scenario, s, goal, |stand| {
+        let wants = self.pieces.muster_grid(setting, s, |stand| {
             let is_command = stand.kind == StandKind::Command;
             let unit = unit_of(stand.kind, is_command && commands == 0);
             if is_command {
@@ -62,7 +60,7 @@ impl<'a> Battle<'a> {
             }
         }
         if self.roles.get(s) == Some(&Role::Defender) {
-            self.post_defenders(s, first);
+            self.post_defenders(setting, s, first);
         }
     }
 
@@ -79,7 +77,7 @@ impl<'a> Battle<'a> {
     /// about a town or a crossing it could neither hold nor fight in, it
     /// left more battles undecided on the proving ground (10.4% of the
     /// uneven ones drawn against 9.6% at seed 7).
-    pub(super) fn post_defenders(&mut self, s: usize, first: usize) {
+    pub(super) fn post_defenders(&mut self, setting: &Setting<'a>, s: usize, first: usize) {
         let scenario = self.scenario;
         let Some(guard) = doctrine::nearest_objective(scenario, s) else {
             return;
@@ -96,7 +94,7 @@ impl<'a> Battle<'a> {
             .collect();
         units.sort_unstable();
         let all = usize::try_from(self.width.saturating_mul(self.depth)).unwrap_or(0);
-        let mut cells = doctrine::posts(&self.board, guard, rear, all.max(1));
+        let mut cells = setting.posts(guard, rear, all.max(1));
         // `posts` deals the cells round again when asked for more: one round.
         if let Some(c0) = cells.first().copied()
             && let Some(k) = cells.iter().skip(1).position(|c| *c == c0)

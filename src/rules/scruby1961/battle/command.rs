@@ -173,7 +173,7 @@ impl Battle<'_> {
     /// of units" at each objective beyond the main one (FIGURE 14), a
     /// reserve of a quarter of its fighters, cavalry first, behind the main
     /// one; the rest keep the posts the doctrine gave them about it.
-    pub(super) fn assign_posts(&mut self) {
+    pub(super) fn assign_posts(&mut self, setting: &Setting<'_>) {
         for s in 0..2 {
             let side = *self.side(s);
             if side.role != Role::Defender {
@@ -202,7 +202,7 @@ impl Battle<'_> {
                 near.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
                 let detached: Vec<usize> = near.into_iter().take(DETACHMENT).map(|(k, _)| k).collect();
                 taken.extend(&detached);
-                self.post_stands(other, side.rear, &detached);
+                self.post_stands(setting, other, side.rear, &detached);
             }
             // The rest, guns too, about the main objective.
             let main_posts: Vec<usize> = (0..self.stands.len())
@@ -333,9 +333,9 @@ impl Battle<'_> {
     /// in the doctrine's order ([`doctrine::posts`]: the cells holding the
     /// objective first, then the best defensive ground), foot first to the
     /// best of it; one stand a cell while cells last.
-    fn post_stands(&mut self, guard: Point, rear: Point, who: &[usize]) {
+    fn post_stands(&mut self, setting: &Setting<'_>, guard: Point, rear: Point, who: &[usize]) {
         let cell = self.board.to_cells(guard);
-        let cells = doctrine::posts(&self.board, cell, rear, who.len().saturating_mul(4).max(8));
+        let cells = setting.posts(cell, rear, who.len().saturating_mul(4).max(8));
         let mut order: Vec<usize> = who.to_vec();
         let rank = |b: &Battle<'_>, k: usize| match b.stands.get(k).and_then(|u| u.troop) {
             Some(t) if t.is_infantry() => 0,
