@@ -19,6 +19,7 @@ use common::table::*;
 use proptest::prelude::*;
 use std::fmt::Write as _;
 use umpire::model::{ArmyKind, RuleSetId, StandKind};
+use umpire::rules::engine::Setting;
 use umpire::rules::{EndState, Fate, Outcome, RuleSet, judge, odds, rule_set, rule_sets};
 use umpire::scenario::{Cover, Ground, Objective, ObjectiveKind, Patch, Role, Scenario};
 
@@ -337,6 +338,29 @@ fn the_same_seed_fights_the_same_battle_and_the_log_changes_nothing() {
                 "{} on {name}: another seed, another battle",
                 rules.id()
             );
+        }
+    }
+}
+
+#[test]
+fn a_battle_on_a_shared_setting_is_the_battle_fought_on_its_own() {
+    // `odds` sets a scenario out once and fights every battle on it; the
+    // defenders' posts are drawn by the first battle whose plan asks for
+    // them. Fought in reverse order, the later seeds' plans draw them first.
+    for rules in rule_sets() {
+        for (name, scenario) in golden_scenarios() {
+            let setting = Setting::new(&scenario);
+            for seed in (0..12).rev() {
+                let shared = rules.fight_on(&setting, seed, true);
+                let own = rules.fight(&scenario, seed, true);
+                assert!(
+                    shared == own,
+                    "{} on {name}, seed {seed}: {} on the shared setting, {} on its own",
+                    rules.id(),
+                    digest(seed, &shared),
+                    digest(seed, &own)
+                );
+            }
         }
     }
 }
