@@ -37,11 +37,8 @@ pub enum Cover {
     Entrenchment,
 }
 
-/// One cell of the table as the engine sees it. Four bytes, aligned as
-/// one word so that a lookup (`rules::board::Board::cell_at`, hundreds of
-/// times a battle) reads it in one load rather than byte by byte.
+/// One cell of the table as the engine sees it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[repr(align(4))]
 pub struct Cell {
     pub ground: Ground,
     /// Hill level: 0 is the plain, 1 the first contour, and so on.
