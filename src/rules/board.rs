@@ -1,6 +1,6 @@
 //! The table as the engine sees it: cells, distances, sight.
 
-use crate::scenario::{Cell, Scenario};
+use crate::scenario::{Cell, Ground, Scenario};
 
 /// A point on the table, in cells (fractions allowed).
 pub type Point = (f64, f64);
@@ -17,6 +17,8 @@ pub struct Board {
     /// above and left of it block sight, so that [`Board::clear_sight`]
     /// need not trace a line with none about it.
     blinds_before: Vec<u32>,
+    /// Each kind of ground on the table, once ([`Board::grounds`]).
+    grounds: Vec<Ground>,
 }
 
 impl Board {
@@ -38,6 +40,13 @@ impl Board {
                 }
             }
         }
+        let mut grounds: Vec<Ground> = Vec::new();
+        for k in 0..w * d {
+            let ground = cells.get(k).copied().unwrap_or_default().ground;
+            if !grounds.contains(&ground) {
+                grounds.push(ground);
+            }
+        }
         Board {
             width: t.width,
             depth: t.depth,
@@ -45,7 +54,15 @@ impl Board {
             grid: t.grid,
             cells,
             blinds_before,
+            grounds,
         }
+    }
+
+    /// The kinds of ground on the table, each once: whether any stand will
+    /// ever need a way round (`rules::route::Routes::new`) without looking
+    /// at every cell again.
+    pub fn grounds(&self) -> &[Ground] {
+        &self.grounds
     }
 
     /// Whether no cell but `ca` and `cb` (those of the finite points `a`

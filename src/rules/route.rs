@@ -54,15 +54,9 @@ impl Routes {
     /// Routes on `board` for `kinds` kinds of going, `open(kind, ground)`
     /// saying whether a kind may enter a ground.
     pub(crate) fn new(board: &Board, kinds: usize, open: impl Fn(usize, Ground) -> bool) -> Routes {
-        let mut blocked = vec![false; kinds];
-        for c in board.centres() {
-            let ground = board.cell_at(c).ground;
-            for (kind, b) in blocked.iter_mut().enumerate() {
-                if !open(kind, ground) {
-                    *b = true;
-                }
-            }
-        }
+        let blocked = (0..kinds)
+            .map(|kind| board.grounds().iter().any(|&ground| !open(kind, ground)))
+            .collect();
         Routes {
             blocked,
             fields: Vec::new(),
@@ -206,20 +200,20 @@ impl WaterRoutes {
     }
 
     /// Whether the table has a river at all: without, every way is dry.
-    pub(crate) fn any_water(&self) -> bool {
+    fn any_water(&self) -> bool {
         self.0.needed(0)
     }
 
     /// Whether the straight way from `a` to `b` (inches) crosses no river.
     pub(crate) fn dry_way(&self, board: &Board, a: Point, b: Point) -> bool {
-        !self.0.needed(0) || open_way(board, dry, a, b)
+        !self.any_water() || open_way(board, dry, a, b)
     }
 
     /// How far a stand at `from` may go toward `to` (inches) before the
     /// water: `to` when the way is dry, else just short of the first river
     /// on it.
     pub(crate) fn dry_reach(&self, board: &Board, from: Point, to: Point) -> Point {
-        if self.0.needed(0) {
+        if self.any_water() {
             last_open(board, dry, from, to)
         } else {
             to

@@ -17,14 +17,12 @@ impl Battle<'_> {
         // Where water lies between, the stand makes for where it would stop
         // by the way round: the bridge or ford ([`crate::rules::route`]).
         let mut to = to;
-        if self.routes.any_water() {
-            let stop = doctrine::step_toward(from, to, d);
-            if let Some(aim) = self.routes.round_water(&self.board, from, stop) {
-                to = aim;
-                d = doctrine::dist(from, to);
-                if d <= EPSILON {
-                    return;
-                }
+        let stop = doctrine::step_toward(from, to, d);
+        if let Some(aim) = self.routes.round_water(&self.board, from, stop) {
+            to = aim;
+            d = doctrine::dist(from, to);
+            if d <= EPSILON {
+                return;
             }
         }
         let Some(u) = self.u(i) else { return };
