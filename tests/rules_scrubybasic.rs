@@ -1190,3 +1190,64 @@ fn a_tie_in_a_fight_tells_models_times_the_multiplier_for_the_throw() {
 fn a_column_makes_for_the_bridge_and_never_steps_over_the_river() {
     common::table::crosses_only_at_the_bridge(RuleSetId::ScrubyBasic);
 }
+
+#[test]
+fn cavalry_weighs_a_charge_by_the_combat_table_and_the_close_support() {
+    // Two troops of heavy cavalry (3 models a stand) a column move from the
+    // middle of a line of three troops 3 inches apart: the two beside the
+    // one they ride at are in close support ("not over one 'open' move away
+    // from the melee"). By the Combat Table two heavy cavalry stands kill
+    // one 3-model stand, and the three kill one of theirs (two needed); at
+    // equal losses the morale goes to 6 models against 3. So the general
+    // does not order it in the first half of the day, though his two have
+    // twice the power of the troop they ride at alone.
+    let s = |defence: u32| {
+        let troops = |base: u32, n: u32, x: f64, y: f64, gap: f64| {
+            (0..n)
+                .map(|k| {
+                    stand(
+                        base + k,
+                        StandKind::HeavyCavalry,
+                        Some((x + gap * f64::from(k), y)),
+                    )
+                })
+                .collect()
+        };
+        battle(
+            11,
+            12,
+            vec![
+                side(
+                    "north",
+                    Role::Defender,
+                    area(0, 0, 11, 3),
+                    troops(1, defence, 5.0, 2.5, 0.5),
+                ),
+                side(
+                    "south",
+                    Role::Attacker,
+                    area(0, 6, 11, 6),
+                    troops(10, 2, 5.35, 3.5, 0.3),
+                ),
+            ],
+        )
+    };
+    // The south's troops, 10 and 11, order a charge before turn 7.
+    let early = |o: &umpire::rules::Outcome| {
+        o.log.iter().any(|l| {
+            l.turn <= 6
+                && (l.text.starts_with("heavy cavalry 10 ") || l.text.starts_with("heavy cavalry 11 "))
+                && l.text.contains("order a cavalry charge at")
+        })
+    };
+    for seed in 0..5 {
+        let out = fight(&s(3), RuleSetId::ScrubyBasic, seed).unwrap();
+        assert!(!early(&out), "{}", log_text(&out));
+    }
+    // At a lone troop the two kill it and lose nothing (one heavy cavalry
+    // stand kills nothing of a 3-model stand): ordered at once.
+    for seed in 0..5 {
+        let out = fight(&s(1), RuleSetId::ScrubyBasic, seed).unwrap();
+        assert!(early(&out), "{}", log_text(&out));
+    }
+}

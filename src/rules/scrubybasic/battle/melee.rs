@@ -3,6 +3,24 @@
 
 use super::*;
 
+/// A melee lined up ([`Battle::line_up`]): who fights on each side, nearest
+/// the target first, and the kill power each brings against stands of 2, 3
+/// and 4 models.
+pub(super) struct Lineup {
+    pub attackers: Vec<usize>,
+    pub defenders: Vec<usize>,
+    pub att_pool: [f64; 3],
+    pub def_pool: [f64; 3],
+    /// The target caught in flank or rear.
+    pub caught: bool,
+    /// The target holds a house.
+    pub house: bool,
+    /// The target holds a defensive position.
+    pub position: bool,
+    /// The target's side.
+    pub side: usize,
+}
+
 impl Battle<'_> {
     /// 5, 6. Melees of fire and charge and of pursuit, each judged.
     pub(super) fn melees(&mut self) {
@@ -141,15 +159,98 @@ impl Battle<'_> {
 
     /// One melee: `attackers` at stand `t` and its close support.
     pub(super) fn melee(&mut self, attackers: &[usize], t: usize, cavalry_charge: bool) {
-        let Some(target) = self.u(t) else { return };
-        let (side, tat) = (target.side, target.at);
-        let square = target.formation == Formation::Square;
-        let pursued = target.pursued;
-        let house = self.house(tat);
-        let position = self.defensive(tat, side);
+        let Some(tat) = self.u(t).map(|u| u.at) else {
+            return;
+        };
         for &a in attackers {
             self.close_in(a, tat);
         }
+        // Named in the log: the stand that led the charge.
+        let first = attackers.first().copied().unwrap_or(t);
+        let Some(line) = self.line_up(attackers, t, cavalry_charge) else {
+            return;
+        };
+        let Lineup {
+            attackers,
+            defenders,
+            att_pool,
+            def_pool,
+            caught,
+            house,
+            position,
+            side,
+        } = line;
+        let pursued = self.u(t).is_some_and(|u| u.pursued);
+        let (me, them) = (self.name(first), self.name(t));
+        let (na, nd) = (attackers.len(), defenders.len());
+        self.log.say(self.turn, || {
+            format!(
+                "melee: {me} and {} more ({na} stands) against {them} ({nd} stands){}{}{}",
+                na.saturating_sub(1),
+                if caught { ", caught in flank" } else { "" },
+                if house { ", in a house" } else { "" },
+                if pursued { ", pursued at half value" } else { "" }
+            )
+        });
+        let mut dead = Vec::new();
+        self.take_kills(att_pool, &defenders, &mut dead);
+        let mut dead_att = Vec::new();
+        self.take_kills(def_pool, &attackers, &mut dead_att);
+        dead.extend(dead_att);
+        for &d in &dead {
+            self.remove(d, "falls in the melee");
+        }
+        for &x in attackers.iter().chain(defenders.iter()) {
+            if let Some(u) = self.units.get_mut(x) {
+                u.fought = true;
+                u.pursued = false;
+            }
+        }
+        let alive: Vec<usize> = attackers
+            .iter()
+            .chain(defenders.iter())
+            .copied()
+            .filter(|&x| self.u(x).is_some_and(Unit::combatant))
+            .collect();
+        let mut pos = [false; 2];
+        if let Some(p) = pos.get_mut(side) {
+            *p = position;
+        }
+        let loser = self.judge(&alive, &dead, pos, "the melee");
+        // Pursuit: winning cavalry follow the beaten stand.
+        if loser == Some(side) && self.u(t).is_some_and(Unit::combatant) {
+            let mut any = false;
+            for &a in &attackers {
+                if self
+                    .u(a)
+                    .is_some_and(|u| u.combatant() && u.is(Troop::is_cavalry))
+                {
+                    self.set_charge(a, Charge::Pursuit(t));
+                    any = true;
+                }
+            }
+            if any {
+                if let Some(u) = self.units.get_mut(t) {
+                    u.pursued = true;
+                }
+                self.log.say(self.turn, || format!("the cavalry pursue {them}"));
+            }
+        }
+    }
+    /// Who fights a melee of `attackers` at stand `t`, and the kill power
+    /// each side brings by the Combat Table, where they stand now: the
+    /// target's close support ("not over one 'open' move away from the
+    /// melee"), the ranks that count (The Melee 1, 2; a house, The Melee 4),
+    /// a flank caught (The Melee 8), a defensive position (Moving Stands 11)
+    /// and pursuit at half value (Special Moves 1.1.1). [`Battle::melee`]
+    /// fights it; the generals weigh a cavalry charge by it
+    /// ([`Battle::cavalry_charge_pays`]).
+    pub(super) fn line_up(&self, attackers: &[usize], t: usize, cavalry_charge: bool) -> Option<Lineup> {
+        let target = self.u(t)?;
+        let (side, tat) = (target.side, target.at);
+        let square = target.formation == Formation::Square;
+        let house = self.house(tat);
+        let position = self.defensive(tat, side);
         let first = attackers.first().copied().unwrap_or(t);
         let caught = !square
             && self
@@ -209,59 +310,56 @@ impl Battle<'_> {
                 *p += s;
             }
         }
-        let (me, them) = (self.name(first), self.name(t));
-        let (na, nd) = (attackers.len(), defenders.len());
-        self.log.say(self.turn, || {
-            format!(
-                "melee: {me} and {} more ({na} stands) against {them} ({nd} stands){}{}{}",
-                na.saturating_sub(1),
-                if caught { ", caught in flank" } else { "" },
-                if house { ", in a house" } else { "" },
-                if pursued { ", pursued at half value" } else { "" }
-            )
-        });
-        let mut dead = Vec::new();
-        self.take_kills(att_pool, &defenders, &mut dead);
-        let mut dead_att = Vec::new();
-        self.take_kills(def_pool, &attackers, &mut dead_att);
-        dead.extend(dead_att);
-        for &d in &dead {
-            self.remove(d, "falls in the melee");
-        }
-        for &x in attackers.iter().chain(defenders.iter()) {
-            if let Some(u) = self.units.get_mut(x) {
-                u.fought = true;
-                u.pursued = false;
-            }
-        }
-        let alive: Vec<usize> = attackers
-            .iter()
-            .chain(defenders.iter())
-            .copied()
-            .filter(|&x| self.u(x).is_some_and(Unit::combatant))
-            .collect();
-        let mut pos = [false; 2];
-        if let Some(p) = pos.get_mut(side) {
-            *p = position;
-        }
-        let loser = self.judge(&alive, &dead, pos, "the melee");
-        // Pursuit: winning cavalry follow the beaten stand.
-        if loser == Some(side) && self.u(t).is_some_and(Unit::combatant) {
-            let mut any = false;
-            for &a in &attackers {
-                if self
-                    .u(a)
-                    .is_some_and(|u| u.combatant() && u.is(Troop::is_cavalry))
-                {
-                    self.set_charge(a, Charge::Pursuit(t));
-                    any = true;
-                }
-            }
-            if any {
-                if let Some(u) = self.units.get_mut(t) {
-                    u.pursued = true;
-                }
-                self.log.say(self.turn, || format!("the cavalry pursue {them}"));
+        Some(Lineup {
+            attackers,
+            defenders,
+            att_pool,
+            def_pool,
+            caught,
+            house,
+            position,
+            side,
+        })
+    }
+
+    /// Whether side `side`'s general orders the special cavalry charge of
+    /// `chargers` at stand `t` (Special Moves 2), weighing it as
+    /// [`Battle::melee`] will fight it ([`Battle::line_up`]): the stands each
+    /// side would lose by the Combat Table, then, if those are equal, the
+    /// models each side would judge the morale with (Judging the Morale 1,
+    /// 2, 4; the defender's half again in a position, 6). He orders it if it
+    /// costs the enemy more stands than his own; at equal losses, as his
+    /// plan's boldness weighs the two counts of models; if it costs him
+    /// more, only as an attacker late in the day, who must close or lose.
+    /// (This program's doctrine. It had weighed a charge by the power within
+    /// 2 inches of each side: a lone heavy cavalry stand, a third of a kill
+    /// of infantry, rode at a company, an eighth, whose neighbours 3 inches
+    /// away joined it in close support, and the attacker's horse lost 85 of
+    /// its 102 charges at infantry in the mirror of 9 a side.)
+    pub(super) fn cavalry_charge_pays(&self, side: usize, chargers: &[usize], t: usize) -> bool {
+        let Some(line) = self.line_up(chargers, t, true) else {
+            return false;
+        };
+        let mut lost_def = Vec::new();
+        self.take_kills(line.att_pool, &line.defenders, &mut lost_def);
+        let mut lost_att = Vec::new();
+        self.take_kills(line.def_pool, &line.attackers, &mut lost_att);
+        let weight = |v: &[usize]| v.iter().filter_map(|&k| self.u(k)).map(Unit::weight).sum::<u32>();
+        let models = |all: &[usize], lost: &[usize]| {
+            all.iter()
+                .filter(|k| !lost.contains(k))
+                .filter_map(|&k| self.u(k))
+                .map(|u| u.models * u.weight())
+                .sum::<u32>()
+        };
+        let mine = f64::from(models(&line.attackers, &lost_att));
+        let theirs = f64::from(models(&line.defenders, &lost_def))
+            * if line.position { DEFENCE_MORALE_FACTOR } else { 1.0 };
+        match weight(&lost_att).cmp(&weight(&lost_def)) {
+            std::cmp::Ordering::Less => true,
+            std::cmp::Ordering::Equal => mine > 0.0 && self.favoured(side, mine, theirs),
+            std::cmp::Ordering::Greater => {
+                self.side(side).role == Role::Attacker && doctrine::late(self.turn, self.scenario.turn_limit)
             }
         }
     }

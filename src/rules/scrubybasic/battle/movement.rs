@@ -411,10 +411,23 @@ impl Battle<'_> {
                 {
                     continue;
                 }
-                let position = self.defensive(target, 1 - side);
-                let mine = self.strength_near(side, at, RANK_INCHES * 2.0, position);
-                let theirs = self.defence_near(t, &mut cache);
-                if self.favoured(side, mine, theirs) {
+                // The general weighs the charge as the melee will be fought:
+                // this stand with the rest of his horse that could ride at
+                // the same stand this game move.
+                let chargers: Vec<usize> = std::iter::once(i)
+                    .chain((0..self.units.len()).filter(|&k| {
+                        k != i
+                            && self.can_act(k)
+                            && self.u(k).is_some_and(|f| {
+                                f.side == side
+                                    && f.is(Troop::is_cavalry)
+                                    && (f.charge == Charge::None || f.charge == Charge::Cavalry(t))
+                                    && doctrine::dist(f.at, target)
+                                        <= f.move_of(Going::Column) * self.scale + CONTACT_INCHES + EPSILON
+                            })
+                    }))
+                    .collect();
+                if self.cavalry_charge_pays(side, &chargers, t) {
                     self.set_charge(i, Charge::Cavalry(t));
                     if let Some(e) = self.units.get_mut(t) {
                         e.withhold = true;
@@ -584,7 +597,7 @@ impl Battle<'_> {
 
     /// Whether side `side`'s general orders a charge at these odds this
     /// game move (its plan's boldness, bolder late in the day).
-    fn favoured(&self, side: usize, mine: f64, theirs: f64) -> bool {
+    pub(super) fn favoured(&self, side: usize, mine: f64, theirs: f64) -> bool {
         self.side(side)
             .plan
             .charge_favoured(self.turn, self.scenario.turn_limit, mine, theirs)
