@@ -170,16 +170,8 @@ impl Battle<'_> {
         let Some(line) = self.line_up(attackers, t, cavalry_charge) else {
             return;
         };
-        let Lineup {
-            attackers,
-            defenders,
-            att_pool,
-            def_pool,
-            caught,
-            house,
-            position,
-            side,
-        } = line;
+        let (attackers, defenders, side) = (&line.attackers, &line.defenders, line.side);
+        let (caught, house) = (line.caught, line.house);
         let pursued = self.u(t).is_some_and(|u| u.pursued);
         let (me, them) = (self.name(first), self.name(t));
         let (na, nd) = (attackers.len(), defenders.len());
@@ -193,9 +185,9 @@ impl Battle<'_> {
             )
         });
         let mut dead = Vec::new();
-        self.take_kills(att_pool, &defenders, &mut dead);
+        self.take_kills(line.att_pool, defenders, &mut dead);
         let mut dead_att = Vec::new();
-        self.take_kills(def_pool, &attackers, &mut dead_att);
+        self.take_kills(line.def_pool, attackers, &mut dead_att);
         dead.extend(dead_att);
         for &d in &dead {
             self.remove(d, "falls in the melee");
@@ -214,13 +206,13 @@ impl Battle<'_> {
             .collect();
         let mut pos = [false; 2];
         if let Some(p) = pos.get_mut(side) {
-            *p = position;
+            *p = line.position;
         }
         let loser = self.judge(&alive, &dead, pos, "the melee");
         // Pursuit: winning cavalry follow the beaten stand.
         if loser == Some(side) && self.u(t).is_some_and(Unit::combatant) {
             let mut any = false;
-            for &a in &attackers {
+            for &a in attackers {
                 if self
                     .u(a)
                     .is_some_and(|u| u.combatant() && u.is(Troop::is_cavalry))
