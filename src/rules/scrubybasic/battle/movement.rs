@@ -162,7 +162,16 @@ impl Battle<'_> {
                     }
                 } else {
                     let to = nearest.and_then(|(j, _)| self.u(j)).map_or(goal, |e| e.at);
-                    self.advance(i, to, going, gun_range - 1.0);
+                    // A gun that a move of 2 inches brings within range of
+                    // the enemy moves only that and fires (Artillery 1:
+                    // "Cannons can move 2″ and fire that move"); farther
+                    // off it marches up to within an inch of its range.
+                    let unlimber = GUN_MOVE_AND_FIRE_INCHES * self.scale;
+                    let short = match nearest {
+                        Some((_, d)) if d <= gun_range + unlimber + EPSILON => d - unlimber,
+                        _ => gun_range - 1.0,
+                    };
+                    self.advance(i, to, going, short);
                 }
             }
             Troop::LightCavalry | Troop::HeavyCavalry => {
