@@ -229,6 +229,7 @@ impl Battle<'_> {
             }
         }
     }
+
     /// Who fights a melee of `attackers` at stand `t`, and the kill power
     /// each side brings by the Combat Table, where they stand now: the
     /// target's close support ("not over one 'open' move away from the
