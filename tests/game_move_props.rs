@@ -233,8 +233,10 @@ proptest! {
                     prop_assert!(e.miles < road.unwrap().miles, "{} at the road's end", f.id);
                 }
             }
-            // Battles name forces that exist, in the battle's region.
-            for b in &outcome.campaign.battles {
+            // Pending battles name forces that exist, in the battle's region. A
+            // battle fought or called off keeps its forces as its record, though
+            // they may later be struck from the roll.
+            for b in outcome.campaign.battles.iter().filter(|b| b.status == BattleStatus::Pending) {
                 for id in &b.forces {
                     let f = outcome.campaign.force(id);
                     prop_assert!(f.is_some_and(|f| f.region == b.region && f.en_route.is_none()));
