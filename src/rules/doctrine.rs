@@ -11,6 +11,7 @@
 
 use super::board::{Board, Point};
 use super::dice::Dice;
+use super::engine::Setting;
 use crate::scenario::{Area, Ground, Role, Scenario, TableStand};
 
 /// Odds at which a steady general's stand charges: its fighting score at
@@ -557,8 +558,9 @@ pub struct SidePlan<'a> {
 }
 
 impl<'a> SidePlan<'a> {
-    /// Side `side`'s plan, its general's drawn from `dice`.
-    pub fn in_inches(board: &Board, scenario: &'a Scenario, side: usize, dice: &mut Dice) -> SidePlan<'a> {
+    /// Side `side`'s plan on `setting`'s table, its general's drawn from `dice`.
+    pub fn in_inches(setting: &Setting<'a>, side: usize, dice: &mut Dice) -> SidePlan<'a> {
+        let (board, scenario) = (&setting.board, setting.scenario);
         let s = scenario.sides.get(side);
         let role = s.map_or(Role::Defender, |s| s.role);
         SidePlan {
@@ -566,7 +568,7 @@ impl<'a> SidePlan<'a> {
             id: s.map_or("", |s| s.id.as_str()),
             name: s.map_or("", |s| s.name.as_str()),
             role: s.map_or(Role::Defender, |s| s.role),
-            goal: board.to_inches(goal(board, scenario, side)),
+            goal: board.to_inches(setting.goal(side)),
             rear: rear_of(scenario, side),
         }
     }

@@ -30,6 +30,10 @@ pub struct Setting<'a> {
     /// Each side's starts, in [`doctrine::starts`]' order: its stands, then
     /// each reserve's.
     starts: Vec<Vec<doctrine::Start<'a>>>,
+    /// Where each side's doctrine aims ([`doctrine::goal`], in cells): the
+    /// defender's looks over the whole table for the best ground, so it is
+    /// worked out once for every battle.
+    goals: Vec<Point>,
     /// The defenders' posts already drawn on this table, by what they were
     /// drawn for ([`Setting::posts`], [`Setting::line_posts`]): a few a
     /// battle, the same for every battle whose generals chose the same plan.
@@ -56,12 +60,25 @@ impl<'a> Setting<'a> {
         let starts = (0..scenario.sides.len())
             .map(|side| doctrine::starts(&board, scenario, side))
             .collect();
+        let goals = (0..scenario.sides.len())
+            .map(|side| doctrine::goal(&board, scenario, side))
+            .collect();
         Setting {
             scenario,
             board,
             starts,
+            goals,
             drawn: Mutex::new(Vec::new()),
         }
+    }
+
+    /// Where side `side`'s doctrine aims, in cells: [`doctrine::goal`] on
+    /// this table, worked out once for all its battles.
+    pub fn goal(&self, side: usize) -> Point {
+        self.goals
+            .get(side)
+            .copied()
+            .unwrap_or_else(|| doctrine::goal(&self.board, self.scenario, side))
     }
 
     /// [`doctrine::posts`] on this table, drawn once for all its battles.

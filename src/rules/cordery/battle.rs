@@ -214,10 +214,7 @@ impl<'a> Battle<'a> {
         let depth = i32::try_from(board.depth).unwrap_or(0);
         let cells = usize::try_from(width).unwrap_or(0) * usize::try_from(depth).unwrap_or(0);
         let role = |s: usize| scenario.sides.get(s).map_or(Role::Defender, |x| x.role);
-        let goals = [
-            doctrine::goal(&board, scenario, 0),
-            doctrine::goal(&board, scenario, 1),
-        ];
+        let goals = [setting.goal(0), setting.goal(1)];
         let fronts = [front_of(scenario, 0), front_of(scenario, 1)];
         let mut dice = Dice::new(seed);
         let resolve = Resolve::draw(&mut dice, scenario, ATTACKER_RESOLVE);

@@ -247,10 +247,7 @@ impl<'a> Battle<'a> {
         ];
         let mut b = Battle {
             scenario,
-            goals: [
-                doctrine::goal(&board, scenario, 0),
-                doctrine::goal(&board, scenario, 1),
-            ],
+            goals: [setting.goal(0), setting.goal(1)],
             board,
             width,
             depth,

@@ -230,8 +230,8 @@ impl<'a> Battle<'a> {
         let mut dice = Dice::new(seed);
         let resolve = Resolve::draw(&mut dice, scenario, ATTACKER_RESOLVE);
         let sides = [
-            Side::in_inches(&board, scenario, 0, &mut dice),
-            Side::in_inches(&board, scenario, 1, &mut dice),
+            Side::in_inches(setting, 0, &mut dice),
+            Side::in_inches(setting, 1, &mut dice),
         ];
         let mut stands = Roster::with_resolve(resolve);
         for index in 0..scenario.sides.len().min(2) {

@@ -251,7 +251,7 @@ impl<'a> Battle<'a> {
                 .sides
                 .get(1 - i)
                 .map_or((0.0, 0.0), |s| s.deployment.centre());
-            let g = doctrine::goal(&board, scenario, i);
+            let g = setting.goal(i);
             Side {
                 name: me.map_or("", |s| s.name.as_str()),
                 role: me.map_or(Role::Attacker, |s| s.role),
