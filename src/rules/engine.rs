@@ -38,7 +38,14 @@ pub struct Setting<'a> {
     /// drawn for ([`Setting::posts`], [`Setting::line_posts`]): a few a
     /// battle, the same for every battle whose generals chose the same plan.
     drawn: Mutex<Vec<(PostsAsked, Vec<Point>)>>,
+    /// Posts an engine drew by a rule of its own ([`Setting::engine_posts`]),
+    /// by what they were drawn for.
+    engine_drawn: Mutex<Vec<EngineDrawn>>,
 }
+
+/// Posts an engine drew by a rule of its own: what they were drawn for,
+/// and each stand's (none for a stand given no post).
+type EngineDrawn = (Vec<u64>, Vec<Option<Point>>);
 
 /// What a defender's posts were drawn for: the doctrine's rule
 /// ([`doctrine::posts`] or [`doctrine::line_posts`]) and its arguments, the
@@ -69,6 +76,7 @@ impl<'a> Setting<'a> {
             starts,
             goals,
             drawn: Mutex::new(Vec::new()),
+            engine_drawn: Mutex::new(Vec::new()),
         }
     }
 
@@ -125,6 +133,27 @@ impl<'a> Setting<'a> {
             && drawn.len() < MAX_DRAWN
         {
             drawn.push((asked, posts.clone()));
+        }
+        posts
+    }
+
+    /// Posts an engine draws by a rule of its own for some of its stands,
+    /// drawn once for all the battles on this table that ask with the same
+    /// `key`: `draw`'s the first time. The key must hold everything the
+    /// posts depend on but the table and the stands' places in the roster
+    /// (which [`Setting::starts`] fixes): for scruby-1961's line, the
+    /// objective, the way to the rear and which stands.
+    pub fn engine_posts(&self, key: &[u64], draw: impl FnOnce() -> Vec<Option<Point>>) -> Vec<Option<Point>> {
+        if let Ok(drawn) = self.engine_drawn.lock()
+            && let Some((_, posts)) = drawn.iter().find(|(k, _)| k.as_slice() == key)
+        {
+            return posts.clone();
+        }
+        let posts = draw();
+        if let Ok(mut drawn) = self.engine_drawn.lock()
+            && drawn.len() < MAX_DRAWN
+        {
+            drawn.push((key.to_vec(), posts.clone()));
         }
         posts
     }

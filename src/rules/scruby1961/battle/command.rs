@@ -209,7 +209,7 @@ impl Battle<'_> {
                 .filter(|k| !taken.contains(k))
                 .filter(|&k| self.stands.get(k).is_some_and(movable))
                 .collect();
-            self.line_posts(main, side.rear, &main_posts);
+            self.line_posts(setting, main, side.rear, &main_posts);
             // The reserve: cavalry first, then the infantry posted furthest
             // from the main objective.
             let mut main_body: Vec<(usize, bool, f64)> = fighters
@@ -371,12 +371,33 @@ impl Battle<'_> {
     /// rank, then guns, horse at the back and ends (FIGURE 8's "2 lines of
     /// 3 Regiments spaced somewhat apart"; THE TERRAIN: "a complete 'army'
     /// will leave wide and vital gaps"); each set down on the nearest cell it
-    /// may enter that no other took.
-    fn line_posts(&mut self, guard: Point, rear: Point, who: &[usize]) {
-        let n = who.len();
-        if n == 0 {
+    /// may enter that no other took. The same stands about the same
+    /// objective get the same posts in every battle on the table, so the
+    /// [`Setting`] keeps them.
+    fn line_posts(&mut self, setting: &Setting<'_>, guard: Point, rear: Point, who: &[usize]) {
+        if who.is_empty() {
             return;
         }
+        let key: Vec<u64> = [guard.0, guard.1, rear.0, rear.1]
+            .map(f64::to_bits)
+            .into_iter()
+            .chain(who.iter().map(|&k| u64::try_from(k).unwrap_or(u64::MAX)))
+            .collect();
+        let posts = setting.engine_posts(&key, || self.draw_line_posts(guard, rear, who));
+        for (&k, post) in who.iter().zip(posts) {
+            let Some(post) = post else { continue };
+            if let Some(u) = self.stands.get_mut(k) {
+                u.post = Some(post);
+                u.guard = Some(guard);
+            }
+        }
+    }
+
+    /// [`Battle::line_posts`]' posts, drawn: each of `who`'s, in its order
+    /// (none for a stand no cell near its place in the line will take).
+    fn draw_line_posts(&self, guard: Point, rear: Point, who: &[usize]) -> Vec<Option<Point>> {
+        let n = who.len();
+        let mut out = vec![None; n];
         let c = self.board.cell_inches;
         let spacing = c.max(TRAY_LENGTH_INCHES + TRAY_DEPTH_INCHES);
         let across = (rear.1, -rear.0);
@@ -396,15 +417,16 @@ impl Battle<'_> {
             })
             .collect();
         slots.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
-        let mut order: Vec<usize> = who.to_vec();
+        // Positions in `who`, foot first, then guns, then horse.
+        let mut order: Vec<(usize, usize)> = who.iter().copied().enumerate().collect();
         let kind = |b: &Battle<'_>, k: usize| match b.stands.get(k).and_then(|u| u.troop) {
             Some(t) if t.is_infantry() => 0,
             Some(t) if t.is_gun() => 1,
             _ => 2,
         };
-        order.sort_by_key(|&k| (kind(self, k), k));
+        order.sort_by_key(|&(_, k)| (kind(self, k), k));
         let mut used: Vec<(i64, i64)> = Vec::new();
-        for (k, (_, _, slot)) in order.into_iter().zip(slots) {
+        for ((at, k), (_, _, slot)) in order.into_iter().zip(slots) {
             let Some(troop) = self.stands.get(k).and_then(|u| u.troop) else {
                 continue;
             };
@@ -436,11 +458,11 @@ impl Battle<'_> {
             used.push(cell);
             #[allow(clippy::cast_precision_loss)]
             let post = ((cell.0 as f64 + 0.5) * c, (cell.1 as f64 + 0.5) * c);
-            if let Some(u) = self.stands.get_mut(k) {
-                u.post = Some(post);
-                u.guard = Some(guard);
+            if let Some(o) = out.get_mut(at) {
+                *o = Some(post);
             }
         }
+        out
     }
 
     /// The attacker's line of attack, once, at the start: its foot in one
