@@ -120,21 +120,9 @@ impl<'a> Setting<'a> {
     }
 
     /// The posts drawn for `asked`, else `draw`'s, kept for the next
-    /// battle. Battles on other threads ask too: a poisoned lock (a thread
-    /// that panicked while holding it) only means drawing them again.
+    /// battle.
     fn drawn_or(&self, asked: PostsAsked, draw: impl FnOnce() -> Vec<Point>) -> Vec<Point> {
-        if let Ok(drawn) = self.drawn.lock()
-            && let Some((_, posts)) = drawn.iter().find(|(a, _)| *a == asked)
-        {
-            return posts.clone();
-        }
-        let posts = draw();
-        if let Ok(mut drawn) = self.drawn.lock()
-            && drawn.len() < MAX_DRAWN
-        {
-            drawn.push((asked, posts.clone()));
-        }
-        posts
+        kept_or(&self.drawn, |a| *a == asked, || asked, draw)
     }
 
     /// Posts an engine draws by a rule of its own for some of its stands,
@@ -144,24 +132,37 @@ impl<'a> Setting<'a> {
     /// (which [`Setting::starts`] fixes): for scruby-1961's line, the
     /// objective, the way to the rear and which stands.
     pub fn engine_posts(&self, key: &[u64], draw: impl FnOnce() -> Vec<Option<Point>>) -> Vec<Option<Point>> {
-        if let Ok(drawn) = self.engine_drawn.lock()
-            && let Some((_, posts)) = drawn.iter().find(|(k, _)| k.as_slice() == key)
-        {
-            return posts.clone();
-        }
-        let posts = draw();
-        if let Ok(mut drawn) = self.engine_drawn.lock()
-            && drawn.len() < MAX_DRAWN
-        {
-            drawn.push((key.to_vec(), posts.clone()));
-        }
-        posts
+        kept_or(&self.engine_drawn, |k| k.as_slice() == key, || key.to_vec(), draw)
     }
 
     /// Where side `side`'s stands start: its stands', then each reserve's.
     pub fn starts(&self, side: usize) -> &[doctrine::Start<'a>] {
         self.starts.get(side).map_or(&[], Vec::as_slice)
     }
+}
+
+/// What `kept` holds for the key `is` picks out, else `draw`'s, kept (under
+/// `key()`) for the next battle while there is room ([`MAX_DRAWN`]). Battles
+/// on other threads ask too: a poisoned lock (a thread that panicked while
+/// holding it) only means drawing again.
+fn kept_or<K, V: Clone>(
+    kept: &Mutex<Vec<(K, V)>>,
+    is: impl Fn(&K) -> bool,
+    key: impl FnOnce() -> K,
+    draw: impl FnOnce() -> V,
+) -> V {
+    if let Ok(kept) = kept.lock()
+        && let Some((_, v)) = kept.iter().find(|(k, _)| is(k))
+    {
+        return v.clone();
+    }
+    let v = draw();
+    if let Ok(mut kept) = kept.lock()
+        && kept.len() < MAX_DRAWN
+    {
+        kept.push((key(), v.clone()));
+    }
+    v
 }
 
 /// Where a stand is in the battle.
