@@ -347,10 +347,19 @@ pub struct Start<'s> {
 /// those the scenario does not place deployed by [`deploy`] toward the
 /// side's [`goal`].
 pub fn starts<'s>(board: &Board, scenario: &'s Scenario, side: usize) -> Vec<Start<'s>> {
+    starts_toward(board, scenario, side, goal(board, scenario, side))
+}
+
+/// [`starts`] for a side whose [`goal`] is already worked out: `toward`.
+pub fn starts_toward<'s>(
+    board: &Board,
+    scenario: &'s Scenario,
+    side: usize,
+    toward: Point,
+) -> Vec<Start<'s>> {
     let Some(me) = scenario.sides.get(side) else {
         return Vec::new();
     };
-    let toward = goal(board, scenario, side);
     let mut out = Vec::new();
     let groups = std::iter::once((&me.stands, me.deployment, 0))
         .chain(me.reserves.iter().map(|r| (&r.stands, r.area, r.turn)));

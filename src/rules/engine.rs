@@ -64,11 +64,13 @@ const MAX_DRAWN: usize = 64;
 impl<'a> Setting<'a> {
     pub fn new(scenario: &'a Scenario) -> Setting<'a> {
         let board = Board::new(scenario);
-        let starts = (0..scenario.sides.len())
-            .map(|side| doctrine::starts(&board, scenario, side))
-            .collect();
-        let goals = (0..scenario.sides.len())
+        let goals: Vec<Point> = (0..scenario.sides.len())
             .map(|side| doctrine::goal(&board, scenario, side))
+            .collect();
+        let starts = goals
+            .iter()
+            .enumerate()
+            .map(|(side, &toward)| doctrine::starts_toward(&board, scenario, side, toward))
             .collect();
         Setting {
             scenario,
