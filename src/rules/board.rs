@@ -19,6 +19,9 @@ pub struct Board {
     blinds_before: Vec<u32>,
     /// Each kind of ground on the table, once ([`Board::grounds`]).
     grounds: Vec<Ground>,
+    /// `width` and `depth` as floats, for [`Board::cell_at`]'s test.
+    width_f: f64,
+    depth_f: f64,
 }
 
 impl Board {
@@ -55,6 +58,8 @@ impl Board {
             cells,
             blinds_before,
             grounds,
+            width_f: f64::from(t.width),
+            depth_f: f64::from(t.depth),
         }
     }
 
@@ -91,18 +96,35 @@ impl Board {
     }
 
     /// The cell at a point; open ground off the table.
+    ///
+    /// Inlined, so that a caller reading one of the cell's fields reads only
+    /// it: the engines look up some 700,000 cells per 200 battles, and out
+    /// of line each lookup cost some 50 instructions, a third of them
+    /// putting the cell's four fields back together for the return.
+    #[inline]
     pub fn cell_at(&self, p: Point) -> Cell {
         // On the table (the engines' usual case) a point's coordinates are
         // non-negative, so truncation is the floor: the same cell, found
         // without [`floor`]'s checks. Anything else (off the table, NaN)
-        // goes the long way, as before.
-        if p.0 >= 0.0 && p.1 >= 0.0 && p.0 < f64::from(self.width) && p.1 < f64::from(self.depth) {
+        // goes the long way, out of line.
+        if p.0 >= 0.0 && p.1 >= 0.0 && p.0 < self.width_f && p.1 < self.depth_f {
             // Through i64, whose conversion from f64 is the cheaper one.
             #[allow(clippy::cast_possible_truncation)]
             let (x, y) = (p.0 as i64, p.1 as i64);
-            let index = usize::try_from(y * i64::from(self.width) + x).unwrap_or(usize::MAX);
-            return self.cells.get(index).copied().unwrap_or_default();
+            if let Some(cell) = usize::try_from(y * i64::from(self.width) + x)
+                .ok()
+                .and_then(|index| self.cells.get(index))
+            {
+                return *cell;
+            }
         }
+        self.cell_off(p)
+    }
+
+    /// [`Board::cell_at`] for a point off the table, or not a number.
+    #[cold]
+    #[inline(never)]
+    fn cell_off(&self, p: Point) -> Cell {
         self.cell(floor(p.0), floor(p.1))
     }
 
