@@ -14,7 +14,7 @@ use super::board::{Board, Point, Square, square_of};
 use super::{EndState, Fate, LastWord, Log, Outcome, Resolve, StandResult, doctrine, judge};
 use crate::model::{Quality, RuleSetId, StandId, StandKind};
 use crate::scenario::{Area, Role, Scenario, TableStand};
-use std::ops::{Deref, DerefMut};
+use std::ops::{Deref, DerefMut, Range};
 use std::sync::Mutex;
 
 /// A scenario's table as every battle fought on it begins, before a die is
@@ -337,6 +337,21 @@ impl<'a, P, D> Roster<'a, P, D> {
         self.resolve.broken(side, before, after) && {
             let (_, enemy) = self.points(side ^ 1, &standing);
             self.resolve.broken_against(side, before, after, enemy)
+        }
+    }
+
+    /// The smallest run of indices that holds every member of side `side`
+    /// (empty when it has none). A roster mustered side by side
+    /// ([`Roster::place_side`] for side 0, then side 1) keeps each side's
+    /// stands in one run, so a scan of one side's stands need look only
+    /// there. A pass over the roster: an engine works it out once, as its
+    /// battle is set out, and keeps it while no member is added.
+    pub fn span(&self, side: usize) -> Range<usize> {
+        let first = self.members.iter().position(|m| m.side == side);
+        let last = self.members.iter().rposition(|m| m.side == side);
+        match (first, last) {
+            (Some(a), Some(b)) => a..b.saturating_add(1),
+            _ => 0..0,
         }
     }
 
@@ -786,6 +801,37 @@ mod tests {
         assert_eq!(nearest_square((2, 2), 5, |sq| sq != (2, 2)), Some((1, 1)));
         assert_eq!(nearest_square((2, 2), 5, |sq| sq.0 >= 4), Some((4, 0)));
         assert_eq!(nearest_square((2, 2), 1, |sq| sq.0 >= 4), None);
+    }
+
+    #[test]
+    fn a_sides_span_holds_every_one_of_its_stands_and_no_more_run_than_it_needs() {
+        let s = grid();
+        let mut roster: Roster<'_, Square, ()> = Roster::default();
+        assert_eq!(roster.span(0), 0..0, "an empty roster");
+        roster.push(Member::new(&s.sides[0].stands[0], 0, (0, 0), 0, ()));
+        roster.push(Member::new(&s.sides[1].stands[0], 1, (0, 5), 0, ()));
+        roster.push(Member::supplied(1, (0, 4), ()));
+        assert_eq!(roster.span(0), 0..1);
+        assert_eq!(
+            roster.span(1),
+            1..3,
+            "the supplied General, last, is in side 1's run"
+        );
+        assert_eq!(roster.span(2), 0..0, "no such side");
+        // Sides interleaved (no engine musters so): the run is the whole
+        // stretch from the first to the last, the other side's among them.
+        roster.push(Member::supplied(0, (0, 1), ()));
+        assert_eq!(roster.span(0), 0..4);
+        for side in 0..2 {
+            let span = roster.span(side);
+            assert!(
+                roster
+                    .iter()
+                    .enumerate()
+                    .all(|(k, m)| m.side != side || span.contains(&k)),
+                "side {side}'s stands all lie in {span:?}"
+            );
+        }
     }
 
     #[test]

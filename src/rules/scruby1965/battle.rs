@@ -158,6 +158,9 @@ pub(super) struct Battle<'a> {
     /// Routes round the water: a stand goes anywhere but into a river (the
     /// seed's movement gives no figure for crossing one).
     pub(super) routes: crate::rules::route::WaterRoutes,
+    /// Each side's run of indices in `stands` ([`Roster::span`]), for the
+    /// scans of one side's stands ([`Battle::side_stands`]).
+    pub(super) spans: [std::ops::Range<usize>; 2],
 }
 
 /// Working space for the phases, kept to spare allocations in the loop.
@@ -256,6 +259,7 @@ impl<'a> Battle<'a> {
             ahead: true,
         };
         let routes = crate::rules::route::WaterRoutes::new(&board);
+        let spans = [stands.span(0), stands.span(1)];
         let mut battle = Battle {
             scenario,
             board,
@@ -267,6 +271,7 @@ impl<'a> Battle<'a> {
             stands,
             scratch,
             routes,
+            spans,
         };
         battle.order_of_battle();
         battle.post_defenders(setting);
@@ -409,11 +414,29 @@ impl<'a> Battle<'a> {
         })
     }
 
+    /// The stands of side `side` with their indices, in the roster's order:
+    /// those in its span, the only ones a scan of that side need look at
+    /// (every stand of the side lies there; so may another side's, which
+    /// the scans' own tests pass over).
+    pub(super) fn side_stands(
+        &self,
+        side: usize,
+    ) -> impl Iterator<Item = (usize, &Member<'a, Point, Stand>)> + '_ {
+        let span = self.spans.get(side).cloned().unwrap_or(0..0);
+        let start = span.start;
+        self.stands
+            .get(span)
+            .unwrap_or(&[])
+            .iter()
+            .enumerate()
+            .map(move |(k, m)| (start + k, m))
+    }
+
     /// The nearest enemy combatant on the table, and its distance in inches.
     pub(super) fn nearest_enemy(&self, i: usize) -> Option<(usize, f64)> {
         let me = self.stands.get(i)?;
         let mut best: Option<(usize, f64)> = None;
-        for (j, e) in self.stands.iter().enumerate() {
+        for (j, e) in self.side_stands(1 - me.side.min(1)) {
             if e.side == me.side || !e.combatant() {
                 continue;
             }
@@ -436,7 +459,7 @@ impl<'a> Battle<'a> {
         let Some(me) = self.stands.get(i) else {
             return false;
         };
-        self.stands.iter().enumerate().any(|(j, f)| {
+        self.side_stands(me.side).any(|(j, f)| {
             j != i && f.side == me.side && f.combatant() && doctrine::dist(me.at, f.at) <= inches + EPSILON
         })
     }
@@ -447,7 +470,7 @@ impl<'a> Battle<'a> {
         let Some(me) = self.stands.get(i) else {
             return false;
         };
-        self.stands.iter().enumerate().any(|(j, f)| {
+        self.side_stands(me.side).any(|(j, f)| {
             j != i
                 && f.side == me.side
                 && f.combatant()
@@ -556,7 +579,7 @@ impl<'a> Battle<'a> {
             if !u.can_be_taken() {
                 continue;
             }
-            let reached = self.stands.iter().any(|e| {
+            let reached = self.side_stands(1 - u.side.min(1)).any(|(_, e)| {
                 e.side != u.side && e.combatant() && doctrine::dist(u.at, e.at) <= CONTACT_INCHES + EPSILON
             });
             if reached && !self.friend_within(i, CONTACT_INCHES) {

@@ -61,7 +61,7 @@ impl Battle<'_> {
     pub(super) fn fire_target(&self, i: usize, range: f64) -> Option<(usize, f64)> {
         let me = self.stands.get(i)?;
         let mut best: Option<(usize, f64)> = None;
-        for (j, e) in self.stands.iter().enumerate() {
+        for (j, e) in self.side_stands(1 - me.side.min(1)) {
             if e.side == me.side || !e.combatant() || e.locked {
                 continue;
             }
@@ -83,7 +83,7 @@ impl Battle<'_> {
         let Some(me) = self.stands.get(i) else {
             return false;
         };
-        self.stands.iter().any(|e| {
+        self.side_stands(1 - me.side.min(1)).any(|(_, e)| {
             e.side != me.side
                 && e.combatant()
                 && !e.locked
@@ -111,7 +111,7 @@ impl Battle<'_> {
             return false;
         }
         let half = STAND_FRONT_INCHES / 2.0;
-        self.stands.iter().enumerate().any(|(k, f)| {
+        self.side_stands(side).any(|(k, f)| {
             if k == i || f.side != side || !f.fighting() {
                 return false;
             }

@@ -55,7 +55,7 @@ impl Battle<'_> {
         for (j, e) in self.stands.iter().enumerate() {
             let hot = e.side != side
                 && e.combatant()
-                && self.stands.iter().any(|f| {
+                && self.side_stands(side).any(|(_, f)| {
                     f.side == side
                         && f.combatant()
                         && doctrine::dist(f.at, e.at) <= RIFLE_RANGE_INCHES + EPSILON
@@ -78,7 +78,7 @@ impl Battle<'_> {
             return true;
         }
         let (mut near, mut all) = (0_u32, 0_u32);
-        for (i, u) in self.stands.iter().enumerate() {
+        for (i, u) in self.side_stands(side) {
             let foot_or_guns = u
                 .troop()
                 .is_some_and(|t| !t.is_cavalry() && t != Troop::NativeSpearmen);
@@ -623,7 +623,7 @@ impl Battle<'_> {
         let Some(u) = self.stands.get(i) else { return };
         let Some(line) = u.line else { return };
         let mut partner: Option<(Point, f64)> = None;
-        for (j, f) in self.stands.iter().enumerate() {
+        for (j, f) in self.side_stands(u.side) {
             if j == i || f.side != u.side || !f.combatant() || !f.is_regular_infantry() || f.thrown_back {
                 continue;
             }
@@ -655,7 +655,10 @@ impl Battle<'_> {
     fn follow_side(&mut self, i: usize) {
         let Some(u) = self.stands.get(i) else { return };
         let (mut sx, mut sy, mut n) = (0.0, 0.0, 0.0);
-        for f in self.stands.iter().filter(|f| f.side == u.side && f.combatant()) {
+        for (_, f) in self
+            .side_stands(u.side)
+            .filter(|(_, f)| f.side == u.side && f.combatant())
+        {
             sx += f.at.0;
             sy += f.at.1;
             n += 1.0;
@@ -716,7 +719,10 @@ impl Battle<'_> {
             return 0.0;
         }
         let mut t_max: f64 = 1.0;
-        for e in self.stands.iter().filter(|e| e.side != me.side && e.fighting()) {
+        for (_, e) in self
+            .side_stands(1 - me.side.min(1))
+            .filter(|(_, e)| e.side != me.side && e.fighting())
+        {
             let f = (from.0 - e.at.0, from.1 - e.at.1);
             let b = 2.0 * (f.0 * d.0 + f.1 * d.1);
             // Command, transport and silent guns are no threat: only the
