@@ -194,6 +194,9 @@ pub(super) struct Battle<'a> {
     cavalry: [bool; 2],
     sides: [Side<'a>; 2],
     units: Roster<'a, Point, Stand>,
+    /// Each side's run of indices in `units` ([`Roster::span`]), for the
+    /// scans of one side's stands ([`Battle::side_units`]).
+    spans: [std::ops::Range<usize>; 2],
     links: Vec<Link>,
     /// Stands killed this fire phase.
     killed: Vec<usize>,
@@ -271,6 +274,7 @@ impl<'a> Battle<'a> {
         }
         let n = units.len();
         let routes = crate::rules::route::WaterRoutes::new(&board);
+        let spans = [units.span(0), units.span(1)];
         let mut b = Battle {
             scenario,
             board,
@@ -289,6 +293,7 @@ impl<'a> Battle<'a> {
             cavalry: [false; 2],
             sides,
             units,
+            spans,
             links: Vec::new(),
             killed: Vec::new(),
             pools: vec![[0.0; 3]; n],
@@ -470,6 +475,21 @@ impl<'a> Battle<'a> {
             .is_some_and(|u| u.combatant() && u.shaken_until < self.turn)
     }
 
+    /// The stands of side `side` with their indices, in the roster's order:
+    /// those in its span, the only ones a scan of that side need look at
+    /// (every stand of the side lies there; so may another side's, which
+    /// the scans' own tests pass over).
+    fn side_units(&self, side: usize) -> impl Iterator<Item = (usize, &Unit<'a>)> + '_ {
+        let span = self.spans.get(side).cloned().unwrap_or(0..0);
+        let start = span.start;
+        self.units
+            .get(span)
+            .unwrap_or(&[])
+            .iter()
+            .enumerate()
+            .map(move |(k, u)| (start + k, u))
+    }
+
     /// Lists each side's combatants afresh ([`Battle::present`]).
     fn list_present(&mut self) {
         let mut present = std::mem::take(&mut self.present);
@@ -515,7 +535,7 @@ impl<'a> Battle<'a> {
         if !me.is(Troop::is_infantry) || me.formation == Formation::Square {
             return false;
         }
-        !self.units.iter().enumerate().any(|(j, f)| {
+        !self.side_units(me.side).any(|(j, f)| {
             j != i
                 && f.side == me.side
                 && f.combatant()

@@ -13,7 +13,7 @@ impl Battle<'_> {
                 continue;
             }
             let near = |s: usize| {
-                self.units.iter().any(|e| {
+                self.side_units(s).any(|(_, e)| {
                     e.side == s && e.combatant() && doctrine::dist(u.at, e.at) <= RANK_INCHES + EPSILON
                 })
             };
@@ -36,9 +36,7 @@ impl Battle<'_> {
             return Vec::new();
         };
         let mut v: Vec<(f64, usize)> = self
-            .units
-            .iter()
-            .enumerate()
+            .side_units(p.side)
             .filter(|(j, e)| {
                 *j != primary
                     && e.side == p.side

@@ -75,8 +75,11 @@ impl Battle<'_> {
     /// The stands charged, in the order their melees are fought: the
     /// charges of the side that moved first, then the other's.
     pub(super) fn target_order(&self) -> Vec<usize> {
-        let charged =
-            |s: usize| (0..self.units.len()).filter(move |&i| self.u(i).is_some_and(|u| u.side == s));
+        let charged = |s: usize| {
+            self.side_units(s)
+                .filter(move |(_, u)| u.side == s)
+                .map(|(i, _)| i)
+        };
         charged(1 - self.first).chain(charged(self.first)).collect()
     }
 

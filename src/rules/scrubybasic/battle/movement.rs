@@ -94,7 +94,10 @@ impl Battle<'_> {
             // Command and transport follow the middle of their side.
             let mut n = 0.0;
             let mut c = (0.0, 0.0);
-            for f in self.units.iter().filter(|f| f.side == side && f.combatant()) {
+            for (_, f) in self
+                .side_units(side)
+                .filter(|(_, f)| f.side == side && f.combatant())
+            {
                 c = (c.0 + f.at.0, c.1 + f.at.1);
                 n += 1.0;
             }
@@ -251,7 +254,7 @@ impl Battle<'_> {
             .find(|&n| kills(n, required) > 0)
             .unwrap_or(required);
         let (mut foot, mut ready) = (0_u32, 0_u32);
-        for (j, u) in self.units.iter().enumerate() {
+        for (j, u) in self.side_units(side) {
             if u.side != side || !u.fighting() || !u.is(Troop::is_infantry) || !self.can_act(j) {
                 continue;
             }
@@ -509,9 +512,8 @@ impl Battle<'_> {
         let Some(tat) = self.u(t).map(|e| e.at) else {
             return Vec::new();
         };
-        (0..self.units.len())
-            .filter(|&j| {
-                let Some(u) = self.u(j) else { return false };
+        self.side_units(side)
+            .filter(|&(j, u)| {
                 let Some(troop) = u.troop else { return false };
                 if u.side != side
                     || !self.can_act(j)
@@ -528,6 +530,7 @@ impl Battle<'_> {
                 doctrine::dist(u.at, tat) <= (range * self.scale).min(reach) + EPSILON
                     && self.dry_way(u.at, tat)
             })
+            .map(|(j, _)| j)
             .collect()
     }
 
