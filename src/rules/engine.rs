@@ -355,6 +355,19 @@ impl<'a, P, D> Roster<'a, P, D> {
         }
     }
 
+    /// The members in the run of indices `span` (a side's [`Roster::span`]),
+    /// with their indices, in the roster's order; none for a run off the
+    /// roster.
+    pub fn in_span(&self, span: &Range<usize>) -> impl Iterator<Item = (usize, &Member<'a, P, D>)> + '_ {
+        let start = span.start;
+        self.members
+            .get(span.clone())
+            .unwrap_or(&[])
+            .iter()
+            .enumerate()
+            .map(move |(k, m)| (start + k, m))
+    }
+
     /// Whether side `side` has nothing left to fight with: no stand for
     /// which `left` holds (the engine says what still counts, a reserve to
     /// come among them).
@@ -818,6 +831,13 @@ mod tests {
             "the supplied General, last, is in side 1's run"
         );
         assert_eq!(roster.span(2), 0..0, "no such side");
+        let in_run = |r: &Roster<'_, Square, ()>, span| r.in_span(&span).map(|(k, _)| k).collect::<Vec<_>>();
+        assert_eq!(in_run(&roster, roster.span(1)), vec![1, 2]);
+        assert_eq!(
+            in_run(&roster, 2..9),
+            Vec::<usize>::new(),
+            "a run off the roster has none"
+        );
         // Sides interleaved (no engine musters so): the run is the whole
         // stretch from the first to the last, the other side's among them.
         roster.push(Member::supplied(0, (0, 1), ()));

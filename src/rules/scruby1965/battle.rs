@@ -422,14 +422,7 @@ impl<'a> Battle<'a> {
         &self,
         side: usize,
     ) -> impl Iterator<Item = (usize, &Member<'a, Point, Stand>)> + '_ {
-        let span = self.spans.get(side).cloned().unwrap_or(0..0);
-        let start = span.start;
-        self.stands
-            .get(span)
-            .unwrap_or(&[])
-            .iter()
-            .enumerate()
-            .map(move |(k, m)| (start + k, m))
+        self.stands.in_span(self.spans.get(side).unwrap_or(&(0..0)))
     }
 
     /// The nearest enemy combatant on the table, and its distance in inches.

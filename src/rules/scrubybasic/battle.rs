@@ -480,14 +480,7 @@ impl<'a> Battle<'a> {
     /// (every stand of the side lies there; so may another side's, which
     /// the scans' own tests pass over).
     fn side_units(&self, side: usize) -> impl Iterator<Item = (usize, &Unit<'a>)> + '_ {
-        let span = self.spans.get(side).cloned().unwrap_or(0..0);
-        let start = span.start;
-        self.units
-            .get(span)
-            .unwrap_or(&[])
-            .iter()
-            .enumerate()
-            .map(move |(k, u)| (start + k, u))
+        self.units.in_span(self.spans.get(side).unwrap_or(&(0..0)))
     }
 
     /// Lists each side's combatants afresh ([`Battle::present`]).
