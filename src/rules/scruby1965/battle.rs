@@ -425,11 +425,19 @@ impl<'a> Battle<'a> {
         self.stands.in_span(self.spans.get(side).unwrap_or(&(0..0)))
     }
 
+    /// The stands of the enemy of side `side` ([`Battle::side_stands`]).
+    pub(super) fn enemy_stands(
+        &self,
+        side: usize,
+    ) -> impl Iterator<Item = (usize, &Member<'a, Point, Stand>)> + '_ {
+        self.side_stands(1 - side.min(1))
+    }
+
     /// The nearest enemy combatant on the table, and its distance in inches.
     pub(super) fn nearest_enemy(&self, i: usize) -> Option<(usize, f64)> {
         let me = self.stands.get(i)?;
         let mut best: Option<(usize, f64)> = None;
-        for (j, e) in self.side_stands(1 - me.side.min(1)) {
+        for (j, e) in self.enemy_stands(me.side) {
             if e.side == me.side || !e.combatant() {
                 continue;
             }
@@ -572,7 +580,7 @@ impl<'a> Battle<'a> {
             if !u.can_be_taken() {
                 continue;
             }
-            let reached = self.side_stands(1 - u.side.min(1)).any(|(_, e)| {
+            let reached = self.enemy_stands(u.side).any(|(_, e)| {
                 e.side != u.side && e.combatant() && doctrine::dist(u.at, e.at) <= CONTACT_INCHES + EPSILON
             });
             if reached && !self.friend_within(i, CONTACT_INCHES) {

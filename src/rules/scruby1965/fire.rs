@@ -61,7 +61,7 @@ impl Battle<'_> {
     pub(super) fn fire_target(&self, i: usize, range: f64) -> Option<(usize, f64)> {
         let me = self.stands.get(i)?;
         let mut best: Option<(usize, f64)> = None;
-        for (j, e) in self.side_stands(1 - me.side.min(1)) {
+        for (j, e) in self.enemy_stands(me.side) {
             if e.side == me.side || !e.combatant() || e.locked {
                 continue;
             }
@@ -83,7 +83,7 @@ impl Battle<'_> {
         let Some(me) = self.stands.get(i) else {
             return false;
         };
-        self.side_stands(1 - me.side.min(1)).any(|(_, e)| {
+        self.enemy_stands(me.side).any(|(_, e)| {
             e.side != me.side
                 && e.combatant()
                 && !e.locked

@@ -720,7 +720,7 @@ impl Battle<'_> {
         }
         let mut t_max: f64 = 1.0;
         for (_, e) in self
-            .side_stands(1 - me.side.min(1))
+            .enemy_stands(me.side)
             .filter(|(_, e)| e.side != me.side && e.fighting())
         {
             let f = (from.0 - e.at.0, from.1 - e.at.1);
