@@ -171,6 +171,8 @@ pub(super) struct Scratch {
     pub(super) under_fire: Vec<bool>,
     pub(super) target: Vec<Option<usize>>,
     pub(super) group: Vec<usize>,
+    /// Whether a stand heads a melee group of more than itself.
+    pub(super) heads: Vec<bool>,
     pub(super) was_pursued: Vec<bool>,
     pub(super) members: Vec<usize>,
     /// Chargers at one target: (distance, stand).
@@ -249,6 +251,7 @@ impl<'a> Battle<'a> {
             under_fire: vec![false; n],
             target: vec![None; n],
             group: vec![0; n],
+            heads: vec![false; n],
             was_pursued: vec![false; n],
             members: Vec::with_capacity(n),
             chargers: Vec::with_capacity(n),

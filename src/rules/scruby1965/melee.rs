@@ -95,16 +95,28 @@ impl Battle<'_> {
                 }
             }
         }
+        self.scratch.heads.fill(false);
         for i in 0..n {
             let r = self.root(i);
             if let Some(g) = self.scratch.group.get_mut(i) {
                 *g = r;
             }
+            if r != i
+                && let Some(h) = self.scratch.heads.get_mut(r)
+            {
+                *h = true;
+            }
         }
         let mut members = std::mem::take(&mut self.scratch.members);
+        // Each group is headed by its lowest index (`join`), so its members
+        // are found from there on; a stand alone in its group fights no
+        // melee (it needs an enemy), so only the heads of groups are looked at.
         for r in 0..n {
+            if !self.scratch.heads.get(r).copied().unwrap_or(false) {
+                continue;
+            }
             members.clear();
-            members.extend((0..n).filter(|&i| self.scratch.group.get(i) == Some(&r) && self.in_melee(i)));
+            members.extend((r..n).filter(|&i| self.scratch.group.get(i) == Some(&r) && self.in_melee(i)));
             let sides = |s: usize| {
                 members
                     .iter()
