@@ -30,6 +30,12 @@ struct Shot {
 /// is halved there; a hit is not) or already has this many hits.
 const AIM_AT_GUN_AFTER_HITS: u32 = 2;
 
+/// How far beyond half a stand's front [`Battle::screened`]'s box about a
+/// line of fire reaches: a thousand-millionth of an inch past it,
+/// far more than the rounding of its sums (this program's own, for speed;
+/// not a rule).
+const BOX_HAIR_INCHES: f64 = 1e-9;
+
 impl Battle<'_> {
     /// Whether stand `i` fires this move: it has men and a weapon, is not
     /// locked in melee, not thrown back, and (a cannon) did not make the
@@ -111,7 +117,16 @@ impl Battle<'_> {
             return false;
         }
         let half = STAND_FRONT_INCHES / 2.0;
+        // A stand that masks the line lies within half a front of it, so
+        // within the box about the line widened by that (and a hair, for
+        // rounding): one outside it is passed over without the sums below.
+        let margin = half + BOX_HAIR_INCHES;
+        let (x0, x1) = (from.0.min(to.0) - margin, from.0.max(to.0) + margin);
+        let (y0, y1) = (from.1.min(to.1) - margin, from.1.max(to.1) + margin);
         self.side_stands(side).any(|(k, f)| {
+            if f.at.0 < x0 || f.at.0 > x1 || f.at.1 < y0 || f.at.1 > y1 {
+                return false;
+            }
             if k == i || f.side != side || !f.fighting() {
                 return false;
             }
