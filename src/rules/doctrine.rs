@@ -615,6 +615,66 @@ pub fn dist(a: Point, b: Point) -> f64 {
     ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt()
 }
 
+/// The least box, its sides along the table's, about some points: a scan
+/// of the points for one within a reach of a place can be passed over
+/// whole when the box is beyond that reach.
+///
+/// **Exact as computed**: [`Bounds::dist_from`] is [`dist`] from the place
+/// to the box's nearest point, whose every coordinate lies between the
+/// place's and each point's, so each difference, its square, their sum and
+/// its root round to no more than they do for any of the points. A place
+/// farther than `r` from the box, by the float arithmetic, is farther than
+/// `r` from each point by the same arithmetic: no answer changes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Bounds {
+    lo: Point,
+    hi: Point,
+}
+
+impl Bounds {
+    /// The box about `points` (those with a coordinate not a number left
+    /// out: no distance from them is within any reach); `None` for none.
+    pub fn of(points: impl IntoIterator<Item = Point>) -> Option<Bounds> {
+        points
+            .into_iter()
+            .filter(|p| !p.0.is_nan() && !p.1.is_nan())
+            .fold(None, |b: Option<Bounds>, p| {
+                Some(match b {
+                    None => Bounds { lo: p, hi: p },
+                    Some(b) => Bounds {
+                        lo: (b.lo.0.min(p.0), b.lo.1.min(p.1)),
+                        hi: (b.hi.0.max(p.0), b.hi.1.max(p.1)),
+                    },
+                })
+            })
+    }
+
+    /// [`dist`] from `p` to the nearest point of the box: never more than
+    /// `dist(p, q)` for a point `q` in it (not a number when `p` is not).
+    pub fn dist_from(&self, p: Point) -> f64 {
+        dist(p, self.nearest(p))
+    }
+
+    /// The square of [`Bounds::dist_from`], `dx * dx + dy * dy` with no
+    /// root taken: never more than the same sum for a point in the box.
+    pub fn dist2_from(&self, p: Point) -> f64 {
+        let q = self.nearest(p);
+        let (dx, dy) = (q.0 - p.0, q.1 - p.1);
+        dx * dx + dy * dy
+    }
+
+    /// The point of the box nearest `p`.
+    fn nearest(&self, p: Point) -> Point {
+        (p.0.max(self.lo.0).min(self.hi.0), p.1.max(self.lo.1).min(self.hi.1))
+    }
+
+    /// Whether `p` is farther than `reach` from every point in the box
+    /// (false when `p` is not a number: the scan is then made).
+    pub fn beyond(&self, p: Point, reach: f64) -> bool {
+        self.dist_from(p) > reach
+    }
+}
+
 /// The point `step` cells from `from` toward `to` (or `to`, if nearer).
 pub fn step_toward(from: Point, to: Point, step: f64) -> Point {
     let d = dist(from, to);
@@ -815,5 +875,38 @@ mod tests {
         let back = line_posts(&b2, (20.0 - GUARD.0, 20.0 - GUARD.1), (0.0, 1.0), 4.0, 6.0, 12);
         let turned_back: Vec<Point> = back.iter().map(|p| (20.0 - p.0, 20.0 - p.1)).collect();
         assert_eq!(posts, turned_back);
+    }
+
+    #[test]
+    fn bounds_of_no_point_is_none_and_a_nan_is_left_out() {
+        assert_eq!(Bounds::of(std::iter::empty()), None);
+        assert_eq!(Bounds::of([(f64::NAN, 1.0)]), None);
+        let b = Bounds::of([(1.0, 1.0), (f64::NAN, 9.0), (3.0, 2.0)]).unwrap();
+        assert_eq!(b.dist_from((2.0, 1.5)), 0.0);
+        assert_eq!(b.dist_from((6.0, 6.0)), 5.0);
+        // A place that is not a number is never beyond: its scan is made.
+        assert!(!b.beyond((f64::NAN, 0.0), 1.0));
+        assert!(b.beyond((6.0, 6.0), 4.999));
+        assert!(!b.beyond((6.0, 6.0), 5.0));
+    }
+
+    proptest::proptest! {
+        /// The box's distance is, as computed, never more than any of its
+        /// points' distances: a scan passed over on it loses no answer.
+        #[test]
+        fn bounds_never_pass_over_a_point_within_reach(
+            points in proptest::collection::vec((-200.0..200.0_f64, -200.0..200.0_f64), 1..12),
+            p in (-300.0..300.0_f64, -300.0..300.0_f64),
+        ) {
+            let b = Bounds::of(points.iter().copied()).unwrap();
+            let near = b.dist_from(p);
+            let near2 = b.dist2_from(p);
+            for &q in &points {
+                proptest::prop_assert!(near <= dist(p, q));
+                proptest::prop_assert!(near <= dist(q, p));
+                let (dx, dy) = (q.0 - p.0, q.1 - p.1);
+                proptest::prop_assert!(near2 <= dx * dx + dy * dy);
+            }
+        }
     }
 }

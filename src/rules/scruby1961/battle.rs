@@ -23,7 +23,7 @@ use crate::model::RuleSetId;
 use crate::rules::Resolve;
 use crate::rules::board::{Board, Point};
 use crate::rules::dice::Dice;
-use crate::rules::doctrine;
+use crate::rules::doctrine::{self, Bounds};
 use crate::rules::engine::{self, Clock, Ending, Member, Roster, Setting, Turns};
 use crate::rules::{Fate, Log, Outcome};
 use crate::scenario::{Cell, Ground, Role, Scenario, TableStand};
@@ -168,6 +168,13 @@ pub(super) struct Battle<'a> {
     /// stand, found once a side's move ([`Battle::move_side`]): while a
     /// side moves no enemy stand moves, falls or changes hands.
     foes: Vec<Foe>,
+    /// The side whose foes [`Battle::foes`] lists, and the box about them
+    /// (`None` for none), with the farthest any of them reaches
+    /// ([`Battle::move_gun`]: its musket range, or contact): a look for one
+    /// within a reach of a place beyond the box is passed over whole.
+    foes_of: Option<usize>,
+    foe_bounds: Option<Bounds>,
+    foe_reach: f64,
     /// Scratch for [`Battle::manoeuvre`]: the enemy regiments whose musket
     /// range a stand keeping out of it might reach on its way (position,
     /// range).
@@ -298,6 +305,9 @@ impl<'a> Battle<'a> {
             crew_killed: vec![false; n],
             charge_at: vec![None; n],
             foes: Vec::with_capacity(n),
+            foes_of: None,
+            foe_bounds: None,
+            foe_reach: 0.0,
             threats: Vec::new(),
             crewless: false,
             foot,
@@ -437,6 +447,9 @@ impl<'a> Battle<'a> {
     /// within `radius` inches (ties to the lower index, as in
     /// [`Battle::nearest`]).
     fn nearest_foe_to(&self, at: Point, radius: f64, pick: impl Fn(&Foe) -> bool) -> Option<(usize, f64)> {
+        if self.foe_bounds.is_none_or(|b| b.beyond(at, radius)) {
+            return None;
+        }
         let mut best: Option<(usize, f64)> = None;
         for f in self.foes.iter().filter(|f| pick(f)) {
             let d = doctrine::dist(at, f.at);

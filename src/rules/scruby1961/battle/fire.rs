@@ -66,6 +66,13 @@ impl Battle<'_> {
             return false;
         }
         let range = artillery_range_inches(self.cell(gun.at).level > 0);
+        // In its side's move its foes are listed, with the box about them
+        // ([`Battle::list_foes`]): beyond its range from the box, no target.
+        if self.foes_of == Some(gun.owner)
+            && self.foe_bounds.is_none_or(|b| b.beyond(gun.at, range + EPSILON))
+        {
+            return false;
+        }
         self.stands.iter().any(|e| {
             if e.owner == gun.owner || !e.combatant() || e.concealed || e.engaged {
                 return false;
@@ -226,10 +233,29 @@ impl Battle<'_> {
         self.kills.iter_mut().for_each(|k| *k = 0);
         self.crew_killed.iter_mut().for_each(|k| *k = false);
         let turn = self.turn;
+        // The box about each side's targets: nothing moves, falls or hides
+        // until every shot is taken.
+        let targets = |side: usize| {
+            Bounds::of(
+                self.stands
+                    .iter()
+                    .filter(|e| e.owner != side && e.combatant() && !e.concealed && !e.engaged)
+                    .map(|e| e.at),
+            )
+        };
+        let bounds = [targets(0), targets(1)];
         for i in 0..self.stands.len() {
             let Some(u) = self.stands.get(i) else { continue };
             let Some(troop) = u.troop else { continue };
             if !troop.is_infantry() || !u.fighter() || u.concealed || u.engaged || u.fired_back {
+                continue;
+            }
+            if bounds
+                .get(u.owner)
+                .copied()
+                .flatten()
+                .is_none_or(|b| b.beyond(u.at, u.range.max(FOREST_FIRE_INCHES) + EPSILON))
+            {
                 continue;
             }
             let in_forest = self.cell(u.at).ground == Ground::ForestInterior;

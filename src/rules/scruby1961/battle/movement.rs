@@ -8,18 +8,25 @@ impl Battle<'_> {
     pub(super) fn list_foes(&mut self, side: usize) {
         let mut foes = std::mem::take(&mut self.foes);
         foes.clear();
+        let mut reach: f64 = 0.0;
         foes.extend(
             self.stands
                 .iter()
                 .enumerate()
                 .filter(|(_, e)| e.owner != side && e.combatant())
-                .map(|(j, e)| Foe {
-                    index: j,
-                    at: e.at,
-                    gun: e.is_gun(),
+                .map(|(j, e)| {
+                    reach = reach.max(e.range.max(CONTACT_INCHES));
+                    Foe {
+                        index: j,
+                        at: e.at,
+                        gun: e.is_gun(),
+                    }
                 }),
         );
+        self.foe_bounds = Bounds::of(foes.iter().map(|f| f.at));
+        self.foe_reach = reach;
         self.foes = foes;
+        self.foes_of = Some(side);
     }
 
     pub(super) fn move_side(&mut self, side: usize) {
@@ -45,6 +52,8 @@ impl Battle<'_> {
                 self.manoeuvre(i, near);
             }
         }
+        // Its move done, the enemy may move, fall or change hands.
+        self.foes_of = None;
     }
 
     /// Walks stand `i` toward `to`, `budget` inches of its move, over the
@@ -593,9 +602,18 @@ impl Battle<'_> {
             self.move_budget(i, aim)
         };
         let end = self.travel(i, aim, budget);
-        let threatened = self.stands.iter().any(|e| {
-            e.owner != side && e.combatant() && doctrine::dist(e.at, end) <= e.range.max(CONTACT_INCHES) + 1.0
-        });
+        // Its foes are the enemy combatants ([`Battle::list_foes`]): none
+        // reaches it from beyond the box about them.
+        let far = self.foes_of == Some(side)
+            && self
+                .foe_bounds
+                .is_none_or(|b| b.beyond(end, self.foe_reach + 1.0));
+        let threatened = !far
+            && self.stands.iter().any(|e| {
+                e.owner != side
+                    && e.combatant()
+                    && doctrine::dist(e.at, end) <= e.range.max(CONTACT_INCHES) + 1.0
+            });
         if !threatened {
             self.go(i, end);
         }

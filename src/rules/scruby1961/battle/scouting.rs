@@ -14,6 +14,18 @@ impl Battle<'_> {
         // an inch of it), listed once a column and only when an enemy is
         // within sight of it.
         let mut screens: Vec<Point> = Vec::new();
+        // The box about each side's enemies as this look sees them (their
+        // places and whether they fight do not change in it): a column
+        // beyond it by both its sight and its range is passed over whole.
+        let enemies = |side: usize| {
+            Bounds::of(
+                self.stands
+                    .iter()
+                    .filter(|e| e.owner != side && e.fighting() && e.troop.is_some())
+                    .map(|e| e.at),
+            )
+        };
+        let bounds = [enemies(0), enemies(1)];
         for i in 0..self.stands.len() {
             let Some(u) = self.stands.get(i) else { continue };
             if !u.concealed || !u.fighting() {
@@ -31,6 +43,14 @@ impl Battle<'_> {
             // range exposes it to fire (this program's own reading: he
             // means to fight).
             let (range, infantry) = (u.range, u.troop.is_some_and(Troop::is_infantry));
+            if bounds
+                .get(owner)
+                .copied()
+                .flatten()
+                .is_none_or(|b| b.beyond(at, VISION_INCHES + EPSILON) && b.beyond(at, range + EPSILON))
+            {
+                continue;
+            }
             // One look at each enemy stand for both: whether it sees the
             // column unscreened, and whether the column could fire on it.
             let (mut seen, mut fights, mut listed) = (false, false, false);
