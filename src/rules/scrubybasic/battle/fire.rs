@@ -209,11 +209,22 @@ impl Battle<'_> {
             };
             let (at, side) = (u.at, u.side);
             let range = range * self.scale;
+            let r2 = (range + EPSILON) * (range + EPSILON);
+            // None in reach from beyond the box about them.
+            if self
+                .present_bounds
+                .get(1 - side.min(1))
+                .copied()
+                .flatten()
+                .is_none_or(|b| b.dist2_from(at) > r2)
+            {
+                continue;
+            }
             for e in self.enemies(side) {
                 let j = e.i;
                 let (dx, dy) = (e.at.0 - at.0, e.at.1 - at.1);
                 let d2 = dx * dx + dy * dy;
-                if d2 <= (range + EPSILON) * (range + EPSILON) && self.sight(at, e.at) {
+                if d2 <= r2 && self.sight(at, e.at) {
                     seen.push((i, j, d2));
                     if let Some(x) = exposure.get_mut(j) {
                         *x += 1;

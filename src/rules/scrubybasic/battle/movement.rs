@@ -329,7 +329,8 @@ impl Battle<'_> {
         engaged.resize(self.units.len(), false);
         let mine = self.present(side);
         for e in self.enemies(side) {
-            let hot = mine.iter().any(|f| doctrine::dist(f.at, e.at) <= range + EPSILON);
+            let hot = !self.beyond(side, e.at, range + EPSILON)
+                && mine.iter().any(|f| doctrine::dist(f.at, e.at) <= range + EPSILON);
             if let Some(x) = engaged.get_mut(e.i) {
                 *x = hot;
             }
@@ -462,7 +463,12 @@ impl Battle<'_> {
                 // Moving Stands 11 halves the attack on a defensive
                 // position).
                 let mut best: Option<(f64, usize, Vec<usize>, f64, f64)> = None;
-                for e in self.enemies(side) {
+                let enemies = if self.beyond(1 - side.min(1), at, within) {
+                    &[][..]
+                } else {
+                    self.enemies(side)
+                };
+                for e in enemies {
                     let t = e.i;
                     if doctrine::dist(at, e.at) > within || !self.dry_way(at, e.at) {
                         continue;
