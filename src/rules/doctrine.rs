@@ -632,21 +632,25 @@ pub struct Bounds {
 }
 
 impl Bounds {
-    /// The box about `points` (those with a coordinate not a number left
-    /// out: no distance from them is within any reach); `None` for none.
+    /// The box about `points`; `None` for none. A point with a coordinate
+    /// not a number makes it the whole plane: where such a point is, no
+    /// box can say, so every scan is then made.
     pub fn of(points: impl IntoIterator<Item = Point>) -> Option<Bounds> {
-        points
-            .into_iter()
-            .filter(|p| !p.0.is_nan() && !p.1.is_nan())
-            .fold(None, |b: Option<Bounds>, p| {
-                Some(match b {
-                    None => Bounds { lo: p, hi: p },
-                    Some(b) => Bounds {
-                        lo: (b.lo.0.min(p.0), b.lo.1.min(p.1)),
-                        hi: (b.hi.0.max(p.0), b.hi.1.max(p.1)),
-                    },
-                })
+        points.into_iter().fold(None, |b: Option<Bounds>, p| {
+            if p.0.is_nan() || p.1.is_nan() {
+                return Some(Bounds {
+                    lo: (f64::NEG_INFINITY, f64::NEG_INFINITY),
+                    hi: (f64::INFINITY, f64::INFINITY),
+                });
+            }
+            Some(match b {
+                None => Bounds { lo: p, hi: p },
+                Some(b) => Bounds {
+                    lo: (b.lo.0.min(p.0), b.lo.1.min(p.1)),
+                    hi: (b.hi.0.max(p.0), b.hi.1.max(p.1)),
+                },
             })
+        })
     }
 
     /// [`dist`] from `p` to the nearest point of the box: never more than
@@ -665,13 +669,17 @@ impl Bounds {
 
     /// The point of the box nearest `p`.
     fn nearest(&self, p: Point) -> Point {
-        (p.0.max(self.lo.0).min(self.hi.0), p.1.max(self.lo.1).min(self.hi.1))
+        (
+            p.0.max(self.lo.0).min(self.hi.0),
+            p.1.max(self.lo.1).min(self.hi.1),
+        )
     }
 
     /// Whether `p` is farther than `reach` from every point in the box
-    /// (false when `p` is not a number: the scan is then made).
+    /// (false when `p` is not a number, or `reach` is not a number or less
+    /// than nothing: the scan is then made).
     pub fn beyond(&self, p: Point, reach: f64) -> bool {
-        self.dist_from(p) > reach
+        reach >= 0.0 && self.dist_from(p) > reach
     }
 }
 
@@ -878,16 +886,29 @@ mod tests {
     }
 
     #[test]
-    fn bounds_of_no_point_is_none_and_a_nan_is_left_out() {
+    fn bounds_of_no_point_is_none_and_a_nan_makes_every_scan() {
         assert_eq!(Bounds::of(std::iter::empty()), None);
-        assert_eq!(Bounds::of([(f64::NAN, 1.0)]), None);
-        let b = Bounds::of([(1.0, 1.0), (f64::NAN, 9.0), (3.0, 2.0)]).unwrap();
+        let b = Bounds::of([(1.0, 1.0), (3.0, 2.0)]).unwrap();
         assert_eq!(b.dist_from((2.0, 1.5)), 0.0);
         assert_eq!(b.dist_from((6.0, 6.0)), 5.0);
-        // A place that is not a number is never beyond: its scan is made.
-        assert!(!b.beyond((f64::NAN, 0.0), 1.0));
+        assert_eq!(b.dist2_from((6.0, 6.0)), 25.0);
         assert!(b.beyond((6.0, 6.0), 4.999));
         assert!(!b.beyond((6.0, 6.0), 5.0));
+        // A place, or a reach, that is not a number or a reach less than
+        // nothing is never beyond: its scan is made.
+        assert!(!b.beyond((f64::NAN, 0.0), 1.0));
+        assert!(!b.beyond((6.0, 6.0), f64::NAN));
+        assert!(!b.beyond((6.0, 6.0), -1.0));
+        // A point not a number, first or later, makes the whole plane.
+        for points in [
+            vec![(f64::NAN, 1.0), (1.0, 1.0)],
+            vec![(1.0, 1.0), (3.0, f64::NAN)],
+        ] {
+            let b = Bounds::of(points).unwrap();
+            assert_eq!(b.dist_from((1e6, -1e6)), 0.0);
+            assert_eq!(b.dist2_from((1e6, -1e6)), 0.0);
+            assert!(!b.beyond((1e6, -1e6), 1.0));
+        }
     }
 
     proptest::proptest! {

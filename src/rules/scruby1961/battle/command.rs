@@ -279,18 +279,27 @@ impl Battle<'_> {
             // Its enemy combatants listed once: `nearest_foe(i)` is
             // `nearest(i, |e| e.combatant())`, and nothing moves here.
             self.list_foes(s);
+            let mut nears = std::mem::take(&mut self.nears);
             for (i, u) in self.stands.iter().enumerate() {
                 if u.owner != s || !u.fighter() {
                     continue;
                 }
                 fighters += 1;
-                let near = self.nearest_foe(i).map(|(_, d)| d);
+                let found = self.nearest_foe(i);
+                if let Some(n) = nears.get_mut(i) {
+                    *n = found;
+                }
+                let near = found.map(|(_, d)| d);
                 if near.is_some_and(|d| d <= RALLY_INCHES + TRAY_LENGTH_INCHES) {
                     up += 1;
                 }
                 if let Some(d) = near {
                     line.push(d);
                 }
+            }
+            self.nears = nears;
+            if let Some(h) = self.nears_hold.get_mut(s) {
+                *h = true;
             }
             line.sort_by(f64::total_cmp);
             if let Some(f) = self.front.get_mut(s) {

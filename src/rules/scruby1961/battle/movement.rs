@@ -46,14 +46,20 @@ impl Battle<'_> {
                 continue;
             }
             // The nearest enemy combatant, found once: the charge, the order
-            // and the deployment all ask (nothing moves between).
-            let near = self.nearest_foe(i);
+            // and the deployment all ask (nothing moves between); as the
+            // plan found it if nothing has moved since.
+            let near = match self.nears.get(i) {
+                Some(&n) if self.nears_hold.get(side).copied().unwrap_or(false) => n,
+                _ => self.nearest_foe(i),
+            };
             if !self.try_charge(i, near) {
                 self.manoeuvre(i, near);
             }
         }
-        // Its move done, the enemy may move, fall or change hands.
+        // Its move done, the enemy may move, fall or change hands, and
+        // the plan's nearest enemies no longer hold for either side.
         self.foes_of = None;
+        self.nears_hold = [false; 2];
     }
 
     /// Walks stand `i` toward `to`, `budget` inches of its move, over the
