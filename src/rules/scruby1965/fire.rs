@@ -11,7 +11,7 @@ use super::tables::{
 use crate::model::text::quantity;
 use crate::rules::Fate;
 use crate::rules::board::Point;
-use crate::rules::doctrine;
+use crate::rules::doctrine::{self, Bounds};
 
 /// What one stand's fire did.
 #[derive(Debug, Clone, Copy)]
@@ -213,11 +213,31 @@ impl Battle<'_> {
         self.scratch.kills.iter_mut().for_each(|k| *k = 0);
         self.scratch.hits.iter_mut().for_each(|h| *h = 0);
         self.scratch.under_fire.iter_mut().for_each(|f| *f = false);
+        // The box about the targets of each side's fire ([`Battle::fire_target`]):
+        // no stand moves, falls or is locked in a melee until every shot is
+        // taken, so a stand beyond its range of the box has none.
+        let targets = |s: usize| {
+            Bounds::of(
+                self.enemy_stands(s)
+                    .filter(|(_, e)| e.side != s && e.combatant() && !e.locked)
+                    .map(|(_, e)| e.at),
+            )
+        };
+        let bounds = [targets(0), targets(1)];
         for i in 0..n {
             if !self.can_fire(i) {
                 continue;
             }
-            let Some((j, distance)) = self.fire_target(i, self.range_of(i)) else {
+            let range = self.range_of(i);
+            let out_of_range = self.stands.get(i).is_some_and(|u| {
+                bounds
+                    .get(u.side)
+                    .is_some_and(|b| b.is_none_or(|b| b.beyond(u.at, range + EPSILON)))
+            });
+            if out_of_range {
+                continue;
+            }
+            let Some((j, distance)) = self.fire_target(i, range) else {
                 continue;
             };
             let shot = self.shoot(i, j);
