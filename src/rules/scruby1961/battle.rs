@@ -173,14 +173,14 @@ pub(super) struct Battle<'a> {
     /// ([`Battle::move_gun`]: its musket range, or contact): a look for one
     /// within a reach of a place beyond the box is passed over whole.
     foes_of: Option<usize>,
+    foe_bounds: Option<Bounds>,
+    foe_reach: f64,
     /// Each stand's nearest enemy combatant as its side's plan found it
     /// ([`Battle::plan_move`]), and for which sides that still holds: until
     /// a side moves, no stand of either side has moved, fallen or changed
     /// hands, so a side that moves first finds the same ([`Battle::move_side`]).
     nears: Vec<Option<(usize, f64)>>,
     nears_hold: [bool; 2],
-    foe_bounds: Option<Bounds>,
-    foe_reach: f64,
     /// Scratch for [`Battle::manoeuvre`]: the enemy regiments whose musket
     /// range a stand keeping out of it might reach on its way (position,
     /// range).
@@ -312,10 +312,10 @@ impl<'a> Battle<'a> {
             charge_at: vec![None; n],
             foes: Vec::with_capacity(n),
             foes_of: None,
-            nears: vec![None; n],
-            nears_hold: [false; 2],
             foe_bounds: None,
             foe_reach: 0.0,
+            nears: vec![None; n],
+            nears_hold: [false; 2],
             threats: Vec::new(),
             crewless: false,
             foot,
