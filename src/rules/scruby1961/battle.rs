@@ -181,6 +181,12 @@ pub(super) struct Battle<'a> {
     /// hands, so a side that moves first finds the same ([`Battle::move_side`]).
     nears: Vec<Option<(usize, f64)>>,
     nears_hold: [bool; 2],
+    /// A defending side's look about the ground its stands guard
+    /// ([`Battle::guard_watch`]): each guarded place and radius once, with
+    /// the enemy fighter nearest it within the radius, found as its move
+    /// begins ([`Battle::move_side`]) from its foes, which do not move
+    /// while it moves; empty outside its move.
+    watches: Vec<(Point, f64, Option<usize>)>,
     /// Scratch for [`Battle::manoeuvre`]: the enemy regiments whose musket
     /// range a stand keeping out of it might reach on its way (position,
     /// range).
@@ -316,6 +322,7 @@ impl<'a> Battle<'a> {
             foe_reach: 0.0,
             nears: vec![None; n],
             nears_hold: [false; 2],
+            watches: Vec::new(),
             threats: Vec::new(),
             crewless: false,
             foot,

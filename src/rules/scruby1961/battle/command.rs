@@ -643,13 +643,15 @@ impl Battle<'_> {
             }
         };
         if side.role == Role::Defender && u.owner == u.side {
-            let guard = u.guard.unwrap_or(side.goal);
             let post = self.held_post(i).unwrap_or(side.goal);
             // An enemy on the ground it guards is thrown back; the reserve
             // marches on one that comes near it.
-            let held = HOLDS_WITHIN_CELLS * c + CONTACT_INCHES;
-            let radius = if u.reserve { THREAT_INCHES } else { held };
-            let threat = self.nearest_to(guard, radius);
+            let (guard, radius) = self.guard_watch(u);
+            let threat = self
+                .watches
+                .iter()
+                .find(|w| same_place(w.0, guard) && w.1.to_bits() == radius.to_bits())
+                .map_or_else(|| self.nearest_to(guard, radius), |w| w.2);
             if !u.is_gun()
                 && let Some(j) = threat
             {
@@ -798,6 +800,39 @@ impl Battle<'_> {
         best
     }
 
+    /// The ground a defending stand guards and how far about it it looks
+    /// for an enemy to throw back ([`Battle::order`]): its line's ground,
+    /// held within [`HOLDS_WITHIN_CELLS`]; a reserve's, within
+    /// [`THREAT_INCHES`].
+    pub(super) fn guard_watch(&self, u: &Unit<'_>) -> (Point, f64) {
+        let side = self.side(u.owner);
+        let guard = u.guard.unwrap_or(side.goal);
+        let held = HOLDS_WITHIN_CELLS * self.board.cell_inches + CONTACT_INCHES;
+        (guard, if u.reserve { THREAT_INCHES } else { held })
+    }
+
+    /// Lists side `side`'s watches ([`Battle::watches`]) as its move begins,
+    /// its foes listed: none for an attacker.
+    pub(super) fn list_watches(&mut self, side: usize) {
+        let mut watches = std::mem::take(&mut self.watches);
+        watches.clear();
+        if self.side(side).role == Role::Defender {
+            for u in self.stands.iter() {
+                if u.owner != side || u.owner != u.side {
+                    continue;
+                }
+                let (guard, radius) = self.guard_watch(u);
+                if !watches
+                    .iter()
+                    .any(|w| same_place(w.0, guard) && w.1.to_bits() == radius.to_bits())
+                {
+                    watches.push((guard, radius, self.nearest_to(guard, radius)));
+                }
+            }
+        }
+        self.watches = watches;
+    }
+
     /// The enemy fighter of the side moving nearest `at` within `radius`
     /// inches, from the side's list of foes ([`Battle::move_side`]): a
     /// fighter is a combatant that is not a gun.
@@ -845,4 +880,10 @@ impl Battle<'_> {
         }
         None
     }
+}
+
+/// The same place to the bit, so that a look kept for it gives what a
+/// look made afresh would ([`Battle::watches`]).
+fn same_place(a: Point, b: Point) -> bool {
+    a.0.to_bits() == b.0.to_bits() && a.1.to_bits() == b.1.to_bits()
 }

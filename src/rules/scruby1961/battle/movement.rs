@@ -31,6 +31,7 @@ impl Battle<'_> {
 
     pub(super) fn move_side(&mut self, side: usize) {
         self.list_foes(side);
+        self.list_watches(side);
         // No gun loses or regains its crew while a side moves.
         self.crewless = self
             .stands
@@ -60,6 +61,7 @@ impl Battle<'_> {
         // the plan's nearest enemies no longer hold for either side.
         self.foes_of = None;
         self.nears_hold = [false; 2];
+        self.watches.clear();
     }
 
     /// Walks stand `i` toward `to`, `budget` inches of its move, over the
