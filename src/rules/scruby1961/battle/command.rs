@@ -647,10 +647,7 @@ impl Battle<'_> {
             // An enemy on the ground it guards is thrown back; the reserve
             // marches on one that comes near it.
             let (guard, radius) = self.guard_watch(u);
-            let threat = self
-                .watches
-                .iter()
-                .find(|w| same_place(w.0, guard) && w.1.to_bits() == radius.to_bits())
+            let threat = kept_watch(&self.watches, guard, radius)
                 .map_or_else(|| self.nearest_to(guard, radius), |w| w.2);
             if !u.is_gun()
                 && let Some(j) = threat
@@ -822,10 +819,7 @@ impl Battle<'_> {
                     continue;
                 }
                 let (guard, radius) = self.guard_watch(u);
-                if !watches
-                    .iter()
-                    .any(|w| same_place(w.0, guard) && w.1.to_bits() == radius.to_bits())
-                {
+                if kept_watch(&watches, guard, radius).is_none() {
                     watches.push((guard, radius, self.nearest_to(guard, radius)));
                 }
             }
@@ -882,8 +876,16 @@ impl Battle<'_> {
     }
 }
 
-/// The same place to the bit, so that a look kept for it gives what a
-/// look made afresh would ([`Battle::watches`]).
-fn same_place(a: Point, b: Point) -> bool {
-    a.0.to_bits() == b.0.to_bits() && a.1.to_bits() == b.1.to_bits()
+/// The watch kept for `guard` and `radius`, the same to the bit, so that
+/// it gives what a look made afresh would ([`Battle::watches`]).
+fn kept_watch(
+    watches: &[(Point, f64, Option<usize>)],
+    guard: Point,
+    radius: f64,
+) -> Option<&(Point, f64, Option<usize>)> {
+    watches.iter().find(|w| {
+        w.0.0.to_bits() == guard.0.to_bits()
+            && w.0.1.to_bits() == guard.1.to_bits()
+            && w.1.to_bits() == radius.to_bits()
+    })
 }
