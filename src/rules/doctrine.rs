@@ -683,6 +683,22 @@ impl Bounds {
     }
 }
 
+/// The two sides' [`Bounds`], each `None` for a side with no stand in it:
+/// the boxes a phase works out once, before it looks side by side.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct SideBounds(pub [Option<Bounds>; 2]);
+
+impl SideBounds {
+    /// Whether no point of side `side`'s lies within `reach` of `p`: it
+    /// has none, or its box is [`Bounds::beyond`]. False for a side that is
+    /// neither of the two (the scan is then made).
+    pub fn beyond(&self, side: usize, p: Point, reach: f64) -> bool {
+        self.0
+            .get(side)
+            .is_some_and(|b| b.is_none_or(|b| b.beyond(p, reach)))
+    }
+}
+
 /// The point `step` cells from `from` toward `to` (or `to`, if nearer).
 pub fn step_toward(from: Point, to: Point, step: f64) -> Point {
     let d = dist(from, to);
@@ -909,6 +925,15 @@ mod tests {
             assert_eq!(b.dist2_from((1e6, -1e6)), 0.0);
             assert!(!b.beyond((1e6, -1e6), 1.0));
         }
+    }
+
+    #[test]
+    fn side_bounds_skip_a_side_with_no_stand_and_never_an_unknown_side() {
+        let b = SideBounds([None, Bounds::of([(0.0, 0.0)])]);
+        assert!(b.beyond(0, (0.0, 0.0), 1.0));
+        assert!(!b.beyond(1, (0.5, 0.0), 1.0));
+        assert!(b.beyond(1, (2.0, 0.0), 1.0));
+        assert!(!b.beyond(2, (2.0, 0.0), 1.0));
     }
 
     proptest::proptest! {

@@ -23,7 +23,7 @@ use crate::model::RuleSetId;
 use crate::rules::Resolve;
 use crate::rules::board::{Board, Point};
 use crate::rules::dice::Dice;
-use crate::rules::doctrine::{self, Bounds};
+use crate::rules::doctrine::{self, Bounds, SideBounds};
 use crate::rules::engine::{self, Clock, Ending, Member, Roster, Setting, Turns};
 use crate::rules::{Fate, Log, Outcome};
 use crate::scenario::{Cell, Ground, Role, Scenario, TableStand};

@@ -11,7 +11,7 @@ use super::tables::{
 use crate::model::text::quantity;
 use crate::rules::Fate;
 use crate::rules::board::Point;
-use crate::rules::doctrine::{self, Bounds};
+use crate::rules::doctrine::{self, Bounds, SideBounds};
 
 /// What one stand's fire did.
 #[derive(Debug, Clone, Copy)]
@@ -223,17 +223,16 @@ impl Battle<'_> {
                     .map(|(_, e)| e.at),
             )
         };
-        let bounds = [targets(0), targets(1)];
+        let bounds = SideBounds([targets(0), targets(1)]);
         for i in 0..n {
             if !self.can_fire(i) {
                 continue;
             }
             let range = self.range_of(i);
-            let out_of_range = self.stands.get(i).is_some_and(|u| {
-                bounds
-                    .get(u.side)
-                    .is_some_and(|b| b.is_none_or(|b| b.beyond(u.at, range + EPSILON)))
-            });
+            let out_of_range = self
+                .stands
+                .get(i)
+                .is_some_and(|u| bounds.beyond(u.side, u.at, range + EPSILON));
             if out_of_range {
                 continue;
             }

@@ -19,7 +19,7 @@ use super::{
 use crate::model::RuleSetId;
 use crate::rules::board::{Board, Point};
 use crate::rules::dice::Dice;
-use crate::rules::doctrine::{self, Bounds};
+use crate::rules::doctrine::{self, Bounds, SideBounds};
 use crate::rules::engine::{self, Clock, Ending, Member, Roster, Setting, Turns};
 use crate::rules::{Fate, Log, Outcome};
 use crate::rules::{LastWord, Resolve};
@@ -213,7 +213,7 @@ pub(super) struct Battle<'a> {
     /// The box about each side's combatants as last listed (`None` for
     /// none): a look for one within a reach of a place beyond it is passed
     /// over whole.
-    present_bounds: [Option<Bounds>; 2],
+    present_bounds: SideBounds,
     /// The foremost foot's distance ([`Self::foot_front_unengaged`]) of the
     /// side moving, until one of its foot moves.
     front: Option<Option<f64>>,
@@ -304,7 +304,7 @@ impl<'a> Battle<'a> {
             parent: (0..n).collect(),
             seen: Vec::new(),
             present: [Vec::new(), Vec::new()],
-            present_bounds: [None, None],
+            present_bounds: SideBounds::default(),
             front: None,
             forming: false,
             routes,
@@ -499,18 +499,9 @@ impl<'a> Battle<'a> {
                 list.push(Present { i, at: u.at, troop });
             }
         }
-        self.present_bounds = [0, 1].map(|s| Bounds::of(present.get(s).into_iter().flatten().map(|p| p.at)));
+        self.present_bounds =
+            SideBounds([0, 1].map(|s| Bounds::of(present.get(s).into_iter().flatten().map(|p| p.at))));
         self.present = present;
-    }
-
-    /// Whether `at` is farther than `reach` from every combatant of side
-    /// `side` as last listed ([`Bounds::beyond`]; a side with none is).
-    fn beyond(&self, side: usize, at: Point, reach: f64) -> bool {
-        self.present_bounds
-            .get(side)
-            .copied()
-            .flatten()
-            .is_none_or(|b| b.beyond(at, reach))
     }
 
     /// The combatants of side `side`, as last listed.

@@ -243,19 +243,14 @@ impl Battle<'_> {
                     .map(|e| e.at),
             )
         };
-        let bounds = [targets(0), targets(1)];
+        let bounds = SideBounds([targets(0), targets(1)]);
         for i in 0..self.stands.len() {
             let Some(u) = self.stands.get(i) else { continue };
             let Some(troop) = u.troop else { continue };
             if !troop.is_infantry() || !u.fighter() || u.concealed || u.engaged || u.fired_back {
                 continue;
             }
-            if bounds
-                .get(u.owner)
-                .copied()
-                .flatten()
-                .is_none_or(|b| b.beyond(u.at, u.range.max(FOREST_FIRE_INCHES) + EPSILON))
-            {
+            if bounds.beyond(u.owner, u.at, u.range.max(FOREST_FIRE_INCHES) + EPSILON) {
                 continue;
             }
             let in_forest = self.cell(u.at).ground == Ground::ForestInterior;

@@ -25,7 +25,7 @@ impl Battle<'_> {
                     .map(|e| e.at),
             )
         };
-        let bounds = [enemies(0), enemies(1)];
+        let bounds = SideBounds([enemies(0), enemies(1)]);
         for i in 0..self.stands.len() {
             let Some(u) = self.stands.get(i) else { continue };
             if !u.concealed || !u.fighting() {
@@ -43,11 +43,7 @@ impl Battle<'_> {
             // range exposes it to fire (this program's own reading: he
             // means to fight).
             let (range, infantry) = (u.range, u.troop.is_some_and(Troop::is_infantry));
-            if bounds
-                .get(owner)
-                .copied()
-                .flatten()
-                .is_none_or(|b| b.beyond(at, VISION_INCHES + EPSILON) && b.beyond(at, range + EPSILON))
+            if bounds.beyond(owner, at, VISION_INCHES + EPSILON) && bounds.beyond(owner, at, range + EPSILON)
             {
                 continue;
             }

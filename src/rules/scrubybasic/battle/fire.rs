@@ -213,10 +213,9 @@ impl Battle<'_> {
             // None in reach from beyond the box about them.
             if self
                 .present_bounds
+                .0
                 .get(1 - side.min(1))
-                .copied()
-                .flatten()
-                .is_none_or(|b| b.dist2_from(at) > r2)
+                .is_some_and(|b| b.is_none_or(|b| b.dist2_from(at) > r2))
             {
                 continue;
             }

@@ -329,7 +329,7 @@ impl Battle<'_> {
         engaged.resize(self.units.len(), false);
         let mine = self.present(side);
         for e in self.enemies(side) {
-            let hot = !self.beyond(side, e.at, range + EPSILON)
+            let hot = !self.present_bounds.beyond(side, e.at, range + EPSILON)
                 && mine.iter().any(|f| doctrine::dist(f.at, e.at) <= range + EPSILON);
             if let Some(x) = engaged.get_mut(e.i) {
                 *x = hot;
@@ -463,7 +463,7 @@ impl Battle<'_> {
                 // Moving Stands 11 halves the attack on a defensive
                 // position).
                 let mut best: Option<(f64, usize, Vec<usize>, f64, f64)> = None;
-                let enemies = if self.beyond(1 - side.min(1), at, within) {
+                let enemies = if self.present_bounds.beyond(1 - side.min(1), at, within) {
                     &[][..]
                 } else {
                     self.enemies(side)
