@@ -3,6 +3,8 @@
 //! Positions here are in inches of table (the scenario's cells times
 //! `cell_inches`), so the seed's moves and ranges apply as printed.
 
+use std::cell::Cell;
+
 use super::tables::{
     CONTACT_INCHES, CombatLine, OPEN_GAP_INCHES, STAND_FRONT_INCHES, Troop, half_strength, morale_value,
     troop_for,
@@ -11,7 +13,7 @@ use crate::model::text::quantity;
 use crate::model::{ArmyKind, RuleSetId};
 use crate::rules::board::{Board, Point};
 use crate::rules::dice::Dice;
-use crate::rules::doctrine;
+use crate::rules::doctrine::{self, Bounds};
 use crate::rules::engine::{self, Clock, Ending, Member, Roster, Setting, Turns};
 use crate::rules::{Fate, Log, Outcome};
 use crate::rules::{LastWord, Resolve};
@@ -189,7 +191,22 @@ pub(super) struct Scratch {
     /// Whether the side moving is winning the firefight
     /// ([`Battle::ahead_in_fire`]), worked out as its move begins.
     pub(super) ahead: bool,
+    /// The side moving, while it moves: its enemies stand still and none
+    /// falls until it is done, so each of its stands' nearest enemy holds
+    /// while that stand stays where it was found.
+    pub(super) moving: Option<usize>,
+    /// For each stand of the side moving: where it stood when its nearest
+    /// enemy was found, and that enemy ([`Battle::nearest_enemy`]); `None`
+    /// when not looked for this move.
+    pub(super) nearest: Vec<Cell<Option<Nearest>>>,
+    /// The box about the enemy stands that the side moving may fire at
+    /// (combatants not locked in a melee), found as its move begins.
+    pub(super) targets_box: Option<Bounds>,
 }
+
+/// Where a stand stood, and the nearest enemy combatant to there with its
+/// distance in inches ([`Battle::nearest_enemy`]).
+type Nearest = (Point, Option<(usize, f64)>);
 
 /// Distances closer than this, in inches, are equal: ties go to the lower
 /// index whatever the rounding of the arithmetic that placed the stands, so
@@ -260,6 +277,9 @@ impl<'a> Battle<'a> {
             engaged: vec![false; n],
             formed: true,
             ahead: true,
+            moving: None,
+            nearest: vec![Cell::new(None); n],
+            targets_box: None,
         };
         let routes = crate::rules::route::WaterRoutes::new(&board);
         let spans = [stands.span(0), stands.span(1)];
@@ -439,6 +459,17 @@ impl<'a> Battle<'a> {
     /// The nearest enemy combatant on the table, and its distance in inches.
     pub(super) fn nearest_enemy(&self, i: usize) -> Option<(usize, f64)> {
         let me = self.stands.get(i)?;
+        // Kept for the side moving (`Scratch::moving`) while the stand stays put.
+        let kept = self
+            .scratch
+            .nearest
+            .get(i)
+            .filter(|_| self.scratch.moving == Some(me.side));
+        if let Some((at, found)) = kept.and_then(Cell::get)
+            && at == me.at
+        {
+            return found;
+        }
         let mut best: Option<(usize, f64)> = None;
         for (j, e) in self.enemy_stands(me.side) {
             if e.side == me.side || !e.combatant() {
@@ -448,6 +479,9 @@ impl<'a> Battle<'a> {
             if best.is_none_or(|(_, b)| nearer(d, b)) {
                 best = Some((j, d));
             }
+        }
+        if let Some(kept) = kept {
+            kept.set(Some((me.at, best)));
         }
         best
     }

@@ -10,7 +10,7 @@ use super::tables::{
 };
 use crate::model::text::quantity;
 use crate::rules::board::Point;
-use crate::rules::doctrine;
+use crate::rules::doctrine::{self, Bounds};
 use crate::scenario::Role;
 
 /// A defender's reserve within this many cells of its side's goal holds its
@@ -32,6 +32,15 @@ impl Battle<'_> {
     /// favour it, then every other stand moves by the doctrine.
     pub(super) fn move_side(&mut self, side: usize) {
         self.recrew(side);
+        // From here until the move is done no enemy moves, falls or is
+        // locked in a melee: what the side's stands find of them holds.
+        self.scratch.nearest.iter().for_each(|k| k.set(None));
+        self.scratch.moving = Some(side);
+        self.scratch.targets_box = Bounds::of(
+            self.enemy_stands(side)
+                .filter(|(_, e)| e.side != side && e.combatant() && !e.locked)
+                .map(|(_, e)| e.at),
+        );
         self.mark_engaged(side);
         self.scratch.formed = self.formed_up(side);
         self.scratch.ahead = self.ahead_in_fire(side);
@@ -46,6 +55,7 @@ impl Battle<'_> {
                 None => self.manoeuvre(i),
             }
         }
+        self.scratch.moving = None;
     }
 
     /// Marks the enemies of side `side` within RIFLE RANGE of one of its
@@ -218,7 +228,9 @@ impl Battle<'_> {
     fn plan_charges(&mut self, side: usize) {
         let n = self.stands.len();
         self.scratch.target.iter_mut().for_each(|t| *t = None);
-        let mut any = false;
+        // The box about the chargers and the farthest charge: an enemy
+        // beyond both is reached by none, and its scan is passed over.
+        let mut farthest = f64::NEG_INFINITY;
         for i in 0..n {
             let mine = self.stands.get(i).is_some_and(|u| u.side == side) && self.may_charge(i);
             let reach = if mine {
@@ -226,14 +238,17 @@ impl Battle<'_> {
             } else {
                 f64::NEG_INFINITY
             };
-            any |= mine;
+            farthest = farthest.max(reach);
             if let Some(r) = self.scratch.reach.get_mut(i) {
                 *r = reach;
             }
         }
-        if !any {
+        let chargers = self.stands.iter().zip(&self.scratch.reach);
+        let Some(chargers_box) = Bounds::of(chargers.filter(|(_, r)| **r >= 0.0).map(|(u, _)| u.at)) else {
             return;
-        }
+        };
+        // Only the side's own stands may charge: the scans look at its span.
+        let span = self.spans.get(side).cloned().unwrap_or(0..0);
         let mut targets = std::mem::take(&mut self.scratch.targets);
         let mut chargers = std::mem::take(&mut self.scratch.chargers);
         targets.clear();
@@ -241,10 +256,17 @@ impl Battle<'_> {
             if !self.chargeable(j, side) {
                 continue;
             }
+            // Exact as computed (`Bounds`): no charger's gap, less a stand's
+            // depth, is within its reach when the box's is beyond the farthest.
+            let at = self.stands.get(j).map_or((f64::NAN, f64::NAN), |e| e.at);
+            if chargers_box.dist_from(at) - STAND_DEPTH_INCHES > farthest + EPSILON {
+                continue;
+            }
             let mut nearest: Option<(usize, f64)> = None;
-            for i in 0..n {
-                let d = self.gap(i, j);
-                if self.reaches(i, j) && nearest.is_none_or(|(_, b)| nearer(d, b)) {
+            for i in span.clone() {
+                if let Some(d) = self.reach_gap(i, j)
+                    && nearest.is_none_or(|(_, b)| nearer(d, b))
+                {
                     nearest = Some((i, d));
                 }
             }
@@ -257,9 +279,9 @@ impl Battle<'_> {
         for &(_, j) in &targets {
             chargers.clear();
             chargers.extend(
-                (0..n)
-                    .filter(|&i| self.scratch.target.get(i) == Some(&None) && self.reaches(i, j))
-                    .map(|i| (self.gap(i, j), i)),
+                span.clone()
+                    .filter(|&i| self.scratch.target.get(i) == Some(&None))
+                    .filter_map(|i| self.reach_gap(i, j).map(|d| (d, i))),
             );
             chargers.sort_by(|a, b| by_distance(a.0, b.0).then(a.1.cmp(&b.1)));
             let Some(from) = chargers
@@ -293,14 +315,20 @@ impl Battle<'_> {
     /// Whether stand `i` may charge `j` this move: it is one of the moving
     /// side's chargers and `j` is within its reach (set by `plan_charges`).
     fn reaches(&self, i: usize, j: usize) -> bool {
+        self.reach_gap(i, j).is_some()
+    }
+
+    /// The gap between stands `i` and `j` when `i` may charge `j` this
+    /// move ([`Battle::reaches`]); `None` when it may not.
+    fn reach_gap(&self, i: usize, j: usize) -> Option<f64> {
         let reach = self.scratch.reach.get(i).copied().unwrap_or(f64::NEG_INFINITY);
-        reach >= 0.0
-            && self.gap(i, j) - STAND_DEPTH_INCHES <= reach + EPSILON
-            // No charge across water: it is not crossed.
-            && match (self.stands.get(i), self.stands.get(j)) {
-                (Some(a), Some(b)) => self.dry_way(a.at, b.at),
-                _ => false,
-            }
+        if !(reach >= 0.0) {
+            return None;
+        }
+        let (a, b) = (self.stands.get(i)?, self.stands.get(j)?);
+        let gap = doctrine::dist(a.at, b.at);
+        // No charge across water: it is not crossed.
+        (gap - STAND_DEPTH_INCHES <= reach + EPSILON && self.dry_way(a.at, b.at)).then_some(gap)
     }
 
     /// A charger's combat value: its points times its morale value on open
@@ -419,7 +447,13 @@ impl Battle<'_> {
         let enemy = self.nearest_enemy(i);
         // A stand halts to fire only at an enemy it can see within range:
         // one out of sight in a wood or town is closed with.
-        let in_range = self.sees_target(i, RIFLE_RANGE_INCHES);
+        // None to fire at when the box about the targets is out of range
+        // (exact as computed: `Bounds`).
+        let out_of_range = self
+            .scratch
+            .targets_box
+            .is_none_or(|b| b.beyond(u.at, RIFLE_RANGE_INCHES + EPSILON));
+        let in_range = !out_of_range && self.sees_target(i, RIFLE_RANGE_INCHES);
         let fighting = if in_range { None } else { self.march_to_fighting(i) };
         let goal = fighting.unwrap_or(goal);
         let at_post = fighting.is_none() && self.at_post(i);
