@@ -554,6 +554,14 @@ impl Battle<'_> {
                 continue;
             };
             let range = range * self.scale;
+            // None within range when the box about the enemy is beyond it
+            // (exact as computed: `Bounds`).
+            if self
+                .present_bounds
+                .beyond(1 - u.side.min(1), u.at, range + EPSILON)
+            {
+                continue;
+            }
             if self
                 .nearest_enemy(i, |_| true)
                 .is_some_and(|(_, d)| d <= range + EPSILON)
