@@ -202,6 +202,9 @@ pub(super) struct Scratch {
     /// The box about the enemy stands that the side moving may fire at
     /// (combatants not locked in a melee), found as its move begins.
     pub(super) targets_box: Option<Bounds>,
+    /// The box about every enemy stand on the table of the side moving
+    /// (each kept off in its move), found as its move begins.
+    pub(super) foes_box: Option<Bounds>,
 }
 
 /// Where a stand stood, and the nearest enemy combatant to there with its
@@ -280,6 +283,7 @@ impl<'a> Battle<'a> {
             moving: None,
             nearest: vec![Cell::new(None); n],
             targets_box: None,
+            foes_box: None,
         };
         let routes = crate::rules::route::WaterRoutes::new(&board);
         let spans = [stands.span(0), stands.span(1)];

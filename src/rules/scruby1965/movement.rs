@@ -41,6 +41,11 @@ impl Battle<'_> {
                 .filter(|(_, e)| e.side != side && e.combatant() && !e.locked)
                 .map(|(_, e)| e.at),
         );
+        self.scratch.foes_box = Bounds::of(
+            self.enemy_stands(side)
+                .filter(|(_, e)| e.side != side && e.fighting())
+                .map(|(_, e)| e.at),
+        );
         self.mark_engaged(side);
         self.scratch.formed = self.formed_up(side);
         self.scratch.ahead = self.ahead_in_fire(side);
@@ -97,7 +102,13 @@ impl Battle<'_> {
             }
             all += 1;
             let reach = RIFLE_RANGE_INCHES + u.full_move() + OPEN_GAP_INCHES;
-            if self.nearest_enemy(i).is_some_and(|(_, d)| d <= reach + EPSILON) {
+            // Not near when the box about the enemy is beyond the reach
+            // (exact as computed: `Bounds`; the nearest is one of them).
+            let far = self
+                .scratch
+                .foes_box
+                .is_none_or(|b| b.beyond(u.at, reach + EPSILON));
+            if !far && self.nearest_enemy(i).is_some_and(|(_, d)| d <= reach + EPSILON) {
                 near += 1;
             }
         }
@@ -752,6 +763,18 @@ impl Battle<'_> {
         if a < EPSILON {
             return 0.0;
         }
+        // While its side moves, no enemy is come near when the box about
+        // them is farther from `from` than the move and the keep-off, and
+        // an inch besides: each is then outside its circle below by far
+        // more than any rounding of the sums, and the whole run is free.
+        if self.scratch.moving == Some(me.side)
+            && self
+                .scratch
+                .foes_box
+                .is_none_or(|b| b.beyond(from, a.sqrt() + keep_off + FREE_RUN_MARGIN_INCHES))
+        {
+            return 1.0;
+        }
         let mut t_max: f64 = 1.0;
         for (_, e) in self
             .enemy_stands(me.side)
@@ -785,6 +808,11 @@ impl Battle<'_> {
         t_max.max(0.0)
     }
 }
+
+/// How much farther than a move and its keep-off the enemy must be for a
+/// run to be free without working it out ([`Battle::free_run`]): not a
+/// rule, a margin far beyond the rounding of inches.
+const FREE_RUN_MARGIN_INCHES: f64 = 1.0;
 
 fn lerp(a: Point, b: Point, t: f64) -> Point {
     (a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t)
