@@ -205,6 +205,9 @@ pub(super) struct Scratch {
     /// The box about every enemy stand on the table of the side moving
     /// (each kept off in its move), found as its move begins.
     pub(super) foes_box: Option<Bounds>,
+    /// The enemy combatants of the side moving, index and centre, in the
+    /// roster's order: listed as its move begins for its nearest-enemy looks.
+    pub(super) foes: Vec<(usize, Point)>,
 }
 
 /// Where a stand stood, and the nearest enemy combatant to there with its
@@ -215,6 +218,19 @@ type Nearest = (Point, Option<(usize, f64)>);
 /// index whatever the rounding of the arithmetic that placed the stands, so
 /// a table and its mirror image fight the same battle.
 pub(super) const TIE_INCHES: f64 = 1e-6;
+
+/// The nearest of `stands` (index, centre) to `at`, and its distance: the
+/// first of those nearer than the rest by more than a tie.
+fn nearest_of(at: Point, stands: impl Iterator<Item = (usize, Point)>) -> Option<(usize, f64)> {
+    let mut best: Option<(usize, f64)> = None;
+    for (j, p) in stands {
+        let d = doctrine::dist(at, p);
+        if best.is_none_or(|(_, b)| nearer(d, b)) {
+            best = Some((j, d));
+        }
+    }
+    best
+}
 
 /// Whether distance `a` is nearer than `b` by more than a tie.
 pub(super) fn nearer(a: f64, b: f64) -> bool {
@@ -284,6 +300,7 @@ impl<'a> Battle<'a> {
             nearest: vec![Cell::new(None); n],
             targets_box: None,
             foes_box: None,
+            foes: Vec::with_capacity(n),
         };
         let routes = crate::rules::route::WaterRoutes::new(&board);
         let spans = [stands.span(0), stands.span(1)];
@@ -474,20 +491,20 @@ impl<'a> Battle<'a> {
         {
             return found;
         }
-        let mut best: Option<(usize, f64)> = None;
-        for (j, e) in self.enemy_stands(me.side) {
-            if e.side == me.side || !e.combatant() {
-                continue;
+        match kept {
+            // The side moving's enemies as listed when its move began.
+            Some(kept) => {
+                let best = nearest_of(me.at, self.scratch.foes.iter().copied());
+                kept.set(Some((me.at, best)));
+                best
             }
-            let d = doctrine::dist(me.at, e.at);
-            if best.is_none_or(|(_, b)| nearer(d, b)) {
-                best = Some((j, d));
-            }
+            None => nearest_of(
+                me.at,
+                self.enemy_stands(me.side)
+                    .filter(|(_, e)| e.side != me.side && e.combatant())
+                    .map(|(j, e)| (j, e.at)),
+            ),
         }
-        if let Some(kept) = kept {
-            kept.set(Some((me.at, best)));
-        }
-        best
     }
 
     /// Whether any enemy combatant is within `inches` of stand `i`.

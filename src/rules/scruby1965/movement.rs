@@ -41,6 +41,14 @@ impl Battle<'_> {
                 .filter(|(_, e)| e.side != side && e.combatant() && !e.locked)
                 .map(|(_, e)| e.at),
         );
+        let mut foes = std::mem::take(&mut self.scratch.foes);
+        foes.clear();
+        foes.extend(
+            self.enemy_stands(side)
+                .filter(|(_, e)| e.side != side && e.combatant())
+                .map(|(j, e)| (j, e.at)),
+        );
+        self.scratch.foes = foes;
         self.scratch.foes_box = Bounds::of(
             self.enemy_stands(side)
                 .filter(|(_, e)| e.side != side && e.fighting())
