@@ -340,10 +340,7 @@ impl Battle<'_> {
     /// The gap between stands `i` and `j` when `i` may charge `j` this
     /// move ([`Battle::reaches`]); `None` when it may not.
     fn reach_gap(&self, i: usize, j: usize) -> Option<f64> {
-        let reach = self.scratch.reach.get(i).copied().unwrap_or(f64::NEG_INFINITY);
-        if !(reach >= 0.0) {
-            return None;
-        }
+        let reach = self.scratch.reach.get(i).copied().filter(|r| *r >= 0.0)?;
         let (a, b) = (self.stands.get(i)?, self.stands.get(j)?);
         let gap = doctrine::dist(a.at, b.at);
         // No charge across water: it is not crossed.
