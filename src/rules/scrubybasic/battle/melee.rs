@@ -80,7 +80,10 @@ impl Battle<'_> {
                 .filter(move |(_, u)| u.side == s)
                 .map(|(i, _)| i)
         };
-        charged(1 - self.first).chain(charged(self.first)).collect()
+        let mut order = Vec::with_capacity(self.units.len());
+        order.extend(charged(1 - self.first));
+        order.extend(charged(self.first));
+        order
     }
 
     /// 7. The special cavalry charges, after the regulation combat.
