@@ -200,10 +200,12 @@ pub(super) struct Scratch {
     /// when not looked for this move.
     pub(super) nearest: Vec<Cell<Option<Nearest>>>,
     /// The box about the enemy stands that the side moving may fire at
-    /// (combatants not locked in a melee), found as its move begins.
+    /// (combatants not locked in a melee), found as its move begins and
+    /// read only while it moves (`moving`).
     pub(super) targets_box: Option<Bounds>,
     /// The box about every enemy stand on the table of the side moving
-    /// (each kept off in its move), found as its move begins.
+    /// (each kept off in its move), found as its move begins and read only
+    /// while it moves.
     pub(super) foes_box: Option<Bounds>,
     /// The enemy combatants of the side moving, index and centre, in the
     /// roster's order: listed as its move begins for its nearest-enemy looks.

@@ -110,12 +110,14 @@ impl Battle<'_> {
             }
             all += 1;
             let reach = RIFLE_RANGE_INCHES + u.full_move() + OPEN_GAP_INCHES;
-            // Not near when the box about the enemy is beyond the reach
-            // (exact as computed: `Bounds`; the nearest is one of them).
-            let far = self
-                .scratch
-                .foes_box
-                .is_none_or(|b| b.beyond(u.at, reach + EPSILON));
+            // While the side moves, not near when the box about the enemy
+            // is beyond the reach (exact as computed: `Bounds`; the nearest
+            // is one of them).
+            let far = self.scratch.moving == Some(side)
+                && self
+                    .scratch
+                    .foes_box
+                    .is_none_or(|b| b.beyond(u.at, reach + EPSILON));
             if !far && self.nearest_enemy(i).is_some_and(|(_, d)| d <= reach + EPSILON) {
                 near += 1;
             }
@@ -463,12 +465,13 @@ impl Battle<'_> {
         let enemy = self.nearest_enemy(i);
         // A stand halts to fire only at an enemy it can see within range:
         // one out of sight in a wood or town is closed with.
-        // None to fire at when the box about the targets is out of range
-        // (exact as computed: `Bounds`).
-        let out_of_range = self
-            .scratch
-            .targets_box
-            .is_none_or(|b| b.beyond(u.at, RIFLE_RANGE_INCHES + EPSILON));
+        // While its side moves, none to fire at when the box about the
+        // targets is out of range (exact as computed: `Bounds`).
+        let out_of_range = self.scratch.moving == Some(u.side)
+            && self
+                .scratch
+                .targets_box
+                .is_none_or(|b| b.beyond(u.at, RIFLE_RANGE_INCHES + EPSILON));
         let in_range = !out_of_range && self.sees_target(i, RIFLE_RANGE_INCHES);
         let fighting = if in_range { None } else { self.march_to_fighting(i) };
         let goal = fighting.unwrap_or(goal);
