@@ -63,8 +63,15 @@ impl Battle<'_> {
     }
 
     /// The nearest enemy with men, in range and in sight, not locked in a
-    /// melee: what stand `i` fires at.
-    pub(super) fn fire_target(&self, i: usize, range: f64) -> Option<(usize, f64)> {
+    /// melee: what stand `i` fires at. The stands of its side that may
+    /// screen its fire are taken from `ranks` ([`Battle::ranks`], listed
+    /// once for a fire phase) where given, else looked up.
+    pub(super) fn fire_target(
+        &self,
+        i: usize,
+        range: f64,
+        ranks: Option<&[(usize, Point)]>,
+    ) -> Option<(usize, f64)> {
         let me = self.stands.get(i)?;
         let mut best: Option<(usize, f64)> = None;
         for (j, e) in self.enemy_stands(me.side) {
@@ -75,7 +82,11 @@ impl Battle<'_> {
             if d > range + EPSILON || best.is_some_and(|(_, b)| !nearer(d, b)) {
                 continue;
             }
-            if self.clear_sight(me.at, e.at) && !self.screened(i, me.at, e.at) {
+            let screened = match ranks {
+                Some(ranks) => screened_among(i, me.at, e.at, ranks.iter().copied()),
+                None => self.screened(i, me.at, e.at),
+            };
+            if self.clear_sight(me.at, e.at) && !screened {
                 best = Some((j, d));
             }
         }
@@ -83,7 +94,7 @@ impl Battle<'_> {
     }
 
     /// Whether stand `i` has an enemy to fire at within `range`: the same as
-    /// `fire_target(i, range).is_some()` (any enemy it would consider will
+    /// `fire_target(i, range, None).is_some()` (any enemy it would consider will
     /// do), without looking on for the nearest.
     pub(super) fn sees_target(&self, i: usize, range: f64) -> bool {
         let Some(me) = self.stands.get(i) else {
@@ -111,33 +122,15 @@ impl Battle<'_> {
         let Some(side) = self.stands.get(i).map(|u| u.side) else {
             return false;
         };
-        let d = (to.0 - from.0, to.1 - from.1);
-        let len2 = d.0 * d.0 + d.1 * d.1;
-        if len2 < EPSILON {
-            return false;
-        }
-        let half = STAND_FRONT_INCHES / 2.0;
-        // A stand that masks the line lies within half a front of it, so
-        // within the box about the line widened by that (and a hair, for
-        // rounding): one outside it is passed over without the sums below.
-        let margin = half + BOX_HAIR_INCHES;
-        let (x0, x1) = (from.0.min(to.0) - margin, from.0.max(to.0) + margin);
-        let (y0, y1) = (from.1.min(to.1) - margin, from.1.max(to.1) + margin);
-        self.side_stands(side).any(|(k, f)| {
-            if f.at.0 < x0 || f.at.0 > x1 || f.at.1 < y0 || f.at.1 > y1 {
-                return false;
-            }
-            if k == i || f.side != side || !f.fighting() {
-                return false;
-            }
-            let v = (f.at.0 - from.0, f.at.1 - from.1);
-            let t = (v.0 * d.0 + v.1 * d.1) / len2;
-            if t <= 0.0 || t >= 1.0 {
-                return false;
-            }
-            let cross = v.0 * d.1 - v.1 * d.0;
-            cross * cross < half * half * len2
-        })
+        screened_among(i, from, to, self.ranks(side))
+    }
+
+    /// The stands of side `side` on the table, index and centre: those
+    /// that may stand in its own line of fire ([`Battle::screened`]).
+    pub(super) fn ranks(&self, side: usize) -> impl Iterator<Item = (usize, Point)> + '_ {
+        self.side_stands(side)
+            .filter(move |(_, f)| f.side == side && f.fighting())
+            .map(|(k, f)| (k, f.at))
     }
 
     /// Works out stand `i`'s fire at `j`.
@@ -224,6 +217,9 @@ impl Battle<'_> {
             )
         };
         let bounds = SideBounds([targets(0), targets(1)]);
+        // The stands that may screen each side's fire, listed once for the
+        // same reason.
+        let ranks: [Vec<(usize, Point)>; 2] = [0, 1].map(|s| self.ranks(s).collect());
         for i in 0..n {
             if !self.can_fire(i) {
                 continue;
@@ -236,7 +232,8 @@ impl Battle<'_> {
             if out_of_range {
                 continue;
             }
-            let Some((j, distance)) = self.fire_target(i, range) else {
+            let side = self.stands.get(i).map_or(0, |u| u.side);
+            let Some((j, distance)) = self.fire_target(i, range, ranks.get(side).map(Vec::as_slice)) else {
                 continue;
             };
             let shot = self.shoot(i, j);
@@ -343,4 +340,33 @@ impl Battle<'_> {
             }
         }
     }
+}
+
+/// Whether one of `ranks` (index and centre) other than stand `i` stands in
+/// the line of fire from `from` to `to` ([`Battle::screened`]).
+fn screened_among(i: usize, from: Point, to: Point, mut ranks: impl Iterator<Item = (usize, Point)>) -> bool {
+    let d = (to.0 - from.0, to.1 - from.1);
+    let len2 = d.0 * d.0 + d.1 * d.1;
+    if len2 < EPSILON {
+        return false;
+    }
+    let half = STAND_FRONT_INCHES / 2.0;
+    // A stand that masks the line lies within half a front of it, so
+    // within the box about the line widened by that (and a hair, for
+    // rounding): one outside it is passed over without the sums below.
+    let margin = half + BOX_HAIR_INCHES;
+    let (x0, x1) = (from.0.min(to.0) - margin, from.0.max(to.0) + margin);
+    let (y0, y1) = (from.1.min(to.1) - margin, from.1.max(to.1) + margin);
+    ranks.any(|(k, at)| {
+        if at.0 < x0 || at.0 > x1 || at.1 < y0 || at.1 > y1 || k == i {
+            return false;
+        }
+        let v = (at.0 - from.0, at.1 - from.1);
+        let t = (v.0 * d.0 + v.1 * d.1) / len2;
+        if t <= 0.0 || t >= 1.0 {
+            return false;
+        }
+        let cross = v.0 * d.1 - v.1 * d.0;
+        cross * cross < half * half * len2
+    })
 }

@@ -75,9 +75,17 @@ impl Battle<'_> {
     /// combatants: where the fighting is.
     pub(super) fn mark_engaged(&mut self, side: usize) {
         let mut engaged = std::mem::take(&mut self.scratch.engaged);
+        // An enemy beyond RIFLE RANGE of the box about the side's
+        // combatants is beyond it of each (exact as computed: `Bounds`).
+        let ours = Bounds::of(
+            self.side_stands(side)
+                .filter(|(_, f)| f.side == side && f.combatant())
+                .map(|(_, f)| f.at),
+        );
         for (j, e) in self.stands.iter().enumerate() {
             let hot = e.side != side
                 && e.combatant()
+                && ours.is_some_and(|b| !b.beyond(e.at, RIFLE_RANGE_INCHES + EPSILON))
                 && self.side_stands(side).any(|(_, f)| {
                     f.side == side
                         && f.combatant()

@@ -570,11 +570,19 @@ fn no_company_fires_through_its_own_side() {
     let at = |i: usize| battle.stands[i].at;
     // Company 2 stands between company 1 and the enemy: 1 cannot fire.
     assert!(battle.screened(one, at(one), at(enemy)));
-    assert_eq!(battle.fire_target(one, 20.0), None);
+    assert_eq!(battle.fire_target(one, 20.0, None), None);
     // Company 2 itself, and company 3 off to the side, fire.
-    assert_eq!(battle.fire_target(two, 20.0).map(|t| t.0), Some(enemy));
+    assert_eq!(battle.fire_target(two, 20.0, None).map(|t| t.0), Some(enemy));
     assert!(!battle.screened(three, at(three), at(enemy)));
-    assert_eq!(battle.fire_target(three, 20.0).map(|t| t.0), Some(enemy));
+    assert_eq!(battle.fire_target(three, 20.0, None).map(|t| t.0), Some(enemy));
+    // The fire phase's list of the side's ranks screens the same.
+    let ranks: Vec<_> = battle.ranks(0).collect();
+    assert_eq!(ranks.len(), 3);
+    assert_eq!(battle.fire_target(one, 20.0, Some(&ranks)), None);
+    assert_eq!(
+        battle.fire_target(three, 20.0, Some(&ranks)).map(|t| t.0),
+        Some(enemy)
+    );
 }
 
 #[test]
