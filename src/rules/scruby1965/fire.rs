@@ -125,6 +125,16 @@ impl Battle<'_> {
         screened_among(i, from, to, self.ranks(side))
     }
 
+    /// The box about the enemy stands side `side` may fire at: combatants
+    /// not locked in a melee ([`Battle::fire_target`]).
+    pub(super) fn targets_box(&self, side: usize) -> Option<Bounds> {
+        Bounds::of(
+            self.enemy_stands(side)
+                .filter(|(_, e)| e.side != side && e.combatant() && !e.locked)
+                .map(|(_, e)| e.at),
+        )
+    }
+
     /// The stands of side `side` on the table, index and centre: those
     /// that may stand in its own line of fire ([`Battle::screened`]).
     pub(super) fn ranks(&self, side: usize) -> impl Iterator<Item = (usize, Point)> + '_ {
@@ -209,14 +219,7 @@ impl Battle<'_> {
         // The box about the targets of each side's fire ([`Battle::fire_target`]):
         // no stand moves, falls or is locked in a melee until every shot is
         // taken, so a stand beyond its range of the box has none.
-        let targets = |s: usize| {
-            Bounds::of(
-                self.enemy_stands(s)
-                    .filter(|(_, e)| e.side != s && e.combatant() && !e.locked)
-                    .map(|(_, e)| e.at),
-            )
-        };
-        let bounds = SideBounds([targets(0), targets(1)]);
+        let bounds = SideBounds([self.targets_box(0), self.targets_box(1)]);
         // The stands that may screen each side's fire, listed once for the
         // same reason.
         let ranks: [Vec<(usize, Point)>; 2] = [0, 1].map(|s| self.ranks(s).collect());

@@ -36,11 +36,7 @@ impl Battle<'_> {
         // locked in a melee: what the side's stands find of them holds.
         self.scratch.nearest.iter().for_each(|k| k.set(None));
         self.scratch.moving = Some(side);
-        self.scratch.targets_box = Bounds::of(
-            self.enemy_stands(side)
-                .filter(|(_, e)| e.side != side && e.combatant() && !e.locked)
-                .map(|(_, e)| e.at),
-        );
+        self.scratch.targets_box = self.targets_box(side);
         let mut foes = std::mem::take(&mut self.scratch.foes);
         foes.clear();
         foes.extend(
