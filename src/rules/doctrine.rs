@@ -636,21 +636,37 @@ impl Bounds {
     /// not a number makes it the whole plane: where such a point is, no
     /// box can say, so every scan is then made.
     pub fn of(points: impl IntoIterator<Item = Point>) -> Option<Bounds> {
-        points.into_iter().fold(None, |b: Option<Bounds>, p| {
+        let whole = Bounds {
+            lo: (f64::NEG_INFINITY, f64::NEG_INFINITY),
+            hi: (f64::INFINITY, f64::INFINITY),
+        };
+        let mut points = points.into_iter();
+        let first = points.next()?;
+        if first.0.is_nan() || first.1.is_nan() {
+            return Some(whole);
+        }
+        let mut b = Bounds { lo: first, hi: first };
+        // Plain comparisons, every point being a number: the same box as
+        // `min` and `max` (at most a zero's sign apart), without their
+        // checks for what is not a number.
+        for p in points {
             if p.0.is_nan() || p.1.is_nan() {
-                return Some(Bounds {
-                    lo: (f64::NEG_INFINITY, f64::NEG_INFINITY),
-                    hi: (f64::INFINITY, f64::INFINITY),
-                });
+                return Some(whole);
             }
-            Some(match b {
-                None => Bounds { lo: p, hi: p },
-                Some(b) => Bounds {
-                    lo: (b.lo.0.min(p.0), b.lo.1.min(p.1)),
-                    hi: (b.hi.0.max(p.0), b.hi.1.max(p.1)),
-                },
-            })
-        })
+            if p.0 < b.lo.0 {
+                b.lo.0 = p.0;
+            }
+            if p.0 > b.hi.0 {
+                b.hi.0 = p.0;
+            }
+            if p.1 < b.lo.1 {
+                b.lo.1 = p.1;
+            }
+            if p.1 > b.hi.1 {
+                b.hi.1 = p.1;
+            }
+        }
+        Some(b)
     }
 
     /// [`dist`] from `p` to the nearest point of the box: never more than

@@ -220,6 +220,10 @@ pub(super) struct Battle<'a> {
     /// Whether the moving side's foot is forming to storm the enemy's guns
     /// ([`Self::forming_on_guns`]), worked out as its move begins.
     forming: bool,
+    /// The enemy guns of the side moving, each with the reach of its fire
+    /// (Artillery 2: its range from the level it stands on), listed as the
+    /// move begins ([`Self::under_gun_fire`]).
+    guns: Vec<(Point, f64)>,
     /// Routes round the water: a stand goes anywhere but into a river
     /// (no Movement chart figure for crossing one).
     routes: crate::rules::route::WaterRoutes,
@@ -307,6 +311,7 @@ impl<'a> Battle<'a> {
             present_bounds: SideBounds::default(),
             front: None,
             forming: false,
+            guns: Vec::new(),
             routes,
         };
         b.log.say(0, || {

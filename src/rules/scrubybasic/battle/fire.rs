@@ -231,6 +231,14 @@ impl Battle<'_> {
                 }
             }
         }
+        // Whether each stand in reach stands in a defensive position, looked
+        // up once.
+        let mut covered: Vec<Option<bool>> = vec![None; self.units.len()];
+        for &(_, j, _) in &seen {
+            if let Some(c) = covered.get_mut(j).filter(|c| c.is_none()) {
+                *c = Some(self.u(j).is_some_and(|e| self.defensive(e.at, e.side)));
+            }
+        }
         let mut start = 0;
         while start < seen.len() {
             let i = seen.get(start).map_or(0, |x| x.0);
@@ -247,7 +255,7 @@ impl Battle<'_> {
             // Fire into a defensive position counts half (Musket Fire 3):
             // the firers prefer a stand in the open at equal exposure.
             let weight = |t: usize| {
-                let covered = self.u(t).is_some_and(|e| self.defensive(e.at, e.side));
+                let covered = covered.get(t).copied().flatten().unwrap_or(false);
                 f64::from(exposure.get(t).copied().unwrap_or(0)) * defensive_fire_factor(troop, covered)
             };
             let best = options.iter().map(|x| (x.1, x.2)).max_by(|a, b| {
@@ -257,9 +265,9 @@ impl Battle<'_> {
                     .then(b.0.cmp(&a.0))
             });
             let Some((t, _)) = best else { continue };
-            let covered = self.u(t).is_some_and(|e| self.defensive(e.at, e.side));
             let ranks = if column { 0.5 } else { 1.0 };
-            let factor = ranks * defensive_fire_factor(troop, covered);
+            let factor =
+                ranks * defensive_fire_factor(troop, covered.get(t).copied().flatten().unwrap_or(false));
             let add = Self::shares(troop, models, factor);
             if let Some(p) = self.pools.get_mut(t) {
                 for (a, b) in p.iter_mut().zip(add) {

@@ -60,6 +60,7 @@ impl Battle<'_> {
         self.front = None;
         self.mark_engaged(side);
         self.forming = self.forming_on_guns(side);
+        self.list_guns(side);
         for i in 0..self.units.len() {
             if self.u(i).is_some_and(|u| u.side == side && u.fighting()) {
                 self.move_stand(i);
@@ -269,15 +270,33 @@ impl Battle<'_> {
         ready > 0 && ready < need.min(foot)
     }
 
-    /// Whether stand `i` stands within the range of an enemy gun able to
-    /// fire (Artillery 2).
-    pub(super) fn under_gun_fire(&self, i: usize) -> bool {
+    /// Lists the enemy guns of side `side`, as last listed, with the reach
+    /// of their fire ([`Battle::guns`]): they stand still while it moves.
+    fn list_guns(&mut self, side: usize) {
+        let mut guns = std::mem::take(&mut self.guns);
+        guns.clear();
+        guns.extend(
+            self.enemies(side)
+                .iter()
+                .filter(|e| e.troop == Troop::Artillery)
+                .map(|e| {
+                    (
+                        e.at,
+                        artillery_range(self.cell(e.at).level) * self.scale + EPSILON,
+                    )
+                }),
+        );
+        self.guns = guns;
+    }
+
+    /// Whether stand `i` of the side moving stands within the range of an
+    /// enemy gun able to fire (Artillery 2), its guns as listed when the
+    /// move began.
+    fn under_gun_fire(&self, i: usize) -> bool {
         let Some(me) = self.u(i) else { return false };
-        self.enemies(me.side).iter().any(|e| {
-            e.troop == Troop::Artillery
-                && doctrine::dist(me.at, e.at)
-                    <= artillery_range(self.cell(e.at).level) * self.scale + EPSILON
-        })
+        self.guns
+            .iter()
+            .any(|&(at, reach)| doctrine::dist(me.at, at) <= reach)
     }
 
     /// How near the foremost foot of side `side` stands to its nearest
@@ -397,6 +416,10 @@ impl Battle<'_> {
         self.form_squares();
         // The defence of each stand charged, worked out once.
         let mut cache: Vec<Option<f64>> = vec![None; self.units.len()];
+        // The stands that may fire and charge each enemy stand
+        // ([`Self::volley_group`]), worked out once until a charge is
+        // ordered (those charging are out of every group).
+        let mut groups: Vec<Option<Vec<usize>>> = vec![None; self.units.len()];
         for i in 0..self.units.len() {
             if !self.can_act(i) {
                 continue;
@@ -442,6 +465,7 @@ impl Battle<'_> {
                     .collect();
                 if self.cavalry_charge_pays(side, &chargers, t) {
                     self.set_charge(i, Charge::Cavalry(t));
+                    groups.fill(None);
                     if let Some(e) = self.units.get_mut(t) {
                         e.withhold = true;
                     }
@@ -462,7 +486,7 @@ impl Battle<'_> {
                 // company before a supported one (this program's doctrine;
                 // Moving Stands 11 halves the attack on a defensive
                 // position).
-                let mut best: Option<(f64, usize, Vec<usize>, f64, f64)> = None;
+                let mut best: Option<(f64, usize, f64, f64)> = None;
                 let enemies = if self.present_bounds.beyond(1 - side.min(1), at, within) {
                     &[][..]
                 } else {
@@ -474,7 +498,10 @@ impl Battle<'_> {
                         continue;
                     }
                     let position = self.defensive(e.at, 1 - side);
-                    let group = self.volley_group(side, t);
+                    if let Some(g) = groups.get_mut(t).filter(|g| g.is_none()) {
+                        *g = Some(self.volley_group(side, t));
+                    }
+                    let group = groups.get(t).and_then(Option::as_deref).unwrap_or(&[]);
                     let mine: f64 = group
                         .iter()
                         .filter_map(|&j| self.u(j))
@@ -490,13 +517,15 @@ impl Battle<'_> {
                     let theirs = self.defence_near(t, &mut cache);
                     let odds = mine / theirs.max(1e-9);
                     if best.as_ref().is_none_or(|b| odds > b.0 + EPSILON) {
-                        best = Some((odds, t, group, mine, theirs));
+                        best = Some((odds, t, mine, theirs));
                     }
                 }
-                let Some((_, t, group, mine, theirs)) = best else {
+                let Some((_, t, mine, theirs)) = best else {
                     continue;
                 };
                 if self.favoured(side, mine, theirs) {
+                    let group = groups.get_mut(t).and_then(Option::take).unwrap_or_default();
+                    groups.fill(None);
                     for &j in &group {
                         self.set_charge(j, Charge::Volley(t));
                     }
@@ -607,6 +636,13 @@ impl Battle<'_> {
             return false;
         }
         let Some(me) = self.u(i) else { return false };
+        // No cavalry within a charge when the box about the enemy is beyond
+        // the longest (exact as computed: `Bounds`).
+        let charge = |t: Troop| move_inches(t, Going::Column) * self.scale + CONTACT_INCHES + 2.0;
+        let longest = charge(Troop::LightCavalry).max(charge(Troop::HeavyCavalry));
+        if self.present_bounds.beyond(enemy, me.at, longest) {
+            return false;
+        }
         let mut threat = false;
         for e in self.enemies(me.side) {
             let t = e.troop;
@@ -614,7 +650,7 @@ impl Battle<'_> {
             if t.is_infantry() && d <= 6.0 * self.scale * 1.5 {
                 return false;
             }
-            if t.is_cavalry() && d <= move_inches(t, Going::Column) * self.scale + CONTACT_INCHES + 2.0 {
+            if t.is_cavalry() && d <= charge(t) {
                 threat = true;
             }
         }
