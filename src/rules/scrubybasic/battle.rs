@@ -206,7 +206,8 @@ pub(super) struct Battle<'a> {
     /// Scratch for musket fire: (firer, enemy in reach, squared distance).
     seen: Vec<(usize, usize, f64)>,
     /// Each side's combatants in index order, listed by [`Self::list_present`]
-    /// at the start of a side's move, of the orders and of each fire, while
+    /// at the start of a side's move, of the orders (kept for the artillery)
+    /// and of the musketry, while
     /// no stand they hold moves or falls (a moving side's own list goes
     /// stale as it moves: only its enemy's is read then).
     present: [Vec<Present>; 2],
@@ -736,6 +737,10 @@ impl Turns for Battle<'_> {
         // 1. Both players move all their soldiers.
         self.move_side(first);
         self.move_side(1 - first);
+        // The combatants as the moves leave them, listed once for the
+        // orders and the artillery: between the two none moves or falls
+        // (the captures take only command and transport, never listed).
+        self.list_present();
         self.orders();
         self.captures();
         // 2. Artillery fires. 3. Musket fire. 3.1 Fire and charge.

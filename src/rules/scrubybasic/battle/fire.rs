@@ -89,9 +89,8 @@ impl Battle<'_> {
         self.log.say(self.turn, || format!("{name} {how}"));
     }
 
-    /// 2. Artillery fire.
+    /// 2. Artillery fire, each side's combatants as listed for the orders.
     pub(super) fn artillery(&mut self) {
-        self.list_present();
         for p in &mut self.pools {
             *p = [0.0; 3];
         }

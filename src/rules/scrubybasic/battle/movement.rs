@@ -409,9 +409,9 @@ impl Battle<'_> {
         v
     }
 
-    /// Fire and charge, and special cavalry charges, ordered before combat.
+    /// Fire and charge, and special cavalry charges, ordered before combat,
+    /// each side's combatants as listed after the moves.
     pub(super) fn orders(&mut self) {
-        self.list_present();
         self.deploy_in_range();
         self.form_squares();
         // The defence of each stand charged, worked out once.
