@@ -207,9 +207,9 @@ pub(super) struct Battle<'a> {
     seen: Vec<(usize, usize, f64)>,
     /// Each side's combatants in index order, listed by [`Self::list_present`]
     /// at the start of a side's move, of the orders (kept for the artillery)
-    /// and of the musketry, while
-    /// no stand they hold moves or falls (a moving side's own list goes
-    /// stale as it moves: only its enemy's is read then).
+    /// and of the musketry, while no stand they hold moves or falls (a
+    /// moving side's own list goes stale as it moves: only its enemy's is
+    /// read then).
     present: [Vec<Present>; 2],
     /// The box about each side's combatants as last listed (`None` for
     /// none): a look for one within a reach of a place beyond it is passed
