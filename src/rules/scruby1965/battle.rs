@@ -479,6 +479,14 @@ impl<'a> Battle<'a> {
         self.side_stands(1 - side.min(1))
     }
 
+    /// The enemy combatants of side `side`, index and centre, in the
+    /// roster's order: those [`Battle::nearest_enemy`] looks among.
+    pub(super) fn enemy_combatants(&self, side: usize) -> impl Iterator<Item = (usize, Point)> + '_ {
+        self.enemy_stands(side)
+            .filter(move |(_, e)| e.side != side && e.combatant())
+            .map(|(j, e)| (j, e.at))
+    }
+
     /// The nearest enemy combatant on the table, and its distance in inches.
     pub(super) fn nearest_enemy(&self, i: usize) -> Option<(usize, f64)> {
         let me = self.stands.get(i)?;
@@ -500,12 +508,7 @@ impl<'a> Battle<'a> {
                 kept.set(Some((me.at, best)));
                 best
             }
-            None => nearest_of(
-                me.at,
-                self.enemy_stands(me.side)
-                    .filter(|(_, e)| e.side != me.side && e.combatant())
-                    .map(|(j, e)| (j, e.at)),
-            ),
+            None => nearest_of(me.at, self.enemy_combatants(me.side)),
         }
     }
 

@@ -39,11 +39,7 @@ impl Battle<'_> {
         self.scratch.targets_box = self.targets_box(side);
         let mut foes = std::mem::take(&mut self.scratch.foes);
         foes.clear();
-        foes.extend(
-            self.enemy_stands(side)
-                .filter(|(_, e)| e.side != side && e.combatant())
-                .map(|(j, e)| (j, e.at)),
-        );
+        foes.extend(self.enemy_combatants(side));
         self.scratch.foes = foes;
         self.scratch.foes_box = Bounds::of(
             self.enemy_stands(side)

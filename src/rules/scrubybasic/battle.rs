@@ -223,7 +223,7 @@ pub(super) struct Battle<'a> {
     forming: bool,
     /// The enemy guns of the side moving, each with the reach of its fire
     /// (Artillery 2: its range from the level it stands on), listed as the
-    /// move begins ([`Self::under_gun_fire`]).
+    /// move begins ([`Self::under_gun_fire`], [`Self::forming_on_guns`]).
     guns: Vec<(Point, f64)>,
     /// Routes round the water: a stand goes anywhere but into a river
     /// (no Movement chart figure for crossing one).

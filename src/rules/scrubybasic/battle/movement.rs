@@ -59,8 +59,8 @@ impl Battle<'_> {
         self.list_present();
         self.front = None;
         self.mark_engaged(side);
-        self.forming = self.forming_on_guns(side);
         self.list_guns(side);
+        self.forming = self.forming_on_guns(side);
         for i in 0..self.units.len() {
             if self.u(i).is_some_and(|u| u.side == side && u.fighting()) {
                 self.move_stand(i);
@@ -240,13 +240,10 @@ impl Battle<'_> {
     /// foot (this program's doctrine: companies that go in one or two at a
     /// time are cut down by the canister, Artillery 7, without killing a
     /// gun; the attack goes in together).
+    ///
+    /// The enemy guns are those listed as the move begins ([`Battle::guns`]).
     fn forming_on_guns(&self, side: usize) -> bool {
-        let guns: Vec<Point> = self
-            .enemies(side)
-            .iter()
-            .filter(|e| e.troop == Troop::Artillery)
-            .map(|e| e.at)
-            .collect();
+        let guns = &self.guns;
         if guns.is_empty() || self.side(side).role != Role::Attacker {
             return false;
         }
@@ -263,7 +260,10 @@ impl Battle<'_> {
             let Some(troop) = u.troop else { continue };
             let reach =
                 (musket_range(troop, 0).unwrap_or(6.0) + move_inches(troop, Going::Column)) * self.scale;
-            if guns.iter().any(|&g| doctrine::dist(u.at, g) <= reach + EPSILON) {
+            if guns
+                .iter()
+                .any(|&(g, _)| doctrine::dist(u.at, g) <= reach + EPSILON)
+            {
                 ready += 1;
             }
         }
