@@ -38,9 +38,6 @@ const CAN_FIGHT: u8 = 1;
 const MUST_MOVE: u8 = 2;
 const GENERAL: u8 = 3;
 
-/// Most charges weighed at once (eight squares round each enemy in reach).
-const MOST_CHARGE_OPTIONS: usize = 64;
-
 /// What each enemy stand able to strike a square costs it as the
 /// General's place (this program's own: a General of the period commanded
 /// from behind his line, and the seed's General is a stand of 1 to 3 points
@@ -348,8 +345,8 @@ impl Battle<'_> {
 
     /// An empty square stand `i` can reach and an enemy stand next to it
     /// that the odds favour charging: the best odds, then the shortest move.
-    /// The odds are weighed first, and the move searched only if some charge
-    /// is favoured.
+    /// The move is searched first, if there is any such square within it at
+    /// all, and the odds weighed only from the squares it reaches.
     /// `paired`: the stand behind it comes too, adding its support.
     fn best_charge_after_move(
         &self,
@@ -359,50 +356,54 @@ impl Battle<'_> {
     ) -> Option<(Square, usize)> {
         let me = self.pieces.get(i)?;
         let within = me.moves + ROAD_BONUS;
-        let mut options = [((0, 0), 0_usize, 0.0_f64); MOST_CHARGE_OPTIONS];
-        let mut count = 0;
-        // The support in each square weighed, counted once for them all.
-        let mut field = None;
-        for (t, q) in self.pieces.iter().enumerate() {
-            if q.side == me.side || !q.on_table() || squares_apart(me.at, q.at) > within + 1 {
-                continue;
-            }
-            if self.front_at(q.at) != Some(t) {
-                continue;
-            }
-            let mut theirs = None;
-            for n in neighbours(q.at) {
-                if n == me.at
-                    || squares_apart(me.at, n) > within
-                    || !self.on_table(n)
-                    || self.stands_in(n) != 0
-                {
-                    continue;
-                }
-                let Some(theirs) = *theirs.get_or_insert_with(|| self.expected_engaged(t)) else {
-                    break;
-                };
-                let field = field.get_or_insert_with(|| self.support_field(i));
-                let mut support = field.at(n).unwrap_or_else(|| self.support(i, n));
-                support.same_square += i32::from(paired);
-                if let Some(odds) = self.charge_odds_with(i, n, t, theirs, support)
-                    && let Some(slot) = options.get_mut(count)
-                {
-                    *slot = (n, t, odds);
-                    count += 1;
-                }
-            }
-        }
-        if count == 0 {
-            return None;
-        }
+        // Each enemy front stand within the move, with the empty squares
+        // next to it that are within it too.
+        let squares = || {
+            self.pieces
+                .iter()
+                .enumerate()
+                .filter(move |&(t, q)| {
+                    q.side != me.side
+                        && q.on_table()
+                        && squares_apart(me.at, q.at) <= within + 1
+                        && self.front_at(q.at) == Some(t)
+                })
+                .flat_map(move |(t, q)| {
+                    neighbours(q.at)
+                        .filter(move |&n| {
+                            n != me.at
+                                && squares_apart(me.at, n) <= within
+                                && self.on_table(n)
+                                && self.stands_in(n) == 0
+                        })
+                        .map(move |n| (n, t))
+                })
+        };
+        squares().next()?;
         let reach = reach.get_or_insert_with(|| self.reach(i));
+        // The support in each square weighed, counted once for them all;
+        // each enemy's expected score, once for its squares.
+        let mut field = None;
+        let mut theirs: Option<(usize, Option<f64>)> = None;
         let mut best: Option<(f64, u8, Square, usize)> = None;
-        for &(sq, t, odds) in options.iter().take(count) {
-            if let Some(cost) = reach.cost_at(sq)
+        for (n, t) in squares() {
+            let Some(cost) = reach.cost_at(n) else {
+                continue;
+            };
+            let engaged = match theirs {
+                Some((k, e)) if k == t => e,
+                _ => theirs.insert((t, self.expected_engaged(t))).1,
+            };
+            let Some(engaged) = engaged else {
+                continue;
+            };
+            let field = field.get_or_insert_with(|| self.support_field(i));
+            let mut support = field.at(n).unwrap_or_else(|| self.support(i, n));
+            support.same_square += i32::from(paired);
+            if let Some(odds) = self.charge_odds_with(i, n, t, engaged, support)
                 && best.is_none_or(|(b, c, _, _)| odds > b || (odds == b && cost < c))
             {
-                best = Some((odds, cost, sq, t));
+                best = Some((odds, cost, n, t));
             }
         }
         best.map(|(_, _, sq, t)| (sq, t))
@@ -768,5 +769,78 @@ mod tests {
         // On its post, it stays to fight.
         b.move_to(i, post);
         assert!(!b.back_to_the_objective(i));
+    }
+
+    /// Horse at the centre of an open table with sixteen enemy stands about
+    /// it: more than 64 squares from which a charge is favoured come
+    /// before the best, which a general who listed only the first 64 (as
+    /// the search did until 29 November) never weighed.
+    #[test]
+    fn horse_weighs_every_charge_within_its_move() {
+        let mut scenario = crossroads();
+        scenario.table.width = 24;
+        scenario.table.depth = 24;
+        let at = |id, kind, (dx, dy): (i32, i32)| TableStand {
+            kind,
+            strength: kind.roster_points(),
+            full: kind.roster_points(),
+            at: Some((f64::from(12 + dx) + 0.5, f64::from(12 + dy) + 0.5)),
+            ..stand(id, (0.0, 0.0))
+        };
+        scenario.sides[1].stands = vec![at(100, StandKind::HeavyCavalry, (0, 0))];
+        let spots = [-5, -2, 2, 5];
+        let mut guards: Vec<_> = spots
+            .iter()
+            .flat_map(|&dx| spots.iter().map(move |&dy| (dx, dy)))
+            .filter(|&spot| spot != (2, 2))
+            .zip(1..)
+            .map(|(spot, id)| at(id, StandKind::GuardInfantry, spot))
+            .collect();
+        // Weaker than a guard: the best charge, and the last enemy listed.
+        guards.push(at(99, StandKind::NativeSpearmen, (2, 2)));
+        scenario.sides[0].stands = guards;
+        let mut b = Battle::new(&scenario, 1, false);
+        b.plans[1].boldness = doctrine::Boldness::Bold;
+        let i = b.pieces.iter().position(|p| p.stand.id == StandId(100)).unwrap();
+        let me = b.pieces[i].at;
+        let within = b.pieces[i].moves + ROAD_BONUS;
+        let reach = b.reach(i);
+        // Every favoured charge in the order the search lists them, and the
+        // best of those the move reaches: the odds, then the shorter move.
+        let mut favoured = Vec::new();
+        for t in 0..b.pieces.len() {
+            let q = &b.pieces[t];
+            if q.side == b.pieces[i].side || b.front_at(q.at) != Some(t) {
+                continue;
+            }
+            for n in neighbours(q.at) {
+                if n == me || squares_apart(me, n) > within || !b.on_table(n) || b.stands_in(n) != 0 {
+                    continue;
+                }
+                let theirs = b.expected_engaged(t).unwrap();
+                if let Some(odds) = b.charge_odds(i, n, t, theirs) {
+                    favoured.push((odds, reach.cost_at(n), n, t));
+                }
+            }
+        }
+        let (place, &(odds, cost, sq, t)) = favoured
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| o.1.is_some())
+            .reduce(|a, b| {
+                if b.1.0 > a.1.0 || (b.1.0 == a.1.0 && b.1.1 < a.1.1) {
+                    b
+                } else {
+                    a
+                }
+            })
+            .unwrap();
+        assert!(place >= 64, "{place} favoured charges come before the best");
+        assert_eq!(
+            b.pieces[t].stand.id,
+            StandId(99),
+            "the spearmen, at odds {odds:.2} from {sq:?} ({cost:?})"
+        );
+        assert_eq!(b.best_charge_after_move(i, false, &mut None), Some((sq, t)));
     }
 }
