@@ -38,6 +38,11 @@ const CAN_FIGHT: u8 = 1;
 const MUST_MOVE: u8 = 2;
 const GENERAL: u8 = 3;
 
+/// Most enemy stands within a move and a square of a stand: every square
+/// of the widest move's box (5 squares and a road's 1, CORDERY MOVEMENT)
+/// and the ring about it, more than any side fields in reach.
+const MOST_IN_REACH: usize = 15 * 15;
+
 /// What each enemy stand able to strike a square costs it as the
 /// General's place (this program's own: a General of the period commanded
 /// from behind his line, and the seed's General is a stand of 1 to 3 points
@@ -356,38 +361,36 @@ impl Battle<'_> {
     ) -> Option<(Square, usize)> {
         let me = self.pieces.get(i)?;
         let within = me.moves + ROAD_BONUS;
-        // Each enemy front stand within the move, with the empty squares
-        // next to it that are within it too.
-        let squares = || {
-            self.pieces
-                .iter()
-                .enumerate()
-                .filter(move |&(t, q)| {
-                    q.side != me.side
-                        && q.on_table()
-                        && squares_apart(me.at, q.at) <= within + 1
-                        && self.front_at(q.at) == Some(t)
-                })
-                .flat_map(move |(t, q)| {
-                    neighbours(q.at)
-                        .filter(move |&n| {
-                            n != me.at
-                                && squares_apart(me.at, n) <= within
-                                && self.on_table(n)
-                                && self.stands_in(n) == 0
-                        })
-                        .map(move |n| (n, t))
-                })
-        };
-        squares().next()?;
+        // The enemy front stands next to a square within the move.
+        let mut enemies = [0_usize; MOST_IN_REACH];
+        let mut count = 0;
+        for (t, q) in self.pieces.iter().enumerate() {
+            if q.side != me.side
+                && q.on_table()
+                && squares_apart(me.at, q.at) <= within + 1
+                && self.front_at(q.at) == Some(t)
+                && let Some(slot) = enemies.get_mut(count)
+            {
+                *slot = t;
+                count += 1;
+            }
+        }
+        if count == 0 {
+            return None;
+        }
         let reach = reach.get_or_insert_with(|| self.reach(i));
         // The support in each square weighed, counted once for them all;
         // each enemy's expected score, once for its squares.
         let mut field = None;
         let mut theirs: Option<(usize, Option<f64>)> = None;
         let mut best: Option<(f64, u8, Square, usize)> = None;
-        for (n, t) in squares() {
-            let Some(cost) = reach.cost_at(n) else {
+        let squares = enemies.iter().take(count).flat_map(|&t| {
+            let at = self.pieces.get(t).map_or(me.at, |q| q.at);
+            neighbours(at).map(move |n| (n, t))
+        });
+        for (n, t) in squares {
+            // A square the move reaches is on the table and within it.
+            let Some(cost) = reach.cost_at(n).filter(|_| n != me.at && self.stands_in(n) == 0) else {
                 continue;
             };
             let engaged = match theirs {
