@@ -25,7 +25,7 @@
 //! activated.
 
 use super::battle::{Battle, Piece, centre, neighbours};
-use super::movement::Reach;
+use super::movement::{Reach, WINDOW};
 use super::tables::{ROAD_BONUS, Square, in_front_arc, squares_apart};
 use crate::rules::doctrine;
 use crate::scenario::Role;
@@ -37,11 +37,6 @@ const GENERAL_IN_DANGER: u8 = 0;
 const CAN_FIGHT: u8 = 1;
 const MUST_MOVE: u8 = 2;
 const GENERAL: u8 = 3;
-
-/// Most enemy stands within a move and a square of a stand: every square
-/// of the widest move's box (5 squares and a road's 1, CORDERY MOVEMENT)
-/// and the ring about it, more than any side fields in reach.
-const MOST_IN_REACH: usize = 15 * 15;
 
 /// What each enemy stand able to strike a square costs it as the
 /// General's place (this program's own: a General of the period commanded
@@ -350,8 +345,8 @@ impl Battle<'_> {
 
     /// An empty square stand `i` can reach and an enemy stand next to it
     /// that the odds favour charging: the best odds, then the shortest move.
-    /// The move is searched first, if there is any such square within it at
-    /// all, and the odds weighed only from the squares it reaches.
+    /// The move is searched first, if any enemy front stand is within it and
+    /// a square, and the odds weighed only from the squares it reaches.
     /// `paired`: the stand behind it comes too, adding its support.
     fn best_charge_after_move(
         &self,
@@ -361,8 +356,10 @@ impl Battle<'_> {
     ) -> Option<(Square, usize)> {
         let me = self.pieces.get(i)?;
         let within = me.moves + ROAD_BONUS;
-        // The enemy front stands next to a square within the move.
-        let mut enemies = [0_usize; MOST_IN_REACH];
+        // The enemy front stands next to a square within the move: one to a
+        // square, within a square of the widest move, so the search's window
+        // has room for them all.
+        let mut enemies = [0_usize; WINDOW];
         let mut count = 0;
         for (t, q) in self.pieces.iter().enumerate() {
             if q.side != me.side
