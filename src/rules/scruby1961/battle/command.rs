@@ -733,8 +733,8 @@ impl Battle<'_> {
                 let position = self.defensive(e.at, e.side, u.at) && !troop.is_elite();
                 if troop.is_infantry()
                     && !position
-                    && !self.charge_prospect(i, j)
                     && !self.last_chance(u.owner)
+                    && !self.charge_prospect(i, j)
                 {
                     order.stop = order.stop.max(self.approach(i, j, u.range - STEP_INCHES));
                 }
