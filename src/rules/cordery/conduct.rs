@@ -25,7 +25,7 @@
 //! activated.
 
 use super::battle::{Battle, Piece, centre, neighbours};
-use super::movement::{Reach, WINDOW};
+use super::movement::Reach;
 use super::tables::{ROAD_BONUS, Square, in_front_arc, squares_apart};
 use crate::rules::doctrine;
 use crate::scenario::Role;
@@ -356,54 +356,37 @@ impl Battle<'_> {
     ) -> Option<(Square, usize)> {
         let me = self.pieces.get(i)?;
         let within = me.moves + ROAD_BONUS;
-        // The enemy front stands next to a square within the move: one to a
-        // square, within a square of the widest move, so the search's window
-        // has room for them all.
-        let mut enemies = [0_usize; WINDOW];
-        let mut count = 0;
-        for (t, q) in self.pieces.iter().enumerate() {
-            if q.side != me.side
-                && q.on_table()
-                && squares_apart(me.at, q.at) <= within + 1
-                && self.front_at(q.at) == Some(t)
-                && let Some(slot) = enemies.get_mut(count)
-            {
-                *slot = t;
-                count += 1;
-            }
-        }
-        if count == 0 {
-            return None;
-        }
-        let reach = reach.get_or_insert_with(|| self.reach(i));
-        // The support in each square weighed, counted once for them all;
-        // each enemy's expected score, once for its squares.
+        // The support in each square weighed, counted once for them all.
         let mut field = None;
-        let mut theirs: Option<(usize, Option<f64>)> = None;
         let mut best: Option<(f64, u8, Square, usize)> = None;
-        let squares = enemies.iter().take(count).flat_map(|&t| {
-            let at = self.pieces.get(t).map_or(me.at, |q| q.at);
-            neighbours(at).map(move |n| (n, t))
-        });
-        for (n, t) in squares {
-            // A square the move reaches is on the table and within it.
-            let Some(cost) = reach.cost_at(n).filter(|_| n != me.at && self.stands_in(n) == 0) else {
-                continue;
-            };
-            let engaged = match theirs {
-                Some((k, e)) if k == t => e,
-                _ => theirs.insert((t, self.expected_engaged(t))).1,
-            };
-            let Some(engaged) = engaged else {
-                continue;
-            };
-            let field = field.get_or_insert_with(|| self.support_field(i));
-            let mut support = field.at(n).unwrap_or_else(|| self.support(i, n));
-            support.same_square += i32::from(paired);
-            if let Some(odds) = self.charge_odds_with(i, n, t, engaged, support)
-                && best.is_none_or(|(b, c, _, _)| odds > b || (odds == b && cost < c))
+        for (t, q) in self.pieces.iter().enumerate() {
+            if q.side == me.side
+                || !q.on_table()
+                || squares_apart(me.at, q.at) > within + 1
+                || self.front_at(q.at) != Some(t)
             {
-                best = Some((odds, cost, n, t));
+                continue;
+            }
+            // An enemy front stand within a square of the move: the move is
+            // searched (once for all).
+            let reach = reach.get_or_insert_with(|| self.reach(i));
+            let mut theirs = None;
+            for n in neighbours(q.at) {
+                // A square the move reaches is on the table and within it.
+                let Some(cost) = reach.cost_at(n).filter(|_| n != me.at && self.stands_in(n) == 0) else {
+                    continue;
+                };
+                let Some(theirs) = *theirs.get_or_insert_with(|| self.expected_engaged(t)) else {
+                    break;
+                };
+                let field = field.get_or_insert_with(|| self.support_field(i));
+                let mut support = field.at(n).unwrap_or_else(|| self.support(i, n));
+                support.same_square += i32::from(paired);
+                if let Some(odds) = self.charge_odds_with(i, n, t, theirs, support)
+                    && best.is_none_or(|(b, c, _, _)| odds > b || (odds == b && cost < c))
+                {
+                    best = Some((odds, cost, n, t));
+                }
             }
         }
         best.map(|(_, _, sq, t)| (sq, t))
@@ -827,11 +810,11 @@ mod tests {
             .iter()
             .enumerate()
             .filter(|(_, o)| o.1.is_some())
-            .reduce(|a, b| {
-                if b.1.0 > a.1.0 || (b.1.0 == a.1.0 && b.1.1 < a.1.1) {
-                    b
+            .reduce(|x, y| {
+                if y.1.0 > x.1.0 || (y.1.0 == x.1.0 && y.1.1 < x.1.1) {
+                    y
                 } else {
-                    a
+                    x
                 }
             })
             .unwrap();

@@ -26,7 +26,7 @@ const REACH: i32 = 6;
 const RADIUS: i32 = REACH + 1;
 const SPAN: i32 = 2 * RADIUS + 1;
 /// `SPAN * SPAN` squares.
-pub(super) const WINDOW: usize = 15 * 15;
+const WINDOW: usize = 15 * 15;
 const UNREACHED: u8 = u8::MAX;
 
 // What the window holds of each square, for the stand moving.
