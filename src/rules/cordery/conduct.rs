@@ -567,7 +567,7 @@ impl Battle<'_> {
         self.count_fighters(i, &mut fighters);
         let threatened =
             |sq: Square| GENERAL_THREAT.saturating_mul(count_threats(strikers.iter().copied(), sq));
-        let here = self.general_ground(i, at, &fighters) - threatened(at);
+        let here = self.general_ground(i, at, self.friends_about(at, &fighters)) - threatened(at);
         // The best square: the highest score, then the cheapest to reach,
         // then the last of equals in the order of `Reach::squares`. The
         // threats only lower a square's score, so one whose score before them
@@ -578,7 +578,14 @@ impl Battle<'_> {
             if sq == at || !self.can_stop(i, sq) {
                 continue;
             }
-            let ground = self.general_ground(i, sq, &fighters);
+            // Twice the stands about the square is the most it can score:
+            // a square that could not win on them alone is passed over
+            // before its enemies and its sharers are looked at.
+            let friends = self.friends_about(sq, &fighters);
+            if 2 * friends <= here || best.is_some_and(|(_, b, _)| 2 * friends < b) {
+                continue;
+            }
+            let ground = self.general_ground(i, sq, friends);
             if ground <= here || best.is_some_and(|(_, b, _)| ground < b) {
                 continue;
             }
@@ -626,19 +633,40 @@ impl Battle<'_> {
         }));
     }
 
+    /// How many fighting stands of a General's side stand next to `sq`
+    /// (`fighters`, [`Battle::count_fighters`]).
+    fn friends_about(&self, sq: Square, fighters: &[u8]) -> i32 {
+        // Off the table's edge, the three rows about it are one run each.
+        if sq.0 > 0
+            && sq.1 > 0
+            && sq.0 < self.width - 1
+            && sq.1 < self.depth - 1
+            && let Ok(k) = usize::try_from(sq.1 * self.width + sq.0)
+            && let Ok(w) = usize::try_from(self.width)
+            && let (Some(above), Some([left, _, right]), Some(below)) = (
+                fighters.get(k - w - 1..k - w + 2),
+                fighters.get(k - 1..k + 2),
+                fighters.get(k + w - 1..k + w + 2),
+            )
+        {
+            let row = |r: &[u8]| r.iter().map(|&n| i32::from(n)).sum::<i32>();
+            return row(above) + i32::from(*left) + i32::from(*right) + row(below);
+        }
+        neighbours(sq)
+            .filter_map(|n| self.slot(n).and_then(|k| fighters.get(k)))
+            .map(|&n| i32::from(n))
+            .sum()
+    }
+
     /// How good `sq` is for General `i` before the enemy's reach is
-    /// counted: two for each fighting stand of his next to it (`fighters`,
-    /// [`Battle::count_fighters`]), less ten next to an enemy, less one
+    /// counted: two for each fighting stand of his next to it (`friends`,
+    /// [`Battle::friends_about`]), less ten next to an enemy, less one
     /// sharing a square. Less [`GENERAL_THREAT`] for each enemy stand that
     /// could strike him there, it is the square's score.
-    fn general_ground(&self, i: usize, sq: Square, fighters: &[u8]) -> i32 {
+    fn general_ground(&self, i: usize, sq: Square, friends: i32) -> i32 {
         let Some(side) = self.pieces.get(i).map(|p| p.side) else {
             return i32::MIN / 2;
         };
-        let friends: i32 = neighbours(sq)
-            .filter_map(|n| self.slot(n).and_then(|k| fighters.get(k)))
-            .map(|&n| i32::from(n))
-            .sum();
         let shared = self.occupants(sq).into_iter().flatten().any(|o| o != i);
         2 * friends - if self.enemy_adjacent(sq, side) { 10 } else { 0 } - i32::from(shared)
     }
