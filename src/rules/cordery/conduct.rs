@@ -854,4 +854,28 @@ mod tests {
         );
         assert_eq!(b.best_charge_after_move(i, false, &mut None), Some((sq, t)));
     }
+
+    /// A General's count of his stands about a square reads the three rows
+    /// about it as runs away from the table's edge: on every square, edges
+    /// and corners too, it counts what the eight squares about it hold.
+    #[test]
+    fn friends_about_a_square_are_the_eight_squares_about_it() {
+        let scenario = crossroads();
+        let b = Battle::new(&scenario, 1, false);
+        let (w, d) = (b.width, b.depth);
+        let n = usize::try_from(w * d).unwrap();
+        // Counts that differ from square to square (0 to 2, a square's most).
+        let fighters: Vec<u8> = (0..n)
+            .map(|k| u8::try_from((k * 7 + k / 5) % 3).unwrap())
+            .collect();
+        for y in 0..d {
+            for x in 0..w {
+                let eight: i32 = neighbours((x, y))
+                    .filter(|&(nx, ny)| nx >= 0 && ny >= 0 && nx < w && ny < d)
+                    .map(|(nx, ny)| i32::from(fighters[usize::try_from(ny * w + nx).unwrap()]))
+                    .sum();
+                assert_eq!(b.friends_about((x, y), &fighters), eight, "square ({x}, {y})");
+            }
+        }
+    }
 }
