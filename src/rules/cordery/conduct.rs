@@ -569,24 +569,25 @@ impl Battle<'_> {
             |sq: Square| GENERAL_THREAT.saturating_mul(count_threats(strikers.iter().copied(), sq));
         let here = self.general_ground(i, at, self.friends_about(at, &fighters)) - threatened(at);
         // The best square: the highest score, then the cheapest to reach,
-        // then the last of equals in the order of `Reach::squares`. The
-        // threats only lower a square's score, so one whose score before them
-        // could not beat the square he stands on or the best so far is passed
-        // over before they are counted.
+        // then the last of equals in the order of `Reach::squares`. Each
+        // part of a square's score after twice the stands about it only
+        // lowers it, so a square whose score so far could not beat the
+        // square he stands on or the best so far is passed over before the
+        // rest is looked at: its enemies and sharers, then the threats.
         let mut best: Option<(Square, i32, u8)> = None;
+        let may_win = |so_far: i32, best: Option<(Square, i32, u8)>| {
+            so_far > here && best.is_none_or(|(_, b, _)| so_far >= b)
+        };
         for (sq, cost) in reach.squares() {
             if sq == at || !self.can_stop(i, sq) {
                 continue;
             }
-            // Twice the stands about the square is the most it can score:
-            // a square that could not win on them alone is passed over
-            // before its enemies and its sharers are looked at.
             let friends = self.friends_about(sq, &fighters);
-            if 2 * friends <= here || best.is_some_and(|(_, b, _)| 2 * friends < b) {
+            if !may_win(2 * friends, best) {
                 continue;
             }
             let ground = self.general_ground(i, sq, friends);
-            if ground <= here || best.is_some_and(|(_, b, _)| ground < b) {
+            if !may_win(ground, best) {
                 continue;
             }
             let score = ground - threatened(sq);
