@@ -317,10 +317,15 @@ impl<'a> Battle<'a> {
 
     /// The index of `sq` in the grid, if it is on the table.
     pub(super) fn slot(&self, sq: Square) -> Option<usize> {
-        if sq.0 < 0 || sq.1 < 0 || sq.0 >= self.width || sq.1 >= self.depth {
+        // A negative coordinate read as unsigned is past any edge, so one
+        // test a coordinate finds it off the table on either side (the
+        // width and depth are never negative: `set_out`).
+        let (x, y) = (sq.0.cast_unsigned(), sq.1.cast_unsigned());
+        let (width, depth) = (self.width.cast_unsigned(), self.depth.cast_unsigned());
+        if x >= width || y >= depth {
             return None;
         }
-        usize::try_from(sq.1 * self.width + sq.0).ok()
+        usize::try_from(y * width + x).ok()
     }
 
     pub(super) fn on_table(&self, sq: Square) -> bool {

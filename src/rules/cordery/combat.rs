@@ -80,14 +80,17 @@ impl Battle<'_> {
         };
         let ours = u8::try_from(me.side + 1).unwrap_or(0);
         let (kind, tag) = (me.kind, u32::try_from(i).unwrap_or(super::battle::EMPTY));
+        // A negative coordinate read as unsigned is past any edge: one test
+        // a coordinate (the width and depth are never negative).
+        let (width, depth) = (self.width.cast_unsigned(), self.depth.cast_unsigned());
         for dy in -1..=1 {
             let y = sq.1 + dy;
-            if y < 0 || y >= self.depth {
+            if y.cast_unsigned() >= depth {
                 continue;
             }
             for dx in -1..=1 {
                 let x = sq.0 + dx;
-                if x < 0 || x >= self.width {
+                if x.cast_unsigned() >= width {
                     continue;
                 }
                 let Ok(slot) = usize::try_from(y * self.width + x) else {

@@ -859,6 +859,100 @@ mod tests {
     /// A General's count of his stands about a square reads the three rows
     /// about it as runs away from the table's edge: on every square, edges
     /// and corners too, it counts what the eight squares about it hold.
+    /// `slot`'s one unsigned test a coordinate agrees with the four
+    /// comparisons it replaced, on the table, just off each edge and at
+    /// the far ends of the coordinates.
+    #[test]
+    fn slot_finds_every_square_on_the_table_and_none_off_it() {
+        let scenario = crossroads();
+        let b = Battle::new(&scenario, 1, false);
+        let (w, d) = (b.width, b.depth);
+        assert!(w > 0 && d > 0);
+        let mut xs: Vec<i32> = (-3..w + 3).collect();
+        let mut ys: Vec<i32> = (-3..d + 3).collect();
+        for far in [i32::MIN, i32::MIN + 1, -w, i32::MAX - 1, i32::MAX] {
+            xs.push(far);
+            ys.push(far);
+        }
+        let mut on = 0;
+        for &y in &ys {
+            for &x in &xs {
+                let expected =
+                    (x >= 0 && y >= 0 && x < w && y < d).then(|| usize::try_from(y * w + x).unwrap());
+                assert_eq!(b.slot((x, y)), expected, "square ({x}, {y}) of {w} x {d}");
+                on += usize::from(expected.is_some());
+            }
+        }
+        assert_eq!(on, usize::try_from(w * d).unwrap());
+    }
+
+    /// A stand's support in a square, counted with one unsigned test a
+    /// coordinate, agrees with the stands of its side found square by square
+    /// about it with the four comparisons, on every square of the table and
+    /// just off it: stands of both sides stand in the corners and along the
+    /// edges, where a square read one past the end of a row would be the
+    /// first of the next.
+    #[test]
+    fn support_counts_the_stands_of_its_side_on_the_table_about_a_square() {
+        use super::super::combat::Support;
+        let mut scenario = crossroads();
+        let at = |k: u32| (f64::from(k % 12) + 0.5, f64::from(k / 12 % 3) + 0.5);
+        for k in 0..6 {
+            scenario.sides[0].stands.push(stand(10 + k, at(k)));
+            scenario.sides[1]
+                .stands
+                .push(stand(20 + k, (at(k).0, at(k).1 + 9.0)));
+        }
+        let mut b = Battle::new(&scenario, 1, false);
+        let (w, d) = (b.width, b.depth);
+        let edges = [(0, 0), (0, 1), (11, 0), (11, 1), (0, 6), (11, 5)];
+        for (n, &sq) in edges.iter().enumerate() {
+            for (side, row) in [(0, sq), (1, (sq.0, d - 1 - sq.1))] {
+                let id = StandId(if side == 0 { 10 } else { 20 } + u32::try_from(n).unwrap());
+                let i = b.pieces.iter().position(|p| p.stand.id == id).unwrap();
+                b.move_to(i, row);
+                assert_eq!(b.pieces[i].at, row, "stand {id:?} to {row:?}");
+            }
+        }
+        let mut checked = 0;
+        for (i, me) in b.pieces.iter().enumerate() {
+            if !me.on_table() {
+                continue;
+            }
+            for y in -1..=d {
+                for x in -1..=w {
+                    let mut expected = Support::default();
+                    for (nx, ny) in (-1..=1).flat_map(|dy| (-1..=1).map(move |dx| (x + dx, y + dy))) {
+                        if nx < 0 || ny < 0 || nx >= w || ny >= d {
+                            continue;
+                        }
+                        for o in b.occupants((nx, ny)).into_iter().flatten() {
+                            let p = &b.pieces[o];
+                            if o == i || p.side != me.side {
+                                continue;
+                            }
+                            if (nx, ny) == (x, y) {
+                                expected.same_square += i32::from(p.kind == me.kind);
+                            } else if p.general {
+                                expected.command += p.value;
+                            } else {
+                                expected.adjacent += i32::from(p.kind == me.kind);
+                            }
+                        }
+                    }
+                    let got = b.support(i, (x, y));
+                    assert_eq!(
+                        (got.command, got.adjacent, got.same_square),
+                        (expected.command, expected.adjacent, expected.same_square),
+                        "stand {i} in square ({x}, {y})"
+                    );
+                    checked += usize::from(expected.adjacent + expected.same_square + expected.command > 0);
+                }
+            }
+        }
+        assert!(checked >= 10, "only {checked} squares with any support");
+    }
+
     #[test]
     fn friends_about_a_square_are_the_eight_squares_about_it() {
         let scenario = crossroads();

@@ -321,10 +321,15 @@ impl<'a> Battle<'a> {
     // Squares.
 
     fn slot(&self, sq: Square) -> Option<usize> {
-        if sq.0 < 0 || sq.1 < 0 || sq.0 >= self.width || sq.1 >= self.depth {
+        // A negative coordinate read as unsigned is past any edge, so one
+        // test a coordinate finds it off the table on either side (the
+        // width and depth are never negative: `set_out`).
+        let (x, y) = (sq.0.cast_unsigned(), sq.1.cast_unsigned());
+        let (width, depth) = (self.width.cast_unsigned(), self.depth.cast_unsigned());
+        if x >= width || y >= depth {
             return None;
         }
-        usize::try_from(sq.1 * self.width + sq.0).ok()
+        usize::try_from(y * width + x).ok()
     }
 
     fn cell(&self, sq: Square) -> Cell {
@@ -695,5 +700,41 @@ impl Turns for Battle<'_> {
 
     fn over(&self) -> bool {
         Battle::over(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `slot`'s one unsigned test a coordinate agrees with the four
+    /// comparisons it replaced, on the table, just off each edge and at
+    /// the far ends of the coordinates.
+    #[test]
+    fn slot_finds_every_square_on_the_table_and_none_off_it() {
+        let path = format!(
+            "{}/campaigns/scenarios/abu_tleih_1895.json",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let scenario: Scenario = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let b = Battle::new(&scenario, 1, false);
+        let (w, d) = (b.width, b.depth);
+        assert!(w > 0 && d > 0);
+        let mut xs: Vec<i32> = (-3..w + 3).collect();
+        let mut ys: Vec<i32> = (-3..d + 3).collect();
+        for far in [i32::MIN, i32::MIN + 1, -w, i32::MAX - 1, i32::MAX] {
+            xs.push(far);
+            ys.push(far);
+        }
+        let mut on = 0;
+        for &y in &ys {
+            for &x in &xs {
+                let expected =
+                    (x >= 0 && y >= 0 && x < w && y < d).then(|| usize::try_from(y * w + x).unwrap());
+                assert_eq!(b.slot((x, y)), expected, "square ({x}, {y}) of {w} x {d}");
+                on += usize::from(expected.is_some());
+            }
+        }
+        assert_eq!(on, usize::try_from(w * d).unwrap());
     }
 }
