@@ -269,7 +269,44 @@ pub fn front_of(scenario: &Scenario, s: usize) -> Square {
 
 #[cfg(test)]
 mod tests {
-    use super::floor;
+    use super::{Board, floor};
+    use crate::scenario::{Cell, Scenario};
+
+    /// `Board::cell` gives every cell on the table as the scenario lays it,
+    /// and open ground just off each edge and at the far ends of the
+    /// coordinates, never panicking.
+    #[test]
+    fn a_cell_is_found_on_the_table_and_open_ground_off_it() {
+        let path = format!(
+            "{}/campaigns/scenarios/kassassin_bridge.json",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let scenario: Scenario = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let board = Board::new(&scenario);
+        let cells = scenario.table.cells();
+        let (w, d) = (i64::from(board.width), i64::from(board.depth));
+        assert_eq!(cells.len(), usize::try_from(w * d).unwrap());
+        assert!(
+            cells.iter().any(|c| *c != Cell::default()),
+            "a table with some terrain"
+        );
+        let mut xs: Vec<i64> = (-3..w + 3).collect();
+        let mut ys: Vec<i64> = (-3..d + 3).collect();
+        for far in [i64::MIN, i64::MIN + 1, -w, i64::MAX - 1, i64::MAX] {
+            xs.push(far);
+            ys.push(far);
+        }
+        for &y in &ys {
+            for &x in &xs {
+                let expected = if x >= 0 && y >= 0 && x < w && y < d {
+                    cells[usize::try_from(y * w + x).unwrap()]
+                } else {
+                    Cell::default()
+                };
+                assert_eq!(board.cell(x, y), expected, "cell ({x}, {y}) of {w} x {d}");
+            }
+        }
+    }
 
     #[test]
     fn floor_rounds_down_and_never_panics() {
