@@ -181,6 +181,10 @@ pub struct Battle<'a> {
     /// Per side: its enemies' squares and indices, and per square whether
     /// an enemy is orthogonally next to it; rebuilt when stale.
     foes: [Vec<(Square, usize)>; 2],
+    /// The same enemies' columns and rows, apart, in the same order: the
+    /// nearest is found in one pass the compiler does several at a time.
+    foe_x: [Vec<i32>; 2],
+    foe_y: [Vec<i32>; 2],
     contact: [Vec<bool>; 2],
     stale: [bool; 2],
     /// Per side: bumped whenever its enemies move or fall.
@@ -263,6 +267,8 @@ impl<'a> Battle<'a> {
             stamp: 0,
             reach_radius: 0,
             foes: [Vec::new(), Vec::new()],
+            foe_x: [Vec::new(), Vec::new()],
+            foe_y: [Vec::new(), Vec::new()],
             contact: [vec![false; n], vec![false; n]],
             stale: [true, true],
             versions: [1, 1],
@@ -444,13 +450,19 @@ impl<'a> Battle<'a> {
         }
         let mut foes = self.foes.get_mut(side).map(std::mem::take).unwrap_or_default();
         let mut contact = self.contact.get_mut(side).map(std::mem::take).unwrap_or_default();
+        let mut xs = self.foe_x.get_mut(side).map(std::mem::take).unwrap_or_default();
+        let mut ys = self.foe_y.get_mut(side).map(std::mem::take).unwrap_or_default();
         foes.clear();
+        xs.clear();
+        ys.clear();
         contact.fill(false);
         for (e, p) in self.pieces.iter().enumerate() {
             if p.side == side || !p.combatant() {
                 continue;
             }
             foes.push((p.at, e));
+            xs.push(p.at.0);
+            ys.push(p.at.1);
             for d in ORTHOGONAL {
                 if let Some(c) = self
                     .slot((p.at.0 + d.0, p.at.1 + d.1))
@@ -462,6 +474,12 @@ impl<'a> Battle<'a> {
         }
         if let Some(f) = self.foes.get_mut(side) {
             *f = foes;
+        }
+        if let Some(f) = self.foe_x.get_mut(side) {
+            *f = xs;
+        }
+        if let Some(f) = self.foe_y.get_mut(side) {
+            *f = ys;
         }
         if let Some(c) = self.contact.get_mut(side) {
             *c = contact;
@@ -533,19 +551,30 @@ impl<'a> Battle<'a> {
                 .map(|e| (e, cheb(at, self.at(e))))
                 .min_by_key(|&(e, d)| (d, e));
         }
-        // The nearest, the lowest index among equals, as one key.
-        let key = |d: u32, e: usize| (u64::from(d) << 32) | u64::try_from(e).unwrap_or(u64::from(u32::MAX));
-        self.foes
-            .get(side)?
+        // The nearest, the first listed among equals (the list is in the
+        // order of the pieces, so the lowest index), as one key: the
+        // distance above, the place in the list below. Columns and rows
+        // apart, so the compiler scans several enemies at a time.
+        let (xs, ys) = (self.foe_x.get(side)?, self.foe_y.get(side)?);
+        let n = xs.len().min(ys.len()).min(NEAREST_PLACES);
+        let (xs, ys) = (xs.get(..n)?, ys.get(..n)?);
+        let best = xs
             .iter()
-            .map(|&(sq, e)| key(cheb(at, sq), e))
-            .min()
-            .and_then(|k| {
-                Some((
-                    usize::try_from(k & u64::from(u32::MAX)).ok()?,
-                    u32::try_from(k >> 32).ok()?,
-                ))
+            .zip(ys)
+            .zip(0_i32..)
+            .map(|((&x, &y), k)| {
+                let d = x
+                    .wrapping_sub(at.0)
+                    .wrapping_abs()
+                    .max(y.wrapping_sub(at.1).wrapping_abs());
+                (d.clamp(0, NEAREST_FAR) << 16) | k
             })
+            .min()?;
+        let (k, d) = (
+            usize::try_from(best & 0xFFFF).ok()?,
+            u32::try_from(best >> 16).ok()?,
+        );
+        self.foes.get(side)?.get(k).map(|&(_, e)| (e, d))
     }
 
     /// Whether an enemy is orthogonally next to `sq` (from the map when fresh).
@@ -638,6 +667,12 @@ impl<'a> Battle<'a> {
     }
 }
 
+/// [`Battle::find_nearest`]'s key: the place in the list in its low 16
+/// bits (no army has 65,536 pieces), the distance above them, held under
+/// 32,768 squares (no table is so wide).
+const NEAREST_PLACES: usize = 1 << 16;
+const NEAREST_FAR: i32 = (1 << 15) - 1;
+
 fn plural(n: u32) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
@@ -707,16 +742,63 @@ impl Turns for Battle<'_> {
 mod tests {
     use super::*;
 
+    fn example() -> Scenario {
+        let path = format!(
+            "{}/campaigns/scenarios/abu_tleih_1895.json",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    }
+
+    /// The nearest enemy found from the side's list, several at a time,
+    /// is the one a plain look over every enemy piece finds: the nearest,
+    /// the lowest index among equals; from every square of the table and
+    /// round it, for both sides, before and after the first moves.
+    #[test]
+    fn the_nearest_enemy_from_the_list_is_the_nearest_of_all() {
+        let scenario = example();
+        let mut b = Battle::new(&scenario, 1, false);
+        let (w, d) = (b.width, b.depth);
+        let mut ties = 0;
+        for round in 0..3 {
+            for side in 0..2 {
+                b.refresh(side);
+                assert!(!b.stale[side]);
+                for y in -2..d + 2 {
+                    for x in -2..w + 2 {
+                        let plain = b
+                            .pieces
+                            .iter()
+                            .enumerate()
+                            .filter(|(_, p)| p.side != side && p.combatant())
+                            .map(|(e, p)| (e, cheb((x, y), p.at)))
+                            .min_by_key(|&(e, dist)| (dist, e));
+                        let listed = b.find_nearest(side, (x, y));
+                        assert_eq!(listed, plain, "side {side} from ({x}, {y}), round {round}");
+                        let equals = b
+                            .pieces
+                            .iter()
+                            .filter(|p| p.side != side && p.combatant())
+                            .filter(|p| plain.is_some_and(|(_, dist)| cheb((x, y), p.at) == dist))
+                            .count();
+                        ties += usize::from(equals > 1);
+                    }
+                }
+            }
+            // Both sides move and fight, and the lists are made again.
+            for side in 0..2 {
+                b.side_phase(side);
+            }
+        }
+        assert!(ties > 0, "some squares have two enemies at the nearest distance");
+    }
+
     /// `slot`'s one unsigned test a coordinate agrees with the four
     /// comparisons it replaced, on the table, just off each edge and at
     /// the far ends of the coordinates.
     #[test]
     fn slot_finds_every_square_on_the_table_and_none_off_it() {
-        let path = format!(
-            "{}/campaigns/scenarios/abu_tleih_1895.json",
-            env!("CARGO_MANIFEST_DIR")
-        );
-        let scenario: Scenario = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let scenario = example();
         let b = Battle::new(&scenario, 1, false);
         let (w, d) = (b.width, b.depth);
         assert!(w > 0 && d > 0);
