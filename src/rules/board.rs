@@ -267,6 +267,30 @@ pub fn front_of(scenario: &Scenario, s: usize) -> Square {
     }
 }
 
+/// For the grids' tests: holds a grid's look-up of a square's index,
+/// `slot`, on a table `w` by `d` to the four comparisons (neither coordinate
+/// below 0, neither at or past the width or the depth), on the table, just
+/// off each edge and at the far ends of the coordinates.
+#[cfg(test)]
+pub(crate) fn assert_slots(w: i32, d: i32, slot: impl Fn(Square) -> Option<usize>) {
+    assert!(w > 0 && d > 0);
+    let mut xs: Vec<i32> = (-3..w + 3).collect();
+    let mut ys: Vec<i32> = (-3..d + 3).collect();
+    for far in [i32::MIN, i32::MIN + 1, -w, i32::MAX - 1, i32::MAX] {
+        xs.push(far);
+        ys.push(far);
+    }
+    let mut on = 0;
+    for &y in &ys {
+        for &x in &xs {
+            let expected = (x >= 0 && y >= 0 && x < w && y < d).then(|| usize::try_from(y * w + x).unwrap());
+            assert_eq!(slot((x, y)), expected, "square ({x}, {y}) of {w} x {d}");
+            on += usize::from(expected.is_some());
+        }
+    }
+    assert_eq!(on, usize::try_from(w * d).unwrap());
+}
+
 #[cfg(test)]
 mod tests {
     use super::{Board, floor};

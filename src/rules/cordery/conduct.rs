@@ -856,9 +856,6 @@ mod tests {
         assert_eq!(b.best_charge_after_move(i, false, &mut None), Some((sq, t)));
     }
 
-    /// A General's count of his stands about a square reads the three rows
-    /// about it as runs away from the table's edge: on every square, edges
-    /// and corners too, it counts what the eight squares about it hold.
     /// `slot`'s one unsigned test a coordinate agrees with the four
     /// comparisons it replaced, on the table, just off each edge and at
     /// the far ends of the coordinates.
@@ -866,24 +863,7 @@ mod tests {
     fn slot_finds_every_square_on_the_table_and_none_off_it() {
         let scenario = crossroads();
         let b = Battle::new(&scenario, 1, false);
-        let (w, d) = (b.width, b.depth);
-        assert!(w > 0 && d > 0);
-        let mut xs: Vec<i32> = (-3..w + 3).collect();
-        let mut ys: Vec<i32> = (-3..d + 3).collect();
-        for far in [i32::MIN, i32::MIN + 1, -w, i32::MAX - 1, i32::MAX] {
-            xs.push(far);
-            ys.push(far);
-        }
-        let mut on = 0;
-        for &y in &ys {
-            for &x in &xs {
-                let expected =
-                    (x >= 0 && y >= 0 && x < w && y < d).then(|| usize::try_from(y * w + x).unwrap());
-                assert_eq!(b.slot((x, y)), expected, "square ({x}, {y}) of {w} x {d}");
-                on += usize::from(expected.is_some());
-            }
-        }
-        assert_eq!(on, usize::try_from(w * d).unwrap());
+        crate::rules::board::assert_slots(b.width, b.depth, |sq| b.slot(sq));
     }
 
     /// A stand's support in a square, counted with one unsigned test a
@@ -953,6 +933,9 @@ mod tests {
         assert!(checked >= 10, "only {checked} squares with any support");
     }
 
+    /// A General's count of his stands about a square reads the three rows
+    /// about it as runs away from the table's edge: on every square, edges
+    /// and corners too, it counts what the eight squares about it hold.
     #[test]
     fn friends_about_a_square_are_the_eight_squares_about_it() {
         let scenario = crossroads();

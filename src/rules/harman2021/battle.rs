@@ -800,23 +800,6 @@ mod tests {
     fn slot_finds_every_square_on_the_table_and_none_off_it() {
         let scenario = example();
         let b = Battle::new(&scenario, 1, false);
-        let (w, d) = (b.width, b.depth);
-        assert!(w > 0 && d > 0);
-        let mut xs: Vec<i32> = (-3..w + 3).collect();
-        let mut ys: Vec<i32> = (-3..d + 3).collect();
-        for far in [i32::MIN, i32::MIN + 1, -w, i32::MAX - 1, i32::MAX] {
-            xs.push(far);
-            ys.push(far);
-        }
-        let mut on = 0;
-        for &y in &ys {
-            for &x in &xs {
-                let expected =
-                    (x >= 0 && y >= 0 && x < w && y < d).then(|| usize::try_from(y * w + x).unwrap());
-                assert_eq!(b.slot((x, y)), expected, "square ({x}, {y}) of {w} x {d}");
-                on += usize::from(expected.is_some());
-            }
-        }
-        assert_eq!(on, usize::try_from(w * d).unwrap());
+        crate::rules::board::assert_slots(b.width, b.depth, |sq| b.slot(sq));
     }
 }
