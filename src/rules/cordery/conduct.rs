@@ -565,8 +565,7 @@ impl Battle<'_> {
         let strikers = self.strikers(side);
         let mut fighters = std::mem::take(&mut self.fighters);
         self.count_fighters(i, &mut fighters);
-        let threatened =
-            |sq: Square| GENERAL_THREAT.saturating_mul(count_threats(strikers.iter().copied(), sq));
+        let threatened = |sq: Square| GENERAL_THREAT.saturating_mul(strikers.count(sq));
         let here = self.general_ground(i, at, self.friends_about(at, &fighters)) - threatened(at);
         // The best square: the highest score, then the cheapest to reach,
         // then the last of equals in the order of `Reach::squares`. Each
@@ -615,8 +614,14 @@ impl Battle<'_> {
     /// The enemy stands of side `side` that could strike anywhere, each
     /// with its square and how far it strikes ([`Battle::threats_to`]),
     /// found once for the many squares a General weighs.
-    fn strikers(&self, side: usize) -> Vec<(Square, i32)> {
-        self.pieces.iter().filter_map(|q| strike_reach(q, side)).collect()
+    fn strikers(&self, side: usize) -> Strikers {
+        let mut strikers = Strikers::default();
+        for ((x, y), reach) in self.pieces.iter().filter_map(|q| strike_reach(q, side)) {
+            strikers.xs.push(x);
+            strikers.ys.push(y);
+            strikers.reach.push(reach);
+        }
+        strikers
     }
 
     /// Counts, square by square, the fighting stands of General `i`'s side
@@ -684,6 +689,37 @@ fn strike_reach(q: &Piece<'_>, side: usize) -> Option<(Square, i32)> {
     let charge = q.fighter().then_some(q.moves + ROAD_BONUS + 1);
     let fire = (q.range > 0).then_some(q.range);
     charge.max(fire).map(|reach| (q.at, reach))
+}
+
+/// The enemy stands that could strike anywhere ([`Battle::strikers`]):
+/// their columns, rows and reaches, each in a list of its own, in the same
+/// order, so that the count of those that could strike a square is done
+/// several at a time.
+#[derive(Debug, Default)]
+struct Strikers {
+    xs: Vec<i32>,
+    ys: Vec<i32>,
+    reach: Vec<i32>,
+}
+
+impl Strikers {
+    /// How many could strike `sq`: [`count_threats`] over them.
+    fn count(&self, sq: Square) -> i32 {
+        self.xs
+            .iter()
+            .zip(&self.ys)
+            .zip(&self.reach)
+            .map(|((&x, &y), &reach)| {
+                // `squares_apart`, wrapping where it would overflow (it
+                // cannot on a table) so that no check stands in the way.
+                let apart = x
+                    .wrapping_sub(sq.0)
+                    .wrapping_abs()
+                    .max(y.wrapping_sub(sq.1).wrapping_abs());
+                i32::from(apart <= reach)
+            })
+            .fold(0, i32::wrapping_add)
+    }
 }
 
 /// How many of `strikers` ([`strike_reach`]) could strike `sq`.
@@ -931,6 +967,35 @@ mod tests {
             }
         }
         assert!(checked >= 10, "only {checked} squares with any support");
+    }
+
+    /// The strikers' count, several at a time, is the count of the
+    /// strikers one by one, from every square of the table and round it,
+    /// for both sides, as the battle moves.
+    #[test]
+    fn the_strikers_count_is_the_count_one_by_one() {
+        let scenario = crossroads();
+        let mut b = Battle::new(&scenario, 1, false);
+        let (w, d) = (b.width, b.depth);
+        let mut struck = 0;
+        for turn in 1..=4 {
+            for side in 0..2 {
+                let strikers = b.strikers(side);
+                let listed: Vec<(Square, i32)> =
+                    b.pieces.iter().filter_map(|q| strike_reach(q, side)).collect();
+                assert_eq!(strikers.xs.len(), listed.len());
+                for y in -2..d + 2 {
+                    for x in -2..w + 2 {
+                        let one_by_one = count_threats(listed.iter().copied(), (x, y));
+                        assert_eq!(strikers.count((x, y)), one_by_one, "side {side} at ({x}, {y})");
+                        assert_eq!(b.threats_to(side, (x, y)), one_by_one);
+                        struck += usize::from(one_by_one > 0);
+                    }
+                }
+            }
+            crate::rules::engine::Turns::phases(&mut b, turn);
+        }
+        assert!(struck > 0, "some squares are threatened");
     }
 
     /// A General's count of his stands about a square reads the three rows
