@@ -803,7 +803,9 @@ pub fn odds_counted(
 mod tests {
     use super::*;
 
-    fn scenario() -> Scenario {
+    /// The bundled Abu Tleih scenario (also the rules engines' own tests'
+    /// example).
+    pub(super) fn scenario() -> Scenario {
         let path = format!(
             "{}/campaigns/scenarios/abu_tleih_1895.json",
             env!("CARGO_MANIFEST_DIR")

@@ -742,21 +742,13 @@ impl Turns for Battle<'_> {
 mod tests {
     use super::*;
 
-    fn example() -> Scenario {
-        let path = format!(
-            "{}/campaigns/scenarios/abu_tleih_1895.json",
-            env!("CARGO_MANIFEST_DIR")
-        );
-        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-    }
-
     /// The nearest enemy found from the side's list, several at a time,
     /// is the one a plain look over every enemy piece finds: the nearest,
     /// the lowest index among equals; from every square of the table and
     /// round it, for both sides, before and after the first moves.
     #[test]
     fn the_nearest_enemy_from_the_list_is_the_nearest_of_all() {
-        let scenario = example();
+        let scenario = crate::rules::tests::scenario();
         let mut b = Battle::new(&scenario, 1, false);
         let (w, d) = (b.width, b.depth);
         let mut ties = 0;
@@ -798,7 +790,7 @@ mod tests {
     /// the far ends of the coordinates.
     #[test]
     fn slot_finds_every_square_on_the_table_and_none_off_it() {
-        let scenario = example();
+        let scenario = crate::rules::tests::scenario();
         let b = Battle::new(&scenario, 1, false);
         crate::rules::board::assert_slots(b.width, b.depth, |sq| b.slot(sq));
     }
