@@ -610,9 +610,47 @@ fn area_centres(a: &Area) -> impl Iterator<Item = Point> + '_ {
     })
 }
 
-/// Distance between two points, in cells.
+/// Distance between two points, in cells: the root of [`dist2`].
 pub fn dist(a: Point, b: Point) -> f64 {
-    ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt()
+    dist2(a, b).sqrt()
+}
+
+/// The square of [`dist`], no root taken: `dist(a, b)` is exactly
+/// `dist2(a, b).sqrt()`.
+pub fn dist2(a: Point, b: Point) -> f64 {
+    (a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)
+}
+
+/// Whether `dist(a, b) <= limit`, the same answer to the bit, the root
+/// taken only when the square is within [`square_bar`]`(limit)`: for a
+/// scan that asks of many points and finds most far off.
+pub fn within(a: Point, b: Point, limit: f64) -> bool {
+    let d2 = dist2(a, b);
+    d2 <= square_bar(limit) && d2.sqrt() <= limit
+}
+
+/// A bar for squares of distances ([`dist2`]): a square above
+/// `square_bar(limit)` has a [`dist`] above `limit`, so a scan for what is
+/// within `limit` may pass it by without taking its root. The bar stands a
+/// billionth above `limit`'s square, far beyond the rounding of a square or
+/// a root, so nothing a scan would have found is passed by: a pass-by
+/// changes no answer. No bar (infinity) for a limit that is infinite or not
+/// a number; below any square (−1) for a limit under nothing.
+pub fn square_bar(limit: f64) -> f64 {
+    // This program's own margin, for the arithmetic only.
+    const SLACK: f64 = 1e-9;
+    // Under this a limit's square would lose its precision (or vanish):
+    // the bar is then this one's square, a square above it having a root
+    // above it.
+    const TINY: f64 = 1e-150;
+    if limit.is_nan() || limit.is_infinite() {
+        f64::INFINITY
+    } else if limit < 0.0 {
+        -1.0
+    } else {
+        let limit = limit.max(TINY);
+        limit * limit * (1.0 + SLACK)
+    }
 }
 
 /// The least box, its sides along the table's, about some points: a scan
@@ -970,5 +1008,67 @@ mod tests {
                 proptest::prop_assert!(near2 <= dx * dx + dy * dy);
             }
         }
+
+        /// A square over the bar has its distance over the limit, for
+        /// limits at the distance itself and a hair either side of it (a
+        /// bar of the limit's bare square fails at the distance itself);
+        /// and a square well over passes by.
+        #[test]
+        fn a_square_over_the_bar_is_over_the_limit(
+            p in (-300.0..300.0_f64, -300.0..300.0_f64),
+            q in (-300.0..300.0_f64, -300.0..300.0_f64),
+            hair in -1e-12..1e-12_f64,
+        ) {
+            let (d, d2) = (dist(p, q), dist2(p, q));
+            proptest::prop_assert_eq!(d, d2.sqrt());
+            for limit in [d, d * (1.0 + hair), d - 1e-6, d + 1e-6, d.next_down(), d.next_up()] {
+                if d2 > square_bar(limit) {
+                    proptest::prop_assert!(d > limit, "{d} within {limit} passed by");
+                }
+            }
+            if d > 1e-3 {
+                proptest::prop_assert!(d2 > square_bar(d * 0.999));
+            }
+            for limit in [d, d.next_down(), d.next_up(), d * (1.0 + hair), d * 0.5] {
+                proptest::prop_assert_eq!(within(p, q, limit), d <= limit);
+            }
+        }
+    }
+
+    #[test]
+    fn within_is_the_distance_test() {
+        let a = (1.0, 2.0);
+        for (b, limit, near) in [
+            ((4.0, 6.0), 5.0, true),
+            ((4.0, 6.0), 5.0_f64.next_down(), false),
+            ((4.0, 6.0), f64::INFINITY, true),
+            ((4.0, 6.0), f64::NAN, false),
+            ((1.0, 2.0), 0.0, true),
+            ((1.0, 2.0), -1e-9, false),
+            ((f64::NAN, 2.0), 10.0, false),
+        ] {
+            assert_eq!(within(a, b, limit), near, "{b:?} {limit}");
+            assert_eq!(within(a, b, limit), dist(a, b) <= limit, "{b:?} {limit}");
+        }
+    }
+
+    #[test]
+    fn square_bar_at_the_edges() {
+        assert_eq!(square_bar(f64::INFINITY), f64::INFINITY);
+        assert_eq!(square_bar(f64::NAN), f64::INFINITY);
+        // Under nothing: every square is over it, none within.
+        assert_eq!(square_bar(-1e-6), -1.0);
+        assert!(0.0 > square_bar(-0.5));
+        // At nothing, a square too small to tell from nothing is kept (its
+        // root is then taken and tested); a larger one passes by.
+        assert!(0.0 <= square_bar(0.0));
+        assert!(dist2((0.0, 0.0), (1e-160, 0.0)) <= square_bar(0.0));
+        assert!(dist2((0.0, 0.0), (1e-140, 0.0)) > square_bar(0.0));
+        // A tiny limit keeps a bar whose squares over it are over the limit.
+        for limit in [1e-200, 1e-160, 1e-150, 1e-140] {
+            let within = (limit, 0.0);
+            assert!(dist2((0.0, 0.0), within) <= square_bar(limit), "{limit}");
+        }
+        assert_eq!(square_bar(3.0), 9.0 * (1.0 + 1e-9));
     }
 }

@@ -466,10 +466,19 @@ impl<'a> Battle<'a> {
             return None;
         }
         let mut best: Option<(usize, f64)> = None;
+        // A foe whose square of distance is over the bar can pass neither
+        // test below (within `radius`, nearer than the best so far): its
+        // root is not taken ([`doctrine::square_bar`]).
+        let mut bar = doctrine::square_bar(radius);
         for f in self.foes.iter().filter(|f| pick(f)) {
-            let d = doctrine::dist(at, f.at);
+            let d2 = doctrine::dist2(at, f.at);
+            if d2 > bar {
+                continue;
+            }
+            let d = d2.sqrt();
             if d <= radius && best.is_none_or(|(_, b)| nearer(d, b)) {
                 best = Some((f.index, d));
+                bar = bar.min(doctrine::square_bar(d - TIE_INCHES));
             }
         }
         best

@@ -221,7 +221,7 @@ impl Battle<'_> {
                 && f.owner == u.owner
                 && f.fighter()
                 && f.formation == Formation::CrossCountryColumn
-                && doctrine::dist(f.at, u.at) <= TRAY_LENGTH_INCHES + EPSILON
+                && doctrine::within(f.at, u.at, TRAY_LENGTH_INCHES + EPSILON)
                 && nearer(doctrine::dist(f.at, target), mine)
         })
     }

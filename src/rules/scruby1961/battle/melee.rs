@@ -83,8 +83,11 @@ impl Battle<'_> {
                         && f.fighter()
                         && !f.engaged
                         && !f.concealed
-                        && doctrine::dist(f.at, self.stands.get(first).map_or(f.at, |a| a.at))
-                            <= REINFORCE_INCHES + EPSILON
+                        && doctrine::within(
+                            f.at,
+                            self.stands.get(first).map_or(f.at, |a| a.at),
+                            REINFORCE_INCHES + EPSILON,
+                        )
                 })
             })
             .collect();
@@ -262,7 +265,7 @@ impl Battle<'_> {
             let near = |s: usize| {
                 self.stands
                     .iter()
-                    .any(|f| f.owner == s && f.fighter() && doctrine::dist(f.at, at) <= HOLD_INCHES + EPSILON)
+                    .any(|f| f.owner == s && f.fighter() && doctrine::within(f.at, at, HOLD_INCHES + EPSILON))
             };
             let holder = match (near(0), near(1)) {
                 (true, false) => Some(0),
@@ -307,7 +310,7 @@ impl Battle<'_> {
             let (at, owner) = (u.at, u.owner);
             let close = |s: usize| {
                 self.stands.iter().any(|e| {
-                    e.owner == s && e.fighter() && doctrine::dist(e.at, at) <= CONTACT_INCHES + EPSILON
+                    e.owner == s && e.fighter() && doctrine::within(e.at, at, CONTACT_INCHES + EPSILON)
                 })
             };
             if close(1 - owner) && !close(owner) {

@@ -85,8 +85,6 @@ impl Battle<'_> {
             // Towns: "at ROAD MOVE speed for all troops".
             budget = budget.max(town_move_inches(troop));
         }
-        let mut spent = 0.0;
-        let mut walked = 0.0;
         let mut at = start;
         // On level ground it may enter, with no forest, only the table's
         // edge, its budget and the way's end can stop a step: the same steps
@@ -101,18 +99,24 @@ impl Battle<'_> {
             (start.0 + dir.0 * far, start.1 + dir.1 * far),
             c0.level,
         ) {
+            if inside {
+                return level_walk(start, dir, total, budget);
+            }
+            let mut walked = 0.0;
             while walked < total - EPSILON {
                 let step = STEP_INCHES.min(total - walked);
                 let next = (at.0 + dir.0 * step, at.1 + dir.1 * step);
-                if spent + step > budget + EPSILON || !(inside || self.on_table(next)) {
+                // What is spent is what is walked on this ground.
+                if walked + step > budget + EPSILON || !self.on_table(next) {
                     break;
                 }
-                spent += step;
                 walked += step;
                 at = next;
             }
             return at;
         }
+        let mut spent = 0.0;
+        let mut walked = 0.0;
         let mut level = c0.level;
         let mut in_forest = is_forest(c0);
         while walked < total - EPSILON {
@@ -339,7 +343,7 @@ impl Battle<'_> {
             if f.troop == Some(Troop::LightCavalry) {
                 continue;
             }
-            if doctrine::dist(f.at, e.at) <= reach + CONTACT_INCHES + EPSILON {
+            if doctrine::within(f.at, e.at, reach + CONTACT_INCHES + EPSILON) {
                 mine += f64::from(f.melee_points());
             }
         }
@@ -367,7 +371,7 @@ impl Battle<'_> {
                     && f.fighter()
                     && !f.concealed
                     && !f.engaged
-                    && doctrine::dist(f.at, end) <= REINFORCE_INCHES + EPSILON
+                    && doctrine::within(f.at, end, REINFORCE_INCHES + EPSILON)
             })
             .map(|(_, f)| f64::from(f.melee_points()))
             .sum();
@@ -433,7 +437,7 @@ impl Battle<'_> {
                     && f.owner == side
                     && f.fighter()
                     && !f.concealed
-                    && doctrine::dist(f.at, t.at) <= REINFORCE_INCHES + EPSILON
+                    && doctrine::within(f.at, t.at, REINFORCE_INCHES + EPSILON)
             })
             .map(|(_, f)| f64::from(f.melee_points()))
             .sum()
@@ -543,7 +547,7 @@ impl Battle<'_> {
         let clash = self
             .foes
             .iter()
-            .any(|f| doctrine::dist(f.at, end) <= CONTACT_INCHES + STEP_INCHES / 2.0);
+            .any(|f| doctrine::within(f.at, end, CONTACT_INCHES + STEP_INCHES / 2.0));
         if clash {
             return;
         }
@@ -620,10 +624,115 @@ impl Battle<'_> {
             && self.stands.iter().any(|e| {
                 e.owner != side
                     && e.combatant()
-                    && doctrine::dist(e.at, end) <= e.range.max(CONTACT_INCHES) + 1.0
+                    && doctrine::within(e.at, end, e.range.max(CONTACT_INCHES) + 1.0)
             });
         if !threatened {
             self.go(i, end);
+        }
+    }
+}
+
+/// Where a walk from `start` along the unit vector `dir` ends, toward a
+/// point `total` inches off, with `budget` inches to spend, over level
+/// ground wholly on the table that it may enter: [`Battle::travel`]'s
+/// steps of [`STEP_INCHES`], each costing its length, to the bit.
+///
+/// The distance walked is not added up step by step but counted: `k` whole
+/// steps walk exactly `k` times a step (a quarter inch, a power of two),
+/// and what is spent is what is walked. A part step, if any, is last: it
+/// walks the difference to `total` exactly (the walk being at its start or
+/// past half of `total`), so the walk ends there. (A walk of four billion
+/// steps, a thousand miles, is cut there.)
+fn level_walk(start: Point, dir: Point, total: f64, budget: f64) -> Point {
+    let mut at = start;
+    let mut steps = 0_u32;
+    let mut walked = 0.0;
+    while walked < total - EPSILON {
+        let step = STEP_INCHES.min(total - walked);
+        if walked + step > budget + EPSILON {
+            break;
+        }
+        at = (at.0 + dir.0 * step, at.1 + dir.1 * step);
+        let Some(more) = steps.checked_add(1).filter(|_| step == STEP_INCHES) else {
+            break;
+        };
+        steps = more;
+        walked = f64::from(steps) * STEP_INCHES;
+    }
+    at
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The walk as [`Battle::travel`] adds it up, step by step.
+    fn added_up(start: Point, dir: Point, total: f64, budget: f64) -> Point {
+        let (mut spent, mut walked, mut at) = (0.0, 0.0, start);
+        while walked < total - EPSILON {
+            let step = STEP_INCHES.min(total - walked);
+            if spent + step > budget + EPSILON {
+                break;
+            }
+            spent += step;
+            walked += step;
+            at = (at.0 + dir.0 * step, at.1 + dir.1 * step);
+        }
+        at
+    }
+
+    fn same(a: Point, b: Point) -> bool {
+        a.0.to_bits() == b.0.to_bits() && a.1.to_bits() == b.1.to_bits()
+    }
+
+    #[test]
+    fn a_counted_walk_ends_where_one_added_up_does_at_the_edges() {
+        let dir = (0.6, -0.8);
+        let start = (13.37, 41.5);
+        // Ends and budgets on a step, a hair either side of one, a part
+        // step, none at all, and what is not a number.
+        let near = [
+            0.0,
+            1e-7,
+            0.1,
+            0.25,
+            0.25 + 1e-6,
+            0.5 - 1e-7,
+            3.0,
+            3.0 + 1e-6,
+            3.0 - 1e-6,
+            6.1,
+            12.0,
+        ];
+        for total in near.iter().copied().chain([f64::NAN, f64::INFINITY, -1.0]) {
+            for budget in near.iter().copied().chain([f64::NAN, f64::INFINITY, -1.0, 1e6]) {
+                if total.is_infinite() && !(budget <= 1e6) {
+                    continue; // a walk without end, added up
+                }
+                let (a, b) = (
+                    level_walk(start, dir, total, budget),
+                    added_up(start, dir, total, budget),
+                );
+                assert!(same(a, b), "total {total} budget {budget}: {a:?} against {b:?}");
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// Over any way and budget a move takes, to the bit.
+        #[test]
+        fn a_counted_walk_ends_where_one_added_up_does(
+            start in (0.0..200.0_f64, 0.0..200.0_f64),
+            angle in 0.0..std::f64::consts::TAU,
+            total in 0.0..60.0_f64,
+            budget in 0.0..40.0_f64,
+            on_a_step in proptest::bool::ANY,
+        ) {
+            // Half the ends a whole number of steps, where the tests turn.
+            let total = if on_a_step { (total * 4.0).round() / 4.0 } else { total };
+            let dir = (angle.cos(), angle.sin());
+            let (a, b) = (level_walk(start, dir, total, budget), added_up(start, dir, total, budget));
+            proptest::prop_assert!(same(a, b), "{:?} against {:?}", a, b);
         }
     }
 }

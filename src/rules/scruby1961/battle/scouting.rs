@@ -66,7 +66,7 @@ impl Battle<'_> {
                                     f.owner == owner
                                         && !f.concealed
                                         && f.fighter()
-                                        && doctrine::dist(f.at, at) <= SCREEN_INCHES + EPSILON
+                                        && doctrine::within(f.at, at, SCREEN_INCHES + EPSILON)
                                 })
                                 .map(|f| f.at),
                         );
