@@ -99,21 +99,11 @@ impl Battle<'_> {
             (start.0 + dir.0 * far, start.1 + dir.1 * far),
             c0.level,
         ) {
-            if inside {
-                return level_walk(start, dir, total, budget);
-            }
-            let mut walked = 0.0;
-            while walked < total - EPSILON {
-                let step = STEP_INCHES.min(total - walked);
-                let next = (at.0 + dir.0 * step, at.1 + dir.1 * step);
-                // What is spent is what is walked on this ground.
-                if walked + step > budget + EPSILON || !self.on_table(next) {
-                    break;
-                }
-                walked += step;
-                at = next;
-            }
-            return at;
+            return if inside {
+                level_walk(start, dir, total, budget, |_| true)
+            } else {
+                level_walk(start, dir, total, budget, |p| self.on_table(p))
+            };
         }
         let mut spent = 0.0;
         let mut walked = 0.0;
@@ -634,28 +624,29 @@ impl Battle<'_> {
 
 /// Where a walk from `start` along the unit vector `dir` ends, toward a
 /// point `total` inches off, with `budget` inches to spend, over level
-/// ground wholly on the table that it may enter: [`Battle::travel`]'s
-/// steps of [`STEP_INCHES`], each costing its length, to the bit.
+/// ground it may enter, stopping before a step to where `stays` does not
+/// hold (the table's edge; always holds when that ground is wholly on the
+/// table): [`Battle::travel`]'s steps of [`STEP_INCHES`], each costing its
+/// length, to the bit.
 ///
 /// The distance walked is not added up step by step but counted: `k` whole
 /// steps walk exactly `k` times a step (a quarter inch, a power of two),
 /// and what is spent is what is walked. A part step, if any, is last: it
-/// walks the difference to `total` exactly (the walk being at its start or
-/// past half of `total`), so the walk ends there. (A walk of four billion
-/// steps, a thousand miles, is cut there.)
-fn level_walk(start: Point, dir: Point, total: f64, budget: f64) -> Point {
+/// is taken only where less than a step is left, so the count after it is
+/// past `total`. (A walk of four billion steps, a thousand miles, is cut
+/// there.)
+fn level_walk(start: Point, dir: Point, total: f64, budget: f64, stays: impl Fn(Point) -> bool) -> Point {
     let mut at = start;
     let mut steps = 0_u32;
     let mut walked = 0.0;
     while walked < total - EPSILON {
         let step = STEP_INCHES.min(total - walked);
-        if walked + step > budget + EPSILON {
+        let next = (at.0 + dir.0 * step, at.1 + dir.1 * step);
+        if walked + step > budget + EPSILON || !stays(next) {
             break;
         }
-        at = (at.0 + dir.0 * step, at.1 + dir.1 * step);
-        let Some(more) = steps.checked_add(1).filter(|_| step == STEP_INCHES) else {
-            break;
-        };
+        at = next;
+        let Some(more) = steps.checked_add(1) else { break };
         steps = more;
         walked = f64::from(steps) * STEP_INCHES;
     }
@@ -666,17 +657,18 @@ fn level_walk(start: Point, dir: Point, total: f64, budget: f64) -> Point {
 mod tests {
     use super::*;
 
-    /// The walk as [`Battle::travel`] adds it up, step by step.
-    fn added_up(start: Point, dir: Point, total: f64, budget: f64) -> Point {
+    /// The walk as [`Battle::travel`] added it up, step by step.
+    fn added_up(start: Point, dir: Point, total: f64, budget: f64, stays: impl Fn(Point) -> bool) -> Point {
         let (mut spent, mut walked, mut at) = (0.0, 0.0, start);
         while walked < total - EPSILON {
             let step = STEP_INCHES.min(total - walked);
-            if spent + step > budget + EPSILON {
+            let next = (at.0 + dir.0 * step, at.1 + dir.1 * step);
+            if spent + step > budget + EPSILON || !stays(next) {
                 break;
             }
             spent += step;
             walked += step;
-            at = (at.0 + dir.0 * step, at.1 + dir.1 * step);
+            at = next;
         }
         at
     }
@@ -709,11 +701,19 @@ mod tests {
                 if total.is_infinite() && (budget.is_nan() || budget > 1e6) {
                     continue; // a walk without end, added up
                 }
-                let (a, b) = (
-                    level_walk(start, dir, total, budget),
-                    added_up(start, dir, total, budget),
-                );
-                assert!(same(a, b), "total {total} budget {budget}: {a:?} against {b:?}");
+                // On the table throughout, and with an edge 1.63 inches
+                // to the east, reached in the third inch.
+                for edge in [f64::INFINITY, 15.0] {
+                    let stays = |p: Point| p.0 < edge;
+                    let (a, b) = (
+                        level_walk(start, dir, total, budget, stays),
+                        added_up(start, dir, total, budget, stays),
+                    );
+                    assert!(
+                        same(a, b),
+                        "total {total} budget {budget} edge {edge}: {a:?} against {b:?}"
+                    );
+                }
             }
         }
     }
@@ -727,11 +727,19 @@ mod tests {
             total in 0.0..60.0_f64,
             budget in 0.0..40.0_f64,
             on_a_step in proptest::bool::ANY,
+            edge in 0.0..250.0_f64,
         ) {
             // Half the ends a whole number of steps, where the tests turn.
             let total = if on_a_step { (total * 4.0).round() / 4.0 } else { total };
             let dir = (angle.cos(), angle.sin());
-            let (a, b) = (level_walk(start, dir, total, budget), added_up(start, dir, total, budget));
+            // A table's edge at `edge` inches both ways, or none.
+            let within_edge = |p: Point| p.0 < edge && p.1 < edge;
+            let (a, b) = (
+                level_walk(start, dir, total, budget, within_edge),
+                added_up(start, dir, total, budget, within_edge),
+            );
+            proptest::prop_assert!(same(a, b), "{:?} against {:?} (edge {})", a, b, edge);
+            let (a, b) = (level_walk(start, dir, total, budget, |_| true), added_up(start, dir, total, budget, |_| true));
             proptest::prop_assert!(same(a, b), "{:?} against {:?}", a, b);
         }
     }
