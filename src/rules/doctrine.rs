@@ -629,6 +629,14 @@ pub fn within(a: Point, b: Point, limit: f64) -> bool {
     d2 <= square_bar(limit) && d2.sqrt() <= limit
 }
 
+/// Whether `dist(a, b) > limit`, the same answer to the bit (not merely
+/// `!within`: the two differ for a place not a number), the root taken only
+/// when the square is within [`square_bar`]`(limit)`.
+pub fn farther(a: Point, b: Point, limit: f64) -> bool {
+    let d2 = dist2(a, b);
+    d2 > square_bar(limit) || d2.sqrt() > limit
+}
+
 /// A bar for squares of distances ([`dist2`]): a square above
 /// `square_bar(limit)` has a [`dist`] above `limit`, so a scan for what is
 /// within `limit` may pass it by without taking its root. The bar stands a
@@ -732,8 +740,17 @@ impl Bounds {
     /// Whether `p` is farther than `reach` from every point in the box
     /// (false when `p` is not a number, or `reach` is not a number or less
     /// than nothing: the scan is then made).
+    ///
+    /// The same answer to the bit as `reach >= 0.0 && self.dist_from(p) >
+    /// reach`, the root taken only for a square within [`square_bar`]`(reach)`
+    /// (a square over it has its root over the reach); no place is beyond an
+    /// infinite reach, so none is measured for one.
     pub fn beyond(&self, p: Point, reach: f64) -> bool {
-        reach >= 0.0 && self.dist_from(p) > reach
+        if !(0.0..f64::INFINITY).contains(&reach) {
+            return false;
+        }
+        let d2 = self.dist2_from(p);
+        d2 > square_bar(reach) || d2.sqrt() > reach
     }
 }
 
@@ -1029,8 +1046,54 @@ mod tests {
             if d > 1e-3 {
                 proptest::prop_assert!(d2 > square_bar(d * 0.999));
             }
+            // The box about `q` alone is `q`: its `beyond` is the root's answer.
+            let b = Bounds::of([q]).unwrap();
+            for limit in [d, d.next_down(), d.next_up(), d * (1.0 + hair), d * 0.5] {
+                proptest::prop_assert_eq!(b.beyond(p, limit), limit >= 0.0 && b.dist_from(p) > limit);
+            }
             for limit in [d, d.next_down(), d.next_up(), d * (1.0 + hair), d * 0.5] {
                 proptest::prop_assert_eq!(within(p, q, limit), d <= limit);
+                proptest::prop_assert_eq!(farther(p, q, limit), d > limit);
+            }
+        }
+    }
+
+    /// `beyond` without a root where none can matter gives the answer of
+    /// the root: for reaches at the box's distance, a hair either side of it,
+    /// infinite, not a number and under nothing, and places not a number.
+    #[test]
+    fn beyond_is_the_box_distance_test() {
+        let plain = |b: &Bounds, p: Point, reach: f64| reach >= 0.0 && b.dist_from(p) > reach;
+        let boxes = [
+            Bounds::of([(1.0, 1.0), (3.0, 2.0)]).unwrap(),
+            Bounds::of([(0.1, 0.7)]).unwrap(),
+            Bounds::of([(f64::NAN, 1.0)]).unwrap(),
+        ];
+        let places = [
+            (6.0, 6.0),
+            (2.0, 1.5),
+            (-0.3, 0.9),
+            (1e-160, 0.0),
+            (f64::NAN, 2.0),
+            (f64::INFINITY, 0.0),
+        ];
+        for b in &boxes {
+            for p in places {
+                let d = b.dist_from(p);
+                for reach in [
+                    d,
+                    d.next_down(),
+                    d.next_up(),
+                    d * 0.999,
+                    0.0,
+                    -0.0,
+                    -1e-9,
+                    1e-200,
+                    f64::INFINITY,
+                    f64::NAN,
+                ] {
+                    assert_eq!(b.beyond(p, reach), plain(b, p, reach), "{b:?} {p:?} {reach}");
+                }
             }
         }
     }
@@ -1049,6 +1112,7 @@ mod tests {
         ] {
             assert_eq!(within(a, b, limit), near, "{b:?} {limit}");
             assert_eq!(within(a, b, limit), dist(a, b) <= limit, "{b:?} {limit}");
+            assert_eq!(farther(a, b, limit), dist(a, b) > limit, "{b:?} {limit}");
         }
     }
 

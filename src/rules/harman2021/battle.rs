@@ -210,10 +210,8 @@ pub struct Battle<'a> {
     /// first used, then per square and viewer class 0 (not yet), 1 (seen)
     /// or 2 (blocked). The terrain never changes within a battle.
     sight_memo: std::cell::RefCell<Vec<Vec<u8>>>,
-    frontier: Vec<Square>,
     /// The squares the last [`Battle::reach`] reached, in order.
     reached: Vec<Square>,
-    next: Vec<Square>,
     dice: Dice,
     log: Log,
     turn: u32,
@@ -289,9 +287,7 @@ impl<'a> Battle<'a> {
             gun_squares: Vec::new(),
             passages: Default::default(),
             sight_memo: std::cell::RefCell::new(vec![Vec::new(); n]),
-            frontier: Vec::new(),
             reached: Vec::new(),
-            next: Vec::new(),
             dice,
             log: Log::new(keep_log),
             turn: 0,

@@ -280,17 +280,18 @@ impl<'a> Battle<'a> {
             .get_mut(side.min(1))
             .map(std::mem::take)
             .unwrap_or_default();
-        let mut frontier = std::mem::take(&mut self.frontier);
-        let mut next = std::mem::take(&mut self.next);
-        frontier.clear();
-        frontier.push(start);
-        self.reached.clear();
-        self.reached.push(start);
-        let mut steps = 0;
-        while steps < budget && !frontier.is_empty() {
+        // The squares reached, in the order reached, are the search's own
+        // queue: those of each step follow those of the step before, so the
+        // frontier of a step is the run of squares the step before added.
+        let mut reached = std::mem::take(&mut self.reached);
+        reached.clear();
+        reached.push(start);
+        let (mut first, mut steps) = (0, 0);
+        while steps < budget && first < reached.len() {
             steps += 1;
-            next.clear();
-            for &sq in &frontier {
+            let last = reached.len();
+            for f in first..last {
+                let Some(&sq) = reached.get(f) else { break };
                 let Some(k) = self.slot(sq) else { continue };
                 let pass = passage.get(k).copied().unwrap_or(0);
                 let stops =
@@ -317,14 +318,12 @@ impl<'a> Battle<'a> {
                     if let Some(v) = self.dist.get_mut(k) {
                         *v = (stamp, u8::try_from(steps).unwrap_or(FAR));
                     }
-                    next.push(n);
-                    self.reached.push(n);
+                    reached.push(n);
                 }
             }
-            std::mem::swap(&mut frontier, &mut next);
+            first = last;
         }
-        self.frontier = frontier;
-        self.next = next;
+        self.reached = reached;
         if let Some(c) = self.contact.get_mut(side.min(1)) {
             *c = contact;
         }
@@ -391,12 +390,22 @@ impl<'a> Battle<'a> {
         self.refresh(self.side(i));
         let side = self.side(i);
         let here = self.at(i);
+        // Nearer by less than this is not nearer (the arithmetic's margin).
+        const MARGIN: f64 = 1e-9;
         let mut best: Option<(f64, Square)> = None;
+        // A square whose distance's square is over the bar is no nearer
+        // than the best less the margin: passed by with no root taken
+        // ([`doctrine::square_bar`]).
+        let mut bar = f64::INFINITY;
         for &sq in &self.reached {
             // The nearest first: the other tests only for a square that
             // would be the best so far.
-            let d = doctrine::dist(centre(sq), goal);
-            if best.is_some_and(|(b, _)| d >= b - 1e-9) {
+            let d2 = doctrine::dist2(centre(sq), goal);
+            if d2 > bar {
+                continue;
+            }
+            let d = d2.sqrt();
+            if best.is_some_and(|(b, _)| d >= b - MARGIN) {
                 continue;
             }
             if sq != here && !self.free(sq) {
@@ -409,6 +418,7 @@ impl<'a> Battle<'a> {
                 continue;
             }
             best = Some((d, sq));
+            bar = doctrine::square_bar(d - MARGIN);
         }
         best.map(|b| b.1)
     }

@@ -36,11 +36,18 @@ impl Battle<'_> {
         }
         let range = artillery_range_inches(self.cell(gun.at).level > 0);
         let mut best: Option<(usize, f64)> = None;
+        // Over the bar: out of range or no nearer than the best, no root
+        // taken ([`doctrine::square_bar`]).
+        let mut bar = doctrine::square_bar(range + EPSILON);
         for (j, e) in self.stands.iter().enumerate() {
             if e.owner == gun.owner || !e.combatant() || e.concealed || e.engaged {
                 continue;
             }
-            let d = doctrine::dist(gun.at, e.at);
+            let d2 = doctrine::dist2(gun.at, e.at);
+            if d2 > bar {
+                continue;
+            }
+            let d = d2.sqrt();
             if d > range + EPSILON || best.is_some_and(|(_, b)| !nearer(d, b)) {
                 continue;
             }
@@ -51,6 +58,7 @@ impl Battle<'_> {
                 continue;
             }
             best = Some((j, d));
+            bar = bar.min(doctrine::square_bar(d - TIE_INCHES));
         }
         best.map(|(j, _)| j)
     }
@@ -77,7 +85,7 @@ impl Battle<'_> {
             if e.owner == gun.owner || !e.combatant() || e.concealed || e.engaged {
                 return false;
             }
-            if doctrine::dist(gun.at, e.at) > range + EPSILON {
+            if doctrine::farther(gun.at, e.at, range + EPSILON) {
                 return false;
             }
             !immune_to_cannon(self.cell(e.at))
@@ -255,11 +263,19 @@ impl Battle<'_> {
             }
             let in_forest = self.cell(u.at).ground == Ground::ForestInterior;
             let mut best: Option<(usize, f64)> = None;
+            // A stand whose distance's square is over the bar is beyond both
+            // ranges or no nearer than the best: passed over with no root
+            // taken ([`doctrine::square_bar`]).
+            let mut bar = doctrine::square_bar(u.range.max(FOREST_FIRE_INCHES) + EPSILON);
             for (j, e) in self.stands.iter().enumerate() {
                 if e.owner == u.owner || !e.combatant() || e.concealed || e.engaged {
                     continue;
                 }
-                let d = doctrine::dist(u.at, e.at);
+                let d2 = doctrine::dist2(u.at, e.at);
+                if d2 > bar {
+                    continue;
+                }
+                let d = d2.sqrt();
                 // Beyond both its ranges, or no nearer than the best so
                 // far: passed over before its ground is looked up.
                 if d > u.range.max(FOREST_FIRE_INCHES) + EPSILON || best.is_some_and(|(_, b)| !nearer(d, b)) {
@@ -284,6 +300,7 @@ impl Battle<'_> {
                     continue;
                 }
                 best = Some((j, d));
+                bar = bar.min(doctrine::square_bar(d - TIE_INCHES));
             }
             let Some((j, _)) = best else { continue };
             let Some(e) = self.stands.get(j) else { continue };

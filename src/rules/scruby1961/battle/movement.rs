@@ -533,11 +533,11 @@ impl Battle<'_> {
             self.threats = threats;
             end = safe;
         }
-        // Keep off: a stand not charging does not end in contact.
-        let clash = self
-            .foes
-            .iter()
-            .any(|f| doctrine::within(f.at, end, CONTACT_INCHES + STEP_INCHES / 2.0));
+        // Keep off: a stand not charging does not end in contact (no foe
+        // looked at when their box is beyond the reach).
+        let contact = CONTACT_INCHES + STEP_INCHES / 2.0;
+        let clash = !self.foe_bounds.is_none_or(|b| b.beyond(end, contact))
+            && self.foes.iter().any(|f| doctrine::within(f.at, end, contact));
         if clash {
             return;
         }
