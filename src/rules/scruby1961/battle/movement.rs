@@ -109,6 +109,8 @@ impl Battle<'_> {
         let mut walked = 0.0;
         let mut level = c0.level;
         let mut in_forest = is_forest(c0);
+        // The cell of `at`, carried from the step before.
+        let mut here = c0;
         while walked < total - EPSILON {
             let step = STEP_INCHES.min(total - walked);
             let next = (at.0 + dir.0 * step, at.1 + dir.1 * step);
@@ -118,7 +120,7 @@ impl Battle<'_> {
             let c = self.cell(next);
             // Ground it may not enter stops it, unless it stands on such
             // ground already (set down there): then it may walk out of it.
-            let barred = !may_enter(troop, c.ground) && may_enter(troop, self.cell(at).ground);
+            let barred = !may_enter(troop, c.ground) && may_enter(troop, here.ground);
             if barred || c.level > c0.level + 1 {
                 break;
             }
@@ -140,6 +142,7 @@ impl Battle<'_> {
             walked += step;
             level = c.level;
             at = next;
+            here = c;
         }
         at
     }
