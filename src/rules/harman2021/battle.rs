@@ -781,6 +781,67 @@ mod tests {
         assert!(ties > 0, "some squares have two enemies at the nearest distance");
     }
 
+    /// The squares a unit can reach, the queue of squares reached read
+    /// ring by ring, are those of a search that keeps each ring apart: the
+    /// same squares in the same order, at the same steps, for every unit,
+    /// budgets of one to four, before and after the first moves.
+    #[test]
+    fn reach_is_the_search_ring_by_ring() {
+        let scenario = crate::rules::tests::scenario();
+        let mut b = Battle::new(&scenario, 3, false);
+        let mut reaches = 0;
+        for round in 0..3 {
+            for i in 0..b.pieces.len() {
+                if !b.pieces[i].on() {
+                    continue;
+                }
+                for budget in 1..=4 {
+                    b.reach(i, budget);
+                    // The plain search: each ring its own list.
+                    let (unit, side, start) = (b.unit(i), b.side(i), b.at(i));
+                    let budget = budget.min(terrain_move_cap(unit, &b.cell(start)));
+                    let pass = |sq: Square| b.slot(sq).map_or(0, |k| Passage::of(unit, &b.cells[k]));
+                    let contact = |sq: Square| b.slot(sq).is_some_and(|k| b.contact[side.min(1)][k]);
+                    let mut steps_to = std::collections::HashMap::from([(start, 0_u32)]);
+                    let (mut order, mut ring) = (vec![start], vec![start]);
+                    for steps in 1..=budget {
+                        let mut next = Vec::new();
+                        for &sq in &ring {
+                            let held = sq != start && b.occupant(sq).is_some();
+                            let stops = sq != start && (pass(sq) & Passage::STOP != 0 || contact(sq));
+                            if stops || steps > Passage::cap(pass(sq)) || held {
+                                continue;
+                            }
+                            for d in ORTHOGONAL {
+                                let n = (sq.0 + d.0, sq.1 + d.1);
+                                if b.slot(n).is_none() || steps_to.contains_key(&n) {
+                                    continue;
+                                }
+                                let enemy = b.occupant(n).is_some_and(|o| b.side(o) != side);
+                                if pass(n) & Passage::ENTER == 0 || enemy {
+                                    continue;
+                                }
+                                steps_to.insert(n, steps);
+                                next.push(n);
+                                order.push(n);
+                            }
+                        }
+                        ring = next;
+                    }
+                    assert_eq!(b.reached, order, "unit {i}, budget {budget}, round {round}");
+                    for (&sq, &steps) in &steps_to {
+                        assert_eq!(b.steps_to(sq), Some(steps), "unit {i} to {sq:?}");
+                    }
+                    reaches += 1;
+                }
+            }
+            for side in 0..2 {
+                b.side_phase(side);
+            }
+        }
+        assert!(reaches > 0);
+    }
+
     /// `slot`'s one unsigned test a coordinate agrees with the four
     /// comparisons it replaced, on the table, just off each edge and at
     /// the far ends of the coordinates.
