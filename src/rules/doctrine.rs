@@ -637,6 +637,34 @@ pub fn farther(a: Point, b: Point, limit: f64) -> bool {
     d2 > square_bar(limit) || d2.sqrt() > limit
 }
 
+/// A scan's bar for the squares of distances ([`square_bar`]): the scan
+/// for the nearest point within some limit, or nearer than the best so far
+/// by some margin, takes a distance's root only for a square within the
+/// bar, and lowers the bar as it finds nearer points. A point passed by
+/// ([`Bar::root`] is `None`) is over every limit the bar was set to, so it
+/// could not have passed the scan's own tests: no answer changes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Bar(f64);
+
+impl Bar {
+    /// The bar of `limit` (none for a limit infinite or not a number).
+    pub fn new(limit: f64) -> Bar {
+        Bar(square_bar(limit))
+    }
+
+    /// `dist(a, b)`, to the bit, unless its square is over the bar (its
+    /// root then over the limit): `None`, no root taken.
+    pub fn root(self, a: Point, b: Point) -> Option<f64> {
+        let d2 = dist2(a, b);
+        if d2 > self.0 { None } else { Some(d2.sqrt()) }
+    }
+
+    /// Lowers the bar to `limit`'s, where that is lower.
+    pub fn lower(&mut self, limit: f64) {
+        self.0 = self.0.min(square_bar(limit));
+    }
+}
+
 /// A bar for squares of distances ([`dist2`]): a square above
 /// `square_bar(limit)` has a [`dist`] above `limit`, so a scan for what is
 /// within `limit` may pass it by without taking its root. The bar stands a
@@ -1096,6 +1124,27 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A bar passes by only points over its limit, and gives the
+    /// distance of every other to the bit; lowered, it keeps the lower.
+    #[test]
+    fn a_bar_gives_the_distance_within_it() {
+        let a = (1.0, 2.0);
+        let mut bar = Bar::new(5.0);
+        assert_eq!(bar.root(a, (4.0, 6.0)), Some(5.0));
+        assert_eq!(bar.root(a, (4.0, 6.1)), None);
+        assert_eq!(bar.root(a, (f64::NAN, 6.0)).map(f64::is_nan), Some(true));
+        bar.lower(3.0);
+        assert_eq!(bar.root(a, (4.0, 6.0)), None);
+        assert_eq!(bar.root(a, (4.0, 2.0)), Some(3.0));
+        bar.lower(4.0);
+        assert_eq!(bar.root(a, (4.0, 2.1)), None, "the lower bar is kept");
+        assert_eq!(
+            Bar::new(f64::INFINITY).root(a, (1e300, 0.0)),
+            Some(dist(a, (1e300, 0.0)))
+        );
+        assert_eq!(Bar::new(-1.0).root(a, a), None);
     }
 
     #[test]

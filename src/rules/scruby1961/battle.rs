@@ -23,7 +23,7 @@ use crate::model::RuleSetId;
 use crate::rules::Resolve;
 use crate::rules::board::{Board, Point};
 use crate::rules::dice::Dice;
-use crate::rules::doctrine::{self, Bounds, SideBounds};
+use crate::rules::doctrine::{self, Bar, Bounds, SideBounds};
 use crate::rules::engine::{self, Clock, Ending, Member, Roster, Setting, Turns};
 use crate::rules::{Fate, Log, Outcome};
 use crate::scenario::{Cell, Ground, Role, Scenario, TableStand};
@@ -466,19 +466,14 @@ impl<'a> Battle<'a> {
             return None;
         }
         let mut best: Option<(usize, f64)> = None;
-        // A foe whose square of distance is over the bar can pass neither
-        // test below (within `radius`, nearer than the best so far): its
-        // root is not taken ([`doctrine::square_bar`]).
-        let mut bar = doctrine::square_bar(radius);
+        // A foe passed by the bar can pass neither test below (within
+        // `radius`, nearer than the best so far): its root is not taken.
+        let mut bar = Bar::new(radius);
         for f in self.foes.iter().filter(|f| pick(f)) {
-            let d2 = doctrine::dist2(at, f.at);
-            if d2 > bar {
-                continue;
-            }
-            let d = d2.sqrt();
+            let Some(d) = bar.root(at, f.at) else { continue };
             if d <= radius && best.is_none_or(|(_, b)| nearer(d, b)) {
                 best = Some((f.index, d));
-                bar = bar.min(doctrine::square_bar(d - TIE_INCHES));
+                bar.lower(d - TIE_INCHES);
             }
         }
         best

@@ -393,18 +393,15 @@ impl<'a> Battle<'a> {
         // Nearer by less than this is not nearer (the arithmetic's margin).
         const MARGIN: f64 = 1e-9;
         let mut best: Option<(f64, Square)> = None;
-        // A square whose distance's square is over the bar is no nearer
-        // than the best less the margin: passed by with no root taken
-        // ([`doctrine::square_bar`]).
-        let mut bar = f64::INFINITY;
+        // A square passed by the bar is no nearer than the best less the
+        // margin: no root taken.
+        let mut bar = doctrine::Bar::new(f64::INFINITY);
         for &sq in &self.reached {
             // The nearest first: the other tests only for a square that
             // would be the best so far.
-            let d2 = doctrine::dist2(centre(sq), goal);
-            if d2 > bar {
+            let Some(d) = bar.root(centre(sq), goal) else {
                 continue;
-            }
-            let d = d2.sqrt();
+            };
             if best.is_some_and(|(b, _)| d >= b - MARGIN) {
                 continue;
             }
@@ -418,7 +415,7 @@ impl<'a> Battle<'a> {
                 continue;
             }
             best = Some((d, sq));
-            bar = doctrine::square_bar(d - MARGIN);
+            bar.lower(d - MARGIN);
         }
         best.map(|b| b.1)
     }

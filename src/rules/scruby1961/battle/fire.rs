@@ -36,18 +36,14 @@ impl Battle<'_> {
         }
         let range = artillery_range_inches(self.cell(gun.at).level > 0);
         let mut best: Option<(usize, f64)> = None;
-        // Over the bar: out of range or no nearer than the best, no root
-        // taken ([`doctrine::square_bar`]).
-        let mut bar = doctrine::square_bar(range + EPSILON);
+        // Passed by the bar: out of range or no nearer than the best, no
+        // root taken.
+        let mut bar = Bar::new(range + EPSILON);
         for (j, e) in self.stands.iter().enumerate() {
             if e.owner == gun.owner || !e.combatant() || e.concealed || e.engaged {
                 continue;
             }
-            let d2 = doctrine::dist2(gun.at, e.at);
-            if d2 > bar {
-                continue;
-            }
-            let d = d2.sqrt();
+            let Some(d) = bar.root(gun.at, e.at) else { continue };
             if d > range + EPSILON || best.is_some_and(|(_, b)| !nearer(d, b)) {
                 continue;
             }
@@ -58,7 +54,7 @@ impl Battle<'_> {
                 continue;
             }
             best = Some((j, d));
-            bar = bar.min(doctrine::square_bar(d - TIE_INCHES));
+            bar.lower(d - TIE_INCHES);
         }
         best.map(|(j, _)| j)
     }
@@ -263,19 +259,14 @@ impl Battle<'_> {
             }
             let in_forest = self.cell(u.at).ground == Ground::ForestInterior;
             let mut best: Option<(usize, f64)> = None;
-            // A stand whose distance's square is over the bar is beyond both
-            // ranges or no nearer than the best: passed over with no root
-            // taken ([`doctrine::square_bar`]).
-            let mut bar = doctrine::square_bar(u.range.max(FOREST_FIRE_INCHES) + EPSILON);
+            // A stand passed by the bar is beyond both ranges or no nearer
+            // than the best: no root taken.
+            let mut bar = Bar::new(u.range.max(FOREST_FIRE_INCHES) + EPSILON);
             for (j, e) in self.stands.iter().enumerate() {
                 if e.owner == u.owner || !e.combatant() || e.concealed || e.engaged {
                     continue;
                 }
-                let d2 = doctrine::dist2(u.at, e.at);
-                if d2 > bar {
-                    continue;
-                }
-                let d = d2.sqrt();
+                let Some(d) = bar.root(u.at, e.at) else { continue };
                 // Beyond both its ranges, or no nearer than the best so
                 // far: passed over before its ground is looked up.
                 if d > u.range.max(FOREST_FIRE_INCHES) + EPSILON || best.is_some_and(|(_, b)| !nearer(d, b)) {
@@ -300,7 +291,7 @@ impl Battle<'_> {
                     continue;
                 }
                 best = Some((j, d));
-                bar = bar.min(doctrine::square_bar(d - TIE_INCHES));
+                bar.lower(d - TIE_INCHES);
             }
             let Some((j, _)) = best else { continue };
             let Some(e) = self.stands.get(j) else { continue };
