@@ -3,7 +3,7 @@
 
 use super::build::{Edge, Handoff};
 use crate::model::{Battle, Campaign, Force, SideId};
-use crate::rules::{CLEAR_MARGIN, HOLDS_WHILE_OUTNUMBERING, RESOLVE_BASE, RESOLVE_STEP, rule_set};
+use crate::rules::{CLEAR_MARGIN, HOLDS_WHILE_OUTNUMBERING, ResolveThrow, rule_set};
 use crate::scenario::{Ground, Role, Scenario};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -156,12 +156,16 @@ pub fn write_briefing(campaign: &Campaign, battle: &Battle, handoff: &Handoff) -
     let _ = writeln!(out);
 
     let _ = writeln!(out, "## Victory\n");
+    let throw = rules.map_or(ResolveThrow::TWO_DICE, |r| r.resolve_throw());
     let _ = writeln!(
         out,
-        "- Before the first turn each general throws 2D6 for his army's resolve: it breaks and quits the field once it has lost more than {:.0}% of the points it brought on, and {:.1} more in a hundred for every pip over 2 ({:.0}% at a 12); the other side wins. An army whose standing points are still {} times the enemy's or more does not break, whatever its losses. If both pass theirs at once, the one further past it breaks.",
-        RESOLVE_BASE * 100.0,
-        RESOLVE_STEP * 100.0,
-        (RESOLVE_BASE + 10.0 * RESOLVE_STEP) * 100.0,
+        "- Before the first turn each general throws {}D6 for his army's resolve: it breaks and quits the field once it has lost more than {:.0}% of the points it brought on, and {:.1} more in a hundred for every pip over {} ({:.0}% at a {}); the other side wins. An army whose standing points are still {} times the enemy's or more does not break, whatever its losses. If both pass theirs at once, the one further past it breaks.",
+        throw.dice,
+        throw.base * 100.0,
+        throw.step * 100.0,
+        throw.dice,
+        (throw.base + f64::from(5 * throw.dice) * throw.step) * 100.0,
+        6 * throw.dice,
         HOLDS_WHILE_OUTNUMBERING
     );
     if let Some(bonus) = rules.map(|r| r.attacker_resolve()).filter(|b| *b > 0.0) {

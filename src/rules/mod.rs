@@ -166,6 +166,12 @@ pub trait RuleSet: Sync {
     fn attacker_resolve(&self) -> f64 {
         0.0
     }
+
+    /// How each general throws for his resolve ([`Resolve::draw_by`]): the
+    /// engine's own, which the briefing tells the table.
+    fn resolve_throw(&self) -> ResolveThrow {
+        ResolveThrow::TWO_DICE
+    }
 }
 
 /// What a roster's tick boxes count for one stand: `boxes` of `each`.
@@ -328,6 +334,32 @@ pub const RESOLVE_BASE: f64 = 0.05;
 /// The resolve each pip over 2 adds (this program's own, see [`Resolve`]).
 pub const RESOLVE_STEP: f64 = 0.05;
 
+/// How a general throws for his resolve: `dice` D6, his army breaking past
+/// `base` plus `step` for every pip over the least throw.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ResolveThrow {
+    pub dice: u32,
+    pub base: f64,
+    pub step: f64,
+}
+
+impl ResolveThrow {
+    /// 2D6, from [`RESOLVE_BASE`] (a throw of 2) by [`RESOLVE_STEP`] a pip:
+    /// 5% to 55%, 30% on average (the throw of [`Resolve`]).
+    pub const TWO_DICE: ResolveThrow = ResolveThrow {
+        dice: 2,
+        base: RESOLVE_BASE,
+        step: RESOLVE_STEP,
+    };
+    /// 1D6, from [`RESOLVE_BASE`] (a throw of 1) by twice [`RESOLVE_STEP`] a
+    /// pip: the same 5% to 55% and 30% on average, every break as likely.
+    pub const ONE_DIE: ResolveThrow = ResolveThrow {
+        dice: 1,
+        base: RESOLVE_BASE,
+        step: 2.0 * RESOLVE_STEP,
+    };
+}
+
 impl Default for Resolve {
     /// Both sides break at [`ARMY_BREAKS_AT_LOSS`].
     fn default() -> Self {
@@ -343,12 +375,24 @@ impl Resolve {
     /// points) higher than its throw gives, as the rule set asks
     /// (each engine's `ATTACKER_RESOLVE`).
     pub fn draw(dice: &mut dice::Dice, scenario: &crate::scenario::Scenario, attacker_bonus: f64) -> Resolve {
+        Resolve::draw_by(dice, scenario, ResolveThrow::TWO_DICE, attacker_bonus)
+    }
+
+    /// [`Resolve::draw`] with the throw `throw` (a rule set's own, see
+    /// [`ResolveThrow`]).
+    pub fn draw_by(
+        dice: &mut dice::Dice,
+        scenario: &crate::scenario::Scenario,
+        throw: ResolveThrow,
+        attacker_bonus: f64,
+    ) -> Resolve {
         let mut throw = |side: usize| {
             let bonus = match scenario.sides.get(side).map(|s| s.role) {
                 Some(crate::scenario::Role::Attacker) => attacker_bonus,
                 _ => 0.0,
             };
-            RESOLVE_BASE + RESOLVE_STEP * f64::from(dice.d6() + dice.d6() - 2) + bonus
+            let pips: u32 = (0..throw.dice).map(|_| dice.d6()).sum();
+            throw.base + throw.step * f64::from(pips.saturating_sub(throw.dice)) + bonus
         };
         let first = throw(0);
         Resolve {
@@ -847,6 +891,42 @@ mod tests {
         assert!(!has_broken(200, 100));
         assert!(has_broken(200, 99));
         assert!(!has_broken(0, 0), "an army of nothing cannot break");
+    }
+
+    /// Each throw gives the seed-free rule's numbers: 2D6 from 5% at a 2
+    /// to 55% at a 12 by 5% a pip, the two dice thrown as before; 1D6 the
+    /// same 5% to 55% by 10% a pip, every face as likely, the attacker's
+    /// bonus added to either.
+    #[test]
+    fn a_resolve_is_thrown_on_two_dice_or_on_one() {
+        let s = scenario();
+        let attacker = s
+            .sides
+            .iter()
+            .position(|x| x.role == crate::scenario::Role::Attacker)
+            .unwrap();
+        let mut ones = std::collections::BTreeMap::new();
+        for seed in 0..600 {
+            let mut a = dice::Dice::new(seed);
+            let mut b = dice::Dice::new(seed);
+            let two = Resolve::draw(&mut a, &s, 0.025);
+            let mut by_hand = |bonus: f64| 0.05 + 0.05 * f64::from(b.d6() + b.d6() - 2) + bonus;
+            let first = by_hand(if attacker == 0 { 0.025 } else { 0.0 });
+            let second = by_hand(if attacker == 1 { 0.025 } else { 0.0 });
+            assert_eq!(two.breaks_at, [first, second], "seed {seed}");
+            let one = Resolve::draw_by(&mut dice::Dice::new(seed), &s, ResolveThrow::ONE_DIE, 0.0);
+            for share in one.breaks_at {
+                let face = (0..6_u32).find(|&k| (share - (0.05 + 0.10 * f64::from(k))).abs() < 1e-12);
+                assert!(face.is_some(), "seed {seed}: {share} is no face of the die");
+                *ones.entry(face).or_insert(0) += 1;
+            }
+        }
+        assert_eq!(
+            ones.keys().copied().collect::<Vec<_>>(),
+            (0..6).map(Some).collect::<Vec<_>>()
+        );
+        // 1,200 throws: each face about 200 (a fair die: within 5 sigma).
+        assert!(ones.values().all(|&n| (140..=260).contains(&n)), "{ones:?}");
     }
 
     #[test]
