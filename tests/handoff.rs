@@ -546,6 +546,14 @@ fn the_pack_can_be_made_for_every_rule_set() {
             matches!(rules, "scruby-1961" | "harman-2021"),
             "{rules}: {bonus:?}"
         );
+        // The resolve's throw as the engine throws it: one die under
+        // scruby-basic, two under the rest.
+        let throw = if rules == "scruby-basic" {
+            "each general throws 1D6 for his army's resolve: it breaks and quits the field once it has lost more than 5% of the points it brought on, and 10.0 more in a hundred for every pip over 1 (55% at a 6)"
+        } else {
+            "each general throws 2D6 for his army's resolve: it breaks and quits the field once it has lost more than 5% of the points it brought on, and 5.0 more in a hundred for every pip over 2 (55% at a 12)"
+        };
+        assert!(briefing.contains(throw), "{rules}: {throw:?} in\n{briefing}");
         // And the engine can fight each.
         ok(dir.path(), &["battle", &format!("{out}/scenario.json")]);
     }
