@@ -547,8 +547,8 @@ fn the_pack_can_be_made_for_every_rule_set() {
             "{rules}: {bonus:?}"
         );
         // The resolve's throw as the engine throws it: one die under
-        // scruby-basic, two under the rest.
-        let throw = if rules == "scruby-basic" {
+        // scruby-basic and scruby-1965, two under the rest.
+        let throw = if matches!(rules, "scruby-basic" | "scruby-1965") {
             "each general throws 1D6 for his army's resolve: it breaks and quits the field once it has lost more than 5% of the points it brought on, and 10.0 more in a hundred for every pip over 1 (55% at a 6)"
         } else {
             "each general throws 2D6 for his army's resolve: it breaks and quits the field once it has lost more than 5% of the points it brought on, and 5.0 more in a hundred for every pip over 2 (55% at a 12)"

@@ -46,8 +46,8 @@
 //!   taken.
 //! - **The end**: the battle goes on to the scenario's turn limit, unless a
 //!   side has nothing left on the table (and no reserve to come), or has
-//!   lost more than its general's resolve ([`crate::rules::Resolve`], 2D6
-//!   before the battle): it then breaks and quits the field, a loss, which
+//!   lost more than its general's resolve ([`crate::rules::Resolve`], 1D6
+//!   before the battle, [`battle::RESOLVE_THROW`]): it then breaks and quits the field, a loss, which
 //!   [`crate::rules::judge`] applies. The seed has no end of its own; the
 //!   army breaking is this program's, and it is how a clearly beaten side
 //!   withdraws. At the turn limit the side holding more objectives wins; if
@@ -206,6 +206,10 @@ impl RuleSet for Scruby1965 {
         let mut battle = battle::Battle::set_out(setting, seed, keep_log);
         battle.run();
         battle.outcome(seed)
+    }
+
+    fn resolve_throw(&self) -> crate::rules::ResolveThrow {
+        battle::RESOLVE_THROW
     }
 
     fn last_word_rule(&self) -> Option<&'static str> {
