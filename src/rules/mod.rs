@@ -313,7 +313,9 @@ pub const ARMY_BREAKS_AT_LOSS: f64 = 0.5;
 /// (some ran at their first losses, some fought on past half their men), so the
 /// break is not one number for every army: each general throws 2D6 and his
 /// army breaks past [`RESOLVE_BASE`] plus [`RESOLVE_STEP`] for every pip
-/// over 2, from 5% (a throw of 2) to 55% (12), 30% on average. This is
+/// over 2, from 5% (a throw of 2) to 55% (12), 30% on average (under
+/// scruby-basic and scruby-1965 one die, the same 5% to 55%, every break as
+/// likely: [`ResolveThrow`], each rule set's `RuleSet::resolve_throw`). This is
 /// the program's own rule (the seeds are silent on when an army gives up;
 /// scruby-1961-strategy-tactical-wargame.txt notes only that "often combat
 /// was not fought 'to the last man' ... when one found himself outnumbered

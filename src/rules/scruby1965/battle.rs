@@ -265,7 +265,7 @@ pub(super) const ATTACKER_RESOLVE: f64 = 0.0;
 /// odds were among the most certain (2:1 on open ground won 94.1%, 3:1
 /// 99.9%; the history set's Brier 0.318), and with the flat throw 88.6%
 /// and 100.0%, the Brier 0.306, the mirrors 0.06 A / 0.04 A / 0.06 D (the
-/// notebook, "scruby-basic's resolve on one die").
+/// notebook, "scruby-basic's and scruby-1965's resolve on one die").
 pub(super) const RESOLVE_THROW: ResolveThrow = ResolveThrow::ONE_DIE;
 
 impl<'a> Battle<'a> {

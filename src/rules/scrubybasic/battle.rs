@@ -82,7 +82,7 @@ pub(super) const ATTACKER_RESOLVE: f64 = 0.0;
 /// at 9, 20 and 40 a side; the history set's Brier 0.310), and which army
 /// gives up first is less certain with the flat throw: 91.2% and 99.9%,
 /// the mirrors 0.12 A / 0.14 A / 0.14 D, the Brier 0.303 (the notebook,
-/// "scruby-basic's resolve on one die").
+/// "scruby-basic's and scruby-1965's resolve on one die").
 pub(super) const RESOLVE_THROW: ResolveThrow = ResolveThrow::ONE_DIE;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
