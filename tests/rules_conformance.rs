@@ -234,6 +234,49 @@ fn every_rule_set_fights_the_golden_battles_as_before() {
 // What every rule set must do
 // ---------------------------------------------------------------------------
 
+/// Each engine throws its generals' resolve as its `resolve_throw` says
+/// (which the briefing tells the table): every side's resolve in every
+/// golden battle is a face of that throw, plus the engine's bonus for the
+/// attacker, and over the battles every throw comes up.
+#[test]
+fn every_engine_throws_the_resolve_its_briefing_tells() {
+    for rules in rule_sets() {
+        let throw = rules.resolve_throw();
+        let faces: Vec<f64> = (0..=5 * throw.dice)
+            .map(|k| throw.base + throw.step * f64::from(k))
+            .collect();
+        let mut seen = std::collections::BTreeSet::new();
+        for (name, scenario) in golden_scenarios() {
+            for i in 0..40 {
+                let seed = scenario.seed.wrapping_add(i);
+                let o = rules.fight(&scenario, seed, false);
+                for (side, share) in o.resolve.breaks_at.iter().enumerate() {
+                    let bonus = if scenario.sides[side].role == Role::Attacker {
+                        rules.attacker_resolve()
+                    } else {
+                        0.0
+                    };
+                    let face = faces.iter().position(|f| (share - bonus - f).abs() < 1e-9);
+                    assert!(
+                        face.is_some(),
+                        "{} on {name}, seed {seed}: a resolve of {share} is no throw of {}D6",
+                        rules.id(),
+                        throw.dice
+                    );
+                    seen.insert(face);
+                }
+            }
+        }
+        assert_eq!(
+            seen.len(),
+            faces.len(),
+            "{}: every throw of {}D6 comes up; seen {seen:?}",
+            rules.id(),
+            throw.dice
+        );
+    }
+}
+
 /// The scenarios the conformance checks fight: the golden ones without
 /// objectives, so the judge can be asked again from the outcome alone.
 fn plain_scenarios() -> Vec<(String, Scenario)> {

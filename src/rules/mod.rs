@@ -895,7 +895,7 @@ mod tests {
         assert!(!has_broken(0, 0), "an army of nothing cannot break");
     }
 
-    /// Each throw gives the seed-free rule's numbers: 2D6 from 5% at a 2
+    /// Each throw gives this program's numbers: 2D6 from 5% at a 2
     /// to 55% at a 12 by 5% a pip, the two dice thrown as before; 1D6 the
     /// same 5% to 55% by 10% a pip, every face as likely, the attacker's
     /// bonus added to either.

@@ -47,8 +47,8 @@
 //! - **The end**: the battle goes on to the scenario's turn limit, unless a
 //!   side has nothing left on the table (and no reserve to come), or has
 //!   lost more than its general's resolve ([`crate::rules::Resolve`], 1D6
-//!   before the battle, `battle::RESOLVE_THROW`): it then breaks and quits the field, a loss, which
-//!   [`crate::rules::judge`] applies. The seed has no end of its own; the
+//!   before the battle, `battle::RESOLVE_THROW`): it then breaks and quits
+//!   the field, a loss, which [`crate::rules::judge`] applies. The seed has no end of its own; the
 //!   army breaking is this program's, and it is how a clearly beaten side
 //!   withdraws. At the turn limit the side holding more objectives wins; if
 //!   they do not decide it, the last word ([`crate::rules::LastWord`]) is
