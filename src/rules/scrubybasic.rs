@@ -95,8 +95,9 @@
 //!   nothing left or has lost more than its general's resolve
 //!   ([`crate::rules::Resolve`], 1D6 before the battle,
 //!   `battle::RESOLVE_THROW`: this program's own; the seed's battles go on
-//!   until "one side or the other retires by its own decision"): it breaks and quits the field, a loss. At the turn
-//!   limit the side holding more objectives wins; if they do not decide it,
+//!   until "one side or the other retires by its own decision"): it breaks
+//!   and quits the field, a loss. At the turn limit the side holding more
+//!   objectives wins; if they do not decide it,
 //!   the last word ([`crate::rules::LastWord`]) is Judging the Morale for
 //!   the two armies: "Each player counts up the loss he has sustained.
 //!   Whoever had the greatest loss must retire" (the stands killed,
