@@ -164,7 +164,7 @@ pub fn write_briefing(campaign: &Campaign, battle: &Battle, handoff: &Handoff) -
         throw.base * 100.0,
         throw.step * 100.0,
         throw.dice,
-        (throw.base + f64::from(5 * throw.dice) * throw.step) * 100.0,
+        throw.share(6 * throw.dice) * 100.0,
         6 * throw.dice,
         HOLDS_WHILE_OUTNUMBERING
     );

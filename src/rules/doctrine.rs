@@ -633,7 +633,13 @@ pub fn within(a: Point, b: Point, limit: f64) -> bool {
 /// `!within`: the two differ for a place not a number), the root taken only
 /// when the square is within [`square_bar`]`(limit)`.
 pub fn farther(a: Point, b: Point, limit: f64) -> bool {
-    let d2 = dist2(a, b);
+    root_over(dist2(a, b), limit)
+}
+
+/// Whether the root of the square `d2` is over `limit`, the root taken only
+/// when `d2` is within [`square_bar`]`(limit)` (one over it has its root
+/// over the limit): the test of [`farther`] and [`Bounds::beyond`].
+fn root_over(d2: f64, limit: f64) -> bool {
     d2 > square_bar(limit) || d2.sqrt() > limit
 }
 
@@ -777,8 +783,7 @@ impl Bounds {
         if !(0.0..f64::INFINITY).contains(&reach) {
             return false;
         }
-        let d2 = self.dist2_from(p);
-        d2 > square_bar(reach) || d2.sqrt() > reach
+        root_over(self.dist2_from(p), reach)
     }
 }
 

@@ -346,6 +346,12 @@ pub struct ResolveThrow {
 }
 
 impl ResolveThrow {
+    /// The share of his points a general can lose at a throw of `pips`
+    /// (the least throw, `dice`, gives `base`).
+    pub fn share(self, pips: u32) -> f64 {
+        self.base + self.step * f64::from(pips.saturating_sub(self.dice))
+    }
+
     /// 2D6, from [`RESOLVE_BASE`] (a throw of 2) by [`RESOLVE_STEP`] a pip:
     /// 5% to 55%, 30% on average (the throw of [`Resolve`]).
     pub const TWO_DICE: ResolveThrow = ResolveThrow {
@@ -394,7 +400,7 @@ impl Resolve {
                 _ => 0.0,
             };
             let pips: u32 = (0..throw.dice).map(|_| dice.d6()).sum();
-            throw.base + throw.step * f64::from(pips.saturating_sub(throw.dice)) + bonus
+            throw.share(pips) + bonus
         };
         let first = throw(0);
         Resolve {

@@ -539,7 +539,7 @@ impl Battle<'_> {
         // Keep off: a stand not charging does not end in contact (no foe
         // looked at when their box is beyond the reach).
         let contact = CONTACT_INCHES + STEP_INCHES / 2.0;
-        let clash = !self.foe_bounds.is_none_or(|b| b.beyond(end, contact))
+        let clash = self.foe_bounds.is_some_and(|b| !b.beyond(end, contact))
             && self.foes.iter().any(|f| doctrine::within(f.at, end, contact));
         if clash {
             return;
