@@ -126,6 +126,7 @@
 //! The doctrine that moves both sides is in `conduct.rs`.
 
 mod battle;
+mod bits;
 mod combat;
 mod conduct;
 mod deploy;

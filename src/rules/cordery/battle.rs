@@ -4,6 +4,7 @@
 //! occupancy grid (two places a square, front then rear) answers "who is in
 //! this square".
 
+use super::bits::TableBits;
 use super::tables::{
     Facing, MAX_TURNS, STANDS_PER_SQUARE, Square, StandType, behind_wall_or_entrenched, covered_from_fire,
     default_weapon, flat_open, is_artillery, is_cavalry, is_general, is_infantry, is_obstacle,
@@ -175,6 +176,9 @@ pub struct Battle<'a> {
     pub(super) owner: Vec<u8>,
     /// Per square: its going.
     pub(super) going: Vec<Going>,
+    /// The going and [`Battle::owner`] as bits, a row to a word, for the
+    /// move's search; `None` on a table too wide for it.
+    pub(super) bits: Option<TableBits>,
     /// The squares that block sight (towns' and woods' inner squares).
     pub(super) blinds: Vec<Square>,
     pub(super) dice: Dice,
@@ -222,6 +226,8 @@ impl<'a> Battle<'a> {
             doctrine::Plan::draw(&mut dice, role(0)),
             doctrine::Plan::draw(&mut dice, role(1)),
         ];
+        let going: Vec<Going> = scenario.table.cells().iter().map(Going::of).collect();
+        let bits = TableBits::of(&going, width);
         let mut battle = Battle {
             scenario,
             board,
@@ -234,7 +240,8 @@ impl<'a> Battle<'a> {
             }),
             squares: vec![[EMPTY; STANDS_PER_SQUARE]; cells],
             owner: vec![0; cells],
-            going: scenario.table.cells().iter().map(Going::of).collect(),
+            going,
+            bits,
             blinds: Vec::new(),
             dice,
             log: Log::new(keep_log),
@@ -457,9 +464,7 @@ impl<'a> Battle<'a> {
             places.swap(0, free.min(STANDS_PER_SQUARE - 1));
         }
         let [front, rear] = *places;
-        if let Some(o) = self.owner.get_mut(k) {
-            *o = u8::try_from(side + 1).unwrap_or(u8::MAX);
-        }
+        self.set_owner(k, u8::try_from(side + 1).unwrap_or(u8::MAX));
         if let Some(p) = self.pieces.get_mut(i) {
             p.at = sq;
             p.status = Status::Fighting;
@@ -497,10 +502,19 @@ impl<'a> Battle<'a> {
                 }
             }
         }
-        if places.iter().all(|&p| p == EMPTY)
-            && let Some(o) = self.owner.get_mut(slot)
-        {
-            *o = 0;
+        if places.iter().all(|&p| p == EMPTY) {
+            self.set_owner(slot, 0);
+        }
+    }
+
+    /// Who holds square `slot`: 0 for nobody, else 1 + the side
+    /// ([`Battle::owner`]), kept in [`Battle::bits`] too.
+    fn set_owner(&mut self, slot: usize, owner: u8) {
+        if let Some(o) = self.owner.get_mut(slot) {
+            *o = owner;
+        }
+        if let Some(bits) = self.bits.as_mut() {
+            bits.set_owner(slot, owner);
         }
     }
 

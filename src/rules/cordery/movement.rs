@@ -6,6 +6,7 @@
 //! search works on the window alone. No allocation, however often it runs.
 
 use super::battle::{Battle, Withdrawal};
+use super::bits::cost_of;
 use super::tables::{CONTOUR_COST, Facing, ROAD_BONUS, Square, WITHDRAW_AT_MOST};
 
 /// The eight steps of the grid, clockwise from "along x".
@@ -21,13 +22,13 @@ pub(super) const DIRECTIONS: [Facing; 8] = [
 ];
 
 /// The farthest a move can go: 5 squares of Native Cavalry and 1 for a road.
-const REACH: i32 = 6;
+pub(super) const REACH: i32 = 6;
 /// The window reaches one square farther, for the withdrawal's last step.
-const RADIUS: i32 = REACH + 1;
-const SPAN: i32 = 2 * RADIUS + 1;
+pub(super) const RADIUS: i32 = REACH + 1;
+pub(super) const SPAN: i32 = 2 * RADIUS + 1;
 /// `SPAN * SPAN` squares.
-const WINDOW: usize = 15 * 15;
-const UNREACHED: u8 = u8::MAX;
+pub(super) const WINDOW: usize = 15 * 15;
+pub(super) const UNREACHED: u8 = u8::MAX;
 
 // What the window holds of each square, for the stand moving.
 const ROAD: u8 = 1;
@@ -144,13 +145,31 @@ pub(super) struct Reach {
     pub(super) origin: Square,
     /// How far the search could go.
     radius: i32,
-    cost: [u8; WINDOW],
+    /// The cost of each square of the window, [`REACH_STRIDE`] to a row (the
+    /// layout of [`super::bits`]'s windows), [`UNREACHED`] where none.
+    cost: [u8; REACH_WINDOW],
+}
+
+/// Places from one row of a [`Reach`] to the next: a row's `SPAN` squares and
+/// one place unused.
+pub(super) const REACH_STRIDE: i32 = SPAN + 1;
+/// `SPAN` rows of [`REACH_STRIDE`].
+pub(super) const REACH_WINDOW: usize = 15 * 16;
+
+/// Index of `sq` in a [`Reach`] centred on `origin`.
+fn reach_index(origin: Square, sq: Square) -> Option<usize> {
+    let (dx, dy) = (sq.0 - origin.0 + RADIUS, sq.1 - origin.1 + RADIUS);
+    if (0..SPAN).contains(&dx) && (0..SPAN).contains(&dy) {
+        usize::try_from(dy * REACH_STRIDE + dx).ok()
+    } else {
+        None
+    }
 }
 
 impl Reach {
     /// What reaching `sq` costs, if it can be reached.
     pub(super) fn cost_at(&self, sq: Square) -> Option<u8> {
-        index(self.origin, sq)
+        reach_index(self.origin, sq)
             .and_then(|k| self.cost.get(k).copied())
             .filter(|&c| c != UNREACHED)
     }
@@ -162,10 +181,23 @@ impl Reach {
         let side = 2 * r + 1;
         (0..side * side).filter_map(move |n| {
             let (dx, dy) = (n % side - r, n / side - r);
-            let k = usize::try_from((dy + RADIUS) * SPAN + dx + RADIUS).ok()?;
+            let k = usize::try_from((dy + RADIUS) * REACH_STRIDE + dx + RADIUS).ok()?;
             let c = self.cost.get(k).copied().filter(|&c| c != UNREACHED)?;
             Some(((self.origin.0 + dx, self.origin.1 + dy), c))
         })
+    }
+
+    /// The costs of a search of [`Ground`]'s window, `SPAN` to a row, laid
+    /// out as a reach's.
+    fn of_window(origin: Square, radius: i32, window: &[u8; WINDOW]) -> Reach {
+        let mut cost = [UNREACHED; REACH_WINDOW];
+        let (span, stride) = (SPAN.unsigned_abs() as usize, REACH_STRIDE.unsigned_abs() as usize);
+        for (row, costs) in window.chunks(span).enumerate() {
+            if let Some(place) = cost.get_mut(row * stride..row * stride + span) {
+                place.copy_from_slice(costs);
+            }
+        }
+        Reach { origin, radius, cost }
     }
 }
 
@@ -266,8 +298,34 @@ impl Battle<'_> {
             .clamp(0, REACH - ROAD_BONUS);
         let on_road = self.going(origin).road();
         let radius = moves + if on_road { ROAD_BONUS } else { 0 };
-        if !on_road && let Some(cost) = self.open_reach(i, moves) {
+        if let (Some(bits), Some(p)) = (self.bits.as_ref(), self.pieces.get(i)) {
+            // The same search a row of squares at a time.
+            let window = bits.window(origin, p.side, p.infantry, p.artillery, radius);
+            let moved = window.search(moves, false, p.artillery);
+            let cost = if on_road {
+                cost_of(&[moved, window.search(moves + ROAD_BONUS, true, p.artillery)])
+            } else {
+                cost_of(&[moved])
+            };
             return Reach { origin, radius, cost };
+        }
+        self.reach_by_search(i)
+    }
+
+    /// [`Battle::reach`] square by square: on a table too wide for
+    /// [`Battle::bits`], and the measure the search by bits is tested
+    /// against.
+    pub(super) fn reach_by_search(&self, i: usize) -> Reach {
+        let origin = self.pieces.get(i).map_or((0, 0), |p| p.at);
+        let moves = self
+            .pieces
+            .get(i)
+            .map_or(0, |p| p.moves)
+            .clamp(0, REACH - ROAD_BONUS);
+        let on_road = self.going(origin).road();
+        let radius = moves + if on_road { ROAD_BONUS } else { 0 };
+        if !on_road && let Some(cost) = self.open_reach(i, moves) {
+            return Reach::of_window(origin, radius, &cost);
         }
         let ground = self.ground(i, radius);
         // MOVEMENT: the move in squares, by type.
@@ -280,7 +338,7 @@ impl Battle<'_> {
                 *c = (*c).min(r);
             }
         }
-        Reach { origin, radius, cost }
+        Reach::of_window(origin, radius, &cost)
     }
 
     /// What each square within `moves` costs stand `i` when the ground
