@@ -58,9 +58,15 @@ enum Step {
 
 /// Index of `sq` in a window centred on `origin`.
 fn index(origin: Square, sq: Square) -> Option<usize> {
+    index_by(origin, sq, SPAN)
+}
+
+/// Index of `sq` in a window of `SPAN` rows centred on `origin`, `stride`
+/// places to a row.
+fn index_by(origin: Square, sq: Square, stride: i32) -> Option<usize> {
     let (dx, dy) = (sq.0 - origin.0 + RADIUS, sq.1 - origin.1 + RADIUS);
     if (0..SPAN).contains(&dx) && (0..SPAN).contains(&dy) {
-        usize::try_from(dy * SPAN + dx).ok()
+        usize::try_from(dy * stride + dx).ok()
     } else {
         None
     }
@@ -156,20 +162,10 @@ pub(super) const REACH_STRIDE: i32 = SPAN + 1;
 /// `SPAN` rows of [`REACH_STRIDE`].
 pub(super) const REACH_WINDOW: usize = 15 * 16;
 
-/// Index of `sq` in a [`Reach`] centred on `origin`.
-fn reach_index(origin: Square, sq: Square) -> Option<usize> {
-    let (dx, dy) = (sq.0 - origin.0 + RADIUS, sq.1 - origin.1 + RADIUS);
-    if (0..SPAN).contains(&dx) && (0..SPAN).contains(&dy) {
-        usize::try_from(dy * REACH_STRIDE + dx).ok()
-    } else {
-        None
-    }
-}
-
 impl Reach {
     /// What reaching `sq` costs, if it can be reached.
     pub(super) fn cost_at(&self, sq: Square) -> Option<u8> {
-        reach_index(self.origin, sq)
+        index_by(self.origin, sq, REACH_STRIDE)
             .and_then(|k| self.cost.get(k).copied())
             .filter(|&c| c != UNREACHED)
     }
@@ -287,9 +283,9 @@ impl Battle<'_> {
         ground
     }
 
-    /// Where stand `i` may move this activation: every square it can reach,
-    /// whether or not it may stop there (see [`Battle::can_stop`]).
-    pub(super) fn reach(&self, i: usize) -> Reach {
+    /// Stand `i`'s move this activation, as the searches of its squares
+    /// take it.
+    fn move_of(&self, i: usize) -> Move {
         let origin = self.pieces.get(i).map_or((0, 0), |p| p.at);
         let moves = self
             .pieces
@@ -297,12 +293,24 @@ impl Battle<'_> {
             .map_or(0, |p| p.moves)
             .clamp(0, REACH - ROAD_BONUS);
         let on_road = self.going(origin).road();
-        let radius = moves + if on_road { ROAD_BONUS } else { 0 };
+        Move {
+            origin,
+            moves,
+            on_road,
+            radius: moves + if on_road { ROAD_BONUS } else { 0 },
+        }
+    }
+
+    /// Where stand `i` may move this activation: every square it can reach,
+    /// whether or not it may stop there (see [`Battle::can_stop`]).
+    pub(super) fn reach(&self, i: usize) -> Reach {
+        let m = self.move_of(i);
+        let (origin, moves, radius) = (m.origin, m.moves, m.radius);
         if let (Some(bits), Some(p)) = (self.bits.as_ref(), self.pieces.get(i)) {
             // The same search a row of squares at a time.
             let window = bits.window(origin, p.side, p.infantry, p.artillery, radius);
             let moved = window.search(moves, false, p.artillery);
-            let cost = if on_road {
+            let cost = if m.on_road {
                 cost_of(&[moved, window.search(moves + ROAD_BONUS, true, p.artillery)])
             } else {
                 cost_of(&[moved])
@@ -316,15 +324,11 @@ impl Battle<'_> {
     /// [`Battle::bits`], and the measure the search by bits is tested
     /// against.
     pub(super) fn reach_by_search(&self, i: usize) -> Reach {
-        let origin = self.pieces.get(i).map_or((0, 0), |p| p.at);
-        let moves = self
-            .pieces
-            .get(i)
-            .map_or(0, |p| p.moves)
-            .clamp(0, REACH - ROAD_BONUS);
-        let on_road = self.going(origin).road();
-        let radius = moves + if on_road { ROAD_BONUS } else { 0 };
-        if !on_road && let Some(cost) = self.open_reach(i, moves) {
+        let m = self.move_of(i);
+        let (origin, moves, radius) = (m.origin, m.moves, m.radius);
+        if !m.on_road
+            && let Some(cost) = self.open_reach(i, moves)
+        {
             return Reach::of_window(origin, radius, &cost);
         }
         let ground = self.ground(i, radius);
@@ -332,7 +336,7 @@ impl Battle<'_> {
         let mut cost = search(&ground, moves, Step::Move);
         // MOVEMENT: "Stands making their entire move along a road may increase
         // their movement distance by 1 square."
-        if on_road {
+        if m.on_road {
             let road = search(&ground, moves + ROAD_BONUS, Step::Road);
             for (c, r) in cost.iter_mut().zip(road) {
                 *c = (*c).min(r);
@@ -520,6 +524,16 @@ impl Battle<'_> {
         self.index_of(id)
             .map_or(Withdrawal::Destroyed, |i| self.withdrawal_of(i))
     }
+}
+
+/// A stand's move this activation: where from, its squares (MOVEMENT, by
+/// type), whether it starts on a road, and so how far it could go.
+#[derive(Debug, Clone, Copy)]
+struct Move {
+    origin: Square,
+    moves: i32,
+    on_road: bool,
+    radius: i32,
 }
 
 /// Lowest cost from the window's centre to each square within `allowance`:
