@@ -123,7 +123,11 @@
 //! Results), thrown by the two Generals, equal throws again (note vii). With
 //! uneven losses the judge's margin decides.
 //!
-//! The doctrine that moves both sides is in `conduct.rs`.
+//! The doctrine that moves both sides is in `conduct.rs`. The squares a
+//! stand can reach are searched in `bits.rs`, a row of squares at a time on
+//! the going and the stands' squares kept as bits, to the same costs as
+//! `movement.rs`'s search square by square, which serves a table wider than
+//! 64 squares or of more than four hill levels.
 
 mod battle;
 mod bits;

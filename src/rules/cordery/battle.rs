@@ -177,7 +177,8 @@ pub struct Battle<'a> {
     /// Per square: its going.
     pub(super) going: Vec<Going>,
     /// The going and [`Battle::owner`] as bits, a row to a word, for the
-    /// move's search; `None` on a table too wide for it.
+    /// move's search; `None` on a table too wide for it or of more hill
+    /// levels than it keeps ([`TableBits::of`]).
     pub(super) bits: Option<TableBits>,
     /// The squares that block sight (towns' and woods' inner squares).
     pub(super) blinds: Vec<Square>,
