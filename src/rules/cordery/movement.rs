@@ -161,6 +161,8 @@ pub(super) struct Reach {
 pub(super) const REACH_STRIDE: i32 = SPAN + 1;
 /// `SPAN` rows of [`REACH_STRIDE`].
 pub(super) const REACH_WINDOW: usize = 15 * 16;
+const _: () = assert!(WINDOW == (SPAN * SPAN).unsigned_abs() as usize);
+const _: () = assert!(REACH_WINDOW == (SPAN * REACH_STRIDE).unsigned_abs() as usize);
 
 impl Reach {
     /// What reaching `sq` costs, if it can be reached.
