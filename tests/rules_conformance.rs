@@ -243,7 +243,7 @@ fn every_engine_throws_the_resolve_its_briefing_tells() {
     for rules in rule_sets() {
         let throw = rules.resolve_throw();
         let faces: Vec<f64> = (0..=5 * throw.dice)
-            .map(|k| throw.base + throw.step * f64::from(k))
+            .map(|k| throw.share(throw.dice + k))
             .collect();
         let mut seen = std::collections::BTreeSet::new();
         for (name, scenario) in golden_scenarios() {

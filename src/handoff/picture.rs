@@ -170,18 +170,6 @@ fn ground_label(g: Ground) -> &'static str {
     }
 }
 
-const ALL_GROUNDS: [Ground; 9] = [
-    Ground::Open,
-    Ground::BuiltUpOuter,
-    Ground::BuiltUpInner,
-    Ground::ForestEdge,
-    Ground::ForestInterior,
-    Ground::River,
-    Ground::Bridge,
-    Ground::Ford,
-    Ground::TallCrops,
-];
-
 /// A rectangle of pixels: `x..x+w`, `y..y+h`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct PixelRect {
@@ -1569,7 +1557,7 @@ fn legend(scenario: &Scenario, cells: Option<&[Cell]>, starts: &[StandStart], g:
     let (mut road, mut wall, mut trench) = (false, false, false);
     let mut grounds = [false; 9];
     for c in cells.into_iter().flatten() {
-        if let Some(slot) = ALL_GROUNDS
+        if let Some(slot) = Ground::ALL
             .iter()
             .position(|g| *g == c.ground)
             .and_then(|i| grounds.get_mut(i))
@@ -1585,7 +1573,7 @@ fn legend(scenario: &Scenario, cells: Option<&[Cell]>, starts: &[StandStart], g:
     }
     levels.sort_unstable();
     terrain.extend(
-        ALL_GROUNDS
+        Ground::ALL
             .iter()
             .zip(grounds)
             .filter(|(g, present)| *present || **g == Ground::Open)

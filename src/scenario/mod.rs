@@ -29,6 +29,21 @@ pub enum Ground {
     TallCrops,
 }
 
+impl Ground {
+    /// Every kind of ground, in the order of the enum.
+    pub const ALL: [Ground; 9] = [
+        Ground::Open,
+        Ground::BuiltUpOuter,
+        Ground::BuiltUpInner,
+        Ground::ForestEdge,
+        Ground::ForestInterior,
+        Ground::River,
+        Ground::Bridge,
+        Ground::Ford,
+        Ground::TallCrops,
+    ];
+}
+
 /// A linear obstacle or prepared position in a cell.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

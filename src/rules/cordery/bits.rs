@@ -258,7 +258,8 @@ impl TableBits {
                     *w |= (v & ROW) << at;
                 }
             };
-            let read = |v: u64| view(v, left) & ROW;
+            // `place` keeps a row's `SPAN` squares alone.
+            let read = |v: u64| view(v, left);
             let enemy = read(t.occupied.get(enemy_side).copied().unwrap_or(0));
             place(
                 &mut win.free,
@@ -297,7 +298,10 @@ impl TableBits {
         // along, both barred and one an enemy. None without an enemy.
         if !win.enemy.is_empty() {
             let barrier = win.enemy.or(win.obstacle);
-            for (d, barred) in DIAGONALS.iter().zip(win.barred.iter_mut()) {
+            for (d, barred) in DIRECTIONS.iter().zip(win.barred.iter_mut()) {
+                if d.dx == 0 || d.dy == 0 {
+                    continue;
+                }
                 let (across, along) = (-d.dx, -d.dy * STRIDE);
                 *barred = barrier
                     .shift(across)
@@ -309,14 +313,6 @@ impl TableBits {
         win
     }
 }
-
-/// The four diagonal steps, in the order of [`Window::barred`].
-const DIAGONALS: [Facing; 4] = [
-    Facing { dx: 1, dy: 1 },
-    Facing { dx: -1, dy: 1 },
-    Facing { dx: -1, dy: -1 },
-    Facing { dx: 1, dy: -1 },
-];
 
 /// The squares round a stand, as its move sees them, as bits.
 #[derive(Debug, Clone, Default)]
@@ -335,9 +331,9 @@ pub(super) struct Window {
     /// `count` are filled.
     levels: [(u8, Bits); MAX_LEVELS],
     count: usize,
-    /// For each of [`DIAGONALS`], the squares a step that way may not start
-    /// from; and all of them.
-    barred: [Bits; 4],
+    /// For each of [`DIRECTIONS`], the squares a step that way may not start
+    /// from (none for the steps along a row or a column); and all of them.
+    barred: [Bits; 8],
     any_barred: Bits,
 }
 
@@ -404,13 +400,7 @@ impl Window {
                     from.and(self.road)
                 };
                 if !held.is_empty() || !from_road.is_empty() {
-                    for d in DIRECTIONS {
-                        let barred = DIAGONALS
-                            .iter()
-                            .position(|g| *g == d)
-                            .and_then(|k| self.barred.get(k))
-                            .copied()
-                            .unwrap_or_default();
+                    for (&d, &barred) in DIRECTIONS.iter().zip(&self.barred) {
                         let step = offset(d);
                         to = to
                             .or(held.but(barred).shift(step).and(into))
@@ -479,18 +469,6 @@ mod tests {
         StandKind::FootArtillery,
         StandKind::MachineGun,
     ];
-    const GROUNDS: [Ground; 9] = [
-        Ground::Open,
-        Ground::BuiltUpOuter,
-        Ground::BuiltUpInner,
-        Ground::ForestEdge,
-        Ground::ForestInterior,
-        Ground::River,
-        Ground::Bridge,
-        Ground::Ford,
-        Ground::TallCrops,
-    ];
-
     /// A patch: its corner and size, ground, level, road and cover, each
     /// drawn as a number.
     type Drawn = (u32, u32, u32, u32, usize, u8, bool, u8);
@@ -505,7 +483,7 @@ mod tests {
                     w,
                     h,
                 },
-                ground: Some(GROUNDS[ground % GROUNDS.len()]),
+                ground: Some(Ground::ALL[ground % Ground::ALL.len()]),
                 level: Some(level),
                 road: Some(road),
                 cover: match cover % 3 {
