@@ -5,7 +5,7 @@
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Duration;
-use umpire::model::{ArmyKind, Quality, RuleSetId, StandId, StandKind};
+use umpire::model::{ArmyKind, RuleSetId, StandKind};
 use umpire::rules::{odds, rule_sets};
 use umpire::scenario::{
     Area, Objective, ObjectiveKind, Patch, Role, Scenario, ScenarioSide, Table, TableStand,
@@ -25,19 +25,7 @@ fn army(first: u32, infantry: StandKind) -> Vec<TableStand> {
     kinds
         .into_iter()
         .enumerate()
-        .map(|(i, kind)| {
-            let id = first + u32::try_from(i).unwrap_or(0);
-            TableStand {
-                id: StandId(id),
-                name: format!("{} {id}", kind.label()),
-                kind,
-                quality: Quality::Trained,
-                strength: kind.roster_points(),
-                full: kind.roster_points(),
-                at: None,
-                weapon: None,
-            }
-        })
+        .map(|(i, kind)| TableStand::fresh(first + u32::try_from(i).unwrap_or(0), kind))
         .collect()
 }
 

@@ -254,20 +254,10 @@ fn every_terrain_features_colour_is_inside_the_table() {
             std::fs::write(format!("/tmp/picture-every-{grid}.png"), &png).unwrap();
         }
         let img = decode(&png);
-        let mut features: Vec<(Feature, [u8; 3])> = [
-            Ground::Open,
-            Ground::BuiltUpOuter,
-            Ground::BuiltUpInner,
-            Ground::ForestEdge,
-            Ground::ForestInterior,
-            Ground::River,
-            Ground::Bridge,
-            Ground::Ford,
-            Ground::TallCrops,
-        ]
-        .into_iter()
-        .map(|g| (Feature::Ground(g), ground_colour(g)))
-        .collect();
+        let mut features: Vec<(Feature, [u8; 3])> = Ground::ALL
+            .into_iter()
+            .map(|g| (Feature::Ground(g), ground_colour(g)))
+            .collect();
         features.extend([1, 2, 3].map(|l| (Feature::Hill(l), Feature::Hill(l).colour())));
         features.push((Feature::Road, Feature::Road.colour()));
         for c in [Cover::WallOrHedge, Cover::Entrenchment] {

@@ -253,6 +253,25 @@ fn trained() -> Quality {
     Quality::Trained
 }
 
+impl TableStand {
+    /// A trained stand of `kind` at its full roster strength, named after
+    /// its kind and id, its arm the usual one, placed in its side's
+    /// deployment zone by the doctrine.
+    pub fn fresh(id: u32, kind: StandKind) -> TableStand {
+        let full = kind.roster_points();
+        TableStand {
+            id: StandId(id),
+            name: format!("{} {id}", kind.label()),
+            kind,
+            quality: Quality::Trained,
+            strength: full,
+            full,
+            at: None,
+            weapon: None,
+        }
+    }
+}
+
 /// Stands that come on later.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Reserve {

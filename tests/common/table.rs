@@ -8,16 +8,9 @@ use umpire::scenario::{Area, Ground, Patch, Reserve, Role, Scenario, ScenarioSid
 /// A trained stand of `kind` at full roster strength, at `at` (in cells;
 /// `None`: placed by the doctrine), named after its kind and id.
 pub fn stand(id: u32, kind: StandKind, at: Option<(f64, f64)>) -> TableStand {
-    let full = kind.roster_points();
     TableStand {
-        id: StandId(id),
-        name: format!("{} {id}", kind.label()),
-        kind,
-        quality: Quality::Trained,
-        strength: full,
-        full,
         at,
-        weapon: None,
+        ..TableStand::fresh(id, kind)
     }
 }
 

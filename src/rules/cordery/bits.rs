@@ -455,7 +455,7 @@ mod tests {
     #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
     use super::super::battle::Battle;
     use super::*;
-    use crate::model::{ArmyKind, Quality, RuleSetId, StandId, StandKind};
+    use crate::model::{ArmyKind, RuleSetId, StandKind};
     use crate::scenario::{
         Area, Cover, Ground, Objective, ObjectiveKind, Patch, Role, Scenario, ScenarioSide, Table, TableStand,
     };
@@ -493,19 +493,7 @@ mod tests {
                 },
             })
             .collect();
-        let stand = |id: u32, k: usize| {
-            let kind = KINDS[k % KINDS.len()];
-            TableStand {
-                id: StandId(id),
-                name: format!("stand {id}"),
-                kind,
-                quality: Quality::Trained,
-                strength: kind.roster_points(),
-                full: kind.roster_points(),
-                at: None,
-                weapon: None,
-            }
-        };
+        let stand = |id: u32, k: usize| TableStand::fresh(id, KINDS[k % KINDS.len()]);
         let side = |id: &str, role, y, first: u32, pick: fn(&(usize, usize)) -> usize| ScenarioSide {
             id: id.to_owned(),
             name: id.to_owned(),

@@ -8,21 +8,14 @@
 
 use super::battle::{Battle, Status};
 use super::tables::{MORALE_RETIRE_MOVES, PURSUIT_MOVES};
-use crate::model::{ArmyKind, Quality, RuleSetId, StandId, StandKind};
+use crate::model::{ArmyKind, RuleSetId, StandId, StandKind};
 use crate::rules::Fate;
 use crate::scenario::{Area, Role, Scenario, ScenarioSide, Table, TableStand};
 
 fn stand(id: u32, kind: StandKind, at: (f64, f64)) -> TableStand {
-    let full = kind.roster_points();
     TableStand {
-        id: StandId(id),
-        name: format!("{} {id}", kind.label()),
-        kind,
-        quality: Quality::Trained,
-        strength: full,
-        full,
         at: Some(at),
-        weapon: None,
+        ..TableStand::fresh(id, kind)
     }
 }
 
