@@ -734,20 +734,13 @@ fn count_threats(strikers: impl Iterator<Item = (Square, i32)>, sq: Square) -> i
 mod tests {
     #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
     use super::*;
-    use crate::model::{ArmyKind, Quality, RuleSetId, StandId, StandKind};
+    use crate::model::{ArmyKind, RuleSetId, StandId, StandKind};
     use crate::scenario::{Area, Objective, ObjectiveKind, Scenario, ScenarioSide, Table, TableStand};
 
     fn stand(id: u32, at: (f64, f64)) -> TableStand {
-        let kind = StandKind::LineInfantry;
         TableStand {
-            id: StandId(id),
-            name: format!("line infantry {id}"),
-            kind,
-            quality: Quality::Trained,
-            strength: kind.roster_points(),
-            full: kind.roster_points(),
             at: Some(at),
-            weapon: None,
+            ..TableStand::fresh(id, StandKind::LineInfantry)
         }
     }
 
