@@ -6,16 +6,31 @@ use rand_chacha::ChaCha8Rng;
 
 /// The battle's dice.
 #[derive(Debug, Clone)]
-pub struct Dice(ChaCha8Rng);
+pub struct Dice {
+    stream: ChaCha8Rng,
+    /// How many dice (and picks) have been thrown ([`Dice::thrown`]).
+    thrown: u64,
+}
 
 impl Dice {
     pub fn new(seed: u64) -> Dice {
-        Dice(ChaCha8Rng::seed_from_u64(seed))
+        Dice {
+            stream: ChaCha8Rng::seed_from_u64(seed),
+            thrown: 0,
+        }
+    }
+
+    /// How many dice and picks have been thrown so far: an engine that
+    /// shares the turns in which its battles threw the same dice
+    /// (scruby-1961's approach) asks what a turn threw.
+    pub fn thrown(&self) -> u64 {
+        self.thrown
     }
 
     /// One die of `faces` faces: 1 to `faces` (at least 1).
     pub fn roll(&mut self, faces: u32) -> u32 {
-        self.0.random_range(1..=faces.max(1))
+        self.thrown += 1;
+        self.stream.random_range(1..=faces.max(1))
     }
 
     /// A six-sided die.
@@ -30,6 +45,7 @@ impl Dice {
 
     /// A number from 0 to `n - 1` (0 when `n` is 0), for choices among equals.
     pub fn pick(&mut self, n: usize) -> usize {
-        if n == 0 { 0 } else { self.0.random_range(0..n) }
+        self.thrown += 1;
+        if n == 0 { 0 } else { self.stream.random_range(0..n) }
     }
 }

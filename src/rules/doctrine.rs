@@ -43,7 +43,7 @@ pub const TURN_IN_CELLS: f64 = 5.0;
 pub const HOLD_BACK_CELLS: f64 = 2.0;
 
 /// Where an attack goes in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Axis {
     /// On the objective's left as the attacker sees it.
     Left,
@@ -57,7 +57,7 @@ pub enum Axis {
 }
 
 /// How boldly a general fights.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Boldness {
     Bold,
     Steady,
@@ -65,7 +65,7 @@ pub enum Boldness {
 }
 
 /// A side's plan, drawn by dice before the battle.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Plan {
     pub role: Role,
     /// The attacker's axis (a defender's is `Centre`).

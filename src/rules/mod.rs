@@ -145,6 +145,17 @@ pub trait RuleSet: Sync {
     /// it out, the same battle as [`RuleSet::fight`] gives: [`odds`] sets a
     /// scenario out once for all its battles.
     fn fight_on(&self, setting: &engine::Setting<'_>, seed: u64, keep_log: bool) -> Outcome;
+    /// Fights a battle for each of `seeds` on `setting`, on every core, no
+    /// log kept, handing `each` every outcome (in no set order): the same
+    /// battles as [`RuleSet::fight_on`] gives. An engine may share between
+    /// them the work their dice leave the same ([`odds`] fights its battles
+    /// so).
+    fn fight_each(&self, setting: &engine::Setting<'_>, seeds: Seeds<'_>, each: &(dyn Fn(&Outcome) + Sync)) {
+        use rayon::prelude::*;
+        seeds
+            .par_bridge()
+            .for_each(|seed| each(&self.fight_on(setting, seed, false)));
+    }
     /// How `stand` of an `army` is fielded under this rule set, for the
     /// orders of battle: its troop type and the rule set's own measure.
     fn muster(&self, stand: &TableStand, army: ArmyKind) -> String;
@@ -755,10 +766,9 @@ impl Chance {
     }
 }
 
-/// Battles fought at a time by [`odds`] before their results are counted: a
-/// choice of this program's own, enough to keep every core busy and little
-/// memory (a few hundred KB) whatever the number of runs.
-const ODDS_CHUNK: u32 = 4096;
+/// The seeds of the battles [`RuleSet::fight_each`] fights, drawn one by
+/// one as a core takes the next battle.
+pub type Seeds<'s> = &'s mut (dyn Iterator<Item = u64> + Send);
 
 /// Fights `runs` battles with seeds drawn from `seed`'s stream, on every
 /// core, and counts the results. The same seed gives the same odds.
@@ -776,7 +786,7 @@ pub fn odds_counted(
     done: &std::sync::atomic::AtomicU32,
 ) -> Result<Odds, FightError> {
     use rand::{Rng, SeedableRng};
-    use rayon::prelude::*;
+    use std::sync::atomic::{AtomicU64, Ordering};
     let problems = scenario.problems();
     if !problems.is_empty() {
         return Err(FightError::BadScenario(problems));
@@ -785,42 +795,32 @@ pub fn odds_counted(
     let sides: Vec<&str> = scenario.sides.iter().map(|s| s.id.as_str()).collect();
     // What does not depend on the dice, worked out once for every battle.
     let setting = engine::Setting::new(scenario);
-    // The battles' seeds are drawn from one stream in order, a chunk at a
-    // time; each chunk is fought on every core and folded into the counts, so
-    // memory stays the same however many battles are fought, and the same
-    // seed gives the same seeds, in the same order, and the same odds.
+    // The battles' seeds are drawn from one stream in order, each as a core
+    // takes the next battle, and each battle is counted as it ends: memory
+    // stays the same however many battles are fought, and the same seed
+    // gives the same seeds and the same odds.
     let mut stream = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-    let mut wins = vec![0_u64; sides.len()];
-    let mut losses = vec![0_u64; sides.len()];
-    let mut draws = 0_u64;
-    let mut left = runs;
-    while left > 0 {
-        let chunk = left.min(ODDS_CHUNK);
-        left -= chunk;
-        let seeds: Vec<u64> = (0..chunk).map(|_| stream.next_u64()).collect();
-        // Per battle: the winner's index (or none) and each side's losses.
-        let results: Vec<(Option<usize>, Vec<u64>)> = seeds
-            .par_iter()
-            .map(|s| {
-                let outcome = rules.fight_on(&setting, *s, false);
-                done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let winner = outcome
-                    .winner
-                    .as_deref()
-                    .and_then(|w| sides.iter().position(|id| *id == w));
-                (winner, sides.iter().map(|id| outcome.losses(id)).collect())
-            })
-            .collect();
-        for (winner, lost) in results {
-            match winner.and_then(|w| wins.get_mut(w)) {
-                Some(count) => *count += 1,
-                None => draws += 1,
-            }
-            for (total, lost) in losses.iter_mut().zip(lost) {
-                *total = total.saturating_add(lost);
-            }
+    // Each side's wins and losses, and the draws, as the battles end.
+    let tally = || sides.iter().map(|_| AtomicU64::new(0)).collect::<Vec<_>>();
+    let (won, lost, drawn) = (tally(), tally(), AtomicU64::new(0));
+    let count_in = |outcome: &Outcome| {
+        done.fetch_add(1, Ordering::Relaxed);
+        let winner = outcome
+            .winner
+            .as_deref()
+            .and_then(|w| sides.iter().position(|id| *id == w));
+        match winner.and_then(|w| won.get(w)) {
+            Some(count) => count.fetch_add(1, Ordering::Relaxed),
+            None => drawn.fetch_add(1, Ordering::Relaxed),
+        };
+        for (total, id) in lost.iter().zip(&sides) {
+            total.fetch_add(outcome.losses(id), Ordering::Relaxed);
         }
-    }
+    };
+    let mut seeds = (0..runs).map(|_| stream.next_u64());
+    rules.fight_each(&setting, &mut seeds, &count_in);
+    let read = |counts: Vec<AtomicU64>| counts.into_iter().map(AtomicU64::into_inner).collect::<Vec<_>>();
+    let (wins, losses, draws) = (read(won), read(lost), drawn.into_inner());
     let count = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
     let side_odds = scenario
         .sides

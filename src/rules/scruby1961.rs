@@ -237,6 +237,15 @@ impl RuleSet for Scruby1961 {
         battle.outcome(seed)
     }
 
+    /// The battles share their quiet opening turns (`battle::Approaches`).
+    fn fight_each(&self, setting: &Setting<'_>, seeds: super::Seeds<'_>, each: &(dyn Fn(&Outcome) + Sync)) {
+        use rayon::prelude::*;
+        let approaches = battle::Approaches::default();
+        seeds
+            .par_bridge()
+            .for_each(|seed| each(&approaches.fight(setting, seed)));
+    }
+
     fn last_word_rule(&self) -> Option<&'static str> {
         Some(
             "the seed's own morale test (MORALE FACTOR AFTER A MELEE), thrown for the two armies: each general counts the COMBAT POINTS his army has left (4 a line or light infantryman, 5 a light cavalryman, 6 a grenadier or heavy cavalryman; guns none), rolls one die and multiplies; the high total holds its ground and wins, the low total must retire three moves (equal totals throw again)",

@@ -3,12 +3,15 @@
 //! Positions here are in inches of table (the scenario's cells times
 //! `cell_inches`), so the seed's moves and ranges apply as printed.
 
+mod approach;
 mod command;
 mod fire;
 mod melee;
 mod movement;
 mod route;
 mod scouting;
+
+pub(super) use approach::Approaches;
 
 use super::tables::{
     CONTACT_INCHES, FOREST_FIRE_INCHES, Formation, HOLD_INCHES, Kill, RECAPTURE_MOVES, REINFORCE_INCHES,
@@ -149,11 +152,32 @@ impl Unit<'_> {
     }
 }
 
+/// What the dice of a battle decide before it is set out: each side's
+/// resolve and plan, and the dice as they then stand.
+struct Generals<'a> {
+    dice: Dice,
+    resolve: Resolve,
+    sides: [Side<'a>; 2],
+}
+
+impl<'a> Generals<'a> {
+    /// The generals of the battle of `seed`: the resolves, then the plans.
+    fn draw(setting: &Setting<'a>, seed: u64) -> Generals<'a> {
+        let mut dice = Dice::new(seed);
+        let resolve = Resolve::draw(&mut dice, setting.scenario, ATTACKER_RESOLVE);
+        let sides = [
+            Side::in_inches(setting, 0, &mut dice),
+            Side::in_inches(setting, 1, &mut dice),
+        ];
+        Generals { dice, resolve, sides }
+    }
+}
+
 /// One battle being fought.
 #[derive(Debug, Clone)]
 pub(super) struct Battle<'a> {
     scenario: &'a Scenario,
-    board: Board,
+    board: &'a Board,
     dice: Dice,
     log: Log,
     turn: u32,
@@ -211,6 +235,10 @@ pub(super) struct Battle<'a> {
     /// Each objective's centre, inches, with how the judge counts stands
     /// at it (worked out once a battle).
     objective_holds: Vec<(Point, crate::rules::ObjectiveHold)>,
+    /// The dice thrown ([`Dice::thrown`]) before and after the last throw
+    /// for the move ([`Battle::initiative`]): whether a turn threw no other
+    /// ([`approach`]).
+    move_thrown: (u64, u64),
 }
 
 /// An enemy combatant of the side moving ([`Battle::list_foes`]).
@@ -267,15 +295,15 @@ use doctrine::unit_vector;
 pub(super) const ATTACKER_RESOLVE: f64 = 0.025;
 
 impl<'a> Battle<'a> {
-    pub(super) fn set_out(setting: &Setting<'a>, seed: u64, keep_log: bool) -> Battle<'a> {
+    pub(super) fn set_out(setting: &'a Setting<'a>, seed: u64, keep_log: bool) -> Battle<'a> {
+        Battle::lay_out(setting, Generals::draw(setting, seed), keep_log)
+    }
+
+    /// The battle `generals` fight on `setting`'s table, set out.
+    fn lay_out(setting: &'a Setting<'a>, generals: Generals<'a>, keep_log: bool) -> Battle<'a> {
         let scenario = setting.scenario;
-        let board = setting.board.clone();
-        let mut dice = Dice::new(seed);
-        let resolve = Resolve::draw(&mut dice, scenario, ATTACKER_RESOLVE);
-        let sides = [
-            Side::in_inches(setting, 0, &mut dice),
-            Side::in_inches(setting, 1, &mut dice),
-        ];
+        let board = &setting.board;
+        let Generals { dice, resolve, sides } = generals;
         let mut stands = Roster::with_resolve(resolve);
         for index in 0..scenario.sides.len().min(2) {
             stands.place_side(setting, index, |start, placed| {
@@ -297,7 +325,7 @@ impl<'a> Battle<'a> {
                 .filter(|f| f.side == s && f.troop.is_some_and(Troop::is_infantry))
                 .count()
         });
-        let routes = route::routes(&board);
+        let routes = route::routes(board);
         let objective_holds = scenario
             .objectives
             .iter()
@@ -332,6 +360,7 @@ impl<'a> Battle<'a> {
             up_since: [None; 2],
             front: [0.0; 2],
             objective_holds,
+            move_thrown: (0, 0),
         };
         battle.set_down();
         battle.assign_posts(setting);
@@ -496,22 +525,17 @@ impl<'a> Battle<'a> {
     /// "each player rolls a die at the beginning of the move" (COMBAT); the
     /// seed does not say what a tie does: both throw again.
     fn initiative(&mut self) -> usize {
-        for _ in 0..100 {
-            let (a, b) = (self.dice.d6(), self.dice.d6());
-            if a != b {
-                let first = usize::from(b > a);
-                let (turn, name) = (self.turn, self.side(first).name);
-                self.log.say(turn, || {
-                    format!(
-                        "{name} wins the throw for the move ({} to {})",
-                        a.max(b),
-                        a.min(b)
-                    )
-                });
-                return first;
-            }
-        }
-        0
+        let before = self.dice.thrown();
+        let throw = throw_for_move(&mut self.dice);
+        self.move_thrown = (before, self.dice.thrown());
+        let Some((first, high, low)) = throw else {
+            return 0;
+        };
+        let (turn, name) = (self.turn, self.side(first).name);
+        self.log.say(turn, || {
+            format!("{name} wins the throw for the move ({high} to {low})")
+        });
+        first
     }
 
     // -----------------------------------------------------------------------
@@ -636,6 +660,19 @@ impl Turns for Battle<'_> {
     fn over(&self) -> bool {
         Battle::over(self)
     }
+}
+
+/// "each player rolls a die at the beginning of the move" (COMBAT), both
+/// again on a tie: the side that moves first (0 or 1), the high throw and
+/// the low; `None` after a hundred ties (the first side then moves first).
+fn throw_for_move(dice: &mut Dice) -> Option<(usize, u32, u32)> {
+    for _ in 0..100 {
+        let (a, b) = (dice.d6(), dice.d6());
+        if a != b {
+            return Some((usize::from(b > a), a.max(b), a.min(b)));
+        }
+    }
+    None
 }
 
 /// Steps of a quarter-inch in `inches` (at least one).
