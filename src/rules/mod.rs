@@ -3,6 +3,7 @@
 //!
 //! Pure: a battle is a function of its scenario and seed. No I/O, no panics.
 
+pub(crate) mod approach;
 pub mod board;
 pub mod cordery;
 pub mod dice;

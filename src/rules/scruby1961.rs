@@ -237,13 +237,9 @@ impl RuleSet for Scruby1961 {
         battle.outcome(seed)
     }
 
-    /// The battles share their quiet opening turns (`battle::Approaches`).
+    /// The battles share their quiet opening turns ([`super::approach`]).
     fn fight_each(&self, setting: &Setting<'_>, seeds: super::Seeds<'_>, each: &(dyn Fn(&Outcome) + Sync)) {
-        use rayon::prelude::*;
-        let approaches = battle::Approaches::default();
-        seeds
-            .par_bridge()
-            .for_each(|seed| each(&approaches.fight(setting, seed)));
+        super::approach::fight_each::<battle::Battle>(setting, seeds, each);
     }
 
     fn last_word_rule(&self) -> Option<&'static str> {

@@ -184,6 +184,11 @@ impl RuleSet for ScrubyBasic {
         b.outcome(seed)
     }
 
+    /// The battles share their quiet opening turns ([`super::approach`]).
+    fn fight_each(&self, setting: &Setting<'_>, seeds: super::Seeds<'_>, each: &(dyn Fn(&Outcome) + Sync)) {
+        super::approach::fight_each::<battle::Battle>(setting, seeds, each);
+    }
+
     fn resolve_throw(&self) -> crate::rules::ResolveThrow {
         battle::RESOLVE_THROW
     }

@@ -3,15 +3,12 @@
 //! Positions here are in inches of table (the scenario's cells times
 //! `cell_inches`), so the seed's moves and ranges apply as printed.
 
-mod approach;
 mod command;
 mod fire;
 mod melee;
 mod movement;
 mod route;
 mod scouting;
-
-pub(super) use approach::Approaches;
 
 use super::tables::{
     CONTACT_INCHES, FOREST_FIRE_INCHES, Formation, HOLD_INCHES, Kill, RECAPTURE_MOVES, REINFORCE_INCHES,
@@ -24,6 +21,7 @@ use super::tables::{
 };
 use crate::model::RuleSetId;
 use crate::rules::Resolve;
+use crate::rules::approach::Opening;
 use crate::rules::board::{Board, Point};
 use crate::rules::dice::Dice;
 use crate::rules::doctrine::{self, Bar, Bounds, SideBounds};
@@ -154,7 +152,7 @@ impl Unit<'_> {
 
 /// What the dice of a battle decide before it is set out: each side's
 /// resolve and plan, and the dice as they then stand.
-struct Generals<'a> {
+pub(super) struct Generals<'a> {
     dice: Dice,
     resolve: Resolve,
     sides: [Side<'a>; 2],
@@ -662,6 +660,58 @@ impl Turns for Battle<'_> {
     }
 }
 
+impl<'a> Opening<'a> for Battle<'a> {
+    type Generals = Generals<'a>;
+
+    fn draw(setting: &'a Setting<'a>, seed: u64) -> Generals<'a> {
+        Generals::draw(setting, seed)
+    }
+
+    fn plans(generals: &Generals<'a>) -> [doctrine::Plan; 2] {
+        generals.sides.each_ref().map(|s| s.plan)
+    }
+
+    fn resolve(generals: &Generals<'a>) -> Resolve {
+        generals.resolve
+    }
+
+    fn dice_of<'g>(generals: &'g Generals<'a>) -> &'g Dice {
+        &generals.dice
+    }
+
+    fn lay_out(setting: &'a Setting<'a>, generals: Generals<'a>) -> Battle<'a> {
+        Battle::lay_out(setting, generals, false)
+    }
+
+    fn first_mover(_: &Setting<'a>, dice: &mut Dice) -> usize {
+        throw_for_move(dice).map_or(0, |(first, _, _)| first)
+    }
+
+    fn dice(&self) -> &Dice {
+        &self.dice
+    }
+
+    fn go_on_with(&mut self, dice: Dice, resolve: Resolve) {
+        self.dice = dice;
+        self.stands.resolve = resolve;
+    }
+
+    fn move_thrown(&self) -> (u64, u64) {
+        self.move_thrown
+    }
+
+    fn lost_nothing(&self) -> bool {
+        (0..2).all(|side| {
+            let (brought, standing) = self.stands.points(side, Unit::points);
+            brought == standing
+        })
+    }
+
+    fn outcome(self, seed: u64) -> Outcome {
+        Battle::outcome(self, seed)
+    }
+}
+
 /// "each player rolls a die at the beginning of the move" (COMBAT), both
 /// again on a tie: the side that moves first (0 or 1), the high throw and
 /// the low; `None` after a hundred ties (the first side then moves first).
@@ -720,5 +770,26 @@ fn stand(t: &TableStand, side: usize, post: Option<Point>) -> Stand {
         reserve: false,
         slot: None,
         guard: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A battle that takes its opening turns from others is the battle
+    /// fought alone, to the last stand; and on the bundled Abu Tleih table,
+    /// whose armies start apart, turns are taken (some hundred and more in
+    /// 200 battles).
+    #[test]
+    fn shared_turns_change_no_battle() {
+        let scenario = crate::rules::tests::scenario();
+        let setting = Setting::new(&scenario);
+        let taken = crate::rules::approach::check_shares::<Battle>(&setting, 200, |seed| {
+            let mut alone = Battle::set_out(&setting, seed, false);
+            alone.run();
+            alone.outcome(seed)
+        });
+        assert!(taken >= 100, "{taken} turns taken from other battles in 200");
     }
 }

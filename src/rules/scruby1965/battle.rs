@@ -11,6 +11,7 @@ use super::tables::{
 };
 use crate::model::text::quantity;
 use crate::model::{ArmyKind, RuleSetId};
+use crate::rules::approach::Opening;
 use crate::rules::board::{Board, Point};
 use crate::rules::dice::Dice;
 use crate::rules::doctrine::{self, Bounds};
@@ -148,7 +149,7 @@ impl Unit<'_> {
 #[derive(Debug, Clone)]
 pub(super) struct Battle<'a> {
     pub(super) scenario: &'a Scenario,
-    pub(super) board: Board,
+    pub(super) board: &'a Board,
     pub(super) dice: Dice,
     pub(super) log: Log,
     pub(super) turn: u32,
@@ -163,6 +164,103 @@ pub(super) struct Battle<'a> {
     /// Each side's run of indices in `stands` ([`Roster::span`]), for the
     /// scans of one side's stands ([`Battle::side_stands`]).
     pub(super) spans: [std::ops::Range<usize>; 2],
+    /// The dice thrown ([`Dice::thrown`]) before and after the last throw
+    /// for the move ([`Battle::first_to_move`]): whether a turn threw no
+    /// other ([`Opening`]).
+    pub(super) move_thrown: (u64, u64),
+}
+
+/// What the dice of a battle decide before it is set out: each side's
+/// resolve and plan, and the dice as they then stand.
+pub(super) struct Generals<'a> {
+    dice: Dice,
+    resolve: Resolve,
+    sides: [Side<'a>; 2],
+}
+
+impl<'a> Generals<'a> {
+    /// The generals of the battle of `seed`: the resolves, then the plans.
+    fn draw(setting: &Setting<'a>, seed: u64) -> Generals<'a> {
+        let mut dice = Dice::new(seed);
+        let resolve = Resolve::draw_by(&mut dice, setting.scenario, RESOLVE_THROW, ATTACKER_RESOLVE);
+        let sides = [
+            Side::in_inches(setting, 0, &mut dice),
+            Side::in_inches(setting, 1, &mut dice),
+        ];
+        Generals { dice, resolve, sides }
+    }
+}
+
+impl<'a> Opening<'a> for Battle<'a> {
+    type Generals = Generals<'a>;
+
+    fn draw(setting: &'a Setting<'a>, seed: u64) -> Generals<'a> {
+        Generals::draw(setting, seed)
+    }
+
+    fn plans(generals: &Generals<'a>) -> [doctrine::Plan; 2] {
+        generals.sides.each_ref().map(|s| s.plan)
+    }
+
+    fn resolve(generals: &Generals<'a>) -> Resolve {
+        generals.resolve
+    }
+
+    fn dice_of<'g>(generals: &'g Generals<'a>) -> &'g Dice {
+        &generals.dice
+    }
+
+    fn lay_out(setting: &'a Setting<'a>, generals: Generals<'a>) -> Battle<'a> {
+        Battle::lay_out(setting, generals, false)
+    }
+
+    fn first_mover(setting: &Setting<'a>, dice: &mut Dice) -> usize {
+        throw_for_move(setting.scenario, dice).0
+    }
+
+    fn dice(&self) -> &Dice {
+        &self.dice
+    }
+
+    fn go_on_with(&mut self, dice: Dice, resolve: Resolve) {
+        self.dice = dice;
+        self.stands.resolve = resolve;
+    }
+
+    fn move_thrown(&self) -> (u64, u64) {
+        self.move_thrown
+    }
+
+    fn lost_nothing(&self) -> bool {
+        (0..2).all(|side| {
+            // Standing as the army's break counts it ([`Battle::over`]).
+            let (brought, standing) = self
+                .stands
+                .points(side, |u| if u.fighting() { u.strength } else { 0 });
+            brought == standing
+        })
+    }
+
+    fn outcome(self, seed: u64) -> Outcome {
+        Battle::outcome(self, seed)
+    }
+}
+
+/// Which side moves first this game move, and the throws (its, the
+/// other's): see [`Battle::first_to_move`].
+fn throw_for_move(scenario: &Scenario, dice: &mut Dice) -> (usize, (u32, u32)) {
+    let attacker = usize::from(scenario.sides.get(1).is_some_and(|s| s.role == Role::Attacker));
+    let mut first = attacker;
+    let mut faces = (0, 0);
+    for _ in 0..MAX_TURN_THROWS {
+        faces = (dice.d6(), dice.d6());
+        if faces.0 != faces.1 {
+            first = usize::from(faces.1 > faces.0);
+            break;
+        }
+    }
+    let throws = if first == 0 { faces } else { (faces.1, faces.0) };
+    (first, throws)
 }
 
 /// Working space for the phases, kept to spare allocations in the loop.
@@ -269,23 +367,24 @@ pub(super) const ATTACKER_RESOLVE: f64 = 0.0;
 pub(super) const RESOLVE_THROW: ResolveThrow = ResolveThrow::ONE_DIE;
 
 impl<'a> Battle<'a> {
-    /// [`Battle::set_out`] on the scenario's own setting.
+    /// [`Battle::set_out`] on the scenario's own setting (kept for the
+    /// rest of the test: the battle borrows its table).
     #[cfg(test)]
     pub(super) fn new(scenario: &'a Scenario, seed: u64, keep_log: bool) -> Battle<'a> {
-        Battle::set_out(&Setting::new(scenario), seed, keep_log)
+        Battle::set_out(Box::leak(Box::new(Setting::new(scenario))), seed, keep_log)
     }
 
     /// Sets out the table: every stand on its place (the doctrine's
     /// deployment for those the scenario does not place), reserves waiting.
-    pub(super) fn set_out(setting: &Setting<'a>, seed: u64, keep_log: bool) -> Battle<'a> {
+    pub(super) fn set_out(setting: &'a Setting<'a>, seed: u64, keep_log: bool) -> Battle<'a> {
+        Battle::lay_out(setting, Generals::draw(setting, seed), keep_log)
+    }
+
+    /// The battle `generals` fight on `setting`'s table, set out.
+    fn lay_out(setting: &'a Setting<'a>, generals: Generals<'a>, keep_log: bool) -> Battle<'a> {
         let scenario = setting.scenario;
-        let board = setting.board.clone();
-        let mut dice = Dice::new(seed);
-        let resolve = Resolve::draw_by(&mut dice, scenario, RESOLVE_THROW, ATTACKER_RESOLVE);
-        let sides = [
-            Side::in_inches(setting, 0, &mut dice),
-            Side::in_inches(setting, 1, &mut dice),
-        ];
+        let board = &setting.board;
+        let Generals { dice, resolve, sides } = generals;
         let mut stands = Roster::with_resolve(resolve);
         for index in 0..scenario.sides.len().min(2) {
             stands.place_side(setting, index, |start, placed| {
@@ -314,7 +413,7 @@ impl<'a> Battle<'a> {
             foes_box: None,
             foes: Vec::with_capacity(n),
         };
-        let routes = crate::rules::route::WaterRoutes::new(&board);
+        let routes = crate::rules::route::WaterRoutes::new(board);
         let spans = [stands.span(0), stands.span(1)];
         let mut battle = Battle {
             scenario,
@@ -328,6 +427,7 @@ impl<'a> Battle<'a> {
             scratch,
             routes,
             spans,
+            move_thrown: (0, 0),
         };
         battle.order_of_battle();
         battle.post_defenders(setting);
@@ -428,12 +528,12 @@ impl<'a> Battle<'a> {
 
     /// Whether the straight way from `a` to `b` crosses no river.
     pub(super) fn dry_way(&self, a: Point, b: Point) -> bool {
-        self.routes.dry_way(&self.board, a, b)
+        self.routes.dry_way(self.board, a, b)
     }
 
     /// How far a stand at `from` may go toward `to` before the water.
     pub(super) fn dry_reach(&self, from: Point, to: Point) -> Point {
-        self.routes.dry_reach(&self.board, from, to)
+        self.routes.dry_reach(self.board, from, to)
     }
 
     pub(super) fn is_water(&self, p: Point) -> bool {
@@ -573,17 +673,9 @@ impl<'a> Battle<'a> {
     /// [`MAX_TURN_THROWS`] equal throws (never, in practice) the attacker
     /// moves first.
     pub(super) fn first_to_move(&mut self) -> usize {
-        let attacker = usize::from(self.sides[1].role == Role::Attacker);
-        let mut first = attacker;
-        let mut faces = (0, 0);
-        for _ in 0..MAX_TURN_THROWS {
-            faces = (self.dice.d6(), self.dice.d6());
-            if faces.0 != faces.1 {
-                first = usize::from(faces.1 > faces.0);
-                break;
-            }
-        }
-        let (high, low) = if first == 0 { faces } else { (faces.1, faces.0) };
+        let before = self.dice.thrown();
+        let (first, (high, low)) = throw_for_move(self.scenario, &mut self.dice);
+        self.move_thrown = (before, self.dice.thrown());
         let (name, other) = (self.side(first).name, self.side(1 - first).name);
         self.log.say(self.turn, || {
             format!("{name} throw {high} against {other}'s {low} and move first")
@@ -885,5 +977,26 @@ fn stand(t: &TableStand, army: ArmyKind, post: Option<Point>) -> Stand {
         held: false,
         across: 0.5,
         holds: false,
+    }
+}
+
+#[cfg(test)]
+mod approach_tests {
+    use super::*;
+
+    /// A battle that takes its opening turns from others is the battle
+    /// fought alone, to the last stand; and on the bundled Abu Tleih table,
+    /// whose armies start apart, turns are taken (some hundred and more in
+    /// 200 battles).
+    #[test]
+    fn shared_turns_change_no_battle() {
+        let scenario = crate::rules::tests::scenario();
+        let setting = Setting::new(&scenario);
+        let taken = crate::rules::approach::check_shares::<Battle>(&setting, 200, |seed| {
+            let mut alone = Battle::set_out(&setting, seed, false);
+            alone.run();
+            alone.outcome(seed)
+        });
+        assert!(taken >= 100, "{taken} turns taken from other battles in 200");
     }
 }

@@ -733,7 +733,7 @@ impl Battle<'_> {
         };
         // Where water lies between, the stand makes for the bridge or ford
         // ([`crate::rules::route`]), and never steps over a river.
-        let dest = self.routes.round_water(&self.board, from, dest).unwrap_or(dest);
+        let dest = self.routes.round_water(self.board, from, dest).unwrap_or(dest);
         let to = doctrine::step_toward(from, dest, inches);
         let t = self.free_run(i, from, to, keep_off);
         let end = self.dry_reach(from, lerp(from, to, t));

@@ -17,6 +17,7 @@ use super::{
     slope_inches, stand_share, stands_to_kill, table_scale, troop_for,
 };
 use crate::model::RuleSetId;
+use crate::rules::approach::Opening;
 use crate::rules::board::{Board, Point};
 use crate::rules::dice::Dice;
 use crate::rules::doctrine::{self, Bounds, SideBounds};
@@ -188,7 +189,7 @@ struct Link {
 #[derive(Debug, Clone)]
 pub(super) struct Battle<'a> {
     scenario: &'a Scenario,
-    board: Board,
+    board: &'a Board,
     dice: Dice,
     log: Log,
     turn: u32,
@@ -239,6 +240,101 @@ pub(super) struct Battle<'a> {
     /// Routes round the water: a stand goes anywhere but into a river
     /// (no Movement chart figure for crossing one).
     routes: crate::rules::route::WaterRoutes,
+    /// The dice thrown ([`Dice::thrown`]) before and after the last throw
+    /// for the move ([`Battle::first_mover`]): whether a turn threw no
+    /// other ([`Opening`]).
+    move_thrown: (u64, u64),
+}
+
+/// What the dice of a battle decide before it is set out: each side's
+/// resolve and plan, and the dice as they then stand.
+pub(super) struct Generals {
+    dice: Dice,
+    resolve: Resolve,
+    plans: [doctrine::Plan; 2],
+}
+
+impl Generals {
+    /// The generals of the battle of `seed`: the resolves, then the plans.
+    fn draw(setting: &Setting<'_>, seed: u64) -> Generals {
+        let scenario = setting.scenario;
+        let mut dice = Dice::new(seed);
+        let resolve = Resolve::draw_by(&mut dice, scenario, RESOLVE_THROW, ATTACKER_RESOLVE);
+        let role_of = |i: usize| scenario.sides.get(i).map_or(Role::Attacker, |s| s.role);
+        let plans = [
+            doctrine::Plan::draw(&mut dice, role_of(0)),
+            doctrine::Plan::draw(&mut dice, role_of(1)),
+        ];
+        Generals { dice, resolve, plans }
+    }
+}
+
+/// "Players dice to see who gets the next 'game move'" (Sequence of
+/// Action 8): the higher throw moves first; equal throws again. After
+/// [`MAX_RETHROWS`] equal throws the attacker moves first.
+fn throw_for_move(scenario: &Scenario, dice: &mut Dice) -> usize {
+    for _ in 0..MAX_RETHROWS {
+        let (a, b) = (dice.d6(), dice.d6());
+        if a != b {
+            return usize::from(b > a);
+        }
+    }
+    usize::from(scenario.sides.get(1).is_some_and(|s| s.role == Role::Attacker))
+}
+
+impl<'a> Opening<'a> for Battle<'a> {
+    type Generals = Generals;
+
+    fn draw(setting: &'a Setting<'a>, seed: u64) -> Generals {
+        Generals::draw(setting, seed)
+    }
+
+    fn plans(generals: &Generals) -> [doctrine::Plan; 2] {
+        generals.plans
+    }
+
+    fn resolve(generals: &Generals) -> Resolve {
+        generals.resolve
+    }
+
+    fn dice_of(generals: &Generals) -> &Dice {
+        &generals.dice
+    }
+
+    fn lay_out(setting: &'a Setting<'a>, generals: Generals) -> Battle<'a> {
+        Battle::lay_out(setting, generals, false)
+    }
+
+    fn first_mover(setting: &Setting<'a>, dice: &mut Dice) -> usize {
+        throw_for_move(setting.scenario, dice)
+    }
+
+    fn dice(&self) -> &Dice {
+        &self.dice
+    }
+
+    fn go_on_with(&mut self, dice: Dice, resolve: Resolve) {
+        self.dice = dice;
+        self.units.resolve = resolve;
+    }
+
+    fn move_thrown(&self) -> (u64, u64) {
+        self.move_thrown
+    }
+
+    fn lost_nothing(&self) -> bool {
+        (0..2).all(|side| {
+            // Standing as the army's break counts it ([`Battle::over`]).
+            let (brought, standing) = self
+                .units
+                .points(side, |u| if u.fighting() { u.before() } else { 0 });
+            brought == standing
+        })
+    }
+
+    fn outcome(self, seed: u64) -> Outcome {
+        Battle::outcome(self, seed)
+    }
 }
 
 fn unit_vec(v: Point) -> Point {
@@ -255,18 +351,17 @@ fn pool_index(models: u32) -> usize {
 }
 
 impl<'a> Battle<'a> {
-    pub(super) fn set_out(setting: &Setting<'a>, seed: u64, keep_log: bool) -> Battle<'a> {
+    pub(super) fn set_out(setting: &'a Setting<'a>, seed: u64, keep_log: bool) -> Battle<'a> {
+        Battle::lay_out(setting, Generals::draw(setting, seed), keep_log)
+    }
+
+    /// The battle `generals` fight on `setting`'s table, set out.
+    fn lay_out(setting: &'a Setting<'a>, generals: Generals, keep_log: bool) -> Battle<'a> {
         let scenario = setting.scenario;
-        let board = setting.board.clone();
+        let board = &setting.board;
         let inches = board.cell_inches;
         let scale = table_scale(f64::from(board.depth) * inches);
-        let mut dice = Dice::new(seed);
-        let resolve = Resolve::draw_by(&mut dice, scenario, RESOLVE_THROW, ATTACKER_RESOLVE);
-        let role_of = |i: usize| scenario.sides.get(i).map_or(Role::Attacker, |s| s.role);
-        let plans = [
-            doctrine::Plan::draw(&mut dice, role_of(0)),
-            doctrine::Plan::draw(&mut dice, role_of(1)),
-        ];
+        let Generals { dice, resolve, plans } = generals;
         let side_of = |i: usize| -> Side<'a> {
             let me = scenario.sides.get(i);
             let home = me.map_or((0.0, 0.0), |s| s.deployment.centre());
@@ -293,7 +388,7 @@ impl<'a> Battle<'a> {
             });
         }
         let n = units.len();
-        let routes = crate::rules::route::WaterRoutes::new(&board);
+        let routes = crate::rules::route::WaterRoutes::new(board);
         let spans = [units.span(0), units.span(1)];
         let mut b = Battle {
             scenario,
@@ -325,6 +420,7 @@ impl<'a> Battle<'a> {
             forming: false,
             guns: Vec::new(),
             routes,
+            move_thrown: (0, 0),
         };
         b.log.say(0, || {
             format!("table scale {scale:.2}: moves and ranges as printed times {scale:.2}")
@@ -438,12 +534,12 @@ impl<'a> Battle<'a> {
 
     /// Whether the straight way from `a` to `b` crosses no river.
     pub(super) fn dry_way(&self, a: Point, b: Point) -> bool {
-        self.routes.dry_way(&self.board, a, b)
+        self.routes.dry_way(self.board, a, b)
     }
 
     /// How far a stand at `from` may go toward `to` before the water.
     pub(super) fn dry_reach(&self, from: Point, to: Point) -> Point {
-        self.routes.dry_reach(&self.board, from, to)
+        self.routes.dry_reach(self.board, from, to)
     }
 
     fn cell(&self, p: Point) -> crate::scenario::Cell {
@@ -600,13 +696,10 @@ impl<'a> Battle<'a> {
     /// "Players dice to see who gets the next 'game move'" (Sequence of
     /// Action 8): the higher throw moves first; equal throws again.
     fn first_mover(&mut self) -> usize {
-        for _ in 0..MAX_RETHROWS {
-            let (a, b) = (self.dice.d6(), self.dice.d6());
-            if a != b {
-                return usize::from(b > a);
-            }
-        }
-        usize::from(self.side(1).role == Role::Attacker)
+        let before = self.dice.thrown();
+        let first = throw_for_move(self.scenario, &mut self.dice);
+        self.move_thrown = (before, self.dice.thrown());
+        first
     }
 
     fn facing(&self, side: usize) -> Point {
@@ -794,5 +887,26 @@ fn stand(t: &TableStand) -> Stand {
         fought: false,
         across: 0.5,
         power: troop.map_or(0.0, |tr| stand_share(tr, models_at(tr, t.strength, t.full), 4)),
+    }
+}
+
+#[cfg(test)]
+mod approach_tests {
+    use super::*;
+
+    /// A battle that takes its opening turns from others is the battle
+    /// fought alone, to the last stand; and on the bundled Abu Tleih table,
+    /// whose armies start apart, turns are taken (some hundred and more in
+    /// 200 battles).
+    #[test]
+    fn shared_turns_change_no_battle() {
+        let scenario = crate::rules::tests::scenario();
+        let setting = Setting::new(&scenario);
+        let taken = crate::rules::approach::check_shares::<Battle>(&setting, 200, |seed| {
+            let mut alone = Battle::set_out(&setting, seed, false);
+            alone.run();
+            alone.outcome(seed)
+        });
+        assert!(taken >= 100, "{taken} turns taken from other battles in 200");
     }
 }

@@ -18,7 +18,7 @@ impl Battle<'_> {
         // by the way round: the bridge or ford ([`crate::rules::route`]).
         let mut to = to;
         let stop = doctrine::step_toward(from, to, d);
-        if let Some(aim) = self.routes.round_water(&self.board, from, stop) {
+        if let Some(aim) = self.routes.round_water(self.board, from, stop) {
             to = aim;
             d = doctrine::dist(from, to);
             if d <= EPSILON {

@@ -1,0 +1,223 @@
+//! The approach shared between battles. The odds fight one scenario
+//! thousands of times, and under the Scruby games the first turns, while
+//! the armies march toward each other, throw no dice but the throw for the
+//! move. Two battles whose generals drew the same plans, and whose sides
+//! won the same throws for the move turn by turn, stand the same at the end
+//! of each such quiet turn (the resolve each general threw counts only once
+//! a side has lost something): the second takes the table the first left
+//! and goes on from there with its own dice and resolve. No battle changes;
+//! only work is saved.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+use super::dice::Dice;
+use super::doctrine::Plan;
+use super::engine::{self, Setting, Turns};
+use super::{Outcome, Resolve, Seeds};
+
+/// At most this many tables are kept by each core (some 17 KB each for
+/// twenty stands a side, 70 MB in all on two cores): the run of the odds
+/// draws fewer plans and throws in its first turns than this, but not in
+/// its later ones (scruby-1961's 10,000 bench battles took 19% more work
+/// with 1,024 kept in all than with 4,096).
+const MOST_KEPT: usize = 2048;
+
+/// The first movers of at most this many turns are told apart (one bit a
+/// turn).
+const MOST_TURNS: u32 = u64::BITS;
+
+/// A battle whose opening turns may be shared ([`fight_each`]): its dice
+/// decide its generals' resolve and plans before it is set out, and every
+/// turn begins with the throw for the move.
+pub(crate) trait Opening<'a>: Turns + Clone + Send + Sized {
+    /// What the dice decide before the battle is set out.
+    type Generals;
+    /// The generals of the battle of `seed`, the dice as they then stand.
+    fn draw(setting: &'a Setting<'a>, seed: u64) -> Self::Generals;
+    fn plans(generals: &Self::Generals) -> [Plan; 2];
+    fn resolve(generals: &Self::Generals) -> Resolve;
+    fn dice_of(generals: &Self::Generals) -> &Dice;
+    /// The battle set out, as `set_out` with no log kept gives it.
+    fn lay_out(setting: &'a Setting<'a>, generals: Self::Generals) -> Self;
+    /// The side that moves first, the throw for the move thrown with `dice`
+    /// as the turn throws it.
+    fn first_mover(setting: &Setting<'a>, dice: &mut Dice) -> usize;
+    fn dice(&self) -> &Dice;
+    /// Goes on with these dice and this resolve (another battle's table).
+    fn go_on_with(&mut self, dice: Dice, resolve: Resolve);
+    /// The dice thrown ([`Dice::thrown`]) before and after the last throw
+    /// for the move.
+    fn move_thrown(&self) -> (u64, u64);
+    /// Whether neither side has lost anything it brought on.
+    fn lost_nothing(&self) -> bool;
+    fn outcome(self, seed: u64) -> Outcome;
+}
+
+/// Fights the battle of each of `seeds` on every core, handing `each` its
+/// outcome: the battles share their quiet opening turns.
+pub(crate) fn fight_each<'a, B: Opening<'a>>(
+    setting: &'a Setting<'a>,
+    seeds: Seeds<'_>,
+    each: &(dyn Fn(&Outcome) + Sync),
+) {
+    use rayon::prelude::*;
+    let approaches = Approaches::<B>::default();
+    seeds
+        .par_bridge()
+        .for_each(|seed| each(&approaches.fight(setting, seed)));
+}
+
+/// The two sides' plans, the turns fought, and which side moved first in
+/// each (bit `t` set when the second side moved first in turn `t + 1`).
+type Key = ([Plan; 2], u32, u64);
+
+/// A battle before its first turn, its generals drawn, or on the table.
+/// One lives on the stack while a battle is fought; boxing the larger would
+/// cost an allocation a battle for nothing.
+#[allow(clippy::large_enum_variant)]
+enum Stage<G, B> {
+    Drawn(G),
+    Fought(B),
+}
+
+/// The tables at the end of quiet turns, kept for the battles of one run of
+/// the odds: each core keeps its own (a table is not shared between
+/// threads: scruby-1965's keeps scratch in cells).
+pub(crate) struct Approaches<B> {
+    /// The first core's tables (and any core's past the last of `more`).
+    kept: Mutex<HashMap<Key, B>>,
+    /// The other cores' tables, one each.
+    more: Vec<Mutex<HashMap<Key, B>>>,
+    /// Turns taken from another battle, all told.
+    taken: AtomicU64,
+}
+
+impl<B> Default for Approaches<B> {
+    fn default() -> Self {
+        Approaches {
+            kept: Mutex::new(HashMap::new()),
+            more: (1..rayon::current_num_threads())
+                .map(|_| Mutex::new(HashMap::new()))
+                .collect(),
+            taken: AtomicU64::new(0),
+        }
+    }
+}
+
+impl<'a, B: Opening<'a>> Approaches<B> {
+    /// Fights the battle of `seed` on `setting`, no log kept: the same
+    /// outcome as the battle set out and fought alone, taking any quiet
+    /// turn another battle here has fought.
+    pub(crate) fn fight(&self, setting: &'a Setting<'a>, seed: u64) -> Outcome {
+        let generals = B::draw(setting, seed);
+        let plans = B::plans(&generals);
+        let resolve = B::resolve(&generals);
+        // Set out only if its first turn is not taken from another battle.
+        let mut stage: Stage<B::Generals, B> = Stage::Drawn(generals);
+        let mut movers = 0_u64;
+        let mut turns = 0_u32;
+        loop {
+            if let Stage::Fought(b) = &mut stage
+                && (b.clock().over || turns >= MOST_TURNS)
+            {
+                break;
+            }
+            let dice = match &stage {
+                Stage::Drawn(g) => B::dice_of(g),
+                Stage::Fought(b) => b.dice(),
+            };
+            // The throw for the move this turn would make, thrown on a copy
+            // of the dice: the turn's first throw if the turn is quiet.
+            let mut dice = dice.clone();
+            let first = B::first_mover(setting, &mut dice);
+            let key = (plans, turns + 1, movers | u64::from(first == 1) << turns);
+            let kept = self.kept();
+            if let Some(shared) = kept.get(&key) {
+                self.taken.fetch_add(1, Ordering::Relaxed);
+                let mut b = match stage {
+                    Stage::Fought(mut b) => {
+                        b.clone_from(shared);
+                        b
+                    }
+                    Stage::Drawn(_) => B::clone(shared),
+                };
+                drop(kept);
+                b.go_on_with(dice, resolve);
+                stage = Stage::Fought(b);
+            } else {
+                drop(kept);
+                let mut b = match stage {
+                    Stage::Fought(b) => b,
+                    Stage::Drawn(g) => B::lay_out(setting, g),
+                };
+                let start = b.dice().thrown();
+                engine::play_turn(&mut b);
+                let quiet = quiet_since(&mut b, start);
+                if quiet {
+                    self.keep(key, &b);
+                }
+                stage = Stage::Fought(b);
+                if !quiet {
+                    break;
+                }
+            }
+            turns += 1;
+            movers = key.2;
+        }
+        let mut battle = match stage {
+            Stage::Fought(b) => b,
+            Stage::Drawn(g) => B::lay_out(setting, g),
+        };
+        engine::run(&mut battle);
+        battle.outcome(seed)
+    }
+
+    /// This core's tables.
+    fn kept(&self) -> MutexGuard<'_, HashMap<Key, B>> {
+        let core = rayon::current_thread_index().unwrap_or(0);
+        let kept = core
+            .checked_sub(1)
+            .and_then(|k| self.more.get(k))
+            .unwrap_or(&self.kept);
+        kept.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn keep(&self, key: Key, battle: &B) {
+        let mut kept = self.kept();
+        if kept.len() < MOST_KEPT {
+            kept.entry(key).or_insert_with(|| battle.clone());
+        }
+    }
+
+    /// Turns taken from another battle so far.
+    #[cfg(test)]
+    pub(crate) fn taken(&self) -> u64 {
+        self.taken.load(Ordering::Relaxed)
+    }
+}
+
+/// Whether the turn `battle` just fought, begun with `start` dice thrown,
+/// was quiet: it threw no die but the throw for the move, lost no side
+/// anything, and did not end the battle. Its end is then the same for every
+/// battle with the same plans and first movers.
+fn quiet_since<'a, B: Opening<'a>>(battle: &mut B, start: u64) -> bool {
+    battle.move_thrown() == (start, battle.dice().thrown()) && !battle.clock().over && battle.lost_nothing()
+}
+
+/// For the engines' tests: fights `runs` battles of `setting` sharing their
+/// opening turns, each against the same battle fought `alone`, and gives
+/// the turns taken from other battles.
+#[cfg(test)]
+pub(crate) fn check_shares<'a, B: Opening<'a>>(
+    setting: &'a Setting<'a>,
+    runs: u64,
+    alone: impl Fn(u64) -> Outcome,
+) -> u64 {
+    let approaches = Approaches::<B>::default();
+    for seed in 0..runs {
+        assert_eq!(approaches.fight(setting, seed), alone(seed), "seed {seed}");
+    }
+    approaches.taken()
+}
