@@ -327,6 +327,16 @@ impl<'a, P, D> Roster<'a, P, D> {
             })
     }
 
+    /// Whether neither side has lost any of the points it brought on,
+    /// `standing` giving each stand's as [`Roster::broken`] counts them: no
+    /// side's resolve can then matter yet.
+    pub fn lost_nothing(&self, standing: impl Fn(&Member<'a, P, D>) -> u32) -> bool {
+        (0..2).all(|side| {
+            let (brought, left) = self.points(side, &standing);
+            brought == left
+        })
+    }
+
     /// Whether side `side` has lost more of the points it brought on than
     /// its resolve ([`Resolve`]) and does not still far outnumber the enemy
     /// ([`Resolve::broken_against`]): it breaks and quits the field.
