@@ -61,8 +61,14 @@ impl<'a> Generals<'a> {
 /// decide its generals ([`Generals`]) before it is set out, and every turn
 /// begins with the throw for the move.
 pub(crate) trait Opening<'a>: Turns + Clone + Send + Sized {
+    /// How each general throws for his resolve ([`Resolve::draw_by`]).
+    const RESOLVE_THROW: ResolveThrow;
+    /// What the attacker adds to his resolve (`RuleSet::attacker_resolve`).
+    const ATTACKER_RESOLVE: f64;
     /// The generals of the battle of `seed`, as the engine draws them.
-    fn draw(setting: &'a Setting<'a>, seed: u64) -> Generals<'a>;
+    fn draw(setting: &'a Setting<'a>, seed: u64) -> Generals<'a> {
+        Generals::draw(setting, seed, Self::RESOLVE_THROW, Self::ATTACKER_RESOLVE)
+    }
     /// The battle set out, as `set_out` with no log kept gives it.
     fn lay_out(setting: &'a Setting<'a>, generals: Generals<'a>) -> Self;
     /// The side that moves first, the throw for the move thrown with `dice`

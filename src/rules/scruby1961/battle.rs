@@ -640,14 +640,8 @@ impl Turns for Battle<'_> {
 }
 
 impl<'a> Opening<'a> for Battle<'a> {
-    fn draw(setting: &'a Setting<'a>, seed: u64) -> Generals<'a> {
-        Generals::draw(
-            setting,
-            seed,
-            crate::rules::ResolveThrow::TWO_DICE,
-            ATTACKER_RESOLVE,
-        )
-    }
+    const RESOLVE_THROW: crate::rules::ResolveThrow = crate::rules::ResolveThrow::TWO_DICE;
+    const ATTACKER_RESOLVE: f64 = ATTACKER_RESOLVE;
 
     fn lay_out(setting: &'a Setting<'a>, generals: Generals<'a>) -> Battle<'a> {
         Battle::lay_out(setting, generals, false)

@@ -260,9 +260,8 @@ fn throw_for_move(scenario: &Scenario, dice: &mut Dice) -> usize {
 }
 
 impl<'a> Opening<'a> for Battle<'a> {
-    fn draw(setting: &'a Setting<'a>, seed: u64) -> Generals<'a> {
-        Generals::draw(setting, seed, RESOLVE_THROW, ATTACKER_RESOLVE)
-    }
+    const RESOLVE_THROW: ResolveThrow = RESOLVE_THROW;
+    const ATTACKER_RESOLVE: f64 = ATTACKER_RESOLVE;
 
     fn lay_out(setting: &'a Setting<'a>, generals: Generals<'a>) -> Battle<'a> {
         Battle::lay_out(setting, generals, false)
