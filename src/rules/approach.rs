@@ -1,7 +1,7 @@
 //! The approach shared between battles. The odds fight one scenario
-//! thousands of times, and under the Scruby games the first turns, while
-//! the armies march toward each other, throw no dice but the throw for the
-//! move. Two battles whose generals drew the same plans, and whose sides
+//! thousands of times, and under the Scruby games and Harman's the first
+//! turns, while the armies march toward each other, throw no dice but the
+//! throw for the move (Harman's initiative). Two battles whose generals drew the same plans, and whose sides
 //! won the same throws for the move turn by turn, stand the same at the end
 //! of each such quiet turn (the resolve each general threw counts only once
 //! a side has lost something): the second takes the table the first left
@@ -72,8 +72,9 @@ pub(crate) trait Opening<'a>: Turns + Clone + Send + Sized {
     /// The battle set out, as `set_out` with no log kept gives it.
     fn lay_out(setting: &'a Setting<'a>, generals: Generals<'a>) -> Self;
     /// The side that moves first, the throw for the move thrown with `dice`
-    /// as the turn throws it.
-    fn first_mover(setting: &Setting<'a>, dice: &mut Dice) -> usize;
+    /// as the turn throws it, after the turns `movers` (a throw may depend
+    /// on who moved first before: Harman's initiative).
+    fn first_mover(setting: &Setting<'a>, movers: Movers, dice: &mut Dice) -> usize;
     fn dice(&self) -> &Dice;
     /// Goes on with these dice and this resolve (another battle's table).
     fn go_on_with(&mut self, dice: Dice, resolve: Resolve);
@@ -100,9 +101,40 @@ pub(crate) fn fight_each<'a, B: Opening<'a>>(
         .for_each(|seed| each(&approaches.fight(setting, seed)));
 }
 
-/// The two sides' plans, the turns fought, and which side moved first in
-/// each (bit `t` set when the second side moved first in turn `t + 1`).
-type Key = ([Plan; 2], u32, u64);
+/// Which side moved first in each turn fought so far.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub(crate) struct Movers {
+    /// The turns fought.
+    turns: u32,
+    /// Bit `t` set when the second side moved first in turn `t + 1`.
+    bits: u64,
+}
+
+impl Movers {
+    /// These turns and then one in which side `first` moved first.
+    fn then(self, first: usize) -> Movers {
+        Movers {
+            turns: self.turns + 1,
+            bits: self.bits | u64::from(first == 1).checked_shl(self.turns).unwrap_or(0),
+        }
+    }
+
+    /// How many turns running, to the last one fought, side `side` has
+    /// moved first.
+    pub(crate) fn streak(self, side: usize) -> u32 {
+        let mut streak = 0;
+        for t in (0..self.turns.min(MOST_TURNS)).rev() {
+            if usize::from(self.bits >> t & 1 == 1) != side {
+                break;
+            }
+            streak += 1;
+        }
+        streak
+    }
+}
+
+/// The two sides' plans, and which side moved first in each turn fought.
+type Key = ([Plan; 2], Movers);
 
 /// A battle before its first turn, its generals drawn, or on the table.
 /// One lives on the stack while a battle is fought; boxing the larger would
@@ -147,11 +179,10 @@ impl<'a, B: Opening<'a>> Approaches<B> {
         let resolve = generals.resolve;
         // Set out only if its first turn is not taken from another battle.
         let mut stage: Stage<Generals<'a>, B> = Stage::Drawn(generals);
-        let mut movers = 0_u64;
-        let mut turns = 0_u32;
+        let mut movers = Movers::default();
         loop {
             if let Stage::Fought(b) = &mut stage
-                && (b.clock().over || turns >= MOST_TURNS)
+                && (b.clock().over || movers.turns >= MOST_TURNS)
             {
                 break;
             }
@@ -162,8 +193,8 @@ impl<'a, B: Opening<'a>> Approaches<B> {
             // The throw for the move this turn would make, thrown on a copy
             // of the dice: the turn's first throw if the turn is quiet.
             let mut dice = dice.clone();
-            let first = B::first_mover(setting, &mut dice);
-            let key = (plans, turns + 1, movers | u64::from(first == 1) << turns);
+            let first = B::first_mover(setting, movers, &mut dice);
+            let key = (plans, movers.then(first));
             let kept = self.kept();
             if let Some(shared) = kept.get(&key) {
                 self.taken.fetch_add(1, Ordering::Relaxed);
@@ -194,8 +225,7 @@ impl<'a, B: Opening<'a>> Approaches<B> {
                     break;
                 }
             }
-            turns += 1;
-            movers = key.2;
+            movers = key.1;
         }
         let mut battle = match stage {
             Stage::Fought(b) => b,
@@ -231,8 +261,9 @@ fn quiet_since<'a, B: Opening<'a>>(battle: &mut B, start: u64) -> bool {
     battle.move_thrown() == (start, battle.dice().thrown()) && !battle.clock().over && battle.lost_nothing()
 }
 
-/// An engine's test: on the bundled Abu Tleih table, whose armies start
-/// apart, 200 battles fought sharing their opening turns are each the same,
+/// An engine's test: on `setting` (the bundled Abu Tleih table, whose
+/// armies start apart, or part of it), 200 battles fought sharing their
+/// opening turns are each the same,
 /// to the last stand, as the battle fought alone; and turns are taken from
 /// other battles (some hundred and more).
 #[cfg(test)]
@@ -253,4 +284,35 @@ pub(crate) fn check_shares<'a, B: Opening<'a>>(setting: &'a Setting<'a>) {
         taken >= runs / 2,
         "{taken} turns taken from other battles in {runs}"
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Movers;
+
+    /// A side's streak read from the first movers is the one a battle keeps
+    /// turn by turn (Harman's initiative: the winner's streak goes up by
+    /// one, the loser's to nought), after every order of first movers in up
+    /// to twelve turns.
+    #[test]
+    fn a_streak_is_the_turns_running_a_side_moved_first() {
+        for turns in 0..=12_u32 {
+            for order in 0..1_u32 << turns {
+                let mut movers = Movers::default();
+                let mut kept = [0_u32; 2];
+                for t in 0..turns {
+                    let first = usize::from(order >> t & 1 == 1);
+                    movers = movers.then(first);
+                    for (side, streak) in kept.iter_mut().enumerate() {
+                        *streak = if side == first { *streak + 1 } else { 0 };
+                    }
+                }
+                assert_eq!(
+                    [movers.streak(0), movers.streak(1)],
+                    kept,
+                    "{turns} turns, first movers {order:b}"
+                );
+            }
+        }
+    }
 }

@@ -173,6 +173,10 @@ impl RuleSet for Harman2021 {
         battle.finish()
     }
 
+    fn fight_each(&self, setting: &Setting<'_>, seeds: super::Seeds<'_>, each: &(dyn Fn(&Outcome) + Sync)) {
+        super::approach::fight_each::<Battle>(setting, seeds, each);
+    }
+
     fn muster(&self, stand: &TableStand, _army: ArmyKind) -> String {
         let unit = tables::unit_of(stand.kind, false);
         let name = match unit {

@@ -18,11 +18,11 @@ use super::tables::{
     terrain_move_cap, undecided_retire, unit_of, wounded_leaves,
 };
 use crate::model::{RuleSetId, StandKind};
-use crate::rules::Resolve;
+use crate::rules::approach::{Generals, Movers, Opening};
 use crate::rules::board::{Board, Point, centre, front_of, show, square_of};
 use crate::rules::dice::Dice;
 use crate::rules::engine::{self, Clock, Ending, Member, Roster, Setting, Status, Turns};
-use crate::rules::{Fate, Log, Outcome, doctrine};
+use crate::rules::{Fate, Log, Outcome, Resolve, ResolveThrow, doctrine};
 use crate::scenario::{Cell, Role, Scenario};
 
 /// What the attacker adds to its resolve ([`Resolve`]), as a share of its
@@ -226,6 +226,51 @@ pub struct Battle<'a> {
     engaged: Vec<Engagement>,
     clock: Clock,
     seed: u64,
+    /// The dice thrown ([`Dice::thrown`]) before and after the last throw
+    /// for the initiative: a turn that threw nothing else may be shared
+    /// ([`Opening`]).
+    move_thrown: (u64, u64),
+}
+
+/// How a general throws for his resolve ([`Resolve`]): 2D6, 5% and 5% a
+/// pip over two ([`ResolveThrow::TWO_DICE`], the battle core's).
+const RESOLVE_THROW: ResolveThrow = ResolveThrow::TWO_DICE;
+
+impl<'a> Opening<'a> for Battle<'a> {
+    const RESOLVE_THROW: ResolveThrow = RESOLVE_THROW;
+    const ATTACKER_RESOLVE: f64 = ATTACKER_RESOLVE;
+
+    fn lay_out(setting: &'a Setting<'a>, generals: Generals<'a>) -> Battle<'a> {
+        Battle::lay_out(setting, generals, 0, false)
+    }
+
+    fn first_mover(_: &Setting<'a>, movers: Movers, dice: &mut Dice) -> usize {
+        initiative(dice, [movers.streak(0), movers.streak(1)])
+    }
+
+    fn dice(&self) -> &Dice {
+        &self.dice
+    }
+
+    fn go_on_with(&mut self, dice: Dice, resolve: Resolve) {
+        self.dice = dice;
+        self.pieces.resolve = resolve;
+    }
+
+    fn move_thrown(&self) -> (u64, u64) {
+        self.move_thrown
+    }
+
+    fn lost_nothing(&self) -> bool {
+        // Standing as the army's break counts it ([`Battle::over`]).
+        self.pieces
+            .lost_nothing(|p| if p.on() { self.after(p) } else { 0 })
+    }
+
+    fn outcome(mut self, seed: u64) -> Outcome {
+        self.seed = seed;
+        self.finish()
+    }
 }
 
 impl<'a> Battle<'a> {
@@ -234,19 +279,25 @@ impl<'a> Battle<'a> {
         Battle::set_out(&Setting::new(scenario), seed, keep_log)
     }
 
+    /// Sets out the table for the battle of `seed`: its generals drawn
+    /// ([`Generals`]), every unit on its place.
     pub fn set_out(setting: &Setting<'a>, seed: u64, keep_log: bool) -> Battle<'a> {
+        let generals = Generals::draw(setting, seed, RESOLVE_THROW, ATTACKER_RESOLVE);
+        Battle::lay_out(setting, generals, seed, keep_log)
+    }
+
+    /// The battle of `seed` that `generals` fight on `setting`'s table, set
+    /// out. Throws no die: a battle whose first turns are taken from
+    /// another's table ([`Opening`]) goes on with its own.
+    fn lay_out(setting: &Setting<'a>, generals: Generals<'a>, seed: u64, keep_log: bool) -> Battle<'a> {
         let scenario = setting.scenario;
         let board = setting.board.clone();
         let width = i32::try_from(board.width).unwrap_or(0);
         let depth = i32::try_from(board.depth).unwrap_or(0);
         let n = usize::try_from(width).unwrap_or(0) * usize::try_from(depth).unwrap_or(0);
         let role = |s: usize| scenario.sides.get(s).map_or(Role::Defender, |x| x.role);
-        let mut dice = Dice::new(seed);
-        let resolve = Resolve::draw(&mut dice, scenario, ATTACKER_RESOLVE);
-        let plans = [
-            doctrine::Plan::draw(&mut dice, role(0)),
-            doctrine::Plan::draw(&mut dice, role(1)),
-        ];
+        let Generals { dice, resolve, sides } = generals;
+        let plans = sides.map(|s| s.plan);
         let mut b = Battle {
             scenario,
             goals: [setting.goal(0), setting.goal(1)],
@@ -303,6 +354,7 @@ impl<'a> Battle<'a> {
             engaged: Vec::new(),
             clock: Clock::default(),
             seed,
+            move_thrown: (0, 0),
         };
         b.blinds_before = b.count_blinds();
         for (s, plan) in plans.iter().enumerate().take(scenario.sides.len()) {
@@ -712,7 +764,9 @@ impl Turns for Battle<'_> {
         self.artillery_phase();
         // "Both sides throw a D6 die; that with the lower score can choose
         // whether to move and Fire first." The doctrine: the winner moves first.
+        let before = self.dice.thrown();
         let first = initiative(&mut self.dice, self.streaks);
+        self.move_thrown = (before, self.dice.thrown());
         for (s, streak) in self.streaks.iter_mut().enumerate() {
             *streak = if s == first { *streak + 1 } else { 0 };
         }
@@ -737,11 +791,31 @@ impl Turns for Battle<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Arm;
 
     /// The nearest enemy found from the side's list, several at a time,
     /// is the one a plain look over every enemy piece finds: the nearest,
     /// the lowest index among equals; from every square of the table and
     /// round it, for both sides, before and after the first moves.
+    /// Battles that take their quiet opening turns from other battles are
+    /// each the battle fought alone
+    /// ([`crate::rules::approach::check_shares`]). Abu Tleih's foot alone:
+    /// the British battery and Maxim fire from the first turn, so no turn
+    /// of the whole table is quiet, and its horse and mounted infantry
+    /// charge in most first turns.
+    #[test]
+    fn shared_turns_change_no_battle() {
+        let mut scenario = crate::rules::tests::scenario();
+        for side in &mut scenario.sides {
+            side.stands.retain(|s| {
+                s.kind != StandKind::MountedInfantry
+                    && s.kind.arm() != Arm::Cavalry
+                    && s.kind.arm() != Arm::Artillery
+            });
+        }
+        crate::rules::approach::check_shares::<Battle>(&Setting::new(&scenario));
+    }
+
     #[test]
     fn the_nearest_enemy_from_the_list_is_the_nearest_of_all() {
         let scenario = crate::rules::tests::scenario();

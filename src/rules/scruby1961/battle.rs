@@ -21,7 +21,7 @@ use super::tables::{
 };
 use crate::model::RuleSetId;
 use crate::rules::Resolve;
-use crate::rules::approach::{Generals, Opening};
+use crate::rules::approach::{Generals, Movers, Opening};
 use crate::rules::board::{Board, Point};
 use crate::rules::dice::Dice;
 use crate::rules::doctrine::{self, Bar, Bounds, SideBounds};
@@ -647,7 +647,7 @@ impl<'a> Opening<'a> for Battle<'a> {
         Battle::lay_out(setting, generals, false)
     }
 
-    fn first_mover(_: &Setting<'a>, dice: &mut Dice) -> usize {
+    fn first_mover(_: &Setting<'a>, _: Movers, dice: &mut Dice) -> usize {
         throw_for_move(dice).map_or(0, |(first, _, _)| first)
     }
 

@@ -11,7 +11,7 @@ use super::tables::{
 };
 use crate::model::text::quantity;
 use crate::model::{ArmyKind, RuleSetId};
-use crate::rules::approach::{Generals, Opening};
+use crate::rules::approach::{Generals, Movers, Opening};
 use crate::rules::board::{Board, Point};
 use crate::rules::dice::Dice;
 use crate::rules::doctrine::{self, Bounds};
@@ -178,7 +178,7 @@ impl<'a> Opening<'a> for Battle<'a> {
         Battle::lay_out(setting, generals, false)
     }
 
-    fn first_mover(setting: &Setting<'a>, dice: &mut Dice) -> usize {
+    fn first_mover(setting: &Setting<'a>, _: Movers, dice: &mut Dice) -> usize {
         throw_for_move(setting.scenario, dice).0
     }
 

@@ -17,7 +17,7 @@ use super::{
     slope_inches, stand_share, stands_to_kill, table_scale, troop_for,
 };
 use crate::model::RuleSetId;
-use crate::rules::approach::{Generals, Opening};
+use crate::rules::approach::{Generals, Movers, Opening};
 use crate::rules::board::{Board, Point};
 use crate::rules::dice::Dice;
 use crate::rules::doctrine::{self, Bounds, SideBounds};
@@ -267,7 +267,7 @@ impl<'a> Opening<'a> for Battle<'a> {
         Battle::lay_out(setting, generals, false)
     }
 
-    fn first_mover(setting: &Setting<'a>, dice: &mut Dice) -> usize {
+    fn first_mover(setting: &Setting<'a>, _: Movers, dice: &mut Dice) -> usize {
         throw_for_move(setting.scenario, dice)
     }
 
