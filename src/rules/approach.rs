@@ -196,8 +196,19 @@ impl<'a, B: Opening<'a>> Approaches<B> {
             let first = B::first_mover(setting, movers, &mut dice);
             let key = (plans, movers.then(first));
             let kept = self.kept();
-            if let Some(shared) = kept.get(&key) {
-                self.taken.fetch_add(1, Ordering::Relaxed);
+            if let Some(mut shared) = kept.get(&key) {
+                // On to the last of the turns kept one after another from
+                // here, each turn's throw for the move thrown on the way as
+                // the turn would throw it: the battle copies one table.
+                let (mut key, mut dice, mut taken) = (key, dice, 1);
+                while key.1.turns < MOST_TURNS {
+                    let mut ahead = dice.clone();
+                    let next = (plans, key.1.then(B::first_mover(setting, key.1, &mut ahead)));
+                    let Some(later) = kept.get(&next) else { break };
+                    (shared, key, dice) = (later, next, ahead);
+                    taken += 1;
+                }
+                self.taken.fetch_add(taken, Ordering::Relaxed);
                 let mut b = match stage {
                     Stage::Fought(mut b) => {
                         b.clone_from(shared);
@@ -208,6 +219,7 @@ impl<'a, B: Opening<'a>> Approaches<B> {
                 drop(kept);
                 b.go_on_with(dice, resolve);
                 stage = Stage::Fought(b);
+                movers = key.1;
             } else {
                 drop(kept);
                 let mut b = match stage {
@@ -224,8 +236,8 @@ impl<'a, B: Opening<'a>> Approaches<B> {
                 if !quiet {
                     break;
                 }
+                movers = key.1;
             }
-            movers = key.1;
         }
         let mut battle = match stage {
             Stage::Fought(b) => b,
