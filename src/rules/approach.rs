@@ -1,12 +1,12 @@
 //! The approach shared between battles. The odds fight one scenario
 //! thousands of times, and under the Scruby games and Harman's the first
 //! turns, while the armies march toward each other, throw no dice but the
-//! throw for the move (Harman's initiative). Two battles whose generals drew the same plans, and whose sides
-//! won the same throws for the move turn by turn, stand the same at the end
-//! of each such quiet turn (the resolve each general threw counts only once
-//! a side has lost something): the second takes the table the first left
-//! and goes on from there with its own dice and resolve. No battle changes;
-//! only work is saved.
+//! throw for the move (Harman's initiative). Two battles whose generals
+//! drew the same plans, and whose sides won the same throws for the move
+//! turn by turn, stand the same at the end of each such quiet turn (the
+//! resolve each general threw counts only once a side has lost something):
+//! the second takes the table the first left and goes on from there with
+//! its own dice and resolve. No battle changes; only work is saved.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -275,9 +275,8 @@ fn quiet_since<'a, B: Opening<'a>>(battle: &mut B, start: u64) -> bool {
 
 /// An engine's test: on `setting` (the bundled Abu Tleih table, whose
 /// armies start apart, or part of it), 200 battles fought sharing their
-/// opening turns are each the same,
-/// to the last stand, as the battle fought alone; and turns are taken from
-/// other battles (some hundred and more).
+/// opening turns are each the same, to the last stand, as the battle fought
+/// alone; and turns are taken from other battles (some hundred and more).
 #[cfg(test)]
 pub(crate) fn check_shares<'a, B: Opening<'a>>(setting: &'a Setting<'a>) {
     let approaches = Approaches::<B>::default();

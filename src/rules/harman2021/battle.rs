@@ -793,10 +793,6 @@ mod tests {
     use super::*;
     use crate::model::Arm;
 
-    /// The nearest enemy found from the side's list, several at a time,
-    /// is the one a plain look over every enemy piece finds: the nearest,
-    /// the lowest index among equals; from every square of the table and
-    /// round it, for both sides, before and after the first moves.
     /// Battles that take their quiet opening turns from other battles are
     /// each the battle fought alone
     /// ([`crate::rules::approach::check_shares`]). Abu Tleih's foot alone:
@@ -816,6 +812,10 @@ mod tests {
         crate::rules::approach::check_shares::<Battle>(&Setting::new(&scenario));
     }
 
+    /// The nearest enemy found from the side's list, several at a time,
+    /// is the one a plain look over every enemy piece finds: the nearest,
+    /// the lowest index among equals; from every square of the table and
+    /// round it, for both sides, before and after the first moves.
     #[test]
     fn the_nearest_enemy_from_the_list_is_the_nearest_of_all() {
         let scenario = crate::rules::tests::scenario();
