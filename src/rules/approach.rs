@@ -75,12 +75,11 @@ pub(crate) trait Opening<'a>: Turns + Clone + Send + Sized {
     /// as the turn throws it, after the turns `movers` (a throw may depend
     /// on who moved first before: Harman's initiative).
     fn first_mover(setting: &Setting<'a>, movers: Movers, dice: &mut Dice) -> usize;
+    /// Its dice, each turn's throw for the move thrown by
+    /// [`Dice::for_move`].
     fn dice(&self) -> &Dice;
     /// Goes on with these dice and this resolve (another battle's table).
     fn go_on_with(&mut self, dice: Dice, resolve: Resolve);
-    /// The dice thrown ([`Dice::thrown`]) before and after the last throw
-    /// for the move.
-    fn move_thrown(&self) -> (u64, u64);
     /// Whether neither side has lost anything it brought on, as the army's
     /// break counts it.
     fn lost_nothing(&self) -> bool;
@@ -270,7 +269,9 @@ impl<'a, B: Opening<'a>> Approaches<B> {
 /// anything, and did not end the battle. Its end is then the same for every
 /// battle with the same plans and first movers.
 fn quiet_since<'a, B: Opening<'a>>(battle: &mut B, start: u64) -> bool {
-    battle.move_thrown() == (start, battle.dice().thrown()) && !battle.clock().over && battle.lost_nothing()
+    battle.dice().move_thrown() == (start, battle.dice().thrown())
+        && !battle.clock().over
+        && battle.lost_nothing()
 }
 
 /// An engine's test: on `setting` (the bundled Abu Tleih table, whose

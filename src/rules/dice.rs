@@ -10,6 +10,9 @@ pub struct Dice {
     stream: ChaCha8Rng,
     /// How many dice (and picks) have been thrown ([`Dice::thrown`]).
     thrown: u64,
+    /// The count before and after the last throw for the move
+    /// ([`Dice::move_thrown`]).
+    for_move: (u64, u64),
 }
 
 impl Dice {
@@ -17,14 +20,30 @@ impl Dice {
         Dice {
             stream: ChaCha8Rng::seed_from_u64(seed),
             thrown: 0,
+            for_move: (0, 0),
         }
     }
 
-    /// How many dice and picks have been thrown so far: an engine that
-    /// shares the turns in which its battles threw the same dice
-    /// (scruby-1961's approach) asks what a turn threw.
+    /// How many dice and picks have been thrown so far: the odds, which
+    /// share the turns that threw no die but the throw for the move
+    /// (`rules::approach`), ask what a turn threw.
     pub fn thrown(&self) -> u64 {
         self.thrown
+    }
+
+    /// Throws the turn's throw for the move by `throw`, counting what it
+    /// throws ([`Dice::move_thrown`]).
+    pub fn for_move<T>(&mut self, throw: impl FnOnce(&mut Dice) -> T) -> T {
+        let before = self.thrown;
+        let thrown = throw(self);
+        self.for_move = (before, self.thrown);
+        thrown
+    }
+
+    /// The count of dice thrown ([`Dice::thrown`]) before and after the
+    /// last throw for the move ([`Dice::for_move`]).
+    pub fn move_thrown(&self) -> (u64, u64) {
+        self.for_move
     }
 
     /// One die of `faces` faces: 1 to `faces` (at least 1).

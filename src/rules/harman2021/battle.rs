@@ -226,10 +226,6 @@ pub struct Battle<'a> {
     engaged: Vec<Engagement>,
     clock: Clock,
     seed: u64,
-    /// The dice thrown ([`Dice::thrown`]) before and after the last throw
-    /// for the initiative: a turn that threw nothing else may be shared
-    /// ([`Opening`]).
-    move_thrown: (u64, u64),
 }
 
 /// How a general throws for his resolve ([`Resolve`]): 2D6, 5% and 5% a
@@ -255,10 +251,6 @@ impl<'a> Opening<'a> for Battle<'a> {
     fn go_on_with(&mut self, dice: Dice, resolve: Resolve) {
         self.dice = dice;
         self.pieces.resolve = resolve;
-    }
-
-    fn move_thrown(&self) -> (u64, u64) {
-        self.move_thrown
     }
 
     fn lost_nothing(&self) -> bool {
@@ -354,7 +346,6 @@ impl<'a> Battle<'a> {
             engaged: Vec::new(),
             clock: Clock::default(),
             seed,
-            move_thrown: (0, 0),
         };
         b.blinds_before = b.count_blinds();
         for (s, plan) in plans.iter().enumerate().take(scenario.sides.len()) {
@@ -764,9 +755,8 @@ impl Turns for Battle<'_> {
         self.artillery_phase();
         // "Both sides throw a D6 die; that with the lower score can choose
         // whether to move and Fire first." The doctrine: the winner moves first.
-        let before = self.dice.thrown();
-        let first = initiative(&mut self.dice, self.streaks);
-        self.move_thrown = (before, self.dice.thrown());
+        let streaks = self.streaks;
+        let first = self.dice.for_move(|dice| initiative(dice, streaks));
         for (s, streak) in self.streaks.iter_mut().enumerate() {
             *streak = if s == first { *streak + 1 } else { 0 };
         }

@@ -212,10 +212,6 @@ pub(super) struct Battle<'a> {
     /// Each objective's centre, inches, with how the judge counts stands
     /// at it (worked out once a battle).
     objective_holds: Vec<(Point, crate::rules::ObjectiveHold)>,
-    /// The dice thrown ([`Dice::thrown`]) before and after the last throw
-    /// for the move ([`Battle::initiative`]): whether a turn threw no other
-    /// ([`approach`]).
-    move_thrown: (u64, u64),
 }
 
 /// An enemy combatant of the side moving ([`Battle::list_foes`]).
@@ -337,7 +333,6 @@ impl<'a> Battle<'a> {
             up_since: [None; 2],
             front: [0.0; 2],
             objective_holds,
-            move_thrown: (0, 0),
         };
         battle.set_down();
         battle.assign_posts(setting);
@@ -502,9 +497,7 @@ impl<'a> Battle<'a> {
     /// "each player rolls a die at the beginning of the move" (COMBAT); the
     /// seed does not say what a tie does: both throw again.
     fn initiative(&mut self) -> usize {
-        let before = self.dice.thrown();
-        let throw = throw_for_move(&mut self.dice);
-        self.move_thrown = (before, self.dice.thrown());
+        let throw = self.dice.for_move(throw_for_move);
         let Some((first, high, low)) = throw else {
             return 0;
         };
@@ -658,10 +651,6 @@ impl<'a> Opening<'a> for Battle<'a> {
     fn go_on_with(&mut self, dice: Dice, resolve: Resolve) {
         self.dice = dice;
         self.stands.resolve = resolve;
-    }
-
-    fn move_thrown(&self) -> (u64, u64) {
-        self.move_thrown
     }
 
     fn lost_nothing(&self) -> bool {

@@ -164,10 +164,6 @@ pub(super) struct Battle<'a> {
     /// Each side's run of indices in `stands` ([`Roster::span`]), for the
     /// scans of one side's stands ([`Battle::side_stands`]).
     pub(super) spans: [std::ops::Range<usize>; 2],
-    /// The dice thrown ([`Dice::thrown`]) before and after the last throw
-    /// for the move ([`Battle::first_to_move`]): whether a turn threw no
-    /// other ([`Opening`]).
-    pub(super) move_thrown: (u64, u64),
 }
 
 impl<'a> Opening<'a> for Battle<'a> {
@@ -189,10 +185,6 @@ impl<'a> Opening<'a> for Battle<'a> {
     fn go_on_with(&mut self, dice: Dice, resolve: Resolve) {
         self.dice = dice;
         self.stands.resolve = resolve;
-    }
-
-    fn move_thrown(&self) -> (u64, u64) {
-        self.move_thrown
     }
 
     fn lost_nothing(&self) -> bool {
@@ -387,7 +379,6 @@ impl<'a> Battle<'a> {
             scratch,
             routes,
             spans,
-            move_thrown: (0, 0),
         };
         battle.order_of_battle();
         battle.post_defenders(setting);
@@ -633,9 +624,8 @@ impl<'a> Battle<'a> {
     /// [`MAX_TURN_THROWS`] equal throws (never, in practice) the attacker
     /// moves first.
     pub(super) fn first_to_move(&mut self) -> usize {
-        let before = self.dice.thrown();
-        let (first, (high, low)) = throw_for_move(self.scenario, &mut self.dice);
-        self.move_thrown = (before, self.dice.thrown());
+        let scenario = self.scenario;
+        let (first, (high, low)) = self.dice.for_move(|dice| throw_for_move(scenario, dice));
         let (name, other) = (self.side(first).name, self.side(1 - first).name);
         self.log.say(self.turn, || {
             format!("{name} throw {high} against {other}'s {low} and move first")

@@ -240,10 +240,6 @@ pub(super) struct Battle<'a> {
     /// Routes round the water: a stand goes anywhere but into a river
     /// (no Movement chart figure for crossing one).
     routes: crate::rules::route::WaterRoutes,
-    /// The dice thrown ([`Dice::thrown`]) before and after the last throw
-    /// for the move ([`Battle::first_mover`]): whether a turn threw no
-    /// other ([`Opening`]).
-    move_thrown: (u64, u64),
 }
 
 /// "Players dice to see who gets the next 'game move'" (Sequence of
@@ -278,10 +274,6 @@ impl<'a> Opening<'a> for Battle<'a> {
     fn go_on_with(&mut self, dice: Dice, resolve: Resolve) {
         self.dice = dice;
         self.units.resolve = resolve;
-    }
-
-    fn move_thrown(&self) -> (u64, u64) {
-        self.move_thrown
     }
 
     fn lost_nothing(&self) -> bool {
@@ -379,7 +371,6 @@ impl<'a> Battle<'a> {
             forming: false,
             guns: Vec::new(),
             routes,
-            move_thrown: (0, 0),
         };
         b.log.say(0, || {
             format!("table scale {scale:.2}: moves and ranges as printed times {scale:.2}")
@@ -655,10 +646,8 @@ impl<'a> Battle<'a> {
     /// "Players dice to see who gets the next 'game move'" (Sequence of
     /// Action 8): the higher throw moves first; equal throws again.
     fn first_mover(&mut self) -> usize {
-        let before = self.dice.thrown();
-        let first = throw_for_move(self.scenario, &mut self.dice);
-        self.move_thrown = (before, self.dice.thrown());
-        first
+        let scenario = self.scenario;
+        self.dice.for_move(|dice| throw_for_move(scenario, dice))
     }
 
     fn facing(&self, side: usize) -> Point {
