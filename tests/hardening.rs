@@ -587,9 +587,10 @@ fn long_odds_stay_small_and_stop_on_ctrl_c() {
 }
 
 /// The odds are those of fighting every seed of the stream one by one, in
-/// order, under every rule set: scruby-1961's battles share their quiet
-/// opening turns ([`umpire::rules::RuleSet::fight_each`]) and come out the
-/// same.
+/// order, under every rule set: the Scruby games' and Harman's battles share
+/// their quiet opening turns, Cordery's are set out on the table's ground
+/// worked out once ([`umpire::rules::RuleSet::fight_each`]), and all come out
+/// the same.
 #[test]
 fn odds_are_the_odds_of_every_seed_fought_alone() {
     use rand::{Rng, SeedableRng};

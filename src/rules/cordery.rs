@@ -137,6 +137,7 @@ mod deploy;
 mod movement;
 mod tables;
 
+use battle::Ground;
 pub use battle::{Battle, Withdrawal};
 pub use tables::{
     ARTILLERY_AT_ADJACENT, CAVALRY_IN_OPEN, CLOSE_COMBAT_AT_COVER, CONTOUR_COST, Charge, CloseCombat,
@@ -175,11 +176,18 @@ impl RuleSet for Cordery2009 {
     }
 
     fn fight_on(&self, setting: &Setting<'_>, seed: u64, keep_log: bool) -> Outcome {
-        let mut battle = Battle::set_out(setting, seed, keep_log);
-        while !battle.is_over() {
-            battle.play_turn();
-        }
-        battle.finish()
+        fight(Battle::set_out(setting, seed, keep_log))
+    }
+
+    /// Each battle set out on the table's ground worked out once
+    /// ([`Ground`]), not once a battle; the same battles as
+    /// [`RuleSet::fight_on`] gives.
+    fn fight_each(&self, setting: &Setting<'_>, seeds: super::Seeds<'_>, each: &(dyn Fn(&Outcome) + Sync)) {
+        use rayon::prelude::*;
+        let ground = Ground::of(setting);
+        seeds
+            .par_bridge()
+            .for_each(|seed| each(&fight(Battle::set_out_on(setting, &ground, seed, false))));
     }
 
     fn muster(&self, stand: &TableStand, army: ArmyKind) -> String {
@@ -194,6 +202,14 @@ impl RuleSet for Cordery2009 {
              the lower throw must withdraw, as the rules settle equal scores in combat.",
         )
     }
+}
+
+/// Fights `battle` to its end.
+fn fight(mut battle: Battle<'_>) -> Outcome {
+    while !battle.is_over() {
+        battle.play_turn();
+    }
+    battle.finish()
 }
 
 /// Registered: built in full.

@@ -160,6 +160,42 @@ pub enum Withdrawal {
     Destroyed,
 }
 
+/// What a table gives every battle fought on it: worked out once for a run
+/// of battles ([`Battle::set_out_on`]), not once a battle.
+#[derive(Debug, Clone)]
+pub(crate) struct Ground {
+    width: i32,
+    depth: i32,
+    /// Per square: its going.
+    going: Vec<Going>,
+    /// The going as bits, no stand yet on the table ([`TableBits::of`]).
+    bits: Option<TableBits>,
+    /// The squares that block sight.
+    blinds: Vec<Square>,
+}
+
+impl Ground {
+    /// The ground of `setting`'s table.
+    pub(crate) fn of(setting: &Setting<'_>) -> Ground {
+        let board = &setting.board;
+        let width = i32::try_from(board.width).unwrap_or(0);
+        let depth = i32::try_from(board.depth).unwrap_or(0);
+        let going: Vec<Going> = setting.scenario.table.cells().iter().map(Going::of).collect();
+        let bits = TableBits::of(&going, width);
+        let blinds = (0..depth)
+            .flat_map(|y| (0..width).map(move |x| (x, y)))
+            .filter(|&(x, y)| board.cell(i64::from(x), i64::from(y)).blocks_sight())
+            .collect();
+        Ground {
+            width,
+            depth,
+            going,
+            bits,
+            blinds,
+        }
+    }
+}
+
 /// A battle under Cordery's rules, turn by turn.
 #[derive(Debug, Clone)]
 pub struct Battle<'a> {
@@ -213,10 +249,20 @@ impl<'a> Battle<'a> {
     /// Sets out the table: both sides deployed, reserves waiting, each side
     /// with its General.
     pub fn set_out(setting: &Setting<'a>, seed: u64, keep_log: bool) -> Battle<'a> {
+        Battle::set_out_on(setting, &Ground::of(setting), seed, keep_log)
+    }
+
+    /// [`Battle::set_out`] on `ground`, the setting's own ([`Ground::of`]),
+    /// worked out once for a run of battles on the same table.
+    pub(crate) fn set_out_on(
+        setting: &Setting<'a>,
+        ground: &Ground,
+        seed: u64,
+        keep_log: bool,
+    ) -> Battle<'a> {
         let scenario = setting.scenario;
         let board = setting.board.clone();
-        let width = i32::try_from(board.width).unwrap_or(0);
-        let depth = i32::try_from(board.depth).unwrap_or(0);
+        let (width, depth) = (ground.width, ground.depth);
         let cells = usize::try_from(width).unwrap_or(0) * usize::try_from(depth).unwrap_or(0);
         let role = |s: usize| scenario.sides.get(s).map_or(Role::Defender, |x| x.role);
         let goals = [setting.goal(0), setting.goal(1)];
@@ -227,8 +273,6 @@ impl<'a> Battle<'a> {
             doctrine::Plan::draw(&mut dice, role(0)),
             doctrine::Plan::draw(&mut dice, role(1)),
         ];
-        let going: Vec<Going> = scenario.table.cells().iter().map(Going::of).collect();
-        let bits = TableBits::of(&going, width);
         let mut battle = Battle {
             scenario,
             board,
@@ -241,9 +285,9 @@ impl<'a> Battle<'a> {
             }),
             squares: vec![[EMPTY; STANDS_PER_SQUARE]; cells],
             owner: vec![0; cells],
-            going,
-            bits,
-            blinds: Vec::new(),
+            going: ground.going.clone(),
+            bits: ground.bits.clone(),
+            blinds: ground.blinds.clone(),
             dice,
             log: Log::new(keep_log),
             turn: 0,
@@ -260,14 +304,13 @@ impl<'a> Battle<'a> {
             clock: Clock::default(),
             seed,
         };
-        battle.blinds = (0..depth)
-            .flat_map(|y| (0..width).map(move |x| (x, y)))
-            .filter(|&sq| battle.cell(sq).blocks_sight())
-            .collect();
         for s in 0..scenario.sides.len().min(2) {
-            let plan = plans.get(s).map(doctrine::Plan::describe).unwrap_or_default();
             let name = scenario.sides.get(s).map_or("?", |x| x.name.as_str());
-            battle.log.say(1, || format!("{name} {plan}."));
+            // Described only for a battle that keeps its log.
+            battle.log.say(1, || {
+                let plan = plans.get(s).map(doctrine::Plan::describe).unwrap_or_default();
+                format!("{name} {plan}.")
+            });
             battle.deploy_side(setting, s);
         }
         for s in 0..2 {
@@ -346,11 +389,6 @@ impl<'a> Battle<'a> {
             .and_then(|k| self.going.get(k))
             .copied()
             .unwrap_or_default()
-    }
-
-    /// The terrain of `sq`; open ground off the table.
-    pub(super) fn cell(&self, sq: Square) -> Cell {
-        self.board.cell(i64::from(sq.0), i64::from(sq.1))
     }
 
     /// Whether a stand in `a` can see one in `b` (the board's line of sight,
