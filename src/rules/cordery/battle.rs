@@ -164,8 +164,6 @@ pub enum Withdrawal {
 /// of battles ([`Battle::set_out_on`]), not once a battle.
 #[derive(Debug, Clone)]
 pub(crate) struct Ground {
-    width: i32,
-    depth: i32,
     /// Per square: its going.
     going: Vec<Going>,
     /// The going as bits, no stand yet on the table ([`TableBits::of`]).
@@ -186,13 +184,7 @@ impl Ground {
             .flat_map(|y| (0..width).map(move |x| (x, y)))
             .filter(|&(x, y)| board.cell(i64::from(x), i64::from(y)).blocks_sight())
             .collect();
-        Ground {
-            width,
-            depth,
-            going,
-            bits,
-            blinds,
-        }
+        Ground { going, bits, blinds }
     }
 }
 
@@ -262,7 +254,8 @@ impl<'a> Battle<'a> {
     ) -> Battle<'a> {
         let scenario = setting.scenario;
         let board = setting.board.clone();
-        let (width, depth) = (ground.width, ground.depth);
+        let width = i32::try_from(board.width).unwrap_or(0);
+        let depth = i32::try_from(board.depth).unwrap_or(0);
         let cells = usize::try_from(width).unwrap_or(0) * usize::try_from(depth).unwrap_or(0);
         let role = |s: usize| scenario.sides.get(s).map_or(Role::Defender, |x| x.role);
         let goals = [setting.goal(0), setting.goal(1)];
