@@ -661,8 +661,10 @@ pub fn finish<'a>(
     mut log: Log,
     announce: bool,
 ) -> Outcome {
-    let mut ends = Vec::new();
-    let mut stands = Vec::new();
+    // Room for every stand's ending at once.
+    let (room, _) = endings.size_hint();
+    let mut ends = Vec::with_capacity(room);
+    let mut stands = Vec::with_capacity(room);
     for e in endings {
         // A stand the umpire supplied is not the scenario's: no result.
         if std::ptr::eq(e.stand, &SUPPLIED) {

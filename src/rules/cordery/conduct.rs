@@ -615,7 +615,13 @@ impl Battle<'_> {
     /// with its square and how far it strikes ([`Battle::threats_to`]),
     /// found once for the many squares a General weighs.
     fn strikers(&self, side: usize) -> Strikers {
-        let mut strikers = Strikers::default();
+        // Room for every stand at once: the lists grew a push at a time.
+        let n = self.pieces.len();
+        let mut strikers = Strikers {
+            xs: Vec::with_capacity(n),
+            ys: Vec::with_capacity(n),
+            reach: Vec::with_capacity(n),
+        };
         for ((x, y), reach) in self.pieces.iter().filter_map(|q| strike_reach(q, side)) {
             strikers.xs.push(x);
             strikers.ys.push(y);
@@ -695,7 +701,7 @@ fn strike_reach(q: &Piece<'_>, side: usize) -> Option<(Square, i32)> {
 /// their columns, rows and reaches, each in a list of its own, in the same
 /// order, so that the count of those that could strike a square is done
 /// several at a time.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Strikers {
     xs: Vec<i32>,
     ys: Vec<i32>,
