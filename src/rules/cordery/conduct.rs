@@ -615,7 +615,8 @@ impl Battle<'_> {
     /// with its square and how far it strikes ([`Battle::threats_to`]),
     /// found once for the many squares a General weighs.
     fn strikers(&self, side: usize) -> Strikers {
-        // Room for every stand at once: the lists grew a push at a time.
+        // Room for every stand at once: a General asks at every activation,
+        // and a list grown a push at a time is copied at each growth.
         let n = self.pieces.len();
         let mut strikers = Strikers {
             xs: Vec::with_capacity(n),
