@@ -343,7 +343,10 @@ fn the_window_s_pencil_makes_an_edit_shown_in_the_log_and_undone_by_ctrl_z() {
         open: Some(save.clone()),
         ..Launch::default()
     };
+    // The window watches its save from a thread and asks for a frame when
+    // it changes, its own writes too: a run may take a few steps more.
     let mut h = Harness::builder()
+        .with_max_steps(16)
         .with_size([1280.0, 800.0])
         .build_eframe(move |cc| UmpireApp::new(cc, launch));
     h.run();
