@@ -13,7 +13,6 @@ mod common;
 
 use common::world::*;
 use common::{repo, stderr, stdout, umpire};
-use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Barrier};
@@ -21,7 +20,7 @@ use umpire::desk::{self, DeskError};
 use umpire::model::{BattleStatus, Campaign, EventKind, RoadKind, StandKind, Terrain};
 use umpire::store::{Overwrite, Revision, Store, StoreError};
 use umpire::strategy::{self, OrderSet};
-use umpire::ui::{Launch, UmpireApp};
+use umpire::ui::Launch;
 
 /// Two fronts, each with red holding a town and blue marching on it: after
 /// two game moves, battles 1 and 2 are pending.
@@ -393,12 +392,7 @@ fn the_window_catches_up_with_orders_given_by_a_command_and_resolves_them() {
         open: Some(save.clone()),
         ..Launch::default()
     };
-    // The window watches its save from a thread and asks for a frame when
-    // it changes, its own writes too: a run may take a few steps more.
-    let mut h = Harness::builder()
-        .with_max_steps(16)
-        .with_size([1280.0, 800.0])
-        .build_eframe(move |cc| UmpireApp::new(cc, launch));
+    let mut h = common::window::window([1280.0, 800.0], launch);
     h.run();
     h.get_by_label_contains("0 orders given");
 

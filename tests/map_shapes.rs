@@ -12,12 +12,11 @@
 mod common;
 
 use common::{repo, stderr, umpire};
-use egui_kittest::Harness;
 use geo::{Intersects, Line, LineString};
 use umpire::model::check::{Source, check_map};
 use umpire::model::shapes::{OutlineSource, region_outlines};
 use umpire::model::{Map, RiverCrossing, WaterKind};
-use umpire::ui::{Launch, UmpireApp};
+use umpire::ui::Launch;
 
 fn bundled(file: &str) -> Map {
     let text = std::fs::read_to_string(repo().join(file)).unwrap();
@@ -150,20 +149,13 @@ fn a_report_page_draws_the_territories_and_the_waters() {
 fn the_window_draws_a_territory_for_every_region() {
     let dir = rebellion_save();
     let save = dir.path().join("r.umpire");
-    // The window watches its save from a thread and asks for a frame when
-    // it changes, its own writes too: a run may take a few steps more.
-    let mut h = Harness::builder()
-        .with_max_steps(16)
-        .with_size([1000.0, 700.0])
-        .build_eframe(|cc| {
-            UmpireApp::new(
-                cc,
-                Launch {
-                    open: Some(save),
-                    ..Launch::default()
-                },
-            )
-        });
+    let mut h = common::window::window(
+        [1000.0, 700.0],
+        Launch {
+            open: Some(save),
+            ..Launch::default()
+        },
+    );
     h.run();
     assert_eq!(h.state().territories(), 44);
 }

@@ -13,13 +13,12 @@ mod common;
 
 use common::fog_ground::{CAMPAIGN, MAP};
 use common::{campaign_dir, stderr, stdout, umpire};
-use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use std::path::Path;
 use umpire::model::report::read_report;
 use umpire::model::{Campaign, ForceId, StandId, StandingOrder, Wing};
 use umpire::store::Store;
-use umpire::ui::{Launch, UmpireApp};
+use umpire::ui::Launch;
 
 /// The fog test ground, created and one game move played (red's outpost
 /// sees the column on the plain, a blind in the hamlet, and not the host in
@@ -343,12 +342,7 @@ fn the_window_s_pencil_makes_an_edit_shown_in_the_log_and_undone_by_ctrl_z() {
         open: Some(save.clone()),
         ..Launch::default()
     };
-    // The window watches its save from a thread and asks for a frame when
-    // it changes, its own writes too: a run may take a few steps more.
-    let mut h = Harness::builder()
-        .with_max_steps(16)
-        .with_size([1280.0, 800.0])
-        .build_eframe(move |cc| UmpireApp::new(cc, launch));
+    let mut h = common::window::window([1280.0, 800.0], launch);
     h.run();
     h.get_by_label("Red Outpost 100/100").click();
     h.run();

@@ -231,21 +231,13 @@ fn the_cli_sets_and_clears_a_passphrase_read_from_standard_input() {
 
 fn window(save: &Path) -> Harness<'static, UmpireApp> {
     let save = save.to_owned();
-    // The window watches its save from a thread, asking for a frame when
-    // the save changes; the test's own writes (passphrases) may land one
-    // such frame inside a run, so a run may take a few steps more.
-    let mut h = Harness::builder()
-        .with_size([1280.0, 800.0])
-        .with_max_steps(16)
-        .build_eframe(move |cc| {
-            UmpireApp::new(
-                cc,
-                Launch {
-                    open: Some(save),
-                    ..Launch::default()
-                },
-            )
-        });
+    let mut h = common::window::window(
+        [1280.0, 800.0],
+        Launch {
+            open: Some(save),
+            ..Launch::default()
+        },
+    );
     h.run();
     h
 }

@@ -18,12 +18,7 @@ use umpire::store::{Overwrite, Store};
 use umpire::ui::{Launch, Session, UmpireApp};
 
 fn harness(launch: Launch) -> Harness<'static, UmpireApp> {
-    // The window watches its save from a thread and asks for a frame when
-    // it changes, its own writes too: a run may take a few steps more.
-    let mut harness = Harness::builder()
-        .with_max_steps(16)
-        .with_size([1280.0, 800.0])
-        .build_eframe(move |cc| UmpireApp::new(cc, launch));
+    let mut harness = common::window::window([1280.0, 800.0], launch);
     harness.run();
     harness
 }

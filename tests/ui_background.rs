@@ -10,9 +10,8 @@
 mod common;
 
 use common::*;
-use egui_kittest::Harness;
 use umpire::model::check::{Source, check_map};
-use umpire::ui::{Launch, Session, UmpireApp};
+use umpire::ui::{Launch, Session};
 
 const TABLE: &str =
     "\n[background]\nfile = \"valley.png\"\nleft = -5.0\ntop = -5.0\nright = 40.0\nbottom = 30.0\n";
@@ -101,20 +100,13 @@ fn umpire_new_keeps_the_picture_in_the_save_and_the_app_draws_it() {
     assert_eq!((background.file.as_str(), bytes), ("valley.png", png));
     drop(session);
 
-    // The window watches its save from a thread and asks for a frame when
-    // it changes, its own writes too: a run may take a few steps more.
-    let mut h = Harness::builder()
-        .with_max_steps(16)
-        .with_size([1000.0, 700.0])
-        .build_eframe(|cc| {
-            UmpireApp::new(
-                cc,
-                Launch {
-                    open: Some(save),
-                    ..Launch::default()
-                },
-            )
-        });
+    let mut h = common::window::window(
+        [1000.0, 700.0],
+        Launch {
+            open: Some(save),
+            ..Launch::default()
+        },
+    );
     h.run();
     assert!(h.state().has_background());
 }
@@ -134,20 +126,13 @@ fn umpire_check_warns_of_a_missing_picture() {
 #[test]
 fn the_bundled_campaign_opens_with_its_picture() {
     let folder = tempfile::tempdir().unwrap();
-    // The window watches its save from a thread and asks for a frame when
-    // it changes, its own writes too: a run may take a few steps more.
-    let mut h = Harness::builder()
-        .with_max_steps(16)
-        .with_size([1000.0, 700.0])
-        .build_eframe(|cc| {
-            UmpireApp::new(
-                cc,
-                Launch {
-                    data_folder: Some(folder.path().to_owned()),
-                    ..Launch::default()
-                },
-            )
-        });
+    let mut h = common::window::window(
+        [1000.0, 700.0],
+        Launch {
+            data_folder: Some(folder.path().to_owned()),
+            ..Launch::default()
+        },
+    );
     h.run();
     assert!(h.state().has_background());
 }

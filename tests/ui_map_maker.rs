@@ -25,12 +25,7 @@ fn harness(folder: &Path, edit_map: Option<PathBuf>) -> Harness<'static, UmpireA
         edit_map,
         ..Launch::default()
     };
-    // The window watches its save from a thread and asks for a frame when
-    // it changes, its own writes too: a run may take a few steps more.
-    let mut h = Harness::builder()
-        .with_max_steps(16)
-        .with_size([1280.0, 800.0])
-        .build_eframe(move |cc| UmpireApp::new(cc, launch));
+    let mut h = common::window::window([1280.0, 800.0], launch);
     h.run();
     h
 }

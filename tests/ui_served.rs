@@ -104,20 +104,13 @@ fn a_side_plays_from_the_window_through_the_server() {
     );
 
     let data = tempfile::tempdir().unwrap();
-    // The window watches its save from a thread and asks for a frame when
-    // it changes, its own writes too: a run may take a few steps more.
-    let mut h = Harness::builder()
-        .with_max_steps(16)
-        .with_size([1280.0, 800.0])
-        .build_eframe(move |cc| {
-            UmpireApp::new(
-                cc,
-                Launch {
-                    data_folder: Some(data.path().to_owned()),
-                    ..Launch::default()
-                },
-            )
-        });
+    let mut h = common::window::window(
+        [1280.0, 800.0],
+        Launch {
+            data_folder: Some(data.path().to_owned()),
+            ..Launch::default()
+        },
+    );
     h.run();
 
     // A link that is not one is refused with what a link looks like.
@@ -210,20 +203,13 @@ fn a_side_plays_from_the_window_through_the_server() {
 
 fn window(data: &Path) -> Harness<'static, UmpireApp> {
     let data = data.to_owned();
-    // The window watches its save from a thread and asks for a frame when
-    // it changes, its own writes too: a run may take a few steps more.
-    let mut h = Harness::builder()
-        .with_max_steps(16)
-        .with_size([1280.0, 800.0])
-        .build_eframe(move |cc| {
-            UmpireApp::new(
-                cc,
-                Launch {
-                    data_folder: Some(data.clone()),
-                    ..Launch::default()
-                },
-            )
-        });
+    let mut h = common::window::window(
+        [1280.0, 800.0],
+        Launch {
+            data_folder: Some(data.clone()),
+            ..Launch::default()
+        },
+    );
     h.run();
     h
 }

@@ -11,6 +11,7 @@
 pub mod armies;
 pub mod fog_ground;
 pub mod table;
+pub mod window;
 pub mod world;
 
 use std::path::{Path, PathBuf};
