@@ -277,6 +277,62 @@ fn every_engine_throws_the_resolve_its_briefing_tells() {
     }
 }
 
+/// Every engine's log tells each general's resolve in its first lines, and a
+/// verdict of an army broken with stands still standing says the resolve it
+/// broke past: a break after light losses (a resolve may be a twentieth)
+/// reads as the general's, in his own figure.
+#[test]
+fn the_log_and_the_verdict_tell_each_generals_resolve() {
+    for rules in rule_sets() {
+        let mut broke = 0;
+        for (name, scenario) in golden_scenarios() {
+            for i in 0..10 {
+                let seed = scenario.seed.wrapping_add(i);
+                let o = rules.fight(&scenario, seed, true);
+                for (side, share) in o.resolve.breaks_at.iter().enumerate() {
+                    let general = &scenario.sides[side].name;
+                    let told = format!(
+                        "gives up the field past {:.0}% of its strength lost",
+                        share * 100.0
+                    );
+                    assert!(
+                        o.log.iter().any(|l| l.turn == 1
+                            && l.text.starts_with(general.as_str())
+                            && l.text.contains(&told)),
+                        "{} on {name}, seed {seed}: no first line of {general} says \"{told}\"",
+                        rules.id()
+                    );
+                }
+                for (side, s) in scenario.sides.iter().enumerate() {
+                    if o.verdict.starts_with(&format!("{} broke with ", s.name)) {
+                        let standing = o
+                            .stands
+                            .iter()
+                            .any(|r| r.side == s.id && r.fate == Fate::Stood && r.strength_after > 0);
+                        let past = format!(
+                            "(its general gave up the field past {:.0}%)",
+                            o.resolve.breaks_at[side] * 100.0
+                        );
+                        assert_eq!(
+                            o.verdict.ends_with(&past),
+                            standing,
+                            "{} on {name}, seed {seed}: {}",
+                            rules.id(),
+                            o.verdict
+                        );
+                        broke += 1;
+                    }
+                }
+            }
+        }
+        assert!(
+            broke > 0,
+            "{}: no golden battle ends with an army broken",
+            rules.id()
+        );
+    }
+}
+
 /// The scenarios the conformance checks fight: the golden ones without
 /// objectives, so the judge can be asked again from the outcome alone.
 fn plain_scenarios() -> Vec<(String, Scenario)> {

@@ -425,6 +425,16 @@ impl Resolve {
         self.breaks_at.get(side).copied().unwrap_or(ARMY_BREAKS_AT_LOSS)
     }
 
+    /// Side `side`'s resolve in words, for the log's first lines, where each
+    /// general's plan is told: "gives up the field past 35% of its strength
+    /// lost".
+    pub fn words(&self, side: usize) -> String {
+        format!(
+            "gives up the field past {:.0}% of its strength lost",
+            self.of(side) * 100.0
+        )
+    }
+
     /// How far side `side` is toward breaking, having brought `before`
     /// points and keeping `standing`: its share lost over its resolve (1
     /// or more: broken).
@@ -613,6 +623,20 @@ pub fn judge(
             f64::INFINITY
         }
     };
+    // Why a side that still had stands standing gave up the field: past
+    // the share of its strength its general would lose ([`Resolve`]), which
+    // may be as little as a twentieth; said, so that a break after light
+    // losses reads as the general's, not as a slip of the count.
+    let past_resolve = |side: usize| {
+        if standing(side) {
+            format!(
+                " (its general gave up the field past {:.0}%)",
+                resolve.of(side) * 100.0
+            )
+        } else {
+            String::new()
+        }
+    };
     let (broke_a, broke_b) = match (broken(a), broken(b)) {
         (true, true) if strain(a) > strain(b) => (true, false),
         (true, true) if strain(b) > strain(a) => (false, true),
@@ -624,9 +648,10 @@ pub fn judge(
                 Some(b),
                 Some(b),
                 format!(
-                    "{} broke with {:.0}% of its strength killed, routed or taken",
+                    "{} broke with {:.0}% of its strength killed, routed or taken{}",
                     name(a),
-                    lost_a * 100.0
+                    lost_a * 100.0,
+                    past_resolve(a)
                 ),
             );
         }
@@ -635,9 +660,10 @@ pub fn judge(
                 Some(a),
                 Some(a),
                 format!(
-                    "{} broke with {:.0}% of its strength killed, routed or taken",
+                    "{} broke with {:.0}% of its strength killed, routed or taken{}",
                     name(b),
-                    lost_b * 100.0
+                    lost_b * 100.0,
+                    past_resolve(b)
                 ),
             );
         }
@@ -646,11 +672,13 @@ pub fn judge(
                 None,
                 None,
                 format!(
-                    "both armies broke: {} with {:.0}% of its strength killed, routed or taken, {} with {:.0}%",
+                    "both armies broke: {} with {:.0}% of its strength killed, routed or taken{}, {} with {:.0}%{}",
                     name(a),
                     lost_a * 100.0,
+                    past_resolve(a),
                     name(b),
-                    lost_b * 100.0
+                    lost_b * 100.0,
+                    past_resolve(b)
                 ),
             );
         }
@@ -894,7 +922,8 @@ mod tests {
         assert_eq!((winner, field), (Some(0), Some(0)));
         assert_eq!(
             verdict,
-            "Army of the Rebellion broke with 51% of its strength killed, routed or taken"
+            "Army of the Rebellion broke with 51% of its strength killed, routed or taken \
+             (its general gave up the field past 50%)"
         );
         // Exactly half lost is not broken.
         assert!(!has_broken(200, 100));
@@ -973,6 +1002,11 @@ mod tests {
         let (winner, _, verdict) = judge(&s, &ends(99), &resolve, None);
         assert_eq!(winner, Some(1), "{verdict}");
         assert!(verdict.contains("broke with 25%"), "{verdict}");
+        // The verdict says the resolve it broke past.
+        assert!(
+            verdict.ends_with("(its general gave up the field past 20%)"),
+            "{verdict}"
+        );
     }
 
     #[test]

@@ -302,7 +302,7 @@ impl<'a> Battle<'a> {
             // Described only for a battle that keeps its log.
             battle.log.say(1, || {
                 let plan = plans.get(s).map(doctrine::Plan::describe).unwrap_or_default();
-                format!("{name} {plan}.")
+                format!("{name} {plan}; it {}.", resolve.words(s))
             });
             battle.deploy_side(setting, s);
         }

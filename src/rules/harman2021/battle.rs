@@ -351,7 +351,8 @@ impl<'a> Battle<'a> {
         for (s, plan) in plans.iter().enumerate().take(scenario.sides.len()) {
             let name = scenario.sides.get(s).map_or("", |x| x.name.as_str());
             let plan = plan.describe();
-            b.log.say(1, || format!("{name} {plan}"));
+            let resolve = b.pieces.resolve;
+            b.log.say(1, || format!("{name} {plan}; it {}", resolve.words(s)));
             b.deploy_side(setting, s);
         }
         b.nearest = vec![std::cell::Cell::new((0, (0, 0), None)); b.pieces.len()];

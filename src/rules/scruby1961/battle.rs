@@ -380,6 +380,7 @@ impl<'a> Battle<'a> {
     fn say_plans(&mut self) {
         for s in 0..2 {
             let (name, plan) = (self.side(s).name, self.side(s).plan.describe());
+            let resolve = self.stands.resolve;
             let n = self.stands.iter().filter(|u| u.side == s).count();
             let hidden = self.stands.iter().filter(|u| u.side == s && u.concealed).count();
             let reserve = self.stands.iter().filter(|u| u.side == s && u.reserve).count();
@@ -389,7 +390,10 @@ impl<'a> Battle<'a> {
                 } else {
                     String::new()
                 };
-                format!("{name} {plan} with {n} stands, {hidden} of them in concealed columns{reserve}")
+                format!(
+                    "{name} {plan} with {n} stands, {hidden} of them in concealed columns{reserve}; it {}",
+                    resolve.words(s)
+                )
             });
         }
     }

@@ -414,6 +414,7 @@ impl<'a> Battle<'a> {
                 .count();
             let goal = self.cell_of_point(goal);
             let plan_words = plan;
+            let resolve = self.stands.resolve;
             self.log.say(1, || {
                 let plan = match role {
                     Role::Attacker => "attacks, making for",
@@ -425,8 +426,11 @@ impl<'a> Battle<'a> {
                     String::new()
                 };
                 format!(
-                    "{name} ({on_table} stands on the table{reserves}) {plan} cell ({}, {}): it {}",
-                    goal.0, goal.1, plan_words
+                    "{name} ({on_table} stands on the table{reserves}) {plan} cell ({}, {}): it {}; it {}",
+                    goal.0,
+                    goal.1,
+                    plan_words,
+                    resolve.words(s)
                 )
             });
         }

@@ -383,12 +383,13 @@ impl<'a> Battle<'a> {
                 u.across = doctrine::across_front(u.at, rear, places.iter().copied());
             }
             let (name, role, plan) = (b.side(s).name, b.side(s).role, b.side(s).plan);
+            let resolve = b.units.resolve;
             b.log.say(1, || {
                 let does = match role {
                     Role::Attacker => "attacks",
                     Role::Defender => "defends",
                 };
-                format!("{name} {does}: it {}", plan.describe())
+                format!("{name} {does}: it {}; it {}", plan.describe(), resolve.words(s))
             });
         }
         b
