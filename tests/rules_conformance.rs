@@ -289,12 +289,18 @@ fn the_log_and_the_verdict_tell_each_generals_resolve() {
             for i in 0..10 {
                 let seed = scenario.seed.wrapping_add(i);
                 let o = rules.fight(&scenario, seed, true);
-                for (side, share) in o.resolve.breaks_at.iter().enumerate() {
+                // Whole, or to a tenth where the attacker's bonus makes a half.
+                let percent = |share: f64| {
+                    let p = share * 100.0;
+                    if (p - p.round()).abs() < 1e-6 {
+                        format!("{p:.0}%")
+                    } else {
+                        format!("{p:.1}%")
+                    }
+                };
+                for (side, &share) in o.resolve.breaks_at.iter().enumerate() {
                     let general = &scenario.sides[side].name;
-                    let told = format!(
-                        "gives up the field past {:.0}% of its strength lost",
-                        share * 100.0
-                    );
+                    let told = format!("gives up the field past {} of its strength lost", percent(share));
                     assert!(
                         o.log.iter().any(|l| l.turn == 1
                             && l.text.starts_with(general.as_str())
@@ -310,8 +316,8 @@ fn the_log_and_the_verdict_tell_each_generals_resolve() {
                             .iter()
                             .any(|r| r.side == s.id && r.fate == Fate::Stood && r.strength_after > 0);
                         let past = format!(
-                            "(its general gave up the field past {:.0}%)",
-                            o.resolve.breaks_at[side] * 100.0
+                            "(its general gave up the field past {})",
+                            percent(o.resolve.breaks_at[side])
                         );
                         assert_eq!(
                             o.verdict.ends_with(&past),

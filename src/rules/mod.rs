@@ -430,9 +430,21 @@ impl Resolve {
     /// lost".
     pub fn words(&self, side: usize) -> String {
         format!(
-            "gives up the field past {:.0}% of its strength lost",
-            self.of(side) * 100.0
+            "gives up the field past {} of its strength lost",
+            self.percent(side)
         )
+    }
+
+    /// Side `side`'s resolve as a percentage: whole ("35%"), or to a tenth
+    /// where an attacker's bonus makes it a half ("32.5%"), so that it never
+    /// reads as the share it broke with.
+    pub fn percent(&self, side: usize) -> String {
+        let p = self.of(side) * 100.0;
+        if (p - p.round()).abs() < 1e-6 {
+            format!("{p:.0}%")
+        } else {
+            format!("{p:.1}%")
+        }
     }
 
     /// How far side `side` is toward breaking, having brought `before`
@@ -629,10 +641,7 @@ pub fn judge(
     // losses reads as the general's, not as a slip of the count.
     let past_resolve = |side: usize| {
         if standing(side) {
-            format!(
-                " (its general gave up the field past {:.0}%)",
-                resolve.of(side) * 100.0
-            )
+            format!(" (its general gave up the field past {})", resolve.percent(side))
         } else {
             String::new()
         }
@@ -907,6 +916,29 @@ mod tests {
 
     const FAR: board::Point = (0.5, 11.5);
     const ON_THE_WELLS: board::Point = (8.5, 3.5);
+
+    /// A resolve reads whole, or to a tenth where the attacker's half-pip
+    /// bonus (2.5% under scruby-1961 and Harman) makes it a half.
+    #[test]
+    fn a_resolve_is_told_whole_or_to_a_tenth() {
+        let cases = [
+            (0.05, "5%"),
+            (0.55, "55%"),
+            (0.30 + 0.025, "32.5%"),
+            (0.05 + 0.025, "7.5%"),
+            (0.5, "50%"),
+        ];
+        for (share, told) in cases {
+            let resolve = Resolve {
+                breaks_at: [share, 0.3],
+            };
+            assert_eq!(resolve.percent(0), told, "{share}");
+            assert_eq!(
+                resolve.words(0),
+                format!("gives up the field past {told} of its strength lost")
+            );
+        }
+    }
 
     #[test]
     fn an_army_that_loses_more_than_half_breaks_and_loses() {
