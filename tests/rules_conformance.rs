@@ -289,18 +289,13 @@ fn the_log_and_the_verdict_tell_each_generals_resolve() {
             for i in 0..10 {
                 let seed = scenario.seed.wrapping_add(i);
                 let o = rules.fight(&scenario, seed, true);
-                // Whole, or to a tenth where the attacker's bonus makes a half.
-                let percent = |share: f64| {
-                    let p = share * 100.0;
-                    if (p - p.round()).abs() < 1e-6 {
-                        format!("{p:.0}%")
-                    } else {
-                        format!("{p:.1}%")
-                    }
-                };
-                for (side, &share) in o.resolve.breaks_at.iter().enumerate() {
+                // Its figure as `Resolve::percent` writes it (whole, or "32.5%").
+                for side in 0..o.resolve.breaks_at.len() {
                     let general = &scenario.sides[side].name;
-                    let told = format!("gives up the field past {} of its strength lost", percent(share));
+                    let told = format!(
+                        "gives up the field past {} of its strength lost",
+                        o.resolve.percent(side)
+                    );
                     assert!(
                         o.log.iter().any(|l| l.turn == 1
                             && l.text.starts_with(general.as_str())
@@ -315,10 +310,8 @@ fn the_log_and_the_verdict_tell_each_generals_resolve() {
                             .stands
                             .iter()
                             .any(|r| r.side == s.id && r.fate == Fate::Stood && r.strength_after > 0);
-                        let past = format!(
-                            "(its general gave up the field past {})",
-                            percent(o.resolve.breaks_at[side])
-                        );
+                        let past =
+                            format!("(its general gave up the field past {})", o.resolve.percent(side));
                         assert_eq!(
                             o.verdict.ends_with(&past),
                             standing,

@@ -216,7 +216,9 @@ impl Ended {
     }
 }
 
-fn percent(share: f64) -> String {
+/// A share as a percentage to at most two decimals, none shown when whole:
+/// "9.09%", "32.5%", "5%".
+pub fn percent(share: f64) -> String {
     format!("{}%", (share * 100.0 * 100.0).round() / 100.0)
 }
 

@@ -435,16 +435,11 @@ impl Resolve {
         )
     }
 
-    /// Side `side`'s resolve as a percentage: whole ("35%"), or to a tenth
-    /// where an attacker's bonus makes it a half ("32.5%"), so that it never
-    /// reads as the share it broke with.
+    /// Side `side`'s resolve as a percentage ([`crate::model::end::percent`]):
+    /// whole ("35%"), or with the half an attacker's bonus makes ("32.5%"),
+    /// so that it never reads as the share it broke with.
     pub fn percent(&self, side: usize) -> String {
-        let p = self.of(side) * 100.0;
-        if (p - p.round()).abs() < 1e-6 {
-            format!("{p:.0}%")
-        } else {
-            format!("{p:.1}%")
-        }
+        crate::model::end::percent(self.of(side))
     }
 
     /// How far side `side` is toward breaking, having brought `before`
