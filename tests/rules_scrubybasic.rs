@@ -784,7 +784,7 @@ fn cavalry_charge_a_lone_gun_and_win() {
                         stand(
                             10 + n,
                             StandKind::HeavyCavalry,
-                            Some((5.2 + 0.3 * f64::from(n), 4.5)),
+                            Some((5.6 + 0.3 * f64::from(n), 3.5)),
                         )
                     })
                     .collect(),
@@ -921,7 +921,7 @@ fn time_odds_1000() {
 #[ignore]
 fn show_battle() {
     let out = fight(&mirror(), RuleSetId::ScrubyBasic, 3).unwrap();
-    println!("{}", log_text(&out));
+
     println!("{}", out.verdict);
     let o = odds(&mirror(), RuleSetId::ScrubyBasic, 1000, 13).unwrap();
     println!(
@@ -1276,4 +1276,90 @@ fn a_gun_two_inches_out_of_range_moves_two_and_fires() {
         );
     }
     assert!(fought >= 4, "{fought} of 12 seeds drew a plan not in echelon");
+}
+
+/// A lone gun with `foot` line companies in two files from `x` cells
+/// (about 0.8 of a cell, 4.8 inches, to the gun's left at 4.7), rows 0.25
+/// cell apart from level with the gun, and `riders` heavy cavalry troops
+/// two cells before the gun (as in [`cavalry_charge_a_lone_gun_and_win`]),
+/// on a table of `turns` turns.
+fn gun_beside_foot(foot: u32, x: f64, riders: u32, turns: u32) -> Scenario {
+    let mut north = vec![stand(1, StandKind::FootArtillery, Some((5.5, 2.5)))];
+    north.extend((0..foot).map(|k| {
+        let (file, row) = (f64::from(k % 2), f64::from(k / 2));
+        stand(
+            2 + k,
+            StandKind::LineInfantry,
+            Some((x - 0.2 * file, 2.3 + 0.25 * row)),
+        )
+    }));
+    battle(
+        11,
+        turns,
+        vec![
+            side("north", Role::Defender, area(0, 0, 11, 3), north),
+            side(
+                "south",
+                Role::Attacker,
+                area(0, 6, 11, 6),
+                (0..riders)
+                    .map(|n| {
+                        stand(
+                            30 + n,
+                            StandKind::HeavyCavalry,
+                            Some((5.6 + 0.3 * f64::from(n), 3.5)),
+                        )
+                    })
+                    .collect(),
+            ),
+        ],
+    )
+}
+
+#[test]
+fn fire_withheld_for_charging_cavalry_shoots_it_down_and_the_general_weighs_it() {
+    // Special Moves 2.4.1: the side charged may withhold its musketry "so
+    // that he can use it on the charging enemy cavalry as they charge over
+    // the ground into combat". Three heavy cavalry troops within a charge
+    // of a lone gun, out of musket range of the companies beside it.
+    let charged = |o: &umpire::rules::Outcome| logged(o, "order a cavalry charge at foot artillery 1");
+    for seed in 0..3 {
+        // Six companies far off: two troops ride the gun down.
+        let out = fight(&gun_beside_foot(6, 2.0, 3, 1), RuleSetId::ScrubyBasic, seed).unwrap();
+        assert!(charged(&out), "{}", log_text(&out));
+        assert!(!logged(&out, "shot down charging"), "{}", log_text(&out));
+        assert!(
+            logged(&out, "foot artillery 1 falls in the melee"),
+            "{}",
+            log_text(&out)
+        );
+        // The six 4.8 inches from the ride (within the 6 inches of a
+        // musket, not in close support of the gun): their withheld volley
+        // takes the leading troop by the Combat Table (six line stands kill
+        // a three-model stand); a troop for a gun is a fair price to the
+        // general, and the other two take it.
+        let out = fight(&gun_beside_foot(6, 4.7, 3, 1), RuleSetId::ScrubyBasic, seed).unwrap();
+        assert!(charged(&out), "{}", log_text(&out));
+        assert!(
+            logged(&out, "heavy cavalry 30 is shot down charging"),
+            "{}",
+            log_text(&out)
+        );
+        assert!(
+            logged(&out, "foot artillery 1 falls in the melee"),
+            "{}",
+            log_text(&out)
+        );
+        // Ten there would take two troops for the one gun: not ordered in
+        // the first game move of twelve (late in the day an attacker must
+        // close whatever it costs, as on a one-move table).
+        let out = fight(&gun_beside_foot(10, 4.7, 3, 12), RuleSetId::ScrubyBasic, seed).unwrap();
+        assert!(
+            !out.log
+                .iter()
+                .any(|l| l.turn == 1 && l.text.contains("order a cavalry charge at foot artillery 1")),
+            "{}",
+            log_text(&out)
+        );
+    }
 }

@@ -615,6 +615,18 @@ pub fn dist(a: Point, b: Point) -> f64 {
     dist2(a, b).sqrt()
 }
 
+/// Distance from `p` to the nearest point of the straight path from `a` to
+/// `b` (a stand's ride or march over the ground between them), in cells.
+pub fn dist_to_path(p: Point, a: Point, b: Point) -> f64 {
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let len2 = dx * dx + dy * dy;
+    if !(len2 > 1e-12 && len2.is_finite()) {
+        return dist(p, a);
+    }
+    let k = (((p.0 - a.0) * dx + (p.1 - a.1) * dy) / len2).clamp(0.0, 1.0);
+    dist(p, (a.0 + k * dx, a.1 + k * dy))
+}
+
 /// The square of [`dist`], no root taken: `dist(a, b)` is exactly
 /// `dist2(a, b).sqrt()`.
 pub fn dist2(a: Point, b: Point) -> f64 {

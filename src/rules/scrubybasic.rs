@@ -138,8 +138,12 @@
 //!   - *Both*: guns advance until an enemy is in range and then stand.
 //!     Infantry within an enemy cavalry charge, and no enemy infantry near,
 //!     form square. Cavalry keep half an inch beyond musket range until a
-//!     charge is favoured, then declare the special charge; the stand charged
-//!     withholds its fire for the cavalry. Until its side's foot is within
+//!     charge is favoured, then declare the special charge, weighing the
+//!     fire the enemy may withhold for it as well as the melee; once every
+//!     charge is declared, the side charged withholds the musketry of the
+//!     stands whose range each ride passes through, if together it shoots
+//!     a charger down (Special Moves 2.4.1), and fires it in the regular
+//!     combat otherwise. Until its side's foot is within
 //!     musket range of the enemy, the horse comes on no nearer the enemy
 //!     than its foremost foot and a rank behind it (out of the guns' way,
 //!     near enough to charge what charges its foot). Each side's musket fire

@@ -128,37 +128,104 @@ impl Battle<'_> {
                 continue;
             }
             // Fire withheld for the charging cavalry (Special Moves 2.4.1).
-            let side = e.side;
-            let mut pool = [0.0; 3];
-            let mut any = false;
-            for j in 0..self.units.len() {
-                let Some(f) = self.u(j) else { continue };
-                if f.side != side || !f.combatant() || !f.withhold || f.shaken_until >= self.turn {
-                    continue;
-                }
-                let Some(troop) = f.troop else { continue };
-                let range = musket_range(troop, self.cell(f.at).level).unwrap_or(0.0) * self.scale;
-                if chargers.iter().any(|&c| self.dist(j, c) <= range + EPSILON) {
-                    let add = Self::shares(troop, f.models, 1.0);
-                    for (a, b) in pool.iter_mut().zip(add) {
-                        *a += b;
-                    }
-                    any = true;
-                }
+            let dead = self.shot_charging(e.side, &chargers, t, false);
+            for d in &dead {
+                self.remove(*d, "is shot down charging");
             }
-            if any {
-                let mut order: Vec<(f64, usize)> = chargers.iter().map(|&c| (self.dist(c, t), c)).collect();
-                order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-                let order: Vec<usize> = order.into_iter().map(|x| x.1).collect();
-                let mut dead = Vec::new();
-                self.take_kills(pool, &order, &mut dead);
-                for d in &dead {
-                    self.remove(*d, "is shot down charging");
-                }
-                chargers.retain(|c| !dead.contains(c));
-            }
+            chargers.retain(|c| !dead.contains(c));
             if !chargers.is_empty() {
                 self.melee(&chargers, t, true);
+            }
+        }
+    }
+
+    /// The `chargers` riding at stand `t` that the fire withheld for them
+    /// shoots down before the melee (Special Moves 2.4.1: "withhold
+    /// artillery or musket fire ... so that he can use it on the charging
+    /// enemy cavalry as they charge over the ground into combat"): the
+    /// musketry of the stands of `side` whose range their ride passes
+    /// through, its kills taken nearest the target first. With `every`,
+    /// of every stand that could withhold its fire for them (as a general
+    /// weighs a charge or the fire to withhold); without, of those that do.
+    pub(super) fn shot_charging(&self, side: usize, chargers: &[usize], t: usize, every: bool) -> Vec<usize> {
+        let Some(tat) = self.u(t).map(|e| e.at) else {
+            return Vec::new();
+        };
+        let mut pool = [0.0; 3];
+        let mut any = false;
+        for j in 0..self.units.len() {
+            let Some(f) = self.u(j) else { continue };
+            let may = f.withhold || (every && (j == t || f.charge == Charge::None));
+            if f.side != side || !f.combatant() || !may || f.shaken_until >= self.turn {
+                continue;
+            }
+            let Some(troop) = f.troop else { continue };
+            let Some(range) = musket_range(troop, self.cell(f.at).level) else {
+                continue;
+            };
+            let range = range * self.scale;
+            if chargers.iter().any(|&c| {
+                self.u(c)
+                    .is_some_and(|r| doctrine::dist_to_path(f.at, r.at, tat) <= range + EPSILON)
+            }) {
+                let add = Self::shares(troop, f.models, 1.0);
+                for (a, b) in pool.iter_mut().zip(add) {
+                    *a += b;
+                }
+                any = true;
+            }
+        }
+        let mut dead = Vec::new();
+        if any {
+            let mut order: Vec<(f64, usize)> = chargers.iter().map(|&c| (self.dist(c, t), c)).collect();
+            order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            let order: Vec<usize> = order.into_iter().map(|x| x.1).collect();
+            self.take_kills(pool, &order, &mut dead);
+        }
+        dead
+    }
+
+    /// Once every charge is ordered, the general of the side charged
+    /// withholds, for each stand charged, the musketry of the stands whose
+    /// range the ride passes through if together it shoots a charger down;
+    /// if it would not, they fire in the regular combat instead (Special
+    /// Moves 2.4.1; which fire to withhold is this program's doctrine).
+    pub(super) fn withhold_for_charges(&mut self) {
+        for u in &mut self.units {
+            u.withhold = false;
+        }
+        for t in 0..self.units.len() {
+            let chargers: Vec<usize> = (0..self.units.len())
+                .filter(|&c| self.u(c).is_some_and(|u| u.charge == Charge::Cavalry(t)))
+                .collect();
+            let Some(side) = self.u(t).map(|e| e.side) else {
+                continue;
+            };
+            if chargers.is_empty() || self.shot_charging(side, &chargers, t, true).is_empty() {
+                continue;
+            }
+            let Some(tat) = self.u(t).map(|e| e.at) else {
+                continue;
+            };
+            for j in 0..self.units.len() {
+                let covers = self.u(j).is_some_and(|f| {
+                    f.side == side
+                        && f.combatant()
+                        && f.charge == Charge::None
+                        && f.troop
+                            .and_then(|troop| musket_range(troop, self.cell(f.at).level))
+                            .is_some_and(|range| {
+                                chargers.iter().any(|&c| {
+                                    self.u(c).is_some_and(|r| {
+                                        doctrine::dist_to_path(f.at, r.at, tat)
+                                            <= range * self.scale + EPSILON
+                                    })
+                                })
+                            })
+                });
+                if covers && let Some(f) = self.units.get_mut(j) {
+                    f.withhold = true;
+                }
             }
         }
     }
@@ -323,8 +390,9 @@ impl Battle<'_> {
 
     /// Whether side `side`'s general orders the special cavalry charge of
     /// `chargers` at stand `t` (Special Moves 2), weighing it as
-    /// [`Battle::melee`] will fight it ([`Battle::line_up`]): the stands each
-    /// side would lose by the Combat Table, then, if those are equal, the
+    /// [`Battle::melee`] will fight it ([`Battle::line_up`]) after the fire
+    /// the enemy may withhold for it ([`Battle::shot_charging`]): the stands
+    /// each side would lose by the Combat Table, then, if those are equal, the
     /// models each side would judge the morale with (Judging the Morale 1,
     /// 2, 4; the defender's half again in a position, 6). He orders it if it
     /// costs the enemy more stands than his own; at equal losses, as his
@@ -336,12 +404,22 @@ impl Battle<'_> {
     /// away joined it in close support, and the attacker's horse lost 85 of
     /// its 102 charges at infantry in the mirror of 9 a side.)
     pub(super) fn cavalry_charge_pays(&self, side: usize, chargers: &[usize], t: usize) -> bool {
-        let Some(line) = self.line_up(chargers, t, true) else {
+        // The fire the enemy may withhold for the charge (Special Moves
+        // 2.4.1).
+        let mut lost_att = self.shot_charging(1 - side.min(1), chargers, t, true);
+        let riders: Vec<usize> = chargers
+            .iter()
+            .copied()
+            .filter(|c| !lost_att.contains(c))
+            .collect();
+        if riders.is_empty() {
+            return false;
+        }
+        let Some(line) = self.line_up(&riders, t, true) else {
             return false;
         };
         let mut lost_def = Vec::new();
         self.take_kills(line.att_pool, &line.defenders, &mut lost_def);
-        let mut lost_att = Vec::new();
         self.take_kills(line.def_pool, &line.attackers, &mut lost_att);
         let weight = |v: &[usize]| v.iter().filter_map(|&k| self.u(k)).map(Unit::weight).sum::<u32>();
         let models = |all: &[usize], lost: &[usize]| {

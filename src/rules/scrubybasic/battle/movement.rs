@@ -466,9 +466,6 @@ impl Battle<'_> {
                 if self.cavalry_charge_pays(side, &chargers, t) {
                     self.set_charge(i, Charge::Cavalry(t));
                     groups.fill(None);
-                    if let Some(e) = self.units.get_mut(t) {
-                        e.withhold = true;
-                    }
                     let (me, them) = (self.name(i), self.name(t));
                     self.log
                         .say(self.turn, || format!("{me} order a cavalry charge at {them}"));
@@ -536,6 +533,7 @@ impl Battle<'_> {
                 }
             }
         }
+        self.withhold_for_charges();
     }
 
     /// The stands of `side` that may fire and charge stand `t` this game
