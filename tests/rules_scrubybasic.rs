@@ -1318,46 +1318,55 @@ fn gun_beside_foot(foot: u32, x: f64, riders: u32, turns: u32) -> Scenario {
 
 #[test]
 fn fire_withheld_for_charging_cavalry_shoots_it_down_and_the_general_weighs_it() {
-    // Special Moves 2.4.1: the side charged may withhold its musketry "so
-    // that he can use it on the charging enemy cavalry as they charge over
-    // the ground into combat". Three heavy cavalry troops within a charge
-    // of a lone gun, out of musket range of the companies beside it.
-    let charged = |o: &umpire::rules::Outcome| logged(o, "order a cavalry charge at foot artillery 1");
+    // Special Moves 2.4.1: the side charged may "withhold artillery or
+    // musket fire ... so that he can use it on the charging enemy cavalry
+    // as they charge over the ground into combat". Three heavy cavalry
+    // troops within a charge of a lone gun.
+    let charged = |o: &umpire::rules::Outcome, turn: u32| {
+        o.log
+            .iter()
+            .any(|l| l.turn == turn && l.text.contains("order a cavalry charge at foot artillery 1"))
+    };
     for seed in 0..3 {
-        // Six companies far off: two troops ride the gun down.
-        let out = fight(&gun_beside_foot(6, 2.0, 3, 1), RuleSetId::ScrubyBasic, seed).unwrap();
-        assert!(charged(&out), "{}", log_text(&out));
-        assert!(!logged(&out, "shot down charging"), "{}", log_text(&out));
-        assert!(
-            logged(&out, "foot artillery 1 falls in the melee"),
-            "{}",
-            log_text(&out)
-        );
-        // The six 4.8 inches from the ride (within the 6 inches of a
-        // musket, not in close support of the gun): their withheld volley
-        // takes the leading troop by the Combat Table (six line stands kill
-        // a three-model stand); a troop for a gun is a fair price to the
-        // general, and the other two take it.
-        let out = fight(&gun_beside_foot(6, 4.7, 3, 1), RuleSetId::ScrubyBasic, seed).unwrap();
-        assert!(charged(&out), "{}", log_text(&out));
+        // The gun alone: its canister (double a gun's power, Artillery 7;
+        // three guns kill a three-model stand, over half counts as one)
+        // takes the leading troop; a troop for a gun is a fair price to
+        // the general, and the other two ride it down.
+        let out = fight(&gun_beside_foot(0, 2.0, 3, 12), RuleSetId::ScrubyBasic, seed).unwrap();
+        assert!(charged(&out, 1), "{}", log_text(&out));
         assert!(
             logged(&out, "heavy cavalry 30 is shot down charging"),
             "{}",
             log_text(&out)
         );
         assert!(
+            !logged(&out, "heavy cavalry 31 is shot down"),
+            "{}",
+            log_text(&out)
+        );
+        assert!(
             logged(&out, "foot artillery 1 falls in the melee"),
             "{}",
             log_text(&out)
         );
-        // Ten there would take two troops for the one gun: not ordered in
-        // the first game move of twelve (late in the day an attacker must
-        // close whatever it costs, as on a one-move table).
-        let out = fight(&gun_beside_foot(10, 4.7, 3, 12), RuleSetId::ScrubyBasic, seed).unwrap();
+        // Six companies beside it, 4.8 inches from the ride (within the 6
+        // inches of a musket, not in close support of the gun): their
+        // withheld volley takes a second troop (six line stands kill a
+        // three-model stand). Two troops for one gun: the general does not
+        // order it in the first game move of twelve.
+        let out = fight(&gun_beside_foot(6, 4.7, 3, 12), RuleSetId::ScrubyBasic, seed).unwrap();
+        assert!(!charged(&out, 1), "{}", log_text(&out));
+        // On a table of one game move it is late in the day, and the
+        // attacker must close whatever it costs: both are shot down.
+        let out = fight(&gun_beside_foot(6, 4.7, 3, 1), RuleSetId::ScrubyBasic, seed).unwrap();
+        assert!(charged(&out, 1), "{}", log_text(&out));
         assert!(
-            !out.log
-                .iter()
-                .any(|l| l.turn == 1 && l.text.contains("order a cavalry charge at foot artillery 1")),
+            logged(&out, "heavy cavalry 30 is shot down charging"),
+            "{}",
+            log_text(&out)
+        );
+        assert!(
+            logged(&out, "heavy cavalry 31 is shot down charging"),
             "{}",
             log_text(&out)
         );

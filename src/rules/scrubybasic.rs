@@ -140,7 +140,8 @@
 //!     form square. Cavalry keep half an inch beyond musket range until a
 //!     charge is favoured, then declare the special charge, weighing the
 //!     fire the enemy may withhold for it as well as the melee; once every
-//!     charge is declared, the side charged withholds the musketry of the
+//!     charge is declared, the side charged withholds the musketry and the
+//!     guns' fire (canister where the ride comes within 6 inches) of the
 //!     stands whose range each ride passes through, if together it shoots
 //!     a charger down (Special Moves 2.4.1), and fires it in the regular
 //!     combat otherwise. Until its side's foot is within

@@ -99,7 +99,9 @@ impl Battle<'_> {
         let mut silenced = Vec::new();
         for i in 0..self.units.len() {
             let Some(u) = self.u(i) else { continue };
-            if !(self.can_act(i) && u.is(|t| t == Troop::Artillery)) {
+            // A gun withholding its fire for charging cavalry keeps it for
+            // them (Special Moves 2.4.1).
+            if !(self.can_act(i) && u.is(|t| t == Troop::Artillery)) || u.withhold {
                 continue;
             }
             if u.moved > GUN_MOVE_AND_FIRE_INCHES * self.scale + EPSILON {

@@ -139,14 +139,40 @@ impl Battle<'_> {
         }
     }
 
+    /// The share of a kill (against 2, 3 and 4 models) that stand `j` adds
+    /// to the fire withheld for the `chargers` riding at the stand at `tat`,
+    /// if it has fire to give and their ride passes within its range
+    /// (Special Moves 2.4.1: "withhold artillery or musket fire ... so that
+    /// he can use it on the charging enemy cavalry as they charge over the
+    /// ground into combat"): musketry, or a gun's fire, by canister where
+    /// a ride passes within canister range (Artillery 7), if the gun has not
+    /// moved more than it may and fire (Artillery 1).
+    fn withheld_share(&self, j: usize, chargers: &[usize], tat: Point) -> Option<[f64; 3]> {
+        let f = self.u(j)?;
+        let troop = f.troop?;
+        let nearest = chargers
+            .iter()
+            .filter_map(|&c| self.u(c))
+            .map(|r| doctrine::dist_to_path(f.at, r.at, tat))
+            .min_by(f64::total_cmp)?;
+        if troop == Troop::Artillery {
+            let range = artillery_range(self.cell(f.at).level) * self.scale;
+            if f.moved > GUN_MOVE_AND_FIRE_INCHES * self.scale + EPSILON || nearest > range + EPSILON {
+                return None;
+            }
+            let close = nearest <= CANISTER_INCHES * self.scale + EPSILON;
+            Some(Self::shares(Troop::Artillery, 4, canister_factor(close)))
+        } else {
+            let range = musket_range(troop, self.cell(f.at).level)? * self.scale;
+            (nearest <= range + EPSILON).then(|| Self::shares(troop, f.models, 1.0))
+        }
+    }
+
     /// The `chargers` riding at stand `t` that the fire withheld for them
-    /// shoots down before the melee (Special Moves 2.4.1: "withhold
-    /// artillery or musket fire ... so that he can use it on the charging
-    /// enemy cavalry as they charge over the ground into combat"): the
-    /// musketry of the stands of `side` whose range their ride passes
-    /// through, its kills taken nearest the target first. With `every`,
-    /// of every stand that could withhold its fire for them (as a general
-    /// weighs a charge or the fire to withhold); without, of those that do.
+    /// shoots down before the melee ([`Battle::withheld_share`]), its kills
+    /// taken nearest the target first: the fire of the stands of `side`
+    /// that withhold it or, with `every`, of every one that could (as a
+    /// general weighs a charge, or the fire to withhold).
     pub(super) fn shot_charging(&self, side: usize, chargers: &[usize], t: usize, every: bool) -> Vec<usize> {
         let Some(tat) = self.u(t).map(|e| e.at) else {
             return Vec::new();
@@ -159,16 +185,7 @@ impl Battle<'_> {
             if f.side != side || !f.combatant() || !may || f.shaken_until >= self.turn {
                 continue;
             }
-            let Some(troop) = f.troop else { continue };
-            let Some(range) = musket_range(troop, self.cell(f.at).level) else {
-                continue;
-            };
-            let range = range * self.scale;
-            if chargers.iter().any(|&c| {
-                self.u(c)
-                    .is_some_and(|r| doctrine::dist_to_path(f.at, r.at, tat) <= range + EPSILON)
-            }) {
-                let add = Self::shares(troop, f.models, 1.0);
+            if let Some(add) = self.withheld_share(j, chargers, tat) {
                 for (a, b) in pool.iter_mut().zip(add) {
                     *a += b;
                 }
@@ -186,7 +203,7 @@ impl Battle<'_> {
     }
 
     /// Once every charge is ordered, the general of the side charged
-    /// withholds, for each stand charged, the musketry of the stands whose
+    /// withholds, for each stand charged, the fire of the stands whose
     /// range the ride passes through if together it shoots a charger down;
     /// if it would not, they fire in the regular combat instead (Special
     /// Moves 2.4.1; which fire to withhold is this program's doctrine).
@@ -198,31 +215,19 @@ impl Battle<'_> {
             let chargers: Vec<usize> = (0..self.units.len())
                 .filter(|&c| self.u(c).is_some_and(|u| u.charge == Charge::Cavalry(t)))
                 .collect();
-            let Some(side) = self.u(t).map(|e| e.side) else {
+            let Some((side, tat)) = self.u(t).map(|e| (e.side, e.at)) else {
                 continue;
             };
             if chargers.is_empty() || self.shot_charging(side, &chargers, t, true).is_empty() {
                 continue;
             }
-            let Some(tat) = self.u(t).map(|e| e.at) else {
-                continue;
-            };
             for j in 0..self.units.len() {
                 let covers = self.u(j).is_some_and(|f| {
                     f.side == side
                         && f.combatant()
-                        && f.charge == Charge::None
-                        && f.troop
-                            .and_then(|troop| musket_range(troop, self.cell(f.at).level))
-                            .is_some_and(|range| {
-                                chargers.iter().any(|&c| {
-                                    self.u(c).is_some_and(|r| {
-                                        doctrine::dist_to_path(f.at, r.at, tat)
-                                            <= range * self.scale + EPSILON
-                                    })
-                                })
-                            })
-                });
+                        && f.shaken_until < self.turn
+                        && (j == t || f.charge == Charge::None)
+                }) && self.withheld_share(j, &chargers, tat).is_some();
                 if covers && let Some(f) = self.units.get_mut(j) {
                     f.withhold = true;
                 }
