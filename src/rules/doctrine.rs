@@ -618,13 +618,18 @@ pub fn dist(a: Point, b: Point) -> f64 {
 /// Distance from `p` to the nearest point of the straight path from `a` to
 /// `b` (a stand's ride or march over the ground between them), in cells.
 pub fn dist_to_path(p: Point, a: Point, b: Point) -> f64 {
+    dist2_to_path(p, a, b).sqrt()
+}
+
+/// The square of [`dist_to_path`], no root taken.
+pub fn dist2_to_path(p: Point, a: Point, b: Point) -> f64 {
     let (dx, dy) = (b.0 - a.0, b.1 - a.1);
     let len2 = dx * dx + dy * dy;
     if !(len2 > 1e-12 && len2.is_finite()) {
-        return dist(p, a);
+        return dist2(p, a);
     }
     let k = (((p.0 - a.0) * dx + (p.1 - a.1) * dy) / len2).clamp(0.0, 1.0);
-    dist(p, (a.0 + k * dx, a.1 + k * dy))
+    dist2(p, (a.0 + k * dx, a.1 + k * dy))
 }
 
 /// The square of [`dist`], no root taken: `dist(a, b)` is exactly

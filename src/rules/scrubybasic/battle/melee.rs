@@ -147,25 +147,51 @@ impl Battle<'_> {
     /// ground into combat"): musketry, or a gun's fire, by canister where
     /// a ride passes within canister range (Artillery 7), if the gun has not
     /// moved more than it may and fire (Artillery 1).
-    fn withheld_share(&self, j: usize, chargers: &[usize], tat: Point) -> Option<[f64; 3]> {
+    /// `ride` is the longest ride's length ([`Battle::longest_ride`]).
+    fn withheld_share(&self, j: usize, chargers: &[usize], tat: Point, ride: f64) -> Option<[f64; 3]> {
         let f = self.u(j)?;
         let troop = f.troop?;
+        let gun = troop == Troop::Artillery;
+        if gun && f.moved > GUN_MOVE_AND_FIRE_INCHES * self.scale + EPSILON {
+            return None;
+        }
+        let level = self.cell(f.at).level;
+        let range = if gun {
+            artillery_range(level)
+        } else {
+            musket_range(troop, level)?
+        } * self.scale;
+        // The rides are short: none passes within range of a stand farther
+        // from the target than its range and the longest ride.
+        if doctrine::farther(f.at, tat, range + ride + EPSILON) {
+            return None;
+        }
+        // The least squared distance to a ride, its root taken once.
         let nearest = chargers
             .iter()
             .filter_map(|&c| self.u(c))
-            .map(|r| doctrine::dist_to_path(f.at, r.at, tat))
-            .min_by(f64::total_cmp)?;
-        if troop == Troop::Artillery {
-            let range = artillery_range(self.cell(f.at).level) * self.scale;
-            if f.moved > GUN_MOVE_AND_FIRE_INCHES * self.scale + EPSILON || nearest > range + EPSILON {
-                return None;
-            }
-            let close = nearest <= CANISTER_INCHES * self.scale + EPSILON;
-            Some(Self::shares(Troop::Artillery, 4, canister_factor(close)))
-        } else {
-            let range = musket_range(troop, self.cell(f.at).level)? * self.scale;
-            (nearest <= range + EPSILON).then(|| Self::shares(troop, f.models, 1.0))
+            .map(|r| doctrine::dist2_to_path(f.at, r.at, tat))
+            .min_by(f64::total_cmp)?
+            .sqrt();
+        if nearest > range + EPSILON {
+            return None;
         }
+        Some(if gun {
+            let close = nearest <= CANISTER_INCHES * self.scale + EPSILON;
+            Self::shares(Troop::Artillery, 4, canister_factor(close))
+        } else {
+            Self::shares(troop, f.models, 1.0)
+        })
+    }
+
+    /// The length of the longest of the `chargers`' rides to `tat`.
+    fn longest_ride(&self, chargers: &[usize], tat: Point) -> f64 {
+        chargers
+            .iter()
+            .filter_map(|&c| self.u(c))
+            .map(|r| doctrine::dist2(r.at, tat))
+            .fold(0.0, f64::max)
+            .sqrt()
     }
 
     /// The `chargers` riding at stand `t` that the fire withheld for them
@@ -177,15 +203,16 @@ impl Battle<'_> {
         let Some(tat) = self.u(t).map(|e| e.at) else {
             return Vec::new();
         };
+        let ride = self.longest_ride(chargers, tat);
         let mut pool = [0.0; 3];
         let mut any = false;
-        for j in 0..self.units.len() {
+        for j in self.spans.get(side).cloned().unwrap_or(0..0) {
             let Some(f) = self.u(j) else { continue };
             let may = f.withhold || (every && (j == t || f.charge == Charge::None));
             if f.side != side || !f.combatant() || !may || f.shaken_until >= self.turn {
                 continue;
             }
-            if let Some(add) = self.withheld_share(j, chargers, tat) {
+            if let Some(add) = self.withheld_share(j, chargers, tat, ride) {
                 for (a, b) in pool.iter_mut().zip(add) {
                     *a += b;
                 }
@@ -208,10 +235,17 @@ impl Battle<'_> {
     /// if it would not, they fire in the regular combat instead (Special
     /// Moves 2.4.1; which fire to withhold is this program's doctrine).
     pub(super) fn withhold_for_charges(&mut self) {
+        let mut charged: Vec<usize> = Vec::new();
         for u in &mut self.units {
             u.withhold = false;
+            if let Charge::Cavalry(t) = u.charge
+                && !charged.contains(&t)
+            {
+                charged.push(t);
+            }
         }
-        for t in 0..self.units.len() {
+        charged.sort_unstable();
+        for t in charged {
             let chargers: Vec<usize> = (0..self.units.len())
                 .filter(|&c| self.u(c).is_some_and(|u| u.charge == Charge::Cavalry(t)))
                 .collect();
@@ -221,13 +255,14 @@ impl Battle<'_> {
             if chargers.is_empty() || self.shot_charging(side, &chargers, t, true).is_empty() {
                 continue;
             }
-            for j in 0..self.units.len() {
+            let ride = self.longest_ride(&chargers, tat);
+            for j in self.spans.get(side).cloned().unwrap_or(0..0) {
                 let covers = self.u(j).is_some_and(|f| {
                     f.side == side
                         && f.combatant()
                         && f.shaken_until < self.turn
                         && (j == t || f.charge == Charge::None)
-                }) && self.withheld_share(j, &chargers, tat).is_some();
+                }) && self.withheld_share(j, &chargers, tat, ride).is_some();
                 if covers && let Some(f) = self.units.get_mut(j) {
                     f.withhold = true;
                 }
@@ -409,9 +444,34 @@ impl Battle<'_> {
     /// away joined it in close support, and the attacker's horse lost 85 of
     /// its 102 charges at infantry in the mirror of 9 a side.)
     pub(super) fn cavalry_charge_pays(&self, side: usize, chargers: &[usize], t: usize) -> bool {
+        let must_close =
+            self.side(side).role == Role::Attacker && doctrine::late(self.turn, self.scenario.turn_limit);
+        // A charge the melee alone does not pay for, the fire withheld for
+        // it makes no better: that fire is looked at only for a charge that
+        // would pay, or that an attacker late in the day must make.
+        if !must_close && !self.charge_pays_after(side, chargers, t, Vec::new(), must_close) {
+            return false;
+        }
         // The fire the enemy may withhold for the charge (Special Moves
         // 2.4.1).
-        let mut lost_att = self.shot_charging(1 - side.min(1), chargers, t, true);
+        let shot = self.shot_charging(1 - side.min(1), chargers, t, true);
+        if shot.is_empty() && !must_close {
+            return true;
+        }
+        self.charge_pays_after(side, chargers, t, shot, must_close)
+    }
+
+    /// [`Battle::cavalry_charge_pays`], the `shot` of the `chargers` shot
+    /// down before the melee.
+    fn charge_pays_after(
+        &self,
+        side: usize,
+        chargers: &[usize],
+        t: usize,
+        shot: Vec<usize>,
+        must_close: bool,
+    ) -> bool {
+        let mut lost_att = shot;
         let riders: Vec<usize> = chargers
             .iter()
             .copied()
@@ -440,9 +500,7 @@ impl Battle<'_> {
         match weight(&lost_att).cmp(&weight(&lost_def)) {
             std::cmp::Ordering::Less => true,
             std::cmp::Ordering::Equal => mine > 0.0 && self.favoured(side, mine, theirs),
-            std::cmp::Ordering::Greater => {
-                self.side(side).role == Role::Attacker && doctrine::late(self.turn, self.scenario.turn_limit)
-            }
+            std::cmp::Ordering::Greater => must_close,
         }
     }
 }
