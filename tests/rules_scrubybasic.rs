@@ -1335,6 +1335,14 @@ fn fire_withheld_for_charging_cavalry_shoots_it_down_and_the_general_weighs_it()
         let out = fight(&gun_beside_foot(0, 2.0, 3, 12), RuleSetId::ScrubyBasic, seed).unwrap();
         assert!(charged(&out, 1), "{}", log_text(&out));
         assert!(
+            logged(
+                &out,
+                "1 stand withholds its fire for the cavalry charging foot artillery 1"
+            ),
+            "{}",
+            log_text(&out)
+        );
+        assert!(
             logged(&out, "heavy cavalry 30 is shot down charging"),
             "{}",
             log_text(&out)

@@ -2,6 +2,7 @@
 //! fought by the Combat Table's melee rows.
 
 use super::*;
+use crate::model::text::quantity;
 
 /// A melee lined up ([`Battle::line_up`]): who fights on each side, nearest
 /// the target first, and the kill power each brings against stands of 2, 3
@@ -127,8 +128,22 @@ impl Battle<'_> {
             if chargers.is_empty() {
                 continue;
             }
-            // Fire withheld for the charging cavalry (Special Moves 2.4.1).
-            let dead = self.shot_charging(e.side, &chargers, t, false);
+            // Fire withheld for the charging cavalry (Special Moves 2.4.1):
+            // given once, so a stand whose range two rides pass through
+            // fires at the first.
+            let side = e.side;
+            let dead = self.shot_charging(side, &chargers, t, false);
+            if let Some(tat) = self.u(t).map(|e| e.at) {
+                let ride = self.longest_ride(&chargers, tat);
+                for j in self.spans.get(side).cloned().unwrap_or(0..0) {
+                    if self.u(j).is_some_and(|f| f.withhold)
+                        && self.withheld_share(j, &chargers, tat, ride).is_some()
+                        && let Some(f) = self.units.get_mut(j)
+                    {
+                        f.withhold = false;
+                    }
+                }
+            }
             for d in &dead {
                 self.remove(*d, "is shot down charging");
             }
@@ -256,6 +271,7 @@ impl Battle<'_> {
                 continue;
             }
             let ride = self.longest_ride(&chargers, tat);
+            let mut n = 0_usize;
             for j in self.spans.get(side).cloned().unwrap_or(0..0) {
                 let covers = self.u(j).is_some_and(|f| {
                     f.side == side
@@ -265,8 +281,17 @@ impl Battle<'_> {
                 }) && self.withheld_share(j, &chargers, tat, ride).is_some();
                 if covers && let Some(f) = self.units.get_mut(j) {
                     f.withhold = true;
+                    n += 1;
                 }
             }
+            let them = self.name(t);
+            self.log.say(self.turn, || {
+                let n = f64::from(u32::try_from(n).unwrap_or(u32::MAX));
+                format!(
+                    "{} fire for the cavalry charging {them}",
+                    quantity(n, 0, "stand withholds its", "stands withhold their")
+                )
+            });
         }
     }
 
