@@ -472,8 +472,10 @@ impl Battle<'_> {
         let must_close =
             self.side(side).role == Role::Attacker && doctrine::late(self.turn, self.scenario.turn_limit);
         // A charge the melee alone does not pay for, the fire withheld for
-        // it makes no better: that fire is looked at only for a charge that
-        // would pay, or that an attacker late in the day must make.
+        // it makes no better (but where the rider it shoots down was the one
+        // that caught the target in flank, The Melee 8): that fire is looked
+        // at only for a charge that would pay, or that an attacker late in
+        // the day must make.
         if !must_close && !self.charge_pays_after(side, chargers, t, Vec::new(), must_close) {
             return false;
         }
