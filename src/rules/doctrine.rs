@@ -615,13 +615,9 @@ pub fn dist(a: Point, b: Point) -> f64 {
     dist2(a, b).sqrt()
 }
 
-/// Distance from `p` to the nearest point of the straight path from `a` to
-/// `b` (a stand's ride or march over the ground between them), in cells.
-pub fn dist_to_path(p: Point, a: Point, b: Point) -> f64 {
-    dist2_to_path(p, a, b).sqrt()
-}
-
-/// The square of [`dist_to_path`], no root taken.
+/// The square of the distance from `p` to the nearest point of the straight
+/// path from `a` to `b` (a stand's ride or march over the ground between
+/// them), in the units of [`dist2`]; no root taken.
 pub fn dist2_to_path(p: Point, a: Point, b: Point) -> f64 {
     let (dx, dy) = (b.0 - a.0, b.1 - a.1);
     let len2 = dx * dx + dy * dy;
@@ -857,6 +853,29 @@ mod tests {
     use super::*;
     use crate::model::RuleSetId;
     use crate::scenario::{Cover, Ground, Patch, Table};
+
+    #[test]
+    fn a_path_is_as_near_as_its_nearest_point() {
+        // (point, path from, path to, squared distance)
+        let cases = [
+            ((3.0, 4.0), (0.0, 0.0), (6.0, 0.0), 16.0),  // beside the middle
+            ((-3.0, 4.0), (0.0, 0.0), (6.0, 0.0), 25.0), // before its start
+            ((9.0, 4.0), (0.0, 0.0), (6.0, 0.0), 25.0),  // past its end
+            ((2.0, 0.0), (0.0, 0.0), (6.0, 0.0), 0.0),   // on it
+            ((3.0, 4.0), (0.0, 0.0), (0.0, 0.0), 25.0),  // a path of no length
+        ];
+        for (p, a, b, want) in cases {
+            let got = dist2_to_path(p, a, b);
+            assert!(
+                (got - want).abs() < 1e-9,
+                "{p:?} to {a:?}-{b:?}: {got}, not {want}"
+            );
+            assert!(
+                (dist2_to_path(p, b, a) - want).abs() < 1e-9,
+                "the path walked back"
+            );
+        }
+    }
 
     /// A 20 x 20 table of 3-inch cells with `terrain`; the defender's edge is
     /// the low one (its rear is (0, -1)).
