@@ -1278,11 +1278,13 @@ fn a_gun_two_inches_out_of_range_moves_two_and_fires() {
     assert!(fought >= 4, "{fought} of 12 seeds drew a plan not in echelon");
 }
 
-/// A lone gun with `foot` line companies in two files from `x` cells
-/// (about 0.8 of a cell, 4.8 inches, to the gun's left at 4.7), rows 0.25
-/// cell apart from level with the gun, and `riders` heavy cavalry troops
-/// two cells before the gun (as in [`cavalry_charge_a_lone_gun_and_win`]),
-/// on a table of `turns` turns.
+/// A lone gun at (5.5, 2.5) with `foot` line companies in two files, at `x`
+/// cells and 0.2 cell left of it (at 4.7: 4.8 and 6 inches left of the
+/// gun), rows 0.25 cell apart from 0.2 cell before the gun's row; and
+/// `riders` heavy cavalry troops a cell nearer the enemy's edge, from 0.1
+/// cell right of the gun 0.3 cell apart: within a charge of it (7 inches)
+/// or a little more, beyond a musket's 6 inches of the first three rows. A
+/// table of cells of 6 inches and `turns` turns.
 fn gun_beside_foot(foot: u32, x: f64, riders: u32, turns: u32) -> Scenario {
     let mut north = vec![stand(1, StandKind::FootArtillery, Some((5.5, 2.5)))];
     north.extend((0..foot).map(|k| {
@@ -1357,8 +1359,9 @@ fn fire_withheld_for_charging_cavalry_shoots_it_down_and_the_general_weighs_it()
             "{}",
             log_text(&out)
         );
-        // Six companies beside it, 4.8 inches from the ride (within the 6
-        // inches of a musket, not in close support of the gun): their
+        // Six companies beside it, 4.8 and 6 inches from the gun (within
+        // a musket's 6 inches of the ride, not in close support of the
+        // gun, which is an open move, 2 inches, and the inch of contact): their
         // withheld volley takes a second troop (six line stands kill a
         // three-model stand). Two troops for one gun: the general does not
         // order it in the first game move of twelve.
