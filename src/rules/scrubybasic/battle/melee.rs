@@ -131,17 +131,11 @@ impl Battle<'_> {
             // Fire withheld for the charging cavalry (Special Moves 2.4.1):
             // given once, so a stand whose range two rides pass through
             // fires at the first.
-            let side = e.side;
-            let dead = self.shot_charging(side, &chargers, t, false);
-            if let Some(tat) = self.u(t).map(|e| e.at) {
-                let ride = self.longest_ride(&chargers, tat);
-                for j in self.spans.get(side).cloned().unwrap_or(0..0) {
-                    if self.u(j).is_some_and(|f| f.withhold)
-                        && self.withheld_share(j, &chargers, tat, ride).is_some()
-                        && let Some(f) = self.units.get_mut(j)
-                    {
-                        f.withhold = false;
-                    }
+            let mut firers = Vec::new();
+            let dead = self.shot_charging(e.side, &chargers, t, false, &mut firers);
+            for j in firers {
+                if let Some(f) = self.units.get_mut(j) {
+                    f.withhold = false;
                 }
             }
             for d in &dead {
@@ -214,13 +208,22 @@ impl Battle<'_> {
     /// taken nearest the target first: the fire of the stands of `side`
     /// that withhold it or, with `every`, of every one that could (as a
     /// general weighs a charge, or the fire to withhold).
-    pub(super) fn shot_charging(&self, side: usize, chargers: &[usize], t: usize, every: bool) -> Vec<usize> {
+    ///
+    /// The stands whose fire reaches a ride are added to `firers`.
+    pub(super) fn shot_charging(
+        &self,
+        side: usize,
+        chargers: &[usize],
+        t: usize,
+        every: bool,
+        firers: &mut Vec<usize>,
+    ) -> Vec<usize> {
         let Some(tat) = self.u(t).map(|e| e.at) else {
             return Vec::new();
         };
         let ride = self.longest_ride(chargers, tat);
         let mut pool = [0.0; 3];
-        let mut any = false;
+        let before = firers.len();
         for j in self.spans.get(side).cloned().unwrap_or(0..0) {
             let Some(f) = self.u(j) else { continue };
             let may = f.withhold || (every && (j == t || f.charge == Charge::None));
@@ -231,11 +234,11 @@ impl Battle<'_> {
                 for (a, b) in pool.iter_mut().zip(add) {
                     *a += b;
                 }
-                any = true;
+                firers.push(j);
             }
         }
         let mut dead = Vec::new();
-        if any {
+        if firers.len() > before {
             let mut order: Vec<(f64, usize)> = chargers.iter().map(|&c| (self.dist(c, t), c)).collect();
             order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
             let order: Vec<usize> = order.into_iter().map(|x| x.1).collect();
@@ -264,24 +267,21 @@ impl Battle<'_> {
             let chargers: Vec<usize> = (0..self.units.len())
                 .filter(|&c| self.u(c).is_some_and(|u| u.charge == Charge::Cavalry(t)))
                 .collect();
-            let Some((side, tat)) = self.u(t).map(|e| (e.side, e.at)) else {
+            let Some(side) = self.u(t).map(|e| e.side) else {
                 continue;
             };
-            if chargers.is_empty() || self.shot_charging(side, &chargers, t, true).is_empty() {
+            let mut firers = Vec::new();
+            if chargers.is_empty()
+                || self
+                    .shot_charging(side, &chargers, t, true, &mut firers)
+                    .is_empty()
+            {
                 continue;
             }
-            let ride = self.longest_ride(&chargers, tat);
-            let mut n = 0_usize;
-            for j in self.spans.get(side).cloned().unwrap_or(0..0) {
-                let covers = self.u(j).is_some_and(|f| {
-                    f.side == side
-                        && f.combatant()
-                        && f.shaken_until < self.turn
-                        && (j == t || f.charge == Charge::None)
-                }) && self.withheld_share(j, &chargers, tat, ride).is_some();
-                if covers && let Some(f) = self.units.get_mut(j) {
+            let n = firers.len();
+            for j in firers {
+                if let Some(f) = self.units.get_mut(j) {
                     f.withhold = true;
-                    n += 1;
                 }
             }
             let them = self.name(t);
@@ -481,7 +481,7 @@ impl Battle<'_> {
         }
         // The fire the enemy may withhold for the charge (Special Moves
         // 2.4.1).
-        let shot = self.shot_charging(1 - side.min(1), chargers, t, true);
+        let shot = self.shot_charging(1 - side.min(1), chargers, t, true, &mut Vec::new());
         if shot.is_empty() && !must_close {
             return true;
         }
