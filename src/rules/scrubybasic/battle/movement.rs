@@ -182,18 +182,26 @@ impl Battle<'_> {
                 let standoff = 6.0 * self.scale + CAVALRY_STANDOFF_INCHES;
                 if hold(near((standoff + reach) * ENGAGE_FACTOR)) {
                     self.advance(i, goal, going, 0.0);
-                } else if let Some(front) = self.foot_front_unengaged(side) {
-                    // The horse follows its foot's advance a little behind it
-                    // until the foot is within musket range (this program's
-                    // doctrine: horse ahead of its infantry is shot to pieces
-                    // by guns it cannot reach, Artillery 2; close behind, it
-                    // is there to charge the horse that charges its foot).
-                    let to = nearest.and_then(|(j, _)| self.u(j)).map_or(goal, |e| e.at);
-                    self.advance(i, to, going, standoff.max(front + RANK_INCHES));
-                } else {
-                    let to = nearest.and_then(|(j, _)| self.u(j)).map_or(goal, |e| e.at);
-                    self.advance(i, to, going, standoff);
+                    return;
                 }
+                // Horse that will not charge steps back from enemy foot
+                // that could fire on it this game move
+                // ([`Self::foot_closing_on`]).
+                if let Some(away) = self.foot_closing_on(i).filter(|_| !self.will_charge(i)) {
+                    self.advance(i, away, going, 0.0);
+                    return;
+                }
+                let to = nearest.and_then(|(j, _)| self.u(j)).map_or(goal, |e| e.at);
+                // The horse follows its foot's advance a little behind it
+                // until the foot is within musket range (this program's
+                // doctrine: horse ahead of its infantry is shot to pieces
+                // by guns it cannot reach, Artillery 2; close behind, it
+                // is there to charge the horse that charges its foot).
+                let short = match self.foot_front_unengaged(side) {
+                    Some(front) => standoff.max(front + RANK_INCHES),
+                    None => standoff,
+                };
+                self.advance(i, to, going, short);
             }
             _ => {
                 let engage = if role == Role::Defender {
@@ -229,6 +237,53 @@ impl Battle<'_> {
                 }
             }
         }
+    }
+
+    /// Where horse `i` steps back to when enemy foot could fire on it this
+    /// game move: straight away from the foot nearest to that, to beyond
+    /// its musket range and, while the foot has still to move, its column
+    /// move; `None` when no foot could. This program's doctrine: horse that
+    /// stands under musketry it will not charge only loses troops (Musket
+    /// Fire 1: 6″, more from a height; Movement chart: foot 4″ in column),
+    /// and a side "retires by its own decision" when it will (Judging the
+    /// Morale 5); horse that will charge stays ([`Self::will_charge`]).
+    fn foot_closing_on(&self, i: usize) -> Option<Point> {
+        let me = self.u(i)?;
+        let mut worst: Option<(f64, Point)> = None;
+        for e in self.enemies(me.side) {
+            if !e.troop.is_infantry() {
+                continue;
+            }
+            let Some(keep) = self.u(e.i).map(|f| self.foot_reach(f)) else {
+                continue;
+            };
+            let d = doctrine::dist(me.at, e.at);
+            if d < keep && worst.is_none_or(|(w, _)| keep - d > w) {
+                worst = Some((keep - d, e.at));
+            }
+        }
+        let (short, from) = worst?;
+        let d = doctrine::dist(me.at, from).max(EPSILON);
+        let k = short / d;
+        Some((me.at.0 + (me.at.0 - from.0) * k, me.at.1 + (me.at.1 - from.1) * k))
+    }
+
+    /// How far horse keeps from enemy foot `e` so that it cannot fire on
+    /// the horse this game move: beyond its musket range (6″, more from a
+    /// height: Musket Fire 1) and, while the foot has still to move (the
+    /// horse's side moving first), its column move (Movement chart), and
+    /// [`CAVALRY_STANDOFF_INCHES`] more.
+    fn foot_reach(&self, e: &Unit<'_>) -> f64 {
+        let Some(troop) = e.troop else { return 0.0 };
+        let Some(range) = musket_range(troop, self.cell(e.at).level) else {
+            return 0.0;
+        };
+        let closing = if e.side != self.first {
+            move_inches(troop, Going::Column)
+        } else {
+            0.0
+        };
+        (range + closing) * self.scale + CAVALRY_STANDOFF_INCHES
     }
 
     /// Whether side `side`, attacking, is forming its foot to storm the
@@ -432,37 +487,10 @@ impl Battle<'_> {
             let (side, at) = (u.side, u.at);
             let reach = move_inches(troop, Going::Column) * self.scale + CONTACT_INCHES;
             if troop.is_cavalry() {
-                let ok = |e: &Unit<'_>| {
-                    !e.is(Troop::is_infantry)
-                        || cavalry_may_charge(false, e.formation == Formation::Square, false)
-                };
-                let Some((t, d)) = self.nearest_enemy(i, ok) else {
+                let Some(t) = self.charge_target(i, 0.0) else {
                     continue;
                 };
-                let target = self.u(t).map_or(at, |e| e.at);
-                // No charge across water (no chart figure: it is not crossed).
-                if d > reach + EPSILON
-                    || (self.u(t).is_some_and(|e| e.is(Troop::is_infantry)) && self.walls_or_woods(target))
-                    || !self.dry_way(at, target)
-                {
-                    continue;
-                }
-                // The general weighs the charge as the melee will be fought:
-                // this stand with the rest of his horse that could ride at
-                // the same stand this game move.
-                let chargers: Vec<usize> = std::iter::once(i)
-                    .chain((0..self.units.len()).filter(|&k| {
-                        k != i
-                            && self.can_act(k)
-                            && self.u(k).is_some_and(|f| {
-                                f.side == side
-                                    && f.is(Troop::is_cavalry)
-                                    && (f.charge == Charge::None || f.charge == Charge::Cavalry(t))
-                                    && doctrine::dist(f.at, target)
-                                        <= f.move_of(Going::Column) * self.scale + CONTACT_INCHES + EPSILON
-                            })
-                    }))
-                    .collect();
+                let chargers = self.chargers_at(i, t);
                 if self.cavalry_charge_pays(side, &chargers, t) {
                     self.set_charge(i, Charge::Cavalry(t));
                     groups.fill(None);
@@ -534,6 +562,77 @@ impl Battle<'_> {
             }
         }
         self.withhold_for_charges();
+    }
+
+    /// Whether horse `i` is to charge this game move, so does not step back
+    /// from the foot closing on it ([`Self::foot_closing_on`]). Either an
+    /// enemy it may charge is within reach ([`Self::charge_target`]), is not
+    /// foot that forms square against it as the horse stands now
+    /// ([`Self::threatened_by_cavalry`]), and the charge pays as its general
+    /// weighs it ([`Self::cavalry_charge_pays`]); or its side attacks late
+    /// in the day and must close whatever it costs, and an enemy it may
+    /// charge is within its move and a charge (it closes on the enemy
+    /// nearest it first; the foot before it may yet form square, leaving it
+    /// a gun or horse to ride at once the orders are given).
+    fn will_charge(&self, i: usize) -> bool {
+        let Some((side, troop)) = self.u(i).and_then(|u| Some((u.side, u.troop?))) else {
+            return false;
+        };
+        if self.side(side).role == Role::Attacker && doctrine::late(self.turn, self.scenario.turn_limit) {
+            return self
+                .charge_target(i, move_inches(troop, Going::Column) * self.scale)
+                .is_some();
+        }
+        self.charge_target(i, 0.0).is_some_and(|t| {
+            !(self.u(t).is_some_and(|e| e.is(Troop::is_infantry)) && self.threatened_by_cavalry(t))
+                && self.cavalry_charge_pays(side, &self.chargers_at(i, t), t)
+        })
+    }
+
+    /// The enemy stand horse `i` may charge this game move: the nearest
+    /// that is not foot in square (Special Moves 2), within a column move
+    /// and the inch of contact (and `beyond` that), not foot in walls or
+    /// woods, and not across water (no chart figure: it is not crossed).
+    fn charge_target(&self, i: usize, beyond: f64) -> Option<usize> {
+        let u = self.u(i)?;
+        let troop = u.troop?;
+        let at = u.at;
+        let reach = move_inches(troop, Going::Column) * self.scale + CONTACT_INCHES;
+        let ok = |e: &Unit<'_>| {
+            !e.is(Troop::is_infantry) || cavalry_may_charge(false, e.formation == Formation::Square, false)
+        };
+        let (t, d) = self.nearest_enemy(i, ok)?;
+        let target = self.u(t).map_or(at, |e| e.at);
+        if d > reach + beyond + EPSILON
+            || (self.u(t).is_some_and(|e| e.is(Troop::is_infantry)) && self.walls_or_woods(target))
+            || !self.dry_way(at, target)
+        {
+            return None;
+        }
+        Some(t)
+    }
+
+    /// Horse `i` with the rest of its side's horse that could ride at stand
+    /// `t` this game move: the general weighs a charge as the melee will be
+    /// fought.
+    fn chargers_at(&self, i: usize, t: usize) -> Vec<usize> {
+        let Some(side) = self.u(i).map(|u| u.side) else {
+            return Vec::new();
+        };
+        let target = self.u(t).map_or((0.0, 0.0), |e| e.at);
+        std::iter::once(i)
+            .chain((0..self.units.len()).filter(|&k| {
+                k != i
+                    && self.can_act(k)
+                    && self.u(k).is_some_and(|f| {
+                        f.side == side
+                            && f.is(Troop::is_cavalry)
+                            && (f.charge == Charge::None || f.charge == Charge::Cavalry(t))
+                            && doctrine::dist(f.at, target)
+                                <= f.move_of(Going::Column) * self.scale + CONTACT_INCHES + EPSILON
+                    })
+            }))
+            .collect()
     }
 
     /// The stands of `side` that may fire and charge stand `t` this game
