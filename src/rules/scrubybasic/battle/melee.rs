@@ -469,8 +469,7 @@ impl Battle<'_> {
     /// away joined it in close support, and the attacker's horse lost 85 of
     /// its 102 charges at infantry in the mirror of 9 a side.)
     pub(super) fn cavalry_charge_pays(&self, side: usize, chargers: &[usize], t: usize) -> bool {
-        let must_close =
-            self.side(side).role == Role::Attacker && doctrine::late(self.turn, self.scenario.turn_limit);
+        let must_close = self.must_close(side);
         // A charge the melee alone does not pay for, the fire withheld for
         // it makes no better (but where the rider it shoots down was the one
         // that caught the target in flank, The Melee 8): that fire is looked
@@ -486,6 +485,12 @@ impl Battle<'_> {
             return true;
         }
         self.charge_pays_after(side, chargers, t, shot, must_close)
+    }
+
+    /// Whether side `side` attacks late in the day, so must close whatever
+    /// it costs (this program's doctrine, [`doctrine::late`]).
+    pub(super) fn must_close(&self, side: usize) -> bool {
+        self.side(side).role == Role::Attacker && doctrine::late(self.turn, self.scenario.turn_limit)
     }
 
     /// [`Battle::cavalry_charge_pays`], the `shot` of the `chargers` shot

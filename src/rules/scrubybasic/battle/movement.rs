@@ -249,41 +249,40 @@ impl Battle<'_> {
     /// Morale 5); horse that will charge stays ([`Self::will_charge`]).
     fn foot_closing_on(&self, i: usize) -> Option<Point> {
         let me = self.u(i)?;
-        let mut worst: Option<(f64, Point)> = None;
+        // The enemy's foot has still to move when the horse's side moves first.
+        let still_to_move = me.side == self.first;
+        // (how far inside its reach, the foot, its distance)
+        let mut worst: Option<(f64, Point, f64)> = None;
         for e in self.enemies(me.side) {
-            if !e.troop.is_infantry() {
-                continue;
-            }
-            let Some(keep) = self.u(e.i).map(|f| self.foot_reach(f)) else {
+            let Some(keep) = self.foot_reach(e.troop, e.at, still_to_move) else {
                 continue;
             };
             let d = doctrine::dist(me.at, e.at);
-            if d < keep && worst.is_none_or(|(w, _)| keep - d > w) {
-                worst = Some((keep - d, e.at));
+            if d < keep && worst.is_none_or(|(w, ..)| keep - d > w) {
+                worst = Some((keep - d, e.at, d));
             }
         }
-        let (short, from) = worst?;
-        let d = doctrine::dist(me.at, from).max(EPSILON);
-        let k = short / d;
+        let (short, from, d) = worst?;
+        let k = short / d.max(EPSILON);
         Some((me.at.0 + (me.at.0 - from.0) * k, me.at.1 + (me.at.1 - from.1) * k))
     }
 
-    /// How far horse keeps from enemy foot `e` so that it cannot fire on
-    /// the horse this game move: beyond its musket range (6″, more from a
-    /// height: Musket Fire 1) and, while the foot has still to move (the
-    /// horse's side moving first), its column move (Movement chart), and
-    /// [`CAVALRY_STANDOFF_INCHES`] more.
-    fn foot_reach(&self, e: &Unit<'_>) -> f64 {
-        let Some(troop) = e.troop else { return 0.0 };
-        let Some(range) = musket_range(troop, self.cell(e.at).level) else {
-            return 0.0;
-        };
-        let closing = if e.side != self.first {
+    /// How far horse keeps from enemy foot of `troop` at `at` so that it
+    /// cannot fire on the horse this game move: beyond its musket range (6″,
+    /// more from a height: Musket Fire 1) and, if it has `still_to_move`,
+    /// its column move (Movement chart), and [`CAVALRY_STANDOFF_INCHES`]
+    /// more; `None` for troops that are not foot.
+    fn foot_reach(&self, troop: Troop, at: Point, still_to_move: bool) -> Option<f64> {
+        if !troop.is_infantry() {
+            return None;
+        }
+        let range = musket_range(troop, self.cell(at).level)?;
+        let closing = if still_to_move {
             move_inches(troop, Going::Column)
         } else {
             0.0
         };
-        (range + closing) * self.scale + CAVALRY_STANDOFF_INCHES
+        Some((range + closing) * self.scale + CAVALRY_STANDOFF_INCHES)
     }
 
     /// Whether side `side`, attacking, is forming its foot to storm the
@@ -578,7 +577,7 @@ impl Battle<'_> {
         let Some((side, troop)) = self.u(i).and_then(|u| Some((u.side, u.troop?))) else {
             return false;
         };
-        if self.side(side).role == Role::Attacker && doctrine::late(self.turn, self.scenario.turn_limit) {
+        if self.must_close(side) {
             return self
                 .charge_target(i, move_inches(troop, Going::Column) * self.scale)
                 .is_some();
