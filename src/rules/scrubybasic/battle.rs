@@ -54,7 +54,12 @@ const ENGAGE_FACTOR: f64 = 2.0;
 /// The defender's line stands within this many cells of the objective it
 /// guards, and no further than [`LINE_FORWARD_CELLS`] toward the enemy
 /// (this program's own: the ground about the objective, five 3-inch cells,
-/// a wall or entrenchment thrown up before it among them).
+/// a wall or entrenchment thrown up before it among them). A line held
+/// forward reaches as far across as one held back: its radius is the
+/// hypotenuse of the two, so its front rank, [`LINE_FORWARD_CELLS`] ahead,
+/// spans as many cells as a line on the objective (this program's
+/// doctrine: a line held forward in a narrow wedge, two ranks deep and
+/// seven cells across, is turned by an attack on a wing).
 const LINE_RADIUS_CELLS: f64 = 5.0;
 const LINE_FORWARD_CELLS: f64 = 4.0;
 
@@ -431,7 +436,9 @@ impl<'a> Battle<'a> {
                     .collect();
             }
             line.sort_by_key(|&i| self.u(i).map_or(3, rank));
-            let posts = setting.line_posts(guard, rear, forward, LINE_RADIUS_CELLS, line.len());
+            // As wide held forward as held back (LINE_RADIUS_CELLS).
+            let radius = LINE_RADIUS_CELLS.hypot(forward);
+            let posts = setting.line_posts(guard, rear, forward, radius, line.len());
             for (&i, &p) in line.iter().zip(&posts) {
                 if let Some(u) = self.units.get_mut(i) {
                     u.post = Some((p.0 * cell, p.1 * cell));
@@ -849,5 +856,75 @@ mod approach_tests {
     fn shared_turns_change_no_battle() {
         let scenario = crate::rules::tests::scenario();
         crate::rules::approach::check_shares::<Battle>(&Setting::new(&scenario));
+    }
+}
+
+#[cfg(test)]
+mod posts_tests {
+    use super::*;
+
+    /// Open ground 32 x 24 cells of 3 inches, the crossroads in the middle,
+    /// sixteen companies of foot a side, the defender's zone the top nine rows.
+    fn open_ground() -> crate::scenario::Scenario {
+        let stands = |base: u32| {
+            (0..16)
+                .map(|k| {
+                    serde_json::json!({"id": base + k, "name": format!("line infantry {}", base + k),
+                        "kind": "line_infantry", "quality": "trained", "strength": 100, "full": 100})
+                })
+                .collect::<Vec<_>>()
+        };
+        let side = |id: &str, role: &str, y: u32, h: u32, base: u32| {
+            serde_json::json!({"id": id, "name": id, "army": "regular", "role": role, "colour": "#000000",
+                "deployment": {"x": 1, "y": y, "w": 30, "h": h}, "stands": stands(base), "reserves": []})
+        };
+        serde_json::from_value(serde_json::json!({
+            "title": "open ground", "rules": "scruby-basic", "seed": 1, "turn_limit": 12,
+            "table": {"width": 32, "depth": 24, "cell_inches": 3.0, "grid": false, "terrain": []},
+            "sides": [side("red", "defender", 0, 9, 1), side("blue", "attacker", 20, 4, 101)],
+            "objectives": [{"name": "the crossroads", "kind": "crossroads", "x": 16, "y": 12}],
+            "notes": ""
+        }))
+        .unwrap()
+    }
+
+    /// A defender's line about an objective on open ground is as wide
+    /// whether its general holds forward or back: forward, its companies
+    /// stand a rank or two ahead of the objective, not a narrow wedge a
+    /// wing attack turns.
+    #[test]
+    fn a_line_held_forward_is_as_wide_as_one_held_back() {
+        let scenario = open_ground();
+        let setting = Setting::new(&scenario);
+        let mut widths = [Vec::new(), Vec::new()];
+        for seed in 0..40 {
+            let battle = Battle::set_out(&setting, seed, false);
+            let posts: Vec<Point> = battle
+                .units
+                .iter()
+                .filter(|u| u.side == 0)
+                .filter_map(|u| u.post)
+                .map(|p| (p.0 / 3.0, p.1 / 3.0))
+                .collect();
+            assert_eq!(posts.len(), 16, "seed {seed}");
+            let hold_back = battle.side(0).plan.hold_back;
+            let xs = || posts.iter().map(|p| p.0);
+            let width = xs().fold(f64::MIN, f64::max) - xs().fold(f64::MAX, f64::min);
+            widths[usize::from(hold_back)].push(width);
+            if !hold_back {
+                // All but the company on the objective stand three or four
+                // cells ahead of it (LINE_FORWARD_CELLS).
+                let ahead = posts.iter().filter(|p| p.1 >= 12.5 + 3.0 - 1e-9).count();
+                assert_eq!(ahead, 15, "seed {seed}: {posts:?}");
+            }
+        }
+        let [forward, back] = widths;
+        assert!(!forward.is_empty() && !back.is_empty());
+        let narrowest_forward = forward.iter().copied().fold(f64::MAX, f64::min);
+        let widest_back = back.iter().copied().fold(f64::MIN, f64::max);
+        assert!(
+            narrowest_forward >= widest_back - 1e-9,
+            "forward {forward:?}, back {back:?}"
+        );
     }
 }
