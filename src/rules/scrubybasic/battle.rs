@@ -863,29 +863,49 @@ mod approach_tests {
 mod posts_tests {
     use super::*;
 
-    /// Open ground 32 x 24 cells of 3 inches, the crossroads in the middle,
-    /// sixteen companies of foot a side, the defender's zone the top nine rows.
-    fn open_ground() -> crate::scenario::Scenario {
-        let stands = |base: u32| {
-            (0..16)
-                .map(|k| {
-                    serde_json::json!({"id": base + k, "name": format!("line infantry {}", base + k),
-                        "kind": "line_infantry", "quality": "trained", "strength": 100, "full": 100})
-                })
-                .collect::<Vec<_>>()
+    use crate::model::{ArmyKind, RuleSetId, StandKind};
+    use crate::scenario::{Area, Objective, ObjectiveKind, Scenario, ScenarioSide, Table, TableStand};
+
+    /// Open ground 32 x 24 cells of 3 inches, the crossroads in the middle
+    /// (cell (16, 12)), sixteen companies of foot a side, the defender's
+    /// zone the top nine rows.
+    fn open_ground() -> Scenario {
+        let side = |id: &str, role, y, h, base: u32| ScenarioSide {
+            id: id.to_owned(),
+            name: id.to_owned(),
+            army: ArmyKind::Regular,
+            role,
+            colour: None,
+            deployment: Area { x: 1, y, w: 30, h },
+            stands: (base..base + 16)
+                .map(|k| TableStand::fresh(k, StandKind::LineInfantry))
+                .collect(),
+            reserves: Vec::new(),
         };
-        let side = |id: &str, role: &str, y: u32, h: u32, base: u32| {
-            serde_json::json!({"id": id, "name": id, "army": "regular", "role": role, "colour": "#000000",
-                "deployment": {"x": 1, "y": y, "w": 30, "h": h}, "stands": stands(base), "reserves": []})
-        };
-        serde_json::from_value(serde_json::json!({
-            "title": "open ground", "rules": "scruby-basic", "seed": 1, "turn_limit": 12,
-            "table": {"width": 32, "depth": 24, "cell_inches": 3.0, "grid": false, "terrain": []},
-            "sides": [side("red", "defender", 0, 9, 1), side("blue", "attacker", 20, 4, 101)],
-            "objectives": [{"name": "the crossroads", "kind": "crossroads", "x": 16, "y": 12}],
-            "notes": ""
-        }))
-        .unwrap()
+        Scenario {
+            title: "open ground".to_owned(),
+            rules: RuleSetId::ScrubyBasic,
+            seed: 1,
+            turn_limit: 12,
+            table: Table {
+                width: 32,
+                depth: 24,
+                cell_inches: 3.0,
+                grid: false,
+                terrain: Vec::new(),
+            },
+            sides: vec![
+                side("red", Role::Defender, 0, 9, 1),
+                side("blue", Role::Attacker, 20, 4, 101),
+            ],
+            objectives: vec![Objective {
+                name: "the crossroads".to_owned(),
+                kind: ObjectiveKind::Crossroads,
+                x: 16,
+                y: 12,
+            }],
+            notes: None,
+        }
     }
 
     /// A defender's line about an objective on open ground is as wide
@@ -896,6 +916,7 @@ mod posts_tests {
     fn a_line_held_forward_is_as_wide_as_one_held_back() {
         let scenario = open_ground();
         let setting = Setting::new(&scenario);
+        let cell = scenario.table.cell_inches;
         let mut widths = [Vec::new(), Vec::new()];
         for seed in 0..40 {
             let battle = Battle::set_out(&setting, seed, false);
@@ -904,7 +925,7 @@ mod posts_tests {
                 .iter()
                 .filter(|u| u.side == 0)
                 .filter_map(|u| u.post)
-                .map(|p| (p.0 / 3.0, p.1 / 3.0))
+                .map(|p| (p.0 / cell, p.1 / cell))
                 .collect();
             assert_eq!(posts.len(), 16, "seed {seed}");
             let hold_back = battle.side(0).plan.hold_back;
@@ -912,8 +933,9 @@ mod posts_tests {
             let width = xs().fold(f64::MIN, f64::max) - xs().fold(f64::MAX, f64::min);
             widths[usize::from(hold_back)].push(width);
             if !hold_back {
-                // All but the company on the objective stand three or four
-                // cells ahead of it (LINE_FORWARD_CELLS).
+                // All but the company on the objective (its centre at row
+                // 12.5) stand three or four cells ahead of it
+                // (LINE_FORWARD_CELLS).
                 let ahead = posts.iter().filter(|p| p.1 >= 12.5 + 3.0 - 1e-9).count();
                 assert_eq!(ahead, 15, "seed {seed}: {posts:?}");
             }
